@@ -1,0 +1,35 @@
+/**
+ * The database port. Forja speaks one dialect (PostgreSQL) to two engines: PGlite embedded in the process,
+ * and a PostgreSQL server through `pg`. Everything above this file sees only these interfaces.
+ */
+
+/** A result row set; int8 and numeric counts arrive as JS numbers on both engines. */
+export interface QueryResult<Row> {
+  rows: Row[];
+}
+
+/** Something that runs SQL: the database itself, or an open transaction. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  execute(script: string): Promise<void>;
+}
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database extends Queryable {
+  readonly kind: DatabaseKind;
+  /** A human description without secrets, for logs and `GET /api/health`. */
+  readonly description: string;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
+   * On PGlite a transaction holds the only connection: inside `work`, use `transaction` only, never the
+   * database itself, or the call waits for the transaction that is waiting for it.
+   */
+  transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to a NOTIFY channel. Returns the function that unsubscribes.
+   */
+  listen(channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,5 @@
+import { foundation } from './0001-foundation.ts';
+import type { Migration } from './migration.ts';
+
+/** Every migration, in order. A new one is appended here; an applied one is never edited. */
+export const migrations: readonly Migration[] = [foundation];

@@ -1,0 +1,6 @@
+/** One versioned step of the schema. Versions are applied in ascending order, each exactly once. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}

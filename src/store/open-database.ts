@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import type { Database } from './database.ts';
+import { lockDataDirectory } from './data-directory-lock.ts';
+import { migrate } from './migrations/migrate.ts';
+import { openPgliteDatabase } from './pglite-database.ts';
+import { openPostgresDatabase } from './postgres-database.ts';
+
+export interface DatabaseSettings {
+  /** When set, a PostgreSQL server; otherwise embedded PGlite under `dataDirectory`. */
+  databaseUrl?: string | undefined;
+  dataDirectory: string;
+}
+
+/**
+ * Opens the configured database and brings its schema up to date. The embedded directory is locked for this
+ * process until `close()`.
+ */
+export async function openDatabase(settings: DatabaseSettings): Promise<Database> {
+  if (settings.databaseUrl) {
+    const database = await openPostgresDatabase({ connectionString: settings.databaseUrl });
+    await migrateOrClose(database);
+    return database;
+  }
+  const lock = lockDataDirectory(settings.dataDirectory);
+  try {
+    const database = await openPgliteDatabase({ dataDirectory: join(settings.dataDirectory, 'pgdata') });
+    await migrateOrClose(database);
+    return {
+      ...database,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function migrateOrClose(database: Database): Promise<void> {
+  try {
+    await migrate(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, QueryResult } from './database.ts';
+
+export interface PgliteDatabaseOptions {
+  /** A directory for the data files, or undefined for an in-memory database (tests). */
+  dataDirectory?: string;
+}
+
+/** Opens PGlite, Postgres compiled to WebAssembly and run inside this process. */
+export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<Database> {
+  const pglite = await PGlite.create(options.dataDirectory ?? 'memory://');
+  const description = options.dataDirectory ? `embedded PGlite at ${options.dataDirectory}` : 'embedded PGlite in memory';
+  return {
+    kind: 'pglite',
+    description,
+    query: (sql, params) => runQuery(pglite, sql, params),
+    execute: async (script) => void (await pglite.exec(script)),
+    transaction: (work) =>
+      pglite.transaction((transaction) =>
+        work({
+          query: (sql, params) => runQuery(transaction, sql, params),
+          execute: async (script) => void (await transaction.exec(script)),
+        }),
+      ),
+    listen: async (channel, onNotification) => {
+      const unsubscribe = await pglite.listen(channel, onNotification);
+      return async () => unsubscribe();
+    },
+    close: () => pglite.close(),
+  };
+}
+
+async function runQuery<Row>(target: Pick<PGlite, 'query'>, sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+  const result = await target.query<Row>(sql, params);
+  return { rows: result.rows };
+}
+

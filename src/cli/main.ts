@@ -1,0 +1,60 @@
+import { Command, CommanderError } from 'commander';
+import { loadConfig } from '../config/config.ts';
+import { createLogger } from '../config/logger.ts';
+import { FORJA_VERSION } from '../config/version.ts';
+import { DataDirectoryInUseError } from '../store/index.ts';
+import { serveCommand } from './serve-command.ts';
+
+/** Exit codes: 0 done, 1 failed while running, 2 bad usage or configuration (the line printed says which). */
+export const EXIT_USAGE = 2;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), env: process.env };
+
+/** The `forja` command line. Returns the exit code instead of exiting, so it can be tested in-process. */
+export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('forja')
+    .description('Forja — a self-hosted AI software factory')
+    .version(FORJA_VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  program
+    .command('serve')
+    .description('Run the HTTP API and web UI (embedded PGlite under ./.forja unless DATABASE_URL is set)')
+    .action(async () => {
+      const loaded = loadConfig(io.env);
+      if (!loaded.ok) {
+        io.stderr(`forja: ${loaded.error.message}\n`);
+        exitCode = EXIT_USAGE;
+        return;
+      }
+      await serveCommand(loaded.config, createLogger(loaded.config.logLevel));
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportFailure(error, io);
+  }
+}
+
+function reportFailure(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end through here too, with exit code 0.
+    return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  if (error instanceof DataDirectoryInUseError) {
+    io.stderr(`forja: ${error.message}\n`);
+    return 1;
+  }
+  io.stderr(`forja: ${error instanceof Error ? error.message : String(error)}\n`);
+  return 1;
+}

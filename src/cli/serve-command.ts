@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import { createForja } from '../composition.ts';
+import type { ForjaConfig } from '../config/config.ts';
+import { listen } from '../http/listen.ts';
+
+/**
+ * `forja serve`: the API (and web UI) on HOST:PORT until SIGINT or SIGTERM, then a clean shutdown: requests
+ * in flight finish, the database is closed, the data directory is released.
+ */
+export async function serveCommand(config: ForjaConfig, logger: Logger): Promise<void> {
+  const forja = await createForja(config, logger);
+  const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(async (error: unknown) => {
+    await forja.close();
+    throw error;
+  });
+  logger.info({ url: server.url, database: forja.database.description }, `Forja is listening on ${server.url}`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = (signal: string) => {
+    stopping ??= (async () => {
+      logger.info({ signal }, 'shutting down');
+      await server.close();
+      await forja.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+  await new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal).then(resolve));
+  });
+}

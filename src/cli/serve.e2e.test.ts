@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const FORJA_BIN = new URL('../../bin/forja.ts', import.meta.url).pathname;
+
+interface RunningForja {
+  process: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+
+/** Starts `forja serve` as a user would, on embedded storage in `dataDirectory`, and waits for its URL. */
+function startServer(dataDirectory: string): Promise<RunningForja> {
+  const child = spawn(process.execPath, [FORJA_BIN, 'serve'], {
+    env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:[^"]+)"/.exec(output);
+      if (match) resolve({ process: child, url: match[1]!, exited });
+    });
+    void exited.then((code) => reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)));
+  });
+}
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as { id: string };
+}
+
+describe('forja serve on embedded PGlite', () => {
+  it('keeps what was stored across a clean stop and a new start', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-serve-'));
+    const first = await startServer(dataDirectory);
+    const project = await post(`${first.url}/api/projects`, { name: 'Survives restarts' });
+    const session = await post(`${first.url}/api/projects/${project.id}/sessions`, {});
+    await post(`${first.url}/api/sessions/${session.id}/messages`, { text: 'remember me' });
+    first.process.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = await startServer(dataDirectory);
+    const events = (await (await fetch(`${second.url}/api/sessions/${session.id}/events`)).json()) as { events: Array<{ payload: { text?: string } }> };
+    expect(events.events.map((event) => event.payload.text)).toContain('remember me');
+    second.process.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses a second process on the same data directory with a clear error', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-serve-'));
+    const first = await startServer(dataDirectory);
+    const second = spawn(process.execPath, [FORJA_BIN, 'serve'], { env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '' } });
+    started.push(second);
+    let errorOutput = '';
+    second.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
+    const code = await new Promise((resolve) => second.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(errorOutput).toContain(`is in use by another Forja process (pid ${first.process.pid})`);
+    // The first server is unharmed.
+    expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+  });
+
+  it('exits 2 naming the variable when the configuration is wrong', async () => {
+    const child = spawn(process.execPath, [FORJA_BIN, 'serve'], { env: { ...process.env, PORT: 'eighty' } });
+    started.push(child);
+    let errorOutput = '';
+    child.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(errorOutput).toContain('PORT must be a whole number');
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PORT, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to embedded storage under ./.forja on 127.0.0.1:4321', () => {
+    expect(loadConfig({}, '/work/x')).toEqual({
+      ok: true,
+      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info' },
+    });
+  });
+
+  it('takes HOST, PORT, FORJA_DATA_DIR and DATABASE_URL', () => {
+    const loaded = loadConfig({ HOST: '0.0.0.0', PORT: '8080', FORJA_DATA_DIR: 'data', DATABASE_URL: 'postgres://u@h/db' }, '/w');
+    expect(loaded).toMatchObject({ ok: true, config: { host: '0.0.0.0', port: 8080, dataDirectory: '/w/data', databaseUrl: 'postgres://u@h/db' } });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+  ])('names the variable that is wrong: %o', (env, variable) => {
+    const loaded = loadConfig(env);
+    expect(loaded).toMatchObject({ ok: false, error: { variable } });
+    expect(loaded.ok === false && loaded.error.message).toContain(variable);
+  });
+});

@@ -1,0 +1,41 @@
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { apiError, respondWithError } from './api-error.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { healthRoutes } from './routes/health.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+import { newRouter } from './router.ts';
+
+/** Request bodies larger than this are refused with 413 before they are read whole. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Builds the HTTP application: the API under /api, its OpenAPI document, and JSON errors for every failure.
+ * Nothing here listens on a port; `serve` does that, and tests call `app.request(...)` in-process.
+ */
+export function createApp(dependencies: AppDependencies) {
+  const app = newRouter();
+
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
+
+  for (const routes of [healthRoutes, projectRoutes, sessionRoutes]) app.route('/', routes(dependencies));
+
+  app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
+
+  app.notFound((context) => respondWithError(context, 404, 'not_found', `No route for ${context.req.method} ${context.req.path}.`));
+  app.onError((error, context) => {
+    if (error instanceof HTTPException) return context.json(httpExceptionBody(error), error.status);
+    dependencies.logger.error({ err: error, method: context.req.method, path: context.req.path }, 'unhandled error in a request');
+    return respondWithError(context, 500, 'internal_error', 'Something went wrong on our side; the request was not completed.');
+  });
+  return app;
+}
+
+function httpExceptionBody(error: HTTPException) {
+  if (error.status === 400 && /malformed json/i.test(error.message)) return apiError('malformed_json', 'The request body is not valid JSON.');
+  if (error.status === 415) return apiError('unsupported_media_type', 'Send the request body as JSON with the header Content-Type: application/json.');
+  return apiError('http_error', error.message);
+}
+
+export type ForjaApp = ReturnType<typeof createApp>;

@@ -1,0 +1,69 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { newRouter } from '../router.ts';
+import { createProject, createSession, findProject, listProjects, listSessions } from '../../store/index.ts';
+import { apiError } from '../api-error.ts';
+import type { AppDependencies } from '../app-dependencies.ts';
+import { errorResponses, idParameter, jsonBody, jsonContent, ProjectSchema, SessionSchema } from '../schemas.ts';
+
+const NewProjectSchema = z.strictObject({ name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') }).openapi('NewProject');
+const NewSessionSchema = z.strictObject({ title: z.string().trim().max(200, 'must be at most 200 characters').nullable().optional() }).openapi('NewSession');
+const projectParameters = z.object({ id: idParameter('id') });
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/projects',
+  summary: 'Create a project',
+  request: { body: jsonBody(NewProjectSchema) },
+  responses: { 201: jsonContent(ProjectSchema, 'Created'), ...errorResponses(400, 413, 415) },
+});
+const list = createRoute({
+  method: 'get',
+  path: '/api/projects',
+  summary: 'List projects, oldest first',
+  responses: { 200: jsonContent(z.object({ projects: z.array(ProjectSchema) }), 'Projects') },
+});
+const show = createRoute({
+  method: 'get',
+  path: '/api/projects/{id}',
+  summary: 'One project',
+  request: { params: projectParameters },
+  responses: { 200: jsonContent(ProjectSchema, 'The project'), ...errorResponses(400, 404) },
+});
+const createSessionRoute = createRoute({
+  method: 'post',
+  path: '/api/projects/{id}/sessions',
+  summary: 'Open a session in a project',
+  request: { params: projectParameters, body: jsonBody(NewSessionSchema) },
+  responses: { 201: jsonContent(SessionSchema, 'Created'), ...errorResponses(400, 404, 413, 415) },
+});
+const listSessionsRoute = createRoute({
+  method: 'get',
+  path: '/api/projects/{id}/sessions',
+  summary: "A project's sessions, oldest first",
+  request: { params: projectParameters },
+  responses: { 200: jsonContent(z.object({ sessions: z.array(SessionSchema) }), 'Sessions'), ...errorResponses(400, 404) },
+});
+
+const projectNotFound = (id: string) => apiError('not_found', `No project with id ${id}.`, 'id');
+
+export function projectRoutes({ database }: AppDependencies) {
+  return newRouter()
+    .openapi(create, async (context) => context.json(await createProject(database, context.req.valid('json')), 201))
+    .openapi(list, async (context) => context.json({ projects: await listProjects(database) }, 200))
+    .openapi(show, async (context) => {
+      const { id } = context.req.valid('param');
+      const project = await findProject(database, id);
+      return project ? context.json(project, 200) : context.json(projectNotFound(id), 404);
+    })
+    .openapi(createSessionRoute, async (context) => {
+      const { id } = context.req.valid('param');
+      if (!(await findProject(database, id))) return context.json(projectNotFound(id), 404);
+      const session = await createSession(database, { projectId: id, title: context.req.valid('json').title ?? null });
+      return context.json(session, 201);
+    })
+    .openapi(listSessionsRoute, async (context) => {
+      const { id } = context.req.valid('param');
+      if (!(await findProject(database, id))) return context.json(projectNotFound(id), 404);
+      return context.json({ sessions: await listSessions(database, id) }, 200);
+    });
+}

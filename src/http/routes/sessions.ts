@@ -1,0 +1,61 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { newRouter } from '../router.ts';
+import { DEFAULT_READ_LIMIT, findSession } from '../../store/index.ts';
+import { apiError } from '../api-error.ts';
+import type { AppDependencies } from '../app-dependencies.ts';
+import { errorResponses, idParameter, jsonBody, jsonContent, SessionEventSchema, SessionSchema } from '../schemas.ts';
+
+const MAX_MESSAGE_CHARACTERS = 32_000;
+const sessionParameters = z.object({ id: idParameter('id') });
+const NewMessageSchema = z
+  .strictObject({ text: z.string().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`)) })
+  .openapi('NewMessage');
+const EventsQuerySchema = z.object({
+  after: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
+  limit: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(DEFAULT_READ_LIMIT, `must be at most ${DEFAULT_READ_LIMIT}`).default(100),
+});
+
+const show = createRoute({
+  method: 'get',
+  path: '/api/sessions/{id}',
+  summary: 'One session',
+  request: { params: sessionParameters },
+  responses: { 200: jsonContent(SessionSchema, 'The session'), ...errorResponses(400, 404) },
+});
+const postMessage = createRoute({
+  method: 'post',
+  path: '/api/sessions/{id}/messages',
+  summary: "Append the person's message to the session (a chat.message event)",
+  request: { params: sessionParameters, body: jsonBody(NewMessageSchema) },
+  responses: { 201: jsonContent(SessionEventSchema, 'The appended event'), ...errorResponses(400, 404, 413, 415) },
+});
+const listEvents = createRoute({
+  method: 'get',
+  path: '/api/sessions/{id}/events',
+  summary: "The session's events in seq order",
+  request: { params: sessionParameters, query: EventsQuerySchema },
+  responses: { 200: jsonContent(z.object({ events: z.array(SessionEventSchema) }), 'Events'), ...errorResponses(400, 404) },
+});
+
+const sessionNotFound = (id: string) => apiError('not_found', `No session with id ${id}.`, 'id');
+
+export function sessionRoutes({ database, eventLog }: AppDependencies) {
+  return newRouter()
+    .openapi(show, async (context) => {
+      const { id } = context.req.valid('param');
+      const session = await findSession(database, id);
+      return session ? context.json(session, 200) : context.json(sessionNotFound(id), 404);
+    })
+    .openapi(postMessage, async (context) => {
+      const { id } = context.req.valid('param');
+      const outcome = await eventLog.append(id, [{ type: 'chat.message', actor: 'user', payload: { v: 1, text: context.req.valid('json').text } }]);
+      if (!outcome.success) return context.json(sessionNotFound(id), 404);
+      return context.json(outcome.events[0]!, 201);
+    })
+    .openapi(listEvents, async (context) => {
+      const { id } = context.req.valid('param');
+      if (!(await findSession(database, id))) return context.json(sessionNotFound(id), 404);
+      const { after, limit } = context.req.valid('query');
+      return context.json({ events: await eventLog.read(id, { afterSeq: after, limit }) }, 200);
+    });
+}

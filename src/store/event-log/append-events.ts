@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../database.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../errors/postgres-error-codes.ts';
 import type { AppendOutcome } from './append-outcome.ts';
 import { toSessionEvent, type SessionEventRow } from './session-event-row.ts';
 import type { NewSessionEvent, OutboxMessage } from './session-event.ts';
@@ -10,12 +11,16 @@ export interface AppendOptions {
 }
 
 /** Extra outbox rows derived from every appended event (a projection subscribes this way). */
-export type OutboxRule = (event: Required<Omit<NewSessionEvent, 'outbox'>>, sessionId: string) => OutboxMessage[];
+export type OutboxRule = (event: { id: string; type: string; actor: string; payload: unknown }, sessionId: string) => OutboxMessage[];
+
+/** How often an append without an expected seq retries after losing a race on the PostgreSQL server. */
+const MAX_RACE_RETRIES = 100;
 
 /**
- * Appends events to a session in one SQL statement: it advances `sessions.last_seq` (locking that row, which
- * serialises appenders of one session), inserts the events with consecutive seqs and writes their outbox
- * rows. Either all of it commits or none of it does; a stale `expectedSeq` writes nothing.
+ * Appends events to a session with consecutive seqs after its last one, with their outbox rows, atomically
+ * (one call of the `forja_append_events` database function). With `expectedSeq`, a session that has moved on
+ * is a conflict and nothing is written. `inTransaction` wraps the call in a savepoint so that losing a race
+ * does not abort the caller's transaction.
  */
 export async function appendEvents(
   database: Queryable,
@@ -23,36 +28,55 @@ export async function appendEvents(
   events: readonly NewSessionEvent[],
   options: AppendOptions = {},
   outboxRules: readonly OutboxRule[] = [],
+  inTransaction = false,
 ): Promise<AppendOutcome> {
-  const withIds = events.map((event, index) => ({ n: index + 1, id: event.id ?? randomUUID(), type: event.type, actor: event.actor, payload: event.payload ?? {} }));
-  const outboxRows = withIds.flatMap((event, index) => {
-    const explicit = events[index]?.outbox ?? [];
-    const derived = outboxRules.flatMap((rule) => rule({ id: event.id, type: event.type, actor: event.actor, payload: event.payload }, sessionId));
-    return [...explicit, ...derived].map((message) => ({
+  if (events.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
+  const withIds = events.map((event) => ({ id: event.id ?? randomUUID(), type: event.type, actor: event.actor, payload: event.payload ?? {} }));
+  const outboxRows = withIds.flatMap((event, index) =>
+    [...(events[index]?.outbox ?? []), ...outboxRules.flatMap((rule) => rule(event, sessionId))].map((message) => ({
       aggregate_type: message.aggregateType,
       aggregate_id: message.aggregateId,
       event_id: event.id,
       payload: message.payload ?? {},
-    }));
-  });
-  const result = await database.query<SessionEventRow>(APPEND_SQL, [
-    sessionId,
-    withIds.length,
-    options.expectedSeq ?? null,
-    JSON.stringify(withIds),
-    JSON.stringify(outboxRows),
-  ]);
-  if (result.rows.length === withIds.length && withIds.length > 0) {
-    const appended = result.rows.map(toSessionEvent);
-    return { success: true, events: appended, lastSeq: appended[appended.length - 1]!.seq };
+    })),
+  );
+  const parameters = [sessionId, options.expectedSeq ?? null, JSON.stringify(withIds), JSON.stringify(outboxRows)];
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const result = await callAppend(database, parameters, inTransaction);
+      if (result.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
+      const appended = result.map(toSessionEvent);
+      return { success: true, events: appended, lastSeq: appended[appended.length - 1]!.seq };
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return explainRefusal(database, sessionId, options.expectedSeq);
+      if (!isUniqueViolation(error)) throw error;
+      // Another append took the seq first. With an expected seq that is the caller's conflict; without, try again.
+      if (options.expectedSeq !== undefined || attempt >= MAX_RACE_RETRIES) return explainRefusal(database, sessionId, options.expectedSeq);
+    }
   }
-  return explainRefusal(database, sessionId, options.expectedSeq);
+}
+
+async function callAppend(database: Queryable, parameters: unknown[], inTransaction: boolean): Promise<SessionEventRow[]> {
+  const sql = 'select * from forja_append_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb) order by seq';
+  if (!inTransaction) return (await database.query<SessionEventRow>(sql, parameters)).rows;
+  await database.query('savepoint forja_append');
+  try {
+    const rows = (await database.query<SessionEventRow>(sql, parameters)).rows;
+    await database.query('release savepoint forja_append');
+    return rows;
+  } catch (error) {
+    await database.query('rollback to savepoint forja_append');
+    throw error;
+  }
 }
 
 async function explainRefusal(database: Queryable, sessionId: string, expectedSeq: number | undefined): Promise<AppendOutcome> {
-  const current = await database.query<{ last_seq: number }>('select last_seq from sessions where id = $1', [sessionId]);
+  const current = await database.query<{ last_seq: number | null }>(
+    'select (select coalesce(max(seq), 0) from session_events where session_id = sessions.id) as last_seq from sessions where id = $1',
+    [sessionId],
+  );
   const actualSeq = current.rows[0]?.last_seq;
-  if (actualSeq === undefined) {
+  if (actualSeq === undefined || actualSeq === null) {
     return { success: false, error: { kind: 'session_not_found', sessionId, message: `No session with id ${sessionId}.` } };
   }
   if (expectedSeq === undefined || expectedSeq === actualSeq) return { success: true, events: [], lastSeq: actualSeq };
@@ -67,26 +91,3 @@ async function explainRefusal(database: Queryable, sessionId: string, expectedSe
     },
   };
 }
-
-const APPEND_SQL = `
-  with stream as (
-    update sessions set last_seq = last_seq + $2
-    where id = $1 and $2 > 0 and ($3::integer is null or last_seq = $3::integer)
-    returning last_seq - $2 as base_seq
-  ),
-  appended as (
-    insert into session_events (id, session_id, seq, type, actor, payload)
-    select e.id, $1, stream.base_seq + e.n, e.type, e.actor, e.payload
-    from stream, jsonb_to_recordset($4::jsonb) as e (n integer, id uuid, type text, actor text, payload jsonb)
-    returning id, session_id, seq, type, actor, payload, created_at
-  ),
-  outboxed as (
-    insert into outbox (aggregate_type, aggregate_id, event_id, payload)
-    select o.aggregate_type, o.aggregate_id, o.event_id, o.payload
-    from stream, jsonb_to_recordset($5::jsonb) as o (aggregate_type text, aggregate_id text, event_id uuid, payload jsonb)
-    returning id
-  ),
-  notified as (
-    select pg_notify('forja_session_events', $1::text || ':' || max(seq)) from appended having count(*) > 0
-  )
-  select appended.* from appended, (select count(*) from notified) as flush order by seq`;

@@ -105,6 +105,18 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
     expect(rows.rows).toEqual([{ aggregate_type: 'graph_projection' }]);
   });
 
+  it("inside a caller's transaction, a refused append leaves the transaction usable", async () => {
+    const sessionId = await newSession();
+    const outcomes = await database.transaction(async (transaction) => {
+      const unknown = await eventLog.appendWithin(transaction, '00000000-0000-4000-8000-000000000001', [message('lost')]);
+      const stale = await eventLog.appendWithin(transaction, sessionId, [message('stale')], { expectedSeq: 0 });
+      const accepted = await eventLog.appendWithin(transaction, sessionId, [message('kept')], { expectedSeq: 1 });
+      return [unknown, stale, accepted];
+    });
+    expect(outcomes.map((outcome) => (outcome.success ? 'ok' : outcome.error.kind))).toEqual(['session_not_found', 'expected_seq_conflict', 'ok']);
+    expect((await eventLog.read(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
+  });
+
   it('refuses to change or delete a stored event', async () => {
     const sessionId = await newSession();
     await expect(database.query("update session_events set type = 'x' where session_id = $1", [sessionId])).rejects.toThrow(/append-only/);

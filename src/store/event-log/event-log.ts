@@ -15,7 +15,7 @@ export interface EventLog {
 export function createEventLog(database: Database, outboxRules: readonly OutboxRule[] = []): EventLog {
   return {
     append: (sessionId, events, options) => appendEvents(database, sessionId, events, options, outboxRules),
-    appendWithin: (transaction, sessionId, events, options) => appendEvents(transaction, sessionId, events, options, outboxRules),
+    appendWithin: (transaction, sessionId, events, options) => appendEvents(transaction, sessionId, events, options, outboxRules, true),
     read: (sessionId, options) => readEvents(database, sessionId, options),
   };
 }

@@ -14,7 +14,7 @@ interface SessionRow extends Omit<Session, 'created_at'> {
   created_at: Date;
 }
 
-const COLUMNS = 'id, project_id, title, last_seq, created_at';
+const COLUMNS = 'id, project_id, title, (select coalesce(max(seq), 0) from session_events where session_id = sessions.id) as last_seq, created_at';
 const toSession = (row: SessionRow): Session => ({ ...row, last_seq: Number(row.last_seq), created_at: row.created_at.toISOString() });
 
 /**
@@ -26,7 +26,7 @@ export async function createSession(database: Database, input: { projectId: stri
     const id = randomUUID();
     const title = input.title ?? null;
     await transaction.query('insert into sessions (id, project_id, title) values ($1, $2, $3)', [id, input.projectId, title]);
-    const outcome = await appendEvents(transaction, id, [{ type: 'session.created', actor: 'system', payload: { v: 1, project_id: input.projectId, title } }], { expectedSeq: 0 });
+    const outcome = await appendEvents(transaction, id, [{ type: 'session.created', actor: 'system', payload: { v: 1, project_id: input.projectId, title } }], { expectedSeq: 0 }, [], true);
     if (!outcome.success) throw new Error(`could not record session.created: ${outcome.error.message}`);
     return (await findSession(transaction, id))!;
   });

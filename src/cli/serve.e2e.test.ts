@@ -41,7 +41,7 @@ async function post(url: string, body: unknown) {
   return (await response.json()) as { id: string };
 }
 
-describe('forja serve on embedded PGlite', () => {
+describe('forja serve on embedded PGlite', { timeout: 120_000 }, () => {
   it('keeps what was stored across a clean stop and a new start', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-serve-'));
     const first = await startServer(dataDirectory);

@@ -1,6 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, QueryResult } from './database.ts';
 
+const NUMERIC_OID = 1700;
+
 export interface PgliteDatabaseOptions {
   /** A directory for the data files, or undefined for an in-memory database (tests). */
   dataDirectory?: string;
@@ -8,7 +10,9 @@ export interface PgliteDatabaseOptions {
 
 /** Opens PGlite, Postgres compiled to WebAssembly and run inside this process. */
 export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<Database> {
-  const pglite = await PGlite.create(options.dataDirectory ?? 'memory://');
+  // Sums of bigint are numeric; Forja's sums are token counts, well within a double, so they arrive as numbers
+  // on both engines.
+  const pglite = await PGlite.create(options.dataDirectory ?? 'memory://', { parsers: { [NUMERIC_OID]: (value: string) => Number(value) } });
   const description = options.dataDirectory ? `embedded PGlite at ${options.dataDirectory}` : 'embedded PGlite in memory';
   return {
     kind: 'pglite',

@@ -1,0 +1,33 @@
+export type { ArtifactDefinition } from './artifact-definition.ts';
+export {
+  ARTIFACT_PAYLOAD_VERSION,
+  StoredArtifactPayloadSchema,
+  artifactEventType,
+  artifactTypeOf,
+} from './artifact-payload.ts';
+export type { ArtifactPayload } from './artifact-payload.ts';
+export { CORE_ARTIFACT_DEFINITIONS, createArtifactRegistry, defaultArtifactRegistry } from './artifact-registry.ts';
+export type { ArtifactRegistry } from './artifact-registry.ts';
+export { requiredText, textList } from './artifact-text.ts';
+export {
+  EPIC_ID_PATTERN,
+  EpicSchema,
+  STORY_ID_PATTERN,
+  StorySchema,
+  TASK_ID_PATTERN,
+  TaskSchema,
+  epicDefinition,
+  storyDefinition,
+  taskDefinition,
+} from './backlog.ts';
+export type { Epic, Story, Task } from './backlog.ts';
+export { BUSINESS_RULE_TYPE, BusinessRuleSchema, businessRuleDefinition } from './business-rule.ts';
+export type { BusinessRule } from './business-rule.ts';
+export { MAX_ORIGIN_SEQS } from './check-origin.ts';
+export { formatIssues } from './format-issues.ts';
+export { PRODUCT_BRIEF_TYPE, ProductBriefSchema, productBriefDefinition } from './product-brief.ts';
+export type { ProductBrief } from './product-brief.ts';
+export { validateArtifactData } from './validate-artifact-data.ts';
+export type { ArtifactDataValidation } from './validate-artifact-data.ts';
+export { validateEmitArtifact } from './validate-emit-artifact.ts';
+export type { EmitArtifactRefusalCode, EmitArtifactResult, EmittedArtifact } from './validate-emit-artifact.ts';

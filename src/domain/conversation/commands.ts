@@ -1,0 +1,29 @@
+/**
+ * Commands the conversation decides on without I/O. Imperative names; `actor` is who asks.
+ *
+ * - `ActivateAgent` — start an agent in the session (activation rule over the session's handoffs).
+ * - `StartTurn` / `FailTurn` — open a model turn / close one that ended without a response.
+ * - `ConfirmReadiness` — the person's "Estou pronto para produzir".
+ * - `RecordProductBrief` — append the brief produced by the consolidation turn.
+ * - `OfferHandoff` — offer the work to the next agent, pointing at an artifact of the session.
+ * - `ApproveAction` / `DenyAction` — the person's answer to a proposed action.
+ */
+export type ConversationCommand =
+  | { readonly type: 'ActivateAgent'; readonly agent: string; readonly actor: string }
+  | { readonly type: 'StartTurn'; readonly agent: string; readonly turn_id: string; readonly kind: 'message' | 'consolidation' }
+  | { readonly type: 'FailTurn'; readonly turn_id: string; readonly reason: string }
+  | { readonly type: 'ConfirmReadiness'; readonly actor: string }
+  | { readonly type: 'RecordProductBrief'; readonly agent: string; readonly brief: unknown }
+  | {
+      readonly type: 'OfferHandoff';
+      readonly handoff_id: string;
+      readonly from_agent: string;
+      readonly to_agent: string;
+      readonly artifact_id: string | null;
+      readonly actor: string;
+    }
+  | { readonly type: 'ApproveAction'; readonly action_id: string; readonly actor: string }
+  | { readonly type: 'DenyAction'; readonly action_id: string; readonly actor: string; readonly reason?: string };
+
+/** The command of a given `type`. */
+export type CommandOf<Type extends ConversationCommand['type']> = Extract<ConversationCommand, { type: Type }>;

@@ -1,0 +1,96 @@
+import type { Handoff } from '../handoffs/handoff.ts';
+import type { BusinessRule } from '../artifacts/business-rule.ts';
+import type { ProductBrief } from '../artifacts/product-brief.ts';
+import type { TurnKind } from './event-payloads.ts';
+
+/**
+ * One message of the history given to the model. `tool` entries hold a call and its result together;
+ * the provider adapter renders them as its own call + result pair.
+ */
+export type ChatHistoryEntry =
+  | { readonly role: 'user'; readonly content: string; readonly seq: number; readonly event_id: string }
+  | {
+      readonly role: 'assistant';
+      readonly agent: string;
+      readonly content: string;
+      readonly seq: number;
+      readonly event_id: string;
+    }
+  | {
+      readonly role: 'tool';
+      readonly agent: string;
+      readonly tool_call_id: string;
+      readonly tool: string;
+      readonly args: unknown;
+      readonly ok: boolean;
+      readonly content: string;
+      readonly seq: number;
+      readonly event_id: string;
+    };
+
+export type ActiveAgent = { readonly agent: string; readonly handoff_id: string | null; readonly seq: number };
+
+export type RecordedBusinessRule = BusinessRule & {
+  readonly event_id: string;
+  readonly seq: number;
+  readonly origin: readonly number[];
+};
+
+export type RecordedProductBrief = { readonly event_id: string; readonly seq: number; readonly data: ProductBrief };
+
+/** Any artifact of the session, whatever its type: what a handoff's `artifact_id` may point to. */
+export type RecordedArtifact = { readonly event_id: string; readonly seq: number; readonly type: string };
+
+export type Readiness =
+  | { readonly confirmed: false }
+  | { readonly confirmed: true; readonly event_id: string; readonly seq: number; readonly confirmed_at: string };
+
+export type TurnInProgress = { readonly turn_id: string; readonly agent: string; readonly kind: TurnKind; readonly seq: number };
+
+export type PendingAction = {
+  readonly action_id: string;
+  readonly agent: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly seq: number;
+};
+
+/** An event the fold could not read (unparseable or too new a payload): kept visible, never silently lost. */
+export type SkippedEvent = { readonly seq: number; readonly type: string; readonly reason: string };
+
+/** Everything the conversation rules know about one session, rebuilt by folding its events. */
+export type ConversationState = {
+  readonly session_id: string | null;
+  /** Seq of the last folded event; 0 before any. Also the expected version for the next append. */
+  readonly last_seq: number;
+  readonly active_agents: readonly ActiveAgent[];
+  readonly history: readonly ChatHistoryEntry[];
+  readonly business_rules: readonly RecordedBusinessRule[];
+  /** The latest `artifact.product_brief` of the session. */
+  readonly product_brief: RecordedProductBrief | null;
+  readonly artifacts: readonly RecordedArtifact[];
+  readonly readiness: Readiness;
+  /** Every handoff seen in `handoff.*` events, at its latest status, in the order first offered. */
+  readonly handoffs: readonly Handoff[];
+  readonly turn_in_progress: TurnInProgress | null;
+  readonly pending_actions: readonly PendingAction[];
+  readonly skipped: readonly SkippedEvent[];
+};
+
+/** The state of a session with no events. */
+export function initialState(): ConversationState {
+  return {
+    session_id: null,
+    last_seq: 0,
+    active_agents: [],
+    history: [],
+    business_rules: [],
+    product_brief: null,
+    artifacts: [],
+    readiness: { confirmed: false },
+    handoffs: [],
+    turn_in_progress: null,
+    pending_actions: [],
+    skipped: [],
+  };
+}

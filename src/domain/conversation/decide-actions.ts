@@ -1,0 +1,25 @@
+import { PERSON_ACTOR } from './actors.ts';
+import type { CommandOf } from './commands.ts';
+import type { ConversationState } from './conversation-state.ts';
+import { accept, refuse, type Decision } from './decision.ts';
+import { EVENT_TYPES } from './event-types.ts';
+
+/**
+ * The person's answer to a proposed action. A proposed tool runs only after the person approves, so no
+ * other actor may answer, and only a pending action can be answered (once).
+ */
+export function decideResolveAction(command: CommandOf<'ApproveAction' | 'DenyAction'>, state: ConversationState): Decision {
+  const verb = command.type === 'ApproveAction' ? 'approves' : 'denies';
+  if (command.actor !== PERSON_ACTOR) {
+    return refuse(`only the person (actor "${PERSON_ACTOR}") ${verb} a proposed action, not "${command.actor}"`);
+  }
+  if (!state.pending_actions.some((action) => action.action_id === command.action_id)) {
+    return refuse(`action ${command.action_id} is not pending in this session`);
+  }
+  if (command.type === 'ApproveAction') {
+    return accept({ type: EVENT_TYPES.actionApproved, actor: PERSON_ACTOR, payload: { v: 1, action_id: command.action_id } });
+  }
+  const reason = command.reason?.trim();
+  const payload = reason ? { v: 1, action_id: command.action_id, reason } : { v: 1, action_id: command.action_id };
+  return accept({ type: EVENT_TYPES.actionDenied, actor: PERSON_ACTOR, payload });
+}

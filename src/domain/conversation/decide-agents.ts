@@ -1,0 +1,62 @@
+import { canActivate, USER_STARTED_AGENTS } from '../handoffs/agent-activation.ts';
+import { AGENT_SLUG_PATTERN } from '../handoffs/handoff.ts';
+import { PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
+import type { CommandOf } from './commands.ts';
+import { activeAgent } from './conversation-queries.ts';
+import type { ConversationState } from './conversation-state.ts';
+import { accept, refuse, type Decision } from './decision.ts';
+import { EVENT_TYPES } from './event-types.ts';
+
+/**
+ * Activates an agent by the activation rule over the handoffs the log holds (the `handoffs` table and the
+ * `handoff.*` events are written in one transaction, so they agree). A user-started agent is started only
+ * by the person; an agent already active is not activated twice.
+ */
+export function decideActivateAgent(command: CommandOf<'ActivateAgent'>, state: ConversationState): Decision {
+  const { agent, actor } = command;
+  if (!AGENT_SLUG_PATTERN.test(agent)) return refuse(`agent: "${agent}" must be an agent slug (${AGENT_SLUG_PATTERN.source})`);
+  const active = activeAgent(state, agent);
+  if (active !== undefined) return refuse(`agent ${agent} is already active in this session (since seq ${active.seq})`);
+  const activation = canActivate(agent, state.handoffs);
+  if (!activation.allowed) return refuse(activation.reason);
+  if (USER_STARTED_AGENTS.has(agent) && activation.handoff === undefined && actor !== PERSON_ACTOR) {
+    return refuse(`agent ${agent} is started only by the person (actor "${PERSON_ACTOR}"), not by "${actor}"`);
+  }
+  const handoffId = activation.handoff?.id ?? null;
+  return accept({ type: EVENT_TYPES.agentActivated, actor, payload: { v: 1, agent, handoff_id: handoffId } });
+}
+
+/** Opens a turn for an active agent; one turn at a time per session, and consolidation only after readiness. */
+export function decideStartTurn(command: CommandOf<'StartTurn'>, state: ConversationState): Decision {
+  const { agent, turn_id, kind } = command;
+  if (turn_id.trim() === '') return refuse('turn_id: must not be empty');
+  if (activeAgent(state, agent) === undefined) {
+    return refuse(`agent ${agent} is not active in this session; a turn runs only for an active agent`);
+  }
+  const running = state.turn_in_progress;
+  if (running !== null) {
+    const started = `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq})`;
+    return refuse(`${started}; turns of one session run one at a time`);
+  }
+  if (kind === 'consolidation' && !state.readiness.confirmed) {
+    return refuse('a consolidation turn runs only after the person confirms readiness ("Estou pronto para produzir")');
+  }
+  return accept({ type: EVENT_TYPES.turnStarted, actor: agent, payload: { v: 1, agent, turn_id, kind } });
+}
+
+/**
+ * Closes the turn in progress without a response: a provider error, a refused budget, or a turn found
+ * unfinished when a runtime rehydrates after a crash (so the conversation can go on).
+ */
+export function decideFailTurn(command: CommandOf<'FailTurn'>, state: ConversationState): Decision {
+  const running = state.turn_in_progress;
+  if (running?.turn_id !== command.turn_id) {
+    const current = running === null ? 'no turn is in progress' : `turn ${running.turn_id} is in progress`;
+    return refuse(`turn ${command.turn_id} is not in progress (${current})`);
+  }
+  return accept({
+    type: EVENT_TYPES.turnFailed,
+    actor: SYSTEM_ACTOR,
+    payload: { v: 1, turn_id: command.turn_id, reason: command.reason },
+  });
+}

@@ -1,0 +1,17 @@
+import type { NewSessionEvent } from './session-event.ts';
+
+/**
+ * What `decide` returns: the events to append, or why the command is refused (a sentence a person or a
+ * model can act on; HTTP 409 at the edge).
+ */
+export type Decision =
+  | { readonly ok: true; readonly events: readonly NewSessionEvent[] }
+  | { readonly ok: false; readonly reason: string };
+
+export function accept(...events: NewSessionEvent[]): Decision {
+  return { ok: true, events };
+}
+
+export function refuse(reason: string): Decision {
+  return { ok: false, reason };
+}

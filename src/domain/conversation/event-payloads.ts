@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * Version 1 payloads of the conversation events (names in `event-types.ts`). Every payload carries `v`.
+ * Objects are not strict: a reader ignores fields it does not know, so adding an optional field is not a
+ * new version; renaming or removing one is, and needs an upcaster (`upcast.ts`).
+ */
+const v1 = z.literal(1);
+
+/** `chat.message` — what the person wrote. */
+export const ChatMessagePayloadSchema = z.object({ v: v1, text: z.string() });
+
+/** `agent.response` — an agent's final text of a turn; `turn_id` ends that turn. */
+export const AgentResponsePayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  text: z.string(),
+  turn_id: z.string().min(1).optional(),
+});
+
+/** `agent.activated` — the agent runs in this session; `handoff_id` is null only for user-started agents. */
+export const AgentActivatedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  handoff_id: z.string().min(1).nullable(),
+});
+
+/** Why a turn runs: a person's message, or the consolidation that follows readiness. */
+export const TURN_KINDS = ['message', 'consolidation'] as const;
+
+/** `turn.started` — a model turn began. */
+export const TurnStartedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  turn_id: z.string().min(1),
+  kind: z.enum(TURN_KINDS),
+});
+
+/** `turn.failed` — the turn ended without a response. */
+export const TurnFailedPayloadSchema = z.object({ v: v1, turn_id: z.string().min(1), reason: z.string() });
+
+/** `readiness.confirmed` — the person pressed "Estou pronto para produzir". */
+export const ReadinessConfirmedPayloadSchema = z.object({ v: v1 });
+
+/** `tool.completed` — one tool call with its result; `ok: false` when the tool refused (e.g. emit_artifact). */
+export const ToolCompletedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  tool_call_id: z.string().min(1),
+  tool: z.string().min(1),
+  args: z.unknown(),
+  ok: z.boolean(),
+  result: z.string(),
+});
+
+/** `action.proposed` — a `proposed` tool call waiting for the person. */
+export const ActionProposedPayloadSchema = z.object({
+  v: v1,
+  action_id: z.string().min(1),
+  agent: z.string().min(1),
+  tool: z.string().min(1),
+  args: z.unknown(),
+});
+
+/** `action.approved` / `action.denied` — the person's answer to a proposed action. */
+export const ActionResolvedPayloadSchema = z.object({
+  v: v1,
+  action_id: z.string().min(1),
+  reason: z.string().optional(),
+});
+
+export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;
+export type AgentResponsePayload = z.infer<typeof AgentResponsePayloadSchema>;
+export type AgentActivatedPayload = z.infer<typeof AgentActivatedPayloadSchema>;
+export type TurnStartedPayload = z.infer<typeof TurnStartedPayloadSchema>;
+export type TurnFailedPayload = z.infer<typeof TurnFailedPayloadSchema>;
+export type ToolCompletedPayload = z.infer<typeof ToolCompletedPayloadSchema>;
+export type ActionProposedPayload = z.infer<typeof ActionProposedPayloadSchema>;
+export type ActionResolvedPayload = z.infer<typeof ActionResolvedPayloadSchema>;
+export type TurnKind = (typeof TURN_KINDS)[number];

@@ -1,0 +1,45 @@
+/**
+ * Wire names of the session events the conversation rules read or write.
+ *
+ * Names from the records (ADR 0008, 0101, DESIGN.md): `chat.message`, `agent.activated`, `agent.response`,
+ * `artifact.<type>`, `handoff.<status>`, `toolloop.limit_reached`, `session.ended`.
+ * Names chosen here, because the records leave them open:
+ * - `turn.started` — a model turn began (one user message = one turn; also the consolidation turn).
+ *   A turn ends with `agent.response` (it answered) or `turn.failed` (provider error, refused budget, or a
+ *   process that died mid-turn and was found so on restart). Between the two the turn is "in progress".
+ * - `turn.failed` — see above; carries a `reason`.
+ * - `readiness.confirmed` — the person pressed "Estou pronto para produzir"; only a person causes it.
+ * - `tool.completed` — one tool call and its result in one event, so a history never holds a call without
+ *   its result (a crash between two events would otherwise leave a dangling call the provider rejects).
+ * - `action.proposed` / `action.approved` / `action.denied` — a `proposed` tool waiting for the person.
+ * - `budget.exceeded` — the gateway refused a call on budget.
+ *
+ * Deliberately a leaf module (imports nothing) so every domain folder can import it without cycles.
+ */
+export const EVENT_TYPES = {
+  chatMessage: 'chat.message',
+  agentActivated: 'agent.activated',
+  agentResponse: 'agent.response',
+  turnStarted: 'turn.started',
+  turnFailed: 'turn.failed',
+  readinessConfirmed: 'readiness.confirmed',
+  toolCompleted: 'tool.completed',
+  actionProposed: 'action.proposed',
+  actionApproved: 'action.approved',
+  actionDenied: 'action.denied',
+  budgetExceeded: 'budget.exceeded',
+  toolLoopLimitReached: 'toolloop.limit_reached',
+  sessionEnded: 'session.ended',
+} as const;
+
+/** Prefix of every artifact event: `artifact.business_rule`, `artifact.product_brief`, … */
+export const ARTIFACT_EVENT_PREFIX = 'artifact.';
+
+/** Prefix of every handoff transition event: `handoff.offered`, `handoff.accepted`, … */
+export const HANDOFF_EVENT_PREFIX = 'handoff.';
+
+/** The conversation events an artifact's `origin` may point to: what the person or an agent said. */
+export const CONVERSATION_EVENT_TYPES: ReadonlySet<string> = new Set([
+  EVENT_TYPES.chatMessage,
+  EVENT_TYPES.agentResponse,
+]);

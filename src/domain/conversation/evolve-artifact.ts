@@ -1,0 +1,38 @@
+import { StoredArtifactPayloadSchema, artifactTypeOf } from '../artifacts/artifact-payload.ts';
+import { BUSINESS_RULE_TYPE, BusinessRuleSchema, type BusinessRule } from '../artifacts/business-rule.ts';
+import { PRODUCT_BRIEF_TYPE, ProductBriefSchema, type ProductBrief } from '../artifacts/product-brief.ts';
+import type { ConversationDraft } from './conversation-draft.ts';
+import { read } from './read-payload.ts';
+import type { SessionEvent } from './session-event.ts';
+
+/**
+ * Folds an `artifact.<type>` event: every artifact is listed (a handoff may point to any of them); business
+ * rules and the product brief are also kept whole because the prompt and the page show them. The brief is
+ * the latest one appended. A product brief in the log is taken as a fact even without readiness — the guard
+ * lives in `decide`, which is the only way the system writes one. An artifact whose data cannot be read is
+ * skipped whole (not listed), so nothing points at data the state does not hold.
+ */
+export function applyArtifact(draft: ConversationDraft, event: SessionEvent): void {
+  const type = artifactTypeOf(event.type);
+  if (type === null) return;
+  read(draft, event, StoredArtifactPayloadSchema, (payload) => {
+    const where = { event_id: event.id, seq: event.seq };
+    const list = () => draft.artifacts.push({ ...where, type });
+    if (type === BUSINESS_RULE_TYPE) {
+      const origin = payload.origin ?? [];
+      const addRule = (rule: BusinessRule) => {
+        list();
+        draft.business_rules.push({ ...rule, ...where, origin });
+      };
+      read(draft, event, BusinessRuleSchema, addRule, payload.data, 'payload.data');
+    } else if (type === PRODUCT_BRIEF_TYPE) {
+      const setBrief = (data: ProductBrief) => {
+        list();
+        draft.product_brief = { ...where, data };
+      };
+      read(draft, event, ProductBriefSchema, setBrief, payload.data, 'payload.data');
+    } else {
+      list();
+    }
+  });
+}

@@ -1,0 +1,135 @@
+import { InvariantViolationError } from '../errors/invariant-violation-error.ts';
+import { handoffFromEvent } from '../handoffs/handoff-event.ts';
+import { draftOf, type ConversationDraft } from './conversation-draft.ts';
+import type { ConversationState } from './conversation-state.ts';
+import { applyArtifact } from './evolve-artifact.ts';
+import { ARTIFACT_EVENT_PREFIX, EVENT_TYPES, HANDOFF_EVENT_PREFIX } from './event-types.ts';
+import {
+  ActionProposedPayloadSchema,
+  ActionResolvedPayloadSchema,
+  AgentActivatedPayloadSchema,
+  AgentResponsePayloadSchema,
+  ChatMessagePayloadSchema,
+  ReadinessConfirmedPayloadSchema,
+  ToolCompletedPayloadSchema,
+  TurnFailedPayloadSchema,
+  TurnStartedPayloadSchema,
+} from './event-payloads.ts';
+import { CURRENT_PAYLOAD_VERSION, read, skip } from './read-payload.ts';
+import type { SessionEvent } from './session-event.ts';
+import { upcast, versionOf } from './upcast.ts';
+
+/**
+ * Folds one stored event into the state and returns the new state (the given one is not changed).
+ * Upcasts first, so callers may pass events exactly as stored. Events of types the conversation does not
+ * read only advance `last_seq`; events it reads but cannot parse land in `skipped` with the reason.
+ * Throws `InvariantViolationError` for an event of another session or out of seq order: the fold is only
+ * meaningful over one session's log in order.
+ */
+export function evolve(state: ConversationState, event: SessionEvent): ConversationState {
+  const draft = draftOf(state);
+  applyEvent(draft, event);
+  return draft;
+}
+
+/** `evolve` on a draft the caller owns; the fold uses it to copy the state once, not once per event. */
+export function applyEvent(draft: ConversationDraft, stored: SessionEvent): void {
+  assertFollows(draft, stored);
+  const event = upcast(stored);
+  draft.session_id = event.session_id;
+  draft.last_seq = event.seq;
+  const version = versionOf(event.payload);
+  if (isReadType(event.type) && version !== null && version > CURRENT_PAYLOAD_VERSION) {
+    skip(draft, event, `payload version ${version} is newer than this reader (${CURRENT_PAYLOAD_VERSION})`);
+    return;
+  }
+  applyByType(draft, event);
+}
+
+function applyByType(draft: ConversationDraft, event: SessionEvent): void {
+  const where = { seq: event.seq, event_id: event.id };
+  switch (event.type) {
+    case EVENT_TYPES.chatMessage:
+      return read(draft, event, ChatMessagePayloadSchema, ({ text }) => {
+        draft.history.push({ role: 'user', content: text, ...where });
+      });
+    case EVENT_TYPES.agentResponse:
+      return read(draft, event, AgentResponsePayloadSchema, ({ agent, text, turn_id }) => {
+        draft.history.push({ role: 'assistant', agent, content: text, ...where });
+        const turn = draft.turn_in_progress;
+        if (turn !== null && (turn_id === undefined || turn_id === turn.turn_id)) draft.turn_in_progress = null;
+      });
+    case EVENT_TYPES.agentActivated:
+      return read(draft, event, AgentActivatedPayloadSchema, ({ agent, handoff_id }) => {
+        if (!draft.active_agents.some((active) => active.agent === agent)) {
+          draft.active_agents.push({ agent, handoff_id, seq: event.seq });
+        }
+      });
+    case EVENT_TYPES.turnStarted:
+      return read(draft, event, TurnStartedPayloadSchema, ({ agent, turn_id, kind }) => {
+        draft.turn_in_progress = { turn_id, agent, kind, seq: event.seq };
+      });
+    case EVENT_TYPES.turnFailed:
+      return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) => {
+        if (draft.turn_in_progress?.turn_id === turn_id) draft.turn_in_progress = null;
+      });
+    case EVENT_TYPES.readinessConfirmed:
+      return read(draft, event, ReadinessConfirmedPayloadSchema, () => {
+        // The first confirmation is the one that counts; `decide` never appends a second.
+        if (!draft.readiness.confirmed) draft.readiness = { confirmed: true, ...where, confirmed_at: event.created_at };
+      });
+    case EVENT_TYPES.toolCompleted:
+      return read(draft, event, ToolCompletedPayloadSchema, ({ agent, tool_call_id, tool, args, ok, result }) => {
+        draft.history.push({ role: 'tool', agent, tool_call_id, tool, args, ok, content: result, ...where });
+      });
+    case EVENT_TYPES.actionProposed:
+      return read(draft, event, ActionProposedPayloadSchema, ({ action_id, agent, tool, args }) => {
+        draft.pending_actions.push({ action_id, agent, tool, args, seq: event.seq });
+      });
+    case EVENT_TYPES.actionApproved:
+    case EVENT_TYPES.actionDenied:
+      return read(draft, event, ActionResolvedPayloadSchema, ({ action_id }) => {
+        draft.pending_actions = draft.pending_actions.filter((action) => action.action_id !== action_id);
+      });
+  }
+  if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
+  if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);
+}
+
+function applyHandoff(draft: ConversationDraft, event: SessionEvent): void {
+  const handoff = handoffFromEvent(event);
+  if (handoff === null) return skip(draft, event, 'payload is not a handoff of this event type');
+  const index = draft.handoffs.findIndex((existing) => existing.id === handoff.id);
+  if (index === -1) draft.handoffs.push(handoff);
+  else draft.handoffs[index] = handoff;
+}
+
+/** The event types `applyByType` reads (besides `handoff.*` and `artifact.*`); others only advance `last_seq`. */
+const READ_TYPES: ReadonlySet<string> = new Set([
+  EVENT_TYPES.chatMessage,
+  EVENT_TYPES.agentResponse,
+  EVENT_TYPES.agentActivated,
+  EVENT_TYPES.turnStarted,
+  EVENT_TYPES.turnFailed,
+  EVENT_TYPES.readinessConfirmed,
+  EVENT_TYPES.toolCompleted,
+  EVENT_TYPES.actionProposed,
+  EVENT_TYPES.actionApproved,
+  EVENT_TYPES.actionDenied,
+]);
+
+function isReadType(type: string): boolean {
+  return READ_TYPES.has(type) || type.startsWith(HANDOFF_EVENT_PREFIX) || type.startsWith(ARTIFACT_EVENT_PREFIX);
+}
+
+function assertFollows(draft: ConversationDraft, event: SessionEvent): void {
+  if (draft.session_id !== null && event.session_id !== draft.session_id) {
+    throw new InvariantViolationError(
+      'event_session',
+      `event ${event.id} of session ${event.session_id} folded into session ${draft.session_id}`,
+    );
+  }
+  if (event.seq <= draft.last_seq) {
+    throw new InvariantViolationError('event_order', `event seq ${event.seq} folded after seq ${draft.last_seq}`);
+  }
+}

@@ -1,0 +1,51 @@
+export { PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
+export { buildSessionEvents, eventIdForSeq } from './test-support/build-session-events.ts';
+export type { EventSpec } from './test-support/build-session-events.ts';
+export type { CommandOf, ConversationCommand } from './commands.ts';
+export { activeAgent, openHandoffs } from './conversation-queries.ts';
+export { initialState } from './conversation-state.ts';
+export type {
+  ActiveAgent,
+  ChatHistoryEntry,
+  ConversationState,
+  PendingAction,
+  Readiness,
+  RecordedArtifact,
+  RecordedBusinessRule,
+  RecordedProductBrief,
+  SkippedEvent,
+  TurnInProgress,
+} from './conversation-state.ts';
+export { decide } from './decide.ts';
+export { READINESS_AGENT } from './decide-readiness.ts';
+export type { Decision } from './decision.ts';
+export {
+  ActionProposedPayloadSchema,
+  ActionResolvedPayloadSchema,
+  AgentActivatedPayloadSchema,
+  AgentResponsePayloadSchema,
+  ChatMessagePayloadSchema,
+  ReadinessConfirmedPayloadSchema,
+  TURN_KINDS,
+  ToolCompletedPayloadSchema,
+  TurnFailedPayloadSchema,
+  TurnStartedPayloadSchema,
+} from './event-payloads.ts';
+export type {
+  ActionProposedPayload,
+  ActionResolvedPayload,
+  AgentActivatedPayload,
+  AgentResponsePayload,
+  ChatMessagePayload,
+  ToolCompletedPayload,
+  TurnFailedPayload,
+  TurnKind,
+  TurnStartedPayload,
+} from './event-payloads.ts';
+export { ARTIFACT_EVENT_PREFIX, CONVERSATION_EVENT_TYPES, EVENT_TYPES, HANDOFF_EVENT_PREFIX } from './event-types.ts';
+export { evolve } from './evolve.ts';
+export { CURRENT_PAYLOAD_VERSION } from './read-payload.ts';
+export { foldEvents, rehydrate } from './rehydrate.ts';
+export type { NewSessionEvent, SessionEvent } from './session-event.ts';
+export { UPCASTERS, upcast, versionOf } from './upcast.ts';
+export type { PayloadUpcaster, UpcasterTable } from './upcast.ts';

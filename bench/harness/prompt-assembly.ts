@@ -62,10 +62,14 @@ export async function run(): Promise<BenchReport> {
       prompt_tokens: promptTokens,
     });
   }
+  const medianOf = (label: string) => Number(rows.find((row) => row.input === label)?.median_ms);
+  const marginal = round((medianOf('4 MiB') - medianOf('1 MiB')) / 3);
   return {
     name: 'prompt-assembly',
     rows,
     notes: [
+      `marginal cost between 1 and 4 MiB: ${marginal} ms per MiB; below ~1 MiB a fixed part dominates ` +
+        '(cutting and joining the ~15k tokens kept, whatever the input size)',
       'input split: 25% instruction files (16 units), 50% project context, 20% business rules (512-byte units), 5% task state',
       'text mixes 1-, 2-, 3- and 4-byte UTF-8 characters; default budgets and the bytes/4 estimate tokenizer',
       'target: median under 5 ms for 1 MiB, ms_per_mib roughly constant across sizes (linear)',

@@ -1,7 +1,7 @@
 import type { Handoff } from '../handoffs/handoff.ts';
 import type { BusinessRule } from '../artifacts/business-rule.ts';
 import type { ProductBrief } from '../artifacts/product-brief.ts';
-import type { TurnKind } from './event-payloads.ts';
+import type { RecordedToolCall, TurnKind } from './event-payloads.ts';
 
 /**
  * One message of the history given to the model. `tool` entries hold a call and its result together;
@@ -13,6 +13,8 @@ export type ChatHistoryEntry =
       readonly role: 'assistant';
       readonly agent: string;
       readonly content: string;
+      /** Calls the model made with this text; each is answered by a later `tool` entry. */
+      readonly tool_calls?: readonly RecordedToolCall[];
       readonly seq: number;
       readonly event_id: string;
     }
@@ -47,8 +49,14 @@ export type Readiness =
 
 export type TurnInProgress = { readonly turn_id: string; readonly agent: string; readonly kind: TurnKind; readonly seq: number };
 
+/**
+ * A proposed action not yet settled: `proposed` waits for the person; `approved` waits for its run to be
+ * recorded (`tool.completed`). A denied or completed action is no longer pending.
+ */
 export type PendingAction = {
   readonly action_id: string;
+  readonly tool_call_id: string | null;
+  readonly status: 'proposed' | 'approved';
   readonly agent: string;
   readonly tool: string;
   readonly args: unknown;

@@ -13,9 +13,9 @@ export function decideResolveAction(command: CommandOf<'ApproveAction' | 'DenyAc
   if (command.actor !== PERSON_ACTOR) {
     return refuse(`only the person (actor "${PERSON_ACTOR}") ${verb} a proposed action, not "${command.actor}"`);
   }
-  if (!state.pending_actions.some((action) => action.action_id === command.action_id)) {
-    return refuse(`action ${command.action_id} is not pending in this session`);
-  }
+  const action = state.pending_actions.find((pending) => pending.action_id === command.action_id);
+  if (action === undefined) return refuse(`action ${command.action_id} is not pending in this session`);
+  if (action.status === 'approved') return refuse(`action ${command.action_id} was already approved`);
   if (command.type === 'ApproveAction') {
     return accept({ type: EVENT_TYPES.actionApproved, actor: PERSON_ACTOR, payload: { v: 1, action_id: command.action_id } });
   }

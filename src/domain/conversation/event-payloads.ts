@@ -10,12 +10,19 @@ const v1 = z.literal(1);
 /** `chat.message` — what the person wrote. */
 export const ChatMessagePayloadSchema = z.object({ v: v1, text: z.string() });
 
-/** `agent.response` — an agent's final text of a turn; `turn_id` ends that turn. */
+/** A tool call the model made, as recorded in the `agent.response` that carries it. */
+export const RecordedToolCallSchema = z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.unknown() });
+
+/**
+ * `agent.response` — what an agent said in one model call. Without `tool_calls` it is the turn's final answer
+ * and ends the turn (`turn_id`); with them, the turn goes on once each call has its `tool.completed`.
+ */
 export const AgentResponsePayloadSchema = z.object({
   v: v1,
   agent: z.string().min(1),
   text: z.string(),
   turn_id: z.string().min(1).optional(),
+  tool_calls: z.array(RecordedToolCallSchema).optional(),
 });
 
 /** `agent.activated` — the agent runs in this session; `handoff_id` is null only for user-started agents. */
@@ -57,6 +64,8 @@ export const ToolCompletedPayloadSchema = z.object({
 export const ActionProposedPayloadSchema = z.object({
   v: v1,
   action_id: z.string().min(1),
+  /** The model's tool call this action answers; its `tool.completed` settles the action. */
+  tool_call_id: z.string().min(1).optional(),
   agent: z.string().min(1),
   tool: z.string().min(1),
   args: z.unknown(),
@@ -71,6 +80,7 @@ export const ActionResolvedPayloadSchema = z.object({
 
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;
 export type AgentResponsePayload = z.infer<typeof AgentResponsePayloadSchema>;
+export type RecordedToolCall = z.infer<typeof RecordedToolCallSchema>;
 export type AgentActivatedPayload = z.infer<typeof AgentActivatedPayloadSchema>;
 export type TurnStartedPayload = z.infer<typeof TurnStartedPayloadSchema>;
 export type TurnFailedPayload = z.infer<typeof TurnFailedPayloadSchema>;

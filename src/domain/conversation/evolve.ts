@@ -54,10 +54,11 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         draft.history.push({ role: 'user', content: text, ...where });
       });
     case EVENT_TYPES.agentResponse:
-      return read(draft, event, AgentResponsePayloadSchema, ({ agent, text, turn_id }) => {
-        draft.history.push({ role: 'assistant', agent, content: text, ...where });
+      return read(draft, event, AgentResponsePayloadSchema, ({ agent, text, turn_id, tool_calls }) => {
+        const calls = tool_calls ?? [];
+        draft.history.push(calls.length > 0 ? { role: 'assistant', agent, content: text, tool_calls: calls, ...where } : { role: 'assistant', agent, content: text, ...where });
         const turn = draft.turn_in_progress;
-        if (turn !== null && (turn_id === undefined || turn_id === turn.turn_id)) draft.turn_in_progress = null;
+        if (calls.length === 0 && turn !== null && (turn_id === undefined || turn_id === turn.turn_id)) draft.turn_in_progress = null;
       });
     case EVENT_TYPES.agentActivated:
       return read(draft, event, AgentActivatedPayloadSchema, ({ agent, handoff_id }) => {
@@ -81,12 +82,17 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
     case EVENT_TYPES.toolCompleted:
       return read(draft, event, ToolCompletedPayloadSchema, ({ agent, tool_call_id, tool, args, ok, result }) => {
         draft.history.push({ role: 'tool', agent, tool_call_id, tool, args, ok, content: result, ...where });
+        draft.pending_actions = draft.pending_actions.filter((action) => action.tool_call_id !== tool_call_id);
       });
     case EVENT_TYPES.actionProposed:
-      return read(draft, event, ActionProposedPayloadSchema, ({ action_id, agent, tool, args }) => {
-        draft.pending_actions.push({ action_id, agent, tool, args, seq: event.seq });
+      return read(draft, event, ActionProposedPayloadSchema, ({ action_id, tool_call_id, agent, tool, args }) => {
+        draft.pending_actions.push({ action_id, tool_call_id: tool_call_id ?? null, status: 'proposed', agent, tool, args, seq: event.seq });
       });
     case EVENT_TYPES.actionApproved:
+      return read(draft, event, ActionResolvedPayloadSchema, ({ action_id }) => {
+        // Approved actions stay pending until their run is recorded, so a restart knows to run them.
+        draft.pending_actions = draft.pending_actions.map((action) => (action.action_id === action_id ? { ...action, status: 'approved' } : action));
+      });
     case EVENT_TYPES.actionDenied:
       return read(draft, event, ActionResolvedPayloadSchema, ({ action_id }) => {
         draft.pending_actions = draft.pending_actions.filter((action) => action.action_id !== action_id);

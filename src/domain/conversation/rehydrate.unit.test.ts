@@ -32,10 +32,10 @@ describe('rehydrate', () => {
     expect(given(specs).turn_in_progress?.turn_id ?? null).toBe(turnInProgress);
   });
 
-  it('keeps proposed actions pending until approved or denied', () => {
+  it('keeps proposed actions pending until denied or, once approved, until their run is recorded', () => {
     const proposed = (action_id: string) => ({ type: 'action.proposed', payload: { v: 1, action_id, agent: 'po', tool: 'run', args: {} } });
     const state = given([proposed('a1'), proposed('a2'), proposed('a3'), { type: 'action.approved', payload: { v: 1, action_id: 'a1' } }, { type: 'action.denied', payload: { v: 1, action_id: 'a3' } }]);
-    expect(state.pending_actions.map((action) => action.action_id)).toEqual(['a2']);
+    expect(state.pending_actions.map((action) => [action.action_id, action.status])).toEqual([['a1', 'approved'], ['a2', 'proposed']]);
   });
 
   it('keeps each handoff at its latest status and the latest product brief as current', () => {
@@ -82,7 +82,7 @@ describe('rehydrate properties', () => {
     );
   });
 
-  it('never holds a turn and a later answer to it at once, and never an action resolved after it was proposed', () => {
+  it('never holds a turn and a later answer to it at once, and never a denied action, and approved ones marked so', () => {
     fc.assert(
       fc.property(sessionLogArbitrary, (log) => {
         const state = rehydrate(log);
@@ -98,13 +98,10 @@ describe('rehydrate properties', () => {
           expect(closed).toBe(false);
         }
         for (const action of state.pending_actions) {
-          const resolved = log.some(
-            (event) =>
-              event.seq > action.seq &&
-              (event.type === 'action.approved' || event.type === 'action.denied') &&
-              (event.payload as { action_id?: unknown }).action_id === action.action_id,
-          );
-          expect(resolved).toBe(false);
+          const answeredWith = (type: string) =>
+            log.some((event) => event.seq > action.seq && event.type === type && (event.payload as { action_id?: unknown }).action_id === action.action_id);
+          expect(answeredWith('action.denied')).toBe(false);
+          expect(answeredWith('action.approved')).toBe(action.status === 'approved');
         }
       }),
     );

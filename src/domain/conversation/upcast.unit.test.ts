@@ -73,7 +73,7 @@ describe('upcast over the frozen v1 fixture', () => {
       readiness: { confirmed: true, event_id: at(7).id, seq: 7, confirmed_at: '2026-07-24T12:07:00.000Z' },
       handoffs: [{ ...handoff, status: 'accepted' }],
       turn_in_progress: { turn_id: 'turn-3', agent: 'po', kind: 'message', seq: 16 },
-      pending_actions: [{ action_id: 'action-1', agent: 'po', tool: 'create_backlog', args: { epics: 1 }, seq: 14 }],
+      pending_actions: [{ action_id: 'action-1', tool_call_id: null, status: 'proposed', agent: 'po', tool: 'create_backlog', args: { epics: 1 }, seq: 14 }],
       skipped: [],
     };
     expect(rehydrate(events)).toEqual(expected);

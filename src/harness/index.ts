@@ -1,0 +1,59 @@
+// The harness's public surface: named exports only, so what other areas may use is visible in one place.
+export { AGENT_IDENTITIES, AGENT_SLUGS, isAgentSlug, type AgentSlug } from './agent-identities.ts';
+export { assemblePrompt, type AssemblyOptions, type PromptLayerInputs } from './assemble-prompt.ts';
+export type { AssemblyReport, LayerReport, PromptUnit, UnitReport } from './assembly-report.ts';
+export { createBpeTokenizer, type BpeEncodingName } from './bpe-tokenizer.ts';
+export {
+  DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
+  discoverInstructionFiles,
+  type DiscoveredInstructionFiles,
+} from './discover-instruction-files.ts';
+export { DuplicateHookHandlerError } from './duplicate-hook-handler-error.ts';
+export { ESTIMATE_BYTES_PER_TOKEN, estimateTokenizer } from './estimate-tokenizer.ts';
+export { formatAssemblyReport, type ReportFormatContext } from './format-assembly-report.ts';
+export {
+  HOOK_PHASES,
+  createHooks,
+  registerHook,
+  runHooks,
+  type HookHandler,
+  type HookPhase,
+  type HookRunResult,
+  type HookVerdict,
+  type Hooks,
+} from './hooks.ts';
+export {
+  DEFAULT_GRAPH_TTL_MS,
+  createInstructionFiles,
+  type InstructionFiles,
+  type InstructionFilesOptions,
+  type InstructionFlags,
+  type InstructionInvalidation,
+  type InstructionLoadRequest,
+  type LoadedInstructions,
+} from './instruction-files.ts';
+export {
+  DB_INSTRUCTIONS_ID,
+  GRAPH_INSTRUCTIONS_ID,
+  type GraphInstructionTemplateSource,
+  type InstructionPatchSource,
+  type InstructionPriorityKind,
+  type InstructionSkip,
+  type InstructionSkipReason,
+  type InstructionSource,
+} from './instruction-sources.ts';
+export { InvalidLayerBudgetError } from './invalid-layer-budget-error.ts';
+export {
+  DEFAULT_LAYER_BUDGETS,
+  LAYER_NAMES,
+  LAYER_STRATEGIES,
+  isLayerName,
+  type LayerName,
+  type LayerStatus,
+  type StrategyName,
+} from './layers.ts';
+export { TRUNCATION_MARKER } from './prompt-layout.ts';
+export { countJoined, type TokenCount, type Tokenizer } from './tokenizer.ts';
+export { TOKENIZER_NAMES, isTokenizerName, tokenizerFromName, type TokenizerName } from './tokenizer-from-name.ts';
+export { UnknownHookPhaseError } from './unknown-hook-phase-error.ts';
+export { UnknownTokenizerError } from './unknown-tokenizer-error.ts';

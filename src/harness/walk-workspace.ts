@@ -1,0 +1,89 @@
+import type { Dirent } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isIgnored, withGitignore, type GitignoreChain } from './gitignore-rules.ts';
+import type { InstructionSkip } from './instruction-sources.ts';
+
+// Enough directory reads in flight to keep libuv's four threads busy on a cold disk, few enough that the
+// queue of pending reads stays small on a wide tree.
+const WALK_CONCURRENCY = 16;
+
+interface PendingDirectory {
+  readonly relative: string;
+  readonly chain: GitignoreChain;
+}
+
+/** Every file of a given name under a workspace, and the directories that could not be read. */
+export interface WalkResult {
+  readonly found: string[];
+  readonly skipped: InstructionSkip[];
+}
+
+async function gitignoreChainFor(directory: string, pending: PendingDirectory, entries: Dirent[]) {
+  const gitignore = entries.find((entry) => entry.name === '.gitignore' && !entry.isDirectory());
+  if (gitignore === undefined) return pending.chain;
+  try {
+    return withGitignore(pending.chain, pending.relative, await readFile(path.join(directory, '.gitignore'), 'utf8'));
+  } catch {
+    return pending.chain; // git, too, goes on without rules it cannot read
+  }
+}
+
+async function visit(root: string, fileName: string, pending: PendingDirectory, result: WalkResult) {
+  const directory = pending.relative === '' ? root : path.join(root, pending.relative);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(directory, { withFileTypes: true });
+  } catch (error) {
+    if (pending.relative === '') throw error; // the workspace itself is the caller's to check
+    result.skipped.push({ path: pending.relative, reason: 'unreadable', detail: (error as Error).message });
+    return [];
+  }
+  const chain = await gitignoreChainFor(directory, pending, entries);
+  const children: PendingDirectory[] = [];
+  for (const entry of entries) {
+    if (entry.name === '.git') continue;
+    const relative = pending.relative === '' ? entry.name : `${pending.relative}/${entry.name}`;
+    // Symbolic links to directories are not followed (as `find` does by default): no cycles, no escape.
+    if (entry.isDirectory()) {
+      if (!isIgnored(chain, relative, true)) children.push({ relative, chain });
+    } else if (entry.name === fileName && !isIgnored(chain, relative, false)) {
+      result.found.push(relative);
+    }
+  }
+  return children;
+}
+
+/**
+ * Walks `root` for files named `fileName`, skipping every `.git` and whatever the workspace's `.gitignore`
+ * files (root and nested) ignore. Directories are read concurrently; the order of `found` is arbitrary,
+ * callers sort. An unreadable subdirectory is a named skip; an unreadable root rejects.
+ */
+export function walkWorkspace(root: string, fileName: string): Promise<WalkResult> {
+  const result: WalkResult = { found: [], skipped: [] };
+  const queue: PendingDirectory[] = [{ relative: '', chain: [] }];
+  let active = 0;
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const pump = (): void => {
+      if (failed) return;
+      if (queue.length === 0 && active === 0) return resolve(result);
+      while (active < WALK_CONCURRENCY && queue.length > 0) {
+        const pending = queue.pop() as PendingDirectory;
+        active++;
+        visit(root, fileName, pending, result).then(
+          (children) => {
+            active--;
+            queue.push(...children);
+            pump();
+          },
+          (error: unknown) => {
+            failed = true;
+            reject(error);
+          },
+        );
+      }
+    };
+    pump();
+  });
+}

@@ -7,6 +7,10 @@ import type { BenchModule, BenchReport } from './lib/bench-report.ts';
  */
 const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'event-append': () => import('./store/event-append.ts'),
+  'instruction-discovery': () => import('./harness/instruction-discovery.ts'),
+  'prompt-assembly': () => import('./harness/prompt-assembly.ts'),
+  'tokenizer-accuracy': () => import('./harness/tokenizer-accuracy.ts'),
+  'provider-overhead': () => import('./gateway/provider-overhead.ts'),
 };
 
 const filters = process.argv.slice(2);

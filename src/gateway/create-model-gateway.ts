@@ -1,0 +1,74 @@
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import type { Database, EventLog } from '../store/index.ts';
+import type { GatewayStatus, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway } from './model-gateway.ts';
+import { reserveCall, type CallIdentity } from './metering/reserve-call.ts';
+import { settleCall } from './metering/settle-call.ts';
+import { consumeStream, type StreamProgress } from './consume-stream.ts';
+import { estimateRequestTokens, estimateTokens, ProviderCancelledError, type ModelProvider } from './providers/index.ts';
+
+export interface GatewayDependencies {
+  database: Database;
+  eventLog: EventLog;
+  /** The configured provider, or the message explaining which variables to set. */
+  provider: ModelProvider | { notConfigured: string };
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The model gateway: the only code that calls a provider. Each turn is reserved against the project's budget,
+ * streamed, and settled in `token_usage` whatever happens (completed, failed, cancelled); a refused turn
+ * never reaches the provider and appends `budget.exceeded` to the session.
+ */
+export function createModelGateway(dependencies: GatewayDependencies): ModelGateway {
+  const { database, eventLog, provider, logger } = dependencies;
+  const now = dependencies.now ?? (() => performance.now());
+
+  const status = (): GatewayStatus => ('notConfigured' in provider ? { configured: false, message: provider.notConfigured } : { configured: true, provider: provider.name, model: provider.model });
+
+  async function runTurn(request: GatewayTurnRequest, options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {}): Promise<GatewayTurnOutcome> {
+    if ('notConfigured' in provider) return { status: 'not_configured', message: provider.notConfigured };
+    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model };
+    const modelRequest = { agent: request.agent, system: request.system, messages: request.messages, tools: request.tools, maxOutputTokens: request.maxOutputTokens, ...(request.temperature === undefined ? {} : { temperature: request.temperature }) };
+    const inputEstimate = estimateRequestTokens(modelRequest);
+    const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens);
+    if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+
+    const startedAt = now();
+    const progress: StreamProgress = { text: '', toolCalls: [], usage: null, finishReason: 'other', firstTokenAt: null };
+    const signal = options.signal ?? new AbortController().signal;
+    try {
+      await consumeStream(provider.stream(modelRequest, { signal }), progress, now, options.onTextDelta);
+      const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
+      await settleCall(database, reservation.usageId, { outcome: 'completed', usage, latencyMs: now() - startedAt, timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt) });
+      logger.debug({ ...call, usage }, 'model turn completed');
+      return { status: 'completed', usageId: reservation.usageId, text: progress.text, toolCalls: progress.toolCalls, usage, finishReason: progress.finishReason };
+    } catch (error) {
+      const cancelled = error instanceof ProviderCancelledError || signal.aborted;
+      const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
+      const message = error instanceof Error ? error.message : String(error);
+      await settleCall(database, reservation.usageId, {
+        outcome: cancelled ? 'cancelled' : 'error',
+        usage,
+        latencyMs: now() - startedAt,
+        timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
+        error: message,
+      });
+      logger.warn({ ...call, outcome: cancelled ? 'cancelled' : 'error', error: message }, 'model turn did not complete');
+      if (cancelled) return { status: 'cancelled', usageId: reservation.usageId, partialText: progress.text };
+      return { status: 'failed', usageId: reservation.usageId, message, errorName: error instanceof Error ? error.name : 'Error', partialText: progress.text };
+    }
+  }
+
+  async function refuse(call: CallIdentity, usageId: string, figures: Extract<GatewayTurnOutcome, { status: 'budget_exceeded' }>['figures']): Promise<GatewayTurnOutcome> {
+    const message = `The project's token budget (${figures.max_tokens}) does not cover this turn: ${figures.spent_tokens} spent, ${figures.reserved_tokens} reserved by turns in progress, ${figures.requested_tokens} requested.`;
+    if (call.sessionId) await eventLog.append(call.sessionId, [{ type: 'budget.exceeded', actor: 'system', payload: { v: 1, agent: call.agent, usage_id: usageId, ...figures } }]);
+    logger.info({ ...call, ...figures }, 'model turn refused by the budget');
+    return { status: 'budget_exceeded', usageId, message, figures };
+  }
+
+  return { status, runTurn };
+}
+
+const elapsed = (at: number | null, since: number) => (at === null ? null : at - since);

@@ -1,0 +1,51 @@
+import type { ModelMessage, ToolCallPart, ToolDefinition, FinishReason } from './providers/index.ts';
+
+/**
+ * The one way agent code reaches a model. Agents receive this interface, never a provider: every turn passes
+ * through metering and the project's budget (ADR 0008: "the engine never talks to the provider directly").
+ */
+export interface ModelGateway {
+  /** The configured provider and model, or why there is none (named environment variables to set). */
+  status(): GatewayStatus;
+  runTurn(request: GatewayTurnRequest, options?: GatewayTurnOptions): Promise<GatewayTurnOutcome>;
+}
+
+export type GatewayStatus = { configured: true; provider: string; model: string } | { configured: false; message: string };
+
+export interface GatewayTurnRequest {
+  projectId: string;
+  sessionId: string | null;
+  agent: string;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolDefinition[];
+  maxOutputTokens: number;
+  temperature?: number;
+}
+
+export interface GatewayTurnOptions {
+  signal?: AbortSignal;
+  /** Called with each piece of text as the provider streams it. */
+  onTextDelta?: (text: string) => void;
+}
+
+export interface TurnUsage {
+  inputTokens: number;
+  outputTokens: number;
+  estimated: boolean;
+}
+
+export interface BudgetFigures {
+  max_tokens: number;
+  spent_tokens: number;
+  reserved_tokens: number;
+  requested_tokens: number;
+}
+
+/** Expected outcomes are values: a refused budget or a failed provider is not an exception for the caller. */
+export type GatewayTurnOutcome =
+  | { status: 'completed'; usageId: string; text: string; toolCalls: ToolCallPart[]; usage: TurnUsage; finishReason: FinishReason }
+  | { status: 'not_configured'; message: string }
+  | { status: 'budget_exceeded'; usageId: string; message: string; figures: BudgetFigures }
+  | { status: 'failed'; usageId: string; message: string; errorName: string; partialText: string }
+  | { status: 'cancelled'; usageId: string; partialText: string };

@@ -1,0 +1,61 @@
+import { createAnthropicProvider } from '../anthropic/create-anthropic-provider.ts';
+import type { ModelNotConfiguredError } from '../errors/model-not-configured-error.ts';
+import { ScriptInvalidError } from '../errors/script-invalid-error.ts';
+import type { ProviderTimeouts } from '../http/provider-timeouts.ts';
+import type { ModelProvider } from '../model-provider.ts';
+import { createOpenAiProvider } from '../openai/create-openai-provider.ts';
+import { withRetries, type RetryOptions } from '../retry/with-retries.ts';
+import { loadScriptedProvider } from '../scripted/load-scripted-provider.ts';
+import { modelMalformedError, modelUnsetError, unknownProviderError } from './model-configuration-errors.ts';
+import { parseModelSetting } from './parse-model-setting.ts';
+import { readCredentials } from './read-credentials.ts';
+
+/** The environment variables read here (`process.env` fits). */
+export type ProviderEnvironment = Readonly<Record<string, string | undefined>>;
+
+export type ProviderConfigOptions = {
+  timeouts?: Partial<ProviderTimeouts>;
+  /** Retries for the HTTP providers; on by default, `false` to leave them to the caller. */
+  retries?: RetryOptions | false;
+  fetch?: typeof globalThis.fetch;
+};
+
+/** A provider, or the reason none could be built; bad configuration is an expected outcome. */
+export type ProviderConfigResult =
+  | { ok: true; provider: ModelProvider }
+  | { ok: false; error: ModelNotConfiguredError | ScriptInvalidError };
+
+/**
+ * Builds the provider `FORJA_MODEL=provider:model` names, reading OPENAI_API_KEY, OPENAI_BASE_URL,
+ * ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL. Returns instead of throwing, so `forja serve` can start
+ * without a model and answer the error wherever a model is needed.
+ */
+export function createProviderFromConfig(env: ProviderEnvironment, options: ProviderConfigOptions = {}): ProviderConfigResult {
+  const setting = parseModelSetting(env['FORJA_MODEL']);
+  if (!setting.ok) {
+    if (setting.problem === 'model-unset') return { ok: false, error: modelUnsetError() };
+    if (setting.problem === 'unknown-provider') return { ok: false, error: unknownProviderError(setting.provider ?? '') };
+    return { ok: false, error: modelMalformedError(env['FORJA_MODEL']?.trim() ?? '') };
+  }
+  if (setting.kind === 'scripted') return loadScripted(setting.model);
+
+  const read = readCredentials({ env, provider: setting.kind, model: setting.model });
+  if (!read.ok) return read;
+  const adapterOptions = {
+    model: setting.model,
+    ...read.credentials,
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+  const adapter = setting.kind === 'openai' ? createOpenAiProvider(adapterOptions) : createAnthropicProvider(adapterOptions);
+  return { ok: true, provider: options.retries === false ? adapter : withRetries(adapter, options.retries) };
+}
+
+function loadScripted(path: string): ProviderConfigResult {
+  try {
+    return { ok: true, provider: loadScriptedProvider(path) };
+  } catch (error) {
+    if (error instanceof ScriptInvalidError) return { ok: false, error };
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The public surface of the model providers. The gateway imports from here; agent code must not
+ * (it receives the gateway interface instead). Test helpers live apart in `./testing/index.ts` so
+ * production code never loads vitest or the test servers.
+ */
+export type {
+  AssistantMessage,
+  FinishPart,
+  FinishReason,
+  JsonSchema,
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelStreamOptions,
+  ModelStreamPart,
+  ModelToolCall,
+  TextDeltaPart,
+  ToolCallPart,
+  ToolDefinition,
+  ToolResultMessage,
+  UsagePart,
+  UserMessage,
+} from './model-provider.ts';
+
+export { ProviderError } from './errors/provider-error.ts';
+export { ProviderHttpError } from './errors/provider-http-error.ts';
+export { ProviderStreamError } from './errors/provider-stream-error.ts';
+export { ProviderTimeoutError, type TimeoutPhase } from './errors/provider-timeout-error.ts';
+export { ProviderCancelledError } from './errors/provider-cancelled-error.ts';
+export { ProviderConnectionError } from './errors/provider-connection-error.ts';
+export { ScriptExhaustedError } from './errors/script-exhausted-error.ts';
+export { ScriptInvalidError, type ScriptIssue } from './errors/script-invalid-error.ts';
+export { ModelNotConfiguredError, type ModelConfigurationProblem } from './errors/model-not-configured-error.ts';
+export { isRetryableProviderError } from './errors/is-retryable-provider-error.ts';
+
+export {
+  createOpenAiProvider,
+  openAiDefaultBaseUrl,
+  type OpenAiProviderOptions,
+} from './openai/create-openai-provider.ts';
+export type { OpenAiMaxTokensField } from './openai/to-openai-request-body.ts';
+export {
+  anthropicApiVersion,
+  anthropicDefaultBaseUrl,
+  createAnthropicProvider,
+  type AnthropicProviderOptions,
+} from './anthropic/create-anthropic-provider.ts';
+export {
+  createScriptedProvider,
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+  type ScriptPosition,
+} from './scripted/create-scripted-provider.ts';
+export { loadScriptedProvider } from './scripted/load-scripted-provider.ts';
+export { parseScriptText, validateScript } from './scripted/parse-script.ts';
+export type { Script, ScriptInput, ScriptedTurn } from './scripted/script-schema.ts';
+
+export {
+  defaultProviderTimeouts,
+  realTimeoutScheduler,
+  type ProviderTimeouts,
+  type TimeoutScheduler,
+} from './http/provider-timeouts.ts';
+export { defaultRetryOptions, withRetries, type RetryNotice, type RetryOptions } from './retry/with-retries.ts';
+export type { Sleep } from './retry/sleep-unless-cancelled.ts';
+export { estimateRequestTokens, estimateTokens } from './shared/estimate-tokens.ts';
+
+export {
+  createProviderFromConfig,
+  type ProviderConfigOptions,
+  type ProviderConfigResult,
+  type ProviderEnvironment,
+} from './config/create-provider-from-config.ts';

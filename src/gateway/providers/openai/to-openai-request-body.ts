@@ -1,0 +1,57 @@
+import type { ModelMessage, ModelRequest } from '../model-provider.ts';
+
+/** Which field carries the output limit; see `toOpenAiRequestBody`. */
+export type OpenAiMaxTokensField = 'max_tokens' | 'max_completion_tokens';
+
+/**
+ * The Chat Completions body for a turn. OpenAI itself wants `max_completion_tokens` (its reasoning
+ * models refuse `max_tokens`), while many compatible servers only know `max_tokens`; the adapter picks
+ * by base URL and lets the caller override.
+ */
+export function toOpenAiRequestBody(fields: {
+  model: string;
+  request: ModelRequest;
+  maxTokensField: OpenAiMaxTokensField;
+}): Record<string, unknown> {
+  const { request } = fields;
+  const system = request.system === '' ? [] : [{ role: 'system', content: request.system }];
+  return {
+    model: fields.model,
+    messages: [...system, ...request.messages.map(toOpenAiMessage)],
+    ...(request.tools.length === 0
+      ? {}
+      : {
+          tools: request.tools.map((tool) => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }),
+    [fields.maxTokensField]: request.maxOutputTokens,
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+}
+
+function toOpenAiMessage(message: ModelMessage): Record<string, unknown> {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant': {
+      const toolCalls = message.toolCalls ?? [];
+      if (toolCalls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        // The documented value for "only tool calls" is null, not an empty string.
+        content: message.content === '' ? null : message.content,
+        tool_calls: toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.rawArguments },
+        })),
+      };
+    }
+  }
+}

@@ -3,6 +3,8 @@ import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../config/logger.ts';
 import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError } from '../store/index.ts';
+import { runContextCommandWithDatabase } from './context-with-database.ts';
+import type { ContextCommandOptions } from './context-command.ts';
 import { serveCommand } from './serve-command.ts';
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad usage or configuration (the line printed says which). */
@@ -38,6 +40,22 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
       await serveCommand(loaded.config, createLogger(loaded.config.logLevel));
     });
 
+  program
+    .command('context')
+    .description('Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut')
+    .requiredOption('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, psicologo, anamnese, ux-designer)')
+    .option('--project <id>', "also read the agent's instruction patch of this project from the database")
+    .option('--context-file <file>', 'text of the contexto_projeto layer')
+    .option('--rules-file <file>', 'JSON array of {id, text} business rules, oldest first (regras_negocio)')
+    .option('--task-file <file>', 'text of the estado_tarefa layer')
+    .option('--budget <layer=tokens>', 'override a layer budget (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--tokenizer <name>', 'estimate (default) or bpe')
+    .option('--json', 'print the assembly report as one JSON object')
+    .action(async (options: ContextCommandOptions) => {
+      exitCode = await contextCommand(options, io);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
@@ -57,4 +75,13 @@ function reportFailure(error: unknown, io: CliIo): number {
   }
   io.stderr(`forja: ${error instanceof Error ? error.message : String(error)}\n`);
   return 1;
+}
+
+async function contextCommand(options: ContextCommandOptions, io: CliIo): Promise<number> {
+  const loaded = loadConfig(io.env);
+  if (!loaded.ok) {
+    io.stderr(`forja: ${loaded.error.message}\n`);
+    return EXIT_USAGE;
+  }
+  return runContextCommandWithDatabase(options, loaded.config, io);
 }

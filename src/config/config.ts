@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { readFeatureFlags, type FeatureFlags } from './feature-flags.ts';
 
 /** Everything Forja reads from its environment, with defaults that work offline on a fresh machine. */
 export interface ForjaConfig {
@@ -9,6 +10,7 @@ export interface ForjaConfig {
   /** A PostgreSQL server; when absent, embedded PGlite under `dataDirectory`. */
   databaseUrl: string | undefined;
   logLevel: string;
+  flags: FeatureFlags;
 }
 
 export interface ConfigError {
@@ -34,9 +36,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
   }
+  const flags = readFeatureFlags(env);
+  if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
   return {
     ok: true,
     config: {
+      flags: flags.flags,
       host: env.HOST || DEFAULT_HOST,
       port,
       dataDirectory: resolve(workingDirectory, env.FORJA_DATA_DIR || '.forja'),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PORT, loadConfig } from './config.ts';
+import { DEFAULT_FEATURE_FLAGS } from './feature-flags.ts';
 
 describe('loadConfig', () => {
   it('defaults to embedded storage under ./.forja on 127.0.0.1:4321', () => {
     expect(loadConfig({}, '/work/x')).toEqual({
       ok: true,
-      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info' },
+      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS },
     });
   });
 
@@ -20,9 +21,18 @@ describe('loadConfig', () => {
     [{ PORT: '-1' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ ANAMNESE_ENABLED: 'maybe' }, 'ANAMNESE_ENABLED'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadConfig(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });
     expect(loaded.ok === false && loaded.error.message).toContain(variable);
+  });
+});
+
+describe('feature flags', () => {
+  it('are all off unless switched on by their own name', () => {
+    expect(Object.values(DEFAULT_FEATURE_FLAGS).every((value) => value === false)).toBe(true);
+    const loaded = loadConfig({ GRAPH_INSTRUCTION_TEMPLATES_ENABLED: 'true', PSYCHOLOGIST_ENABLED: '0' });
+    expect(loaded.ok && loaded.config.flags).toEqual({ ...DEFAULT_FEATURE_FLAGS, graph_instruction_templates_enabled: true });
   });
 });

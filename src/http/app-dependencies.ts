@@ -1,10 +1,17 @@
 import type { Logger } from 'pino';
-import type { Database, EventLog } from '../store/index.ts';
+import type { LiveTurns } from '../agents/runtime/live-turns.ts';
+import type { ModelGateway } from '../gateway/index.ts';
+import type { InstructionFiles } from '../harness/index.ts';
+import type { Database, EventLog, EventNotifications } from '../store/index.ts';
 
 /** What the HTTP layer is given. Routes receive ports and use cases, never construct them. */
 export interface AppDependencies {
   database: Database;
   eventLog: EventLog;
+  notifications: EventNotifications;
+  liveTurns: LiveTurns;
+  gateway: ModelGateway;
+  instructionFiles: InstructionFiles;
   logger: Logger;
   version: string;
 }

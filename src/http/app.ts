@@ -2,9 +2,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { streamRoutes } from './routes/stream.ts';
+import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
 
 /** Request bodies larger than this are refused with 413 before they are read whole. */
@@ -19,7 +22,7 @@ export function createApp(dependencies: AppDependencies) {
 
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
 
-  for (const routes of [healthRoutes, projectRoutes, sessionRoutes]) app.route('/', routes(dependencies));
+  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
 

@@ -10,3 +10,5 @@ export { drainOutbox, defaultRetryDelayMs, type DrainOptions, type DrainReport }
 export type { OutboxHandlerResult, OutboxRow } from './outbox/outbox-row.ts';
 export { createProject, findProject, listProjects, type Project } from './projects/projects.ts';
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
+export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotifications, type SessionEventsListener } from './event-log/event-notifications.ts';
+export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';

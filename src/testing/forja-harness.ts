@@ -1,13 +1,13 @@
 import pino from 'pino';
-import { createForja, type Forja } from '../composition.ts';
+import { createForja, type Forja, type ForjaOptions } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import type { TestDatabaseEngine } from '../store/testing/test-databases.ts';
 
 /** A Forja wired on a fresh test database, with silent logs, driven in-process through `app.request`. */
-export async function startTestForja(engine: TestDatabaseEngine): Promise<Forja> {
+export async function startTestForja(engine: TestDatabaseEngine, options: Omit<ForjaOptions, 'database'> = {}): Promise<Forja> {
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.error.message);
-  return createForja(loaded.config, pino({ level: 'silent' }), await engine.open());
+  return createForja(loaded.config, pino({ level: 'silent' }), { env: {}, ...options, database: await engine.open() });
 }
 
 /** Sends JSON (or a raw string body) to the app and returns status and parsed body. */

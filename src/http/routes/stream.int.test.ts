@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Forja } from '../../composition.ts';
+import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
+import { requestJson, startTestForja } from '../../testing/forja-harness.ts';
+import { readServerSentEvents } from '../../testing/read-server-sent-events.ts';
+
+describe.each(testDatabaseEngines())('session stream (SSE) on $name', (engine) => {
+  let forja: Forja;
+  beforeAll(async () => {
+    forja = await startTestForja(engine);
+  });
+  afterAll(() => forja.close());
+
+  async function newSession(): Promise<string> {
+    const project = await requestJson(forja, 'POST', '/api/projects', { name: 'p' });
+    return (await requestJson(forja, 'POST', `/api/projects/${project.body.id}/sessions`, {})).body.id;
+  }
+  const post = (sessionId: string, text: string) => requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
+  const open = (sessionId: string, headers: Record<string, string> = {}) => forja.app.request(`/api/sessions/${sessionId}/stream`, { headers });
+
+  it('replays stored events, then streams new ones with their seq as id, and live deltas without one', async () => {
+    const sessionId = await newSession();
+    await post(sessionId, 'before connecting');
+    const response = await open(sessionId);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const stream = readServerSentEvents(response);
+    const replayed = await stream.take(2);
+    expect(replayed.map((message) => [message.id, message.event])).toEqual([['1', 'session.event'], ['2', 'session.event']]);
+
+    await post(sessionId, 'while connected');
+    const live = await stream.next();
+    expect(live.id).toBe('3');
+    expect(JSON.parse(live.data)).toMatchObject({ seq: 3, type: 'chat.message', payload: { text: 'while connected' } });
+
+    forja.liveTurns.publish({ type: 'agent.delta', session_id: sessionId, agent: 'criativo', turn_id: 't1', text: 'Hel' });
+    const delta = await stream.next();
+    expect(delta).toMatchObject({ event: 'agent.delta', id: undefined });
+    expect(JSON.parse(delta.data)).toMatchObject({ text: 'Hel', agent: 'criativo' });
+    await stream.close();
+  });
+
+  it('resumes after Last-Event-ID with no gap and no duplicate', async () => {
+    const sessionId = await newSession();
+    for (const text of ['one', 'two', 'three']) await post(sessionId, text);
+    const resumed = readServerSentEvents(await open(sessionId, { 'Last-Event-ID': '2' }));
+    await post(sessionId, 'four');
+    const messages = await resumed.take(3);
+    expect(messages.map((message) => Number(message.id))).toEqual([3, 4, 5]);
+    await resumed.close();
+  });
+
+  it('does not mix sessions', async () => {
+    const mine = await newSession();
+    const other = await newSession();
+    const stream = readServerSentEvents(await open(mine, { 'Last-Event-ID': '1' }));
+    await post(other, 'not for you');
+    forja.liveTurns.publish({ type: 'agent.delta', session_id: other, agent: 'criativo', turn_id: 't', text: 'nor this' });
+    await post(mine, 'for you');
+    const message = await stream.next();
+    expect(JSON.parse(message.data)).toMatchObject({ session_id: mine, payload: { text: 'for you' } });
+    await stream.close();
+  });
+
+  it.each([
+    [{ 'Last-Event-ID': 'abc' }, 400],
+    [{ 'Last-Event-ID': '-3' }, 400],
+  ])('refuses a bad resume point %o', async (headers, status) => {
+    const sessionId = await newSession();
+    expect((await open(sessionId, headers)).status).toBe(status);
+  });
+
+  it('answers 404 for an unknown session and 400 for a bad id', async () => {
+    expect((await open('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await open('nope')).status).toBe(400);
+  });
+});

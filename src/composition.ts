@@ -1,10 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { createAgentCatalog } from './agents/agent-catalog.ts';
+import type { LoopAgent } from './agents/runtime/tool-loop.ts';
+import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
+import { createSessionQueue } from './conversation/session-queue.ts';
+import { createSessionViews } from './conversation/session-views.ts';
+import { CORE_ARTIFACT_DEFINITIONS, createArtifactRegistry } from './domain/artifacts/index.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import { createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { createInstructionFiles, type InstructionFiles } from './harness/index.ts';
+import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
 
@@ -16,16 +24,23 @@ export interface Forja {
   liveTurns: LiveTurns;
   gateway: ModelGateway;
   instructionFiles: InstructionFiles;
+  conversation: ConversationService;
   app: ForjaApp;
   close(): Promise<void>;
 }
 
 export interface ForjaOptions {
-  /** An already open database (tests); otherwise the configured one is opened. */
+  /** An already open database (tests), which the caller keeps and closes; otherwise the configured one is opened and closed with Forja. */
   database?: Database;
   /** The model provider; otherwise built from FORJA_MODEL and friends in `env`. */
   provider?: ModelProvider;
   env?: NodeJS.ProcessEnv;
+  /** Hooks around tool calls (default: none). */
+  hooks?: Hooks;
+  /** Agents added to the catalog (tests run agents with tools of their own this way). */
+  extraAgents?: LoopAgent[];
+  /** How long an unused session runtime is kept before it is released. */
+  idleReleaseMs?: number;
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
@@ -41,7 +56,17 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     flags: config.flags,
     clock: Date.now,
   });
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, logger, version: FORJA_VERSION });
+  const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
+  const artifacts = createArtifactRegistry([...CORE_ARTIFACT_DEFINITIONS]);
+  const catalog = createAgentCatalog({ prompts, artifacts, extraAgents: options.extraAgents ?? [] });
+  const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
+  const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
+  releaseIdleViews.unref();
+  const conversation = createConversationService(
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, artifacts, logger, queue: createSessionQueue(), views, newId: randomUUID },
+    prompts,
+  );
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, logger, version: FORJA_VERSION });
   return {
     database,
     eventLog,
@@ -49,10 +74,13 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     liveTurns,
     gateway,
     instructionFiles,
+    conversation,
     app,
     close: async () => {
+      clearInterval(releaseIdleViews);
+      await conversation.drain();
       await notifications.close();
-      await database.close();
+      if (options.database === undefined) await database.close();
     },
   };
 }

@@ -13,7 +13,9 @@ export async function serveCommand(config: ForjaConfig, logger: Logger): Promise
     await forja.close();
     throw error;
   });
-  logger.info({ url: server.url, database: forja.database.description }, `Forja is listening on ${server.url}`);
+  logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status() }, `Forja is listening on ${server.url}`);
+  const resumed = await forja.conversation.resumeInterruptedTurns();
+  if (resumed.length > 0) logger.info({ sessions: resumed.map((turn) => turn.sessionId) }, 'resuming turns interrupted by the last stop');
 
   let stopping: Promise<void> | null = null;
   const stop = (signal: string) => {

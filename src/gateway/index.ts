@@ -3,3 +3,4 @@ export { createModelGateway, type GatewayDependencies } from './create-model-gat
 export { expireStaleReservations } from './metering/settle-call.ts';
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
 export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';
+export type { FinishReason, ModelMessage, ToolCallPart, ToolDefinition } from './providers/index.ts';

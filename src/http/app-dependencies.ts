@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LiveTurns } from '../agents/runtime/live-turns.ts';
+import type { ConversationService } from '../conversation/conversation-service.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
@@ -12,6 +13,7 @@ export interface AppDependencies {
   liveTurns: LiveTurns;
   gateway: ModelGateway;
   instructionFiles: InstructionFiles;
+  conversation: ConversationService;
   logger: Logger;
   version: string;
 }

@@ -12,3 +12,4 @@ export { createProject, findProject, listProjects, type Project } from './projec
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
 export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotifications, type SessionEventsListener } from './event-log/event-notifications.ts';
 export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';
+export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';

@@ -7,7 +7,15 @@ import type { TestDatabaseEngine } from '../store/testing/test-databases.ts';
 export async function startTestForja(engine: TestDatabaseEngine, options: Omit<ForjaOptions, 'database'> = {}): Promise<Forja> {
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.error.message);
-  return createForja(loaded.config, pino({ level: 'silent' }), { env: {}, ...options, database: await engine.open() });
+  const database = await engine.open();
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, ...options, database });
+  return {
+    ...forja,
+    close: async () => {
+      await forja.close();
+      await database.close();
+    },
+  };
 }
 
 /** Sends JSON (or a raw string body) to the app and returns status and parsed body. */

@@ -11,7 +11,13 @@ const v1 = z.literal(1);
 export const ChatMessagePayloadSchema = z.object({ v: v1, text: z.string() });
 
 /** A tool call the model made, as recorded in the `agent.response` that carries it. */
-export const RecordedToolCallSchema = z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.unknown() });
+export const RecordedToolCallSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.unknown(),
+  /** Set when the model's arguments were not a JSON object; the call is then answered with this problem. */
+  parse_error: z.string().optional(),
+});
 
 /**
  * `agent.response` — what an agent said in one model call. Without `tool_calls` it is the turn's final answer
@@ -76,6 +82,15 @@ export const ActionResolvedPayloadSchema = z.object({
   v: v1,
   action_id: z.string().min(1),
   reason: z.string().optional(),
+});
+
+/** `toolloop.limit_reached` — the turn hit the agent's iteration ceiling; it ends the turn. */
+export const ToolLoopLimitReachedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  turn_id: z.string().min(1),
+  iterations: z.number().int().nonnegative(),
+  ceiling: z.number().int().positive(),
 });
 
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;

@@ -12,6 +12,7 @@ import {
   ChatMessagePayloadSchema,
   ReadinessConfirmedPayloadSchema,
   ToolCompletedPayloadSchema,
+  ToolLoopLimitReachedPayloadSchema,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -74,6 +75,10 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
       return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) => {
         if (draft.turn_in_progress?.turn_id === turn_id) draft.turn_in_progress = null;
       });
+    case EVENT_TYPES.toolLoopLimitReached:
+      return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) => {
+        if (draft.turn_in_progress?.turn_id === turn_id) draft.turn_in_progress = null;
+      });
     case EVENT_TYPES.readinessConfirmed:
       return read(draft, event, ReadinessConfirmedPayloadSchema, () => {
         // The first confirmation is the one that counts; `decide` never appends a second.
@@ -117,6 +122,7 @@ const READ_TYPES: ReadonlySet<string> = new Set([
   EVENT_TYPES.agentActivated,
   EVENT_TYPES.turnStarted,
   EVENT_TYPES.turnFailed,
+  EVENT_TYPES.toolLoopLimitReached,
   EVENT_TYPES.readinessConfirmed,
   EVENT_TYPES.toolCompleted,
   EVENT_TYPES.actionProposed,

@@ -28,6 +28,8 @@ export {
   ReadinessConfirmedPayloadSchema,
   TURN_KINDS,
   ToolCompletedPayloadSchema,
+  ToolLoopLimitReachedPayloadSchema,
+  RecordedToolCallSchema,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -38,6 +40,7 @@ export type {
   AgentResponsePayload,
   ChatMessagePayload,
   ToolCompletedPayload,
+  RecordedToolCall,
   TurnFailedPayload,
   TurnKind,
   TurnStartedPayload,

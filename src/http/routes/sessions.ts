@@ -25,7 +25,7 @@ const show = createRoute({
 const postMessage = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/messages',
-  summary: "Append the person's message to the session (a chat.message event)",
+  summary: "Append the person's message (a chat.message event); the active agent answers in a turn streamed over /stream",
   request: { params: sessionParameters, body: jsonBody(NewMessageSchema) },
   responses: { 201: jsonContent(SessionEventSchema, 'The appended event'), ...errorResponses(400, 404, 413, 415) },
 });
@@ -39,7 +39,7 @@ const listEvents = createRoute({
 
 const sessionNotFound = (id: string) => apiError('not_found', `No session with id ${id}.`, 'id');
 
-export function sessionRoutes({ database, eventLog }: AppDependencies) {
+export function sessionRoutes({ database, eventLog, conversation }: AppDependencies) {
   return newRouter()
     .openapi(show, async (context) => {
       const { id } = context.req.valid('param');
@@ -48,9 +48,9 @@ export function sessionRoutes({ database, eventLog }: AppDependencies) {
     })
     .openapi(postMessage, async (context) => {
       const { id } = context.req.valid('param');
-      const outcome = await eventLog.append(id, [{ type: 'chat.message', actor: 'user', payload: { v: 1, text: context.req.valid('json').text } }]);
-      if (!outcome.success) return context.json(sessionNotFound(id), 404);
-      return context.json(outcome.events[0]!, 201);
+      const outcome = await conversation.postMessage(id, context.req.valid('json').text);
+      if (!outcome.ok) return context.json(sessionNotFound(id), 404);
+      return context.json(outcome.event, 201);
     })
     .openapi(listEvents, async (context) => {
       const { id } = context.req.valid('param');

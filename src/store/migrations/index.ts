@@ -1,6 +1,7 @@
 import { foundation } from './0001-foundation.ts';
 import { metering } from './0002-metering.ts';
+import { handoffs } from './0003-handoffs.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
-export const migrations: readonly Migration[] = [foundation, metering];
+export const migrations: readonly Migration[] = [foundation, metering, handoffs];

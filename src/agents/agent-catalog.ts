@@ -1,0 +1,22 @@
+import type { AgentCatalog } from '../conversation/agent-catalog.ts';
+import type { ArtifactRegistry } from '../domain/artifacts/index.ts';
+import { criativoAgent } from './criativo/criativo-agent.ts';
+import type { PromptSources } from './runtime/build-system-prompt.ts';
+import type { LoopAgent } from './runtime/tool-loop.ts';
+
+export interface AgentCatalogSources {
+  prompts: PromptSources;
+  artifacts: ArtifactRegistry;
+  extraAgents?: readonly LoopAgent[];
+}
+
+/** The agents this build of Forja runs. An agent of the roster not listed here cannot take turns yet. */
+export function createAgentCatalog(sources: AgentCatalogSources): AgentCatalog {
+  const agents = new Map<string, LoopAgent>([['criativo', criativoAgent(sources.prompts, sources.artifacts)]]);
+  for (const agent of sources.extraAgents ?? []) agents.set(agent.slug, agent);
+  const conversational = new Set(['criativo', ...(sources.extraAgents ?? []).map((agent) => agent.slug)]);
+  return {
+    get: (slug) => agents.get(slug) ?? null,
+    isConversational: (slug) => conversational.has(slug) && agents.has(slug),
+  };
+}

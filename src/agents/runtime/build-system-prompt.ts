@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { AGENT_IDENTITIES, assemblePrompt, isAgentSlug, type AssemblyReport, type InstructionFiles, type PromptUnit } from '../../harness/index.ts';
+
+/** The layer texts an agent contributes; the harness decides what fits (ADR 0006). */
+export interface AgentPromptParts {
+  /** contexto_projeto: what the agent must know of the project (brief, map, contracts…). */
+  projectContext?: string;
+  /** regras_negocio: the session's business rules, oldest first. */
+  businessRules?: readonly PromptUnit[];
+  /** estado_tarefa: the agent's kickoff and where its task stands. */
+  taskState: string;
+}
+
+export interface PromptSources {
+  instructionFiles: InstructionFiles;
+  /** The project's workspace, whose AGENTS.md files are instruction sources, when it exists. */
+  workspaceDirectory: (projectId: string) => string;
+}
+
+/**
+ * Assembles an agent's system prompt through the harness: identity, instruction files (workspace AGENTS.md
+ * files and the agent's database patch), project context, business rules and task state, each within its
+ * budget. No agent builds its own prompt (DESIGN §1.2).
+ */
+export async function buildSystemPrompt(sources: PromptSources, agent: string, projectId: string, parts: AgentPromptParts): Promise<AssemblyReport> {
+  const identitySlug = agent.startsWith('dev:') ? 'dev' : agent;
+  const workspaceDir = sources.workspaceDirectory(projectId);
+  const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent: identitySlug }) : { sources: [] };
+  return assemblePrompt({
+    agent,
+    identidade: isAgentSlug(identitySlug) ? AGENT_IDENTITIES[identitySlug] : '',
+    instruction_files: loaded.sources.map((source) => ({ id: source.id, text: source.content })),
+    contexto_projeto: parts.projectContext ?? '',
+    regras_negocio: parts.businessRules ?? [],
+    estado_tarefa: parts.taskState,
+  });
+}
+
+/** The session's business rules as prompt units (oldest first, so the oldest are dropped first). */
+export function businessRuleUnits(rules: ReadonlyArray<{ seq: number; title: string; statement: string }>): PromptUnit[] {
+  return rules.map((rule) => ({ id: `regra #${rule.seq}`, text: `${rule.title}: ${rule.statement}` }));
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { PendingAction } from '../../domain/conversation/index.ts';
+import type { ModelGateway } from '../../gateway/index.ts';
+import type { Hooks } from '../../harness/index.ts';
+import type { EventLog, NewSessionEvent } from '../../store/index.ts';
+import type { AgentTool } from './agent-tool.ts';
+import { historyToMessages } from './history-to-messages.ts';
+import type { LiveTurns } from './live-turns.ts';
+import { nextStep } from './next-step.ts';
+import { runToolCall } from './run-tool-call.ts';
+import { refreshSessionView, type SessionView } from './session-view.ts';
+import { toToolDefinitions } from './tool-definitions.ts';
+
+export interface ToolLoopDependencies {
+  eventLog: EventLog;
+  gateway: ModelGateway;
+  liveTurns: LiveTurns;
+  hooks: Hooks;
+  newId?: () => string;
+}
+
+/** An agent as the loop runs it. */
+export interface LoopAgent {
+  slug: string;
+  /** The iteration ceiling: model calls in one turn (Arquiteto: 14). */
+  maxIterations: number;
+  maxOutputTokens: number;
+  tools: readonly AgentTool[];
+  /** The system prompt, assembled by the harness from the session as it is now. */
+  buildSystemPrompt(view: SessionView, scope: LoopScope): Promise<string>;
+}
+
+export interface LoopScope {
+  projectId: string;
+  sessionId: string;
+  module: string | null;
+  signal?: AbortSignal;
+  /** Whether text deltas go to the browser (a consolidation turn's JSON does not). */
+  streamDeltas?: boolean;
+  /** A view of the session already folded by the caller; brought up to date before the first step. */
+  view?: SessionView;
+}
+
+export type LoopResult =
+  | { status: 'idle' }
+  | { status: 'completed'; text: string; view: SessionView }
+  | { status: 'paused'; actions: PendingAction[] }
+  | { status: 'limit_reached'; iterations: number }
+  | { status: 'failed'; reason: string; message: string };
+
+/**
+ * Runs the turn in progress for `agent.slug` until it ends or waits: each step is decided from the log
+ * (`nextStep`), so a process that restarts in the middle of a loop resumes exactly where the log says.
+ * The caller serialises loops of one session.
+ */
+export async function runToolLoop(dependencies: ToolLoopDependencies, agent: LoopAgent, scope: LoopScope): Promise<LoopResult> {
+  const { eventLog, gateway, liveTurns, hooks } = dependencies;
+  const newId = dependencies.newId ?? randomUUID;
+  const proposedTools = new Set(agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name));
+  let view = await refreshSessionView(eventLog, scope.sessionId, scope.view);
+  const append = async (events: NewSessionEvent[]) => {
+    const outcome = await eventLog.append(scope.sessionId, events);
+    if (!outcome.success) throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
+    view = await refreshSessionView(eventLog, scope.sessionId, view);
+  };
+
+  for (;;) {
+    const turnId = view.state.turn_in_progress?.turn_id ?? '';
+    const step = nextStep(view.state, { agent: agent.slug, maxIterations: agent.maxIterations, proposedTools });
+    switch (step.kind) {
+      case 'done':
+        return { status: 'idle' };
+
+      case 'await_approval':
+        liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'paused' });
+        return { status: 'paused', actions: step.actions };
+
+      case 'limit_reached':
+        await append([{ type: 'toolloop.limit_reached', actor: agent.slug, payload: { v: 1, agent: agent.slug, turn_id: turnId, iterations: step.iterations, ceiling: agent.maxIterations } }]);
+        liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'limit_reached' });
+        return { status: 'limit_reached', iterations: step.iterations };
+
+      case 'propose':
+        await append([{ type: 'action.proposed', actor: agent.slug, payload: { v: 1, action_id: newId(), tool_call_id: step.call.id, agent: agent.slug, tool: step.call.name, args: step.call.arguments ?? {} } }]);
+        break;
+
+      case 'run_tool': {
+        const outcome = await runToolCall(step.call, agent.tools, hooks, { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, module: scope.module, state: view.state, events: view.events });
+        const completed = { type: 'tool.completed', actor: agent.slug, payload: { v: 1, agent: agent.slug, tool_call_id: step.call.id, tool: step.call.name, args: step.call.arguments ?? {}, ok: outcome.ok, result: outcome.result } };
+        await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
+        break;
+      }
+
+      case 'call_model': {
+        const system = await agent.buildSystemPrompt(view, scope);
+        const outcome = await gateway.runTurn(
+          { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, system, messages: historyToMessages(view.state.history, agent.slug), tools: toToolDefinitions(agent.tools), maxOutputTokens: agent.maxOutputTokens },
+          {
+            ...(scope.signal ? { signal: scope.signal } : {}),
+            onTextDelta: (text) => {
+              if (scope.streamDeltas !== false) liveTurns.publish({ type: 'agent.delta', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, text });
+            },
+          },
+        );
+        if (outcome.status !== 'completed') {
+          const message = outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
+          const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
+          await append([{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: turnId, agent: agent.slug, reason, message } }]);
+          liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'failed' });
+          return { status: 'failed', reason, message };
+        }
+        const toolCalls = outcome.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? null, ...(call.parseError === undefined ? {} : { parse_error: call.parseError }) }));
+        await append([{ type: 'agent.response', actor: agent.slug, payload: { v: 1, agent: agent.slug, text: outcome.text, turn_id: turnId, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), usage_id: outcome.usageId } }]);
+        if (toolCalls.length === 0) {
+          liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'completed' });
+          return { status: 'completed', text: outcome.text, view };
+        }
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
+import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
+import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
+import { decide, type ConversationState } from '../domain/conversation/index.ts';
+import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
+import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
+import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
+import { refusal } from './conversation-dependencies.ts';
+import { parseBriefJson } from './parse-brief-json.ts';
+
+const CONSOLIDATION_MAX_OUTPUT_TOKENS = 2048;
+
+export interface ReadinessOutcome {
+  ok: true;
+  brief: SessionEvent;
+  handoff: Handoff;
+}
+
+/**
+ * The person's "Estou pronto para produzir": records readiness, runs the consolidation turn, appends the
+ * product brief (its event id captured) and offers a handoff to the PO — brief, closing response, handoff
+ * row and `handoff.offered` in one transaction. Without readiness no brief exists, whatever the model says
+ * (the domain refuses it). A consolidation that failed can be retried by pressing the button again.
+ */
+export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string): Promise<ReadinessOutcome | Refusal> {
+  const session = await findSession(dependencies.database, sessionId);
+  if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  return dependencies.queue.enqueue(sessionId, async () => {
+    let view = await dependencies.views.load(sessionId);
+    if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
+    if (!view.state.readiness.confirmed) {
+      const confirmed = decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
+      if (!confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
+      const appended = await dependencies.eventLog.append(sessionId, confirmed.events, { expectedSeq: view.state.last_seq });
+      if (!appended.success) return refusal(409, 'conflict', appended.error.message);
+      view = await dependencies.views.load(sessionId);
+    }
+    return consolidate(dependencies, prompts, session.project_id, sessionId, view.state);
+  });
+}
+
+async function consolidate(dependencies: ConversationDependencies, prompts: PromptSources, projectId: string, sessionId: string, state: ConversationState): Promise<ReadinessOutcome | Refusal> {
+  const turnId = dependencies.newId();
+  const started = decide({ type: 'StartTurn', agent: 'criativo', turn_id: turnId, kind: 'consolidation' }, state);
+  if (!started.ok) return refusal(409, 'turn_refused', started.reason);
+  await dependencies.eventLog.append(sessionId, started.events);
+
+  const rules = state.business_rules.map((rule) => ({ event_id: rule.event_id, seq: rule.seq, title: rule.title }));
+  const report = await buildSystemPrompt(prompts, 'criativo', projectId, { taskState: consolidationTask(rules) });
+  const outcome = await dependencies.gateway.runTurn({
+    projectId,
+    sessionId,
+    agent: 'criativo',
+    system: report.prompt,
+    messages: historyToMessages(state.history, 'criativo'),
+    tools: [],
+    maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS,
+  });
+  if (outcome.status !== 'completed') {
+    const message = outcome.status === 'cancelled' ? 'The consolidation was cancelled.' : outcome.message;
+    await failTurn(dependencies, sessionId, turnId, outcome.status, message);
+    return refusal(outcome.status === 'not_configured' ? 503 : outcome.status === 'budget_exceeded' ? 409 : 502, outcome.status, message);
+  }
+
+  const afterStart = await dependencies.views.load(sessionId);
+  const brief = decide({ type: 'RecordProductBrief', agent: 'criativo', brief: parseBriefJson(outcome.text) }, afterStart.state);
+  if (!brief.ok) {
+    const message = `The model's product brief was not valid: ${brief.reason}. Press the button again to retry.`;
+    await failTurn(dependencies, sessionId, turnId, 'invalid_brief', message);
+    return refusal(502, 'invalid_brief', message);
+  }
+  const briefEvent = { ...brief.events[0]!, id: randomUUID() };
+  const offered = offerHandoff({ id: randomUUID(), session_id: sessionId, from_agent: 'criativo', to_agent: 'po', artifact_id: briefEvent.id, actor: 'system' });
+  if (!offered.ok) throw new Error(`offering the handoff to the PO failed: ${offered.reason}`);
+  const title = (brief.events[0]!.payload as unknown as { data: { title: string } }).data.title;
+  const closing = { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: `Product brief consolidado: ${title}. Ofereci o trabalho ao PO.`, turn_id: turnId, usage_id: outcome.usageId } };
+
+  const appended = await dependencies.database.transaction(async (transaction) => {
+    await insertHandoff(transaction, offered.handoff);
+    const result = await dependencies.eventLog.appendWithin(transaction, sessionId, [briefEvent, closing, offered.event], { expectedSeq: afterStart.state.last_seq });
+    if (!result.success) throw new Error(result.error.message);
+    return result.events;
+  });
+  await dependencies.views.load(sessionId);
+  dependencies.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: turnId, status: 'completed' });
+  return { ok: true, brief: appended[0]!, handoff: offered.handoff };
+}
+
+async function failTurn(dependencies: ConversationDependencies, sessionId: string, turnId: string, reason: string, message: string): Promise<void> {
+  await dependencies.eventLog.append(sessionId, [{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: turnId, agent: 'criativo', reason, message } }]);
+  await dependencies.views.load(sessionId);
+  dependencies.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: turnId, status: 'failed' });
+}

@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import type { LiveTurns } from '../agents/runtime/live-turns.ts';
+import type { SessionView } from '../agents/runtime/session-view.ts';
+import type { ArtifactRegistry } from '../domain/artifacts/index.ts';
+import type { ModelGateway } from '../gateway/index.ts';
+import type { Hooks } from '../harness/index.ts';
+import type { Database, EventLog } from '../store/index.ts';
+import type { AgentCatalog } from './agent-catalog.ts';
+import type { SessionQueue } from './session-queue.ts';
+
+/** What the conversation use cases are given. */
+export interface ConversationDependencies {
+  database: Database;
+  eventLog: EventLog;
+  gateway: ModelGateway;
+  liveTurns: LiveTurns;
+  hooks: Hooks;
+  catalog: AgentCatalog;
+  artifacts: ArtifactRegistry;
+  logger: Logger;
+  queue: SessionQueue;
+  views: SessionViews;
+  newId: () => string;
+}
+
+/** Cached session views (the rehydrated runtimes), released when idle. */
+export interface SessionViews {
+  load(sessionId: string): Promise<SessionView>;
+  store(sessionId: string, view: SessionView): void;
+  /** Views kept now; for tests of the release of idle runtimes. */
+  size(): number;
+  releaseIdle(): number;
+}
+
+/** A use case's expected refusal; the HTTP edge turns `status` into the response code. */
+export type Refusal = { ok: false; status: 404 | 409 | 502 | 503; code: string; message: string };
+
+export const refusal = (status: Refusal['status'], code: string, message: string): Refusal => ({ ok: false, status, code, message });

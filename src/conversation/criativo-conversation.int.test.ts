@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Forja } from '../composition.ts';
+import { testDatabaseEngines } from '../store/testing/test-databases.ts';
+import { requestJson } from '../testing/forja-harness.ts';
+import { eventTypes, newSessionThroughApi, startScriptedForja } from '../testing/scripted-forja.ts';
+
+const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco entregue de madrugada por assinatura.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
+
+describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) => {
+  let forja: Forja;
+  afterEach(() => forja?.close());
+
+  it('streams a turn per message and stores the response, with business rules recorded only with an origin', async () => {
+    const started = await startScriptedForja(engine, {
+      turns: [
+        { agent: 'criativo', text: 'Que ideia boa! Quem vai comprar o pão?' },
+        { agent: 'criativo', text: 'Vou registrar essa regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [6] } }] },
+        { agent: 'criativo', text: 'Regra registrada.', usage: { input_tokens: 50, output_tokens: 5 } },
+      ],
+    });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`)).toMatchObject({ status: 201, body: { type: 'agent.activated' } });
+
+    const deltas: string[] = [];
+    forja.liveTurns.subscribe(sessionId, (message) => message.type === 'agent.delta' && deltas.push(message.text));
+    const first = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada' });
+    expect(first.status).toBe(201);
+    await forja.conversation.idle(sessionId);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('Que ideia boa! Quem vai comprar o pão?');
+
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Os vizinhos. E tudo chega antes das 6h.' });
+    await forja.conversation.idle(sessionId);
+    expect(await eventTypes(forja, sessionId)).toEqual([
+      [1, 'session.created'],
+      [2, 'agent.activated'],
+      [3, 'chat.message'],
+      [4, 'turn.started'],
+      [5, 'agent.response'],
+      [6, 'chat.message'],
+      [7, 'turn.started'],
+      [8, 'agent.response'],
+      [9, 'artifact.business_rule'],
+      [10, 'tool.completed'],
+      [11, 'agent.response'],
+    ]);
+    const events = await forja.eventLog.read(sessionId);
+    expect(events[8]!.payload).toMatchObject({ data: { title: 'Entrega cedo' }, origin: [6] });
+    expect(events[9]!.payload).toMatchObject({ tool: 'emit_artifact', ok: true });
+    started.provider.assertAllTurnsConsumed();
+    const usage = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/usage`);
+    expect(usage.body.by_agent_and_model).toEqual([expect.objectContaining({ agent: 'criativo', calls: 3 })]);
+  });
+
+  it('refuses, as a tool result the model reads, a product brief or a rule without a valid origin', async () => {
+    const started = await startScriptedForja(engine, {
+      turns: [
+        {
+          agent: 'criativo',
+          text: 'Vou adiantar o brief.',
+          tool_calls: [
+            { name: 'emit_artifact', arguments: { type: 'product_brief', data: BRIEF, origin: [3] } },
+            { name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'x', statement: 'y' }, origin: [1] } },
+            { name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'x' } } },
+          ],
+        },
+        { agent: 'criativo', text: 'Entendi, preciso da sua confirmação.' },
+      ],
+    });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Faça o brief já' });
+    await forja.conversation.idle(sessionId);
+    const events = await forja.eventLog.read(sessionId);
+    expect(events.some((event) => event.type.startsWith('artifact.'))).toBe(false);
+    const results = events.filter((event) => event.type === 'tool.completed').map((event) => event.payload as { ok: boolean; result: string });
+    expect(results.map((result) => result.ok)).toEqual([false, false, false]);
+    expect(results[0]!.result).toContain('product_brief');
+    expect(results[0]!.result).toContain('Estou pronto para produzir');
+    expect(results[1]!.result).toMatch(/origin/);
+    expect(results[2]!.result).toMatch(/origin/);
+  });
+
+  it('consolidates the brief on readiness and offers a handoff to the PO, whose acceptance activates the PO', async () => {
+    const started = await startScriptedForja(engine, {
+      turns: [
+        { agent: 'criativo', text: 'Ótimo.' },
+        { agent: 'criativo', text: JSON.stringify(BRIEF) },
+      ],
+    });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(409);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Pão de madrugada' });
+    await forja.conversation.idle(sessionId);
+
+    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    expect(ready).toMatchObject({ status: 201, body: { brief: { type: 'artifact.product_brief', payload: { data: { title: BRIEF.title } } }, handoff: { from_agent: 'criativo', to_agent: 'po', status: 'offered' } } });
+    expect(ready.body.handoff.artifact_id).toBe(ready.body.brief.id);
+    const types = (await eventTypes(forja, sessionId)).map(([, type]) => type);
+    expect(types.slice(-5)).toEqual(['readiness.confirmed', 'turn.started', 'artifact.product_brief', 'agent.response', 'handoff.offered']);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(409);
+
+    const handoffs = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`);
+    expect(handoffs.body.handoffs).toEqual([ready.body.handoff]);
+    const handoffId = ready.body.handoff.id;
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).toMatchObject({ status: 409, body: { error: { message: expect.stringContaining('po') } } });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({ status: 409, body: { error: { message: expect.stringContaining('offered') } } });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 200, body: { status: 'accepted' } });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 409 });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/reject`, { reason: 'late' })).toMatchObject({ status: 409 });
+    const tail = (await forja.eventLog.read(sessionId)).slice(-2);
+    expect(tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null])).toEqual([['handoff.accepted', null], ['agent.activated', 'po']]);
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({ status: 200, body: { status: 'completed' } });
+    const rows = await forja.database.query('select status from handoffs where id = $1', [handoffId]);
+    expect(rows.rows).toEqual([{ status: 'completed' }]);
+  });
+
+  it('rejects an offered handoff with a reason, and nothing activates the PO', async () => {
+    const started = await startScriptedForja(engine, { turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }] });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    const rejected = await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/reject`, { reason: 'Ainda não' });
+    expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected' } });
+    expect((await forja.eventLog.read(sessionId)).at(-1)).toMatchObject({ type: 'handoff.rejected', payload: { reason: 'Ainda não' } });
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).status).toBe(409);
+    expect((await requestJson(forja, 'POST', '/api/handoffs/00000000-0000-4000-8000-000000000000/accept')).status).toBe(404);
+  });
+
+  it('keeps no brief when the consolidation is not a valid brief, and lets the person retry', async () => {
+    const started = await startScriptedForja(engine, {
+      turns: [
+        { agent: 'criativo', text: 'Aqui está o brief: nada de JSON.' },
+        { agent: 'criativo', text: JSON.stringify(BRIEF) },
+      ],
+    });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 502, body: { error: { code: 'invalid_brief' } } });
+    expect((await forja.eventLog.read(sessionId)).some((event) => event.type === 'artifact.product_brief')).toBe(false);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
+  });
+
+  it('answers with a clear error when no model is configured, and the message is still stored', async () => {
+    const { startTestForja } = await import('../testing/forja-harness.ts');
+    forja = await startTestForja(engine);
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Olá?' });
+    await forja.conversation.idle(sessionId);
+    const last = (await forja.eventLog.read(sessionId)).at(-1)!;
+    expect(last).toMatchObject({ type: 'turn.failed', payload: { reason: 'not_configured' } });
+    expect((last.payload as { message: string }).message).toContain('FORJA_MODEL');
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 503, body: { error: { message: expect.stringContaining('FORJA_MODEL') } } });
+  });
+});

@@ -1,0 +1,36 @@
+import { refreshSessionView, type SessionView } from '../agents/runtime/session-view.ts';
+import type { EventLog } from '../store/index.ts';
+import type { SessionViews } from './conversation-dependencies.ts';
+
+export const DEFAULT_IDLE_RELEASE_MS = 10 * 60_000;
+
+/**
+ * One rehydrated view per session, brought up to date from the log on every use (a restart simply starts
+ * with none: the first use folds the whole log). Views unused for `idleMs` are released.
+ */
+export function createSessionViews(eventLog: EventLog, options: { idleMs?: number; now?: () => number } = {}): SessionViews {
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
+  const now = options.now ?? Date.now;
+  const views = new Map<string, { view: SessionView; usedAt: number }>();
+  return {
+    async load(sessionId) {
+      const view = await refreshSessionView(eventLog, sessionId, views.get(sessionId)?.view);
+      views.set(sessionId, { view, usedAt: now() });
+      return view;
+    },
+    store(sessionId, view) {
+      views.set(sessionId, { view, usedAt: now() });
+    },
+    size: () => views.size,
+    releaseIdle() {
+      let released = 0;
+      for (const [sessionId, entry] of views) {
+        if (now() - entry.usedAt >= idleMs) {
+          views.delete(sessionId);
+          released += 1;
+        }
+      }
+      return released;
+    },
+  };
+}

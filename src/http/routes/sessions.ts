@@ -37,9 +37,17 @@ const listEvents = createRoute({
   responses: { 200: jsonContent(z.object({ events: z.array(SessionEventSchema) }), 'Events'), ...errorResponses(400, 404) },
 });
 
+const sessionState = createRoute({
+  method: 'get',
+  path: '/api/sessions/{id}/state',
+  summary: 'The session as its event log folds: active agents, business rules, brief, handoffs, pending actions, turn in progress',
+  request: { params: sessionParameters },
+  responses: { 200: jsonContent(z.record(z.string(), z.unknown()).openapi('SessionState'), 'The folded state'), ...errorResponses(400, 404) },
+});
+
 const sessionNotFound = (id: string) => apiError('not_found', `No session with id ${id}.`, 'id');
 
-export function sessionRoutes({ database, eventLog, conversation }: AppDependencies) {
+export function sessionRoutes({ database, eventLog, conversation, gateway }: AppDependencies) {
   return newRouter()
     .openapi(show, async (context) => {
       const { id } = context.req.valid('param');
@@ -51,6 +59,12 @@ export function sessionRoutes({ database, eventLog, conversation }: AppDependenc
       const outcome = await conversation.postMessage(id, context.req.valid('json').text);
       if (!outcome.ok) return context.json(sessionNotFound(id), 404);
       return context.json(outcome.event, 201);
+    })
+    .openapi(sessionState, async (context) => {
+      const { id } = context.req.valid('param');
+      if (!(await findSession(database, id))) return context.json(sessionNotFound(id), 404);
+      const { history: _history, ...state } = (await conversation.views.load(id)).state;
+      return context.json({ ...state, model: gateway.status() } as Record<string, unknown>, 200);
     })
     .openapi(listEvents, async (context) => {
       const { id } = context.req.valid('param');

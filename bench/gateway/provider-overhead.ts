@@ -4,7 +4,13 @@
  * line split, and (b) through the adapter, interleaved in one run so both see the same machine state.
  * Reports time-to-first-delta and total time, p50 and p99, and the difference.
  */
+import pino from 'pino';
+import { createModelGateway } from '../../src/gateway/create-model-gateway.ts';
+import type { ModelGateway } from '../../src/gateway/model-gateway.ts';
 import { createOpenAiProvider } from '../../src/gateway/providers/openai/create-openai-provider.ts';
+import { migrate } from '../../src/store/migrations/migrate.ts';
+import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
+import { createEventLog, createProject } from '../../src/store/index.ts';
 import type { ModelRequest } from '../../src/gateway/providers/model-provider.ts';
 import { openAiStream } from '../../src/gateway/providers/testing/openai-wire.ts';
 import { startOpenAiTestServer } from '../../src/gateway/providers/testing/start-provider-test-servers.ts';
@@ -32,30 +38,39 @@ export async function run(): Promise<BenchmarkResult> {
   const provider = createOpenAiProvider({ model: 'bench-model', baseUrl: server.baseUrl });
   const url = `${server.baseUrl}/chat/completions`;
   const directBody = JSON.stringify({ model: 'bench-model', messages: [], stream: true });
-  const direct: Timing[] = [];
-  const adapter: Timing[] = [];
+  // The whole gateway: budget reservation and settlement in the database (embedded PGlite) around the adapter.
+  const database = await openPgliteDatabase();
+  await migrate(database);
+  const project = await createProject(database, { name: 'bench' });
+  const gateway = createModelGateway({ database, eventLog: createEventLog(database), provider, logger: pino({ level: 'silent' }) });
+  const paths: Array<{ read: () => Promise<Timing>; timings: Timing[] }> = [
+    { read: () => readDirectly(url, directBody), timings: [] },
+    { read: () => readThroughAdapter(provider), timings: [] },
+    { read: () => readThroughGateway(gateway, project.id), timings: [] },
+  ];
   try {
     for (let index = 0; index < warmupRequests + measuredRequests; index += 1) {
-      // Alternate which path goes first so neither always finds the warmer connection pool.
-      const directFirst = index % 2 === 0;
-      const first = directFirst ? await readDirectly(url, directBody) : await readThroughAdapter(provider);
-      const second = directFirst ? await readThroughAdapter(provider) : await readDirectly(url, directBody);
-      if (index < warmupRequests) continue;
-      direct.push(directFirst ? first : second);
-      adapter.push(directFirst ? second : first);
+      // Rotate which path goes first so none always finds the warmer connection pool.
+      for (let offset = 0; offset < paths.length; offset += 1) {
+        const path = paths[(index + offset) % paths.length]!;
+        const timing = await path.read();
+        if (index >= warmupRequests) path.timings.push(timing);
+      }
     }
   } finally {
     await server.close();
+    await database.close();
   }
-  const directRow = summarise('direct (fetch + line split)', direct);
-  const adapterRow = summarise('through openai adapter', adapter);
+  const directRow = summarise('direct (fetch + line split)', paths[0]!.timings);
+  const adapterRow = summarise('through openai adapter', paths[1]!.timings);
+  const gatewayRow = summarise('through the model gateway (metered, PGlite)', paths[2]!.timings);
   return {
     name: 'gateway provider overhead',
-    rows: [directRow, adapterRow, difference('added by adapter', adapterRow, directRow)],
+    rows: [directRow, adapterRow, gatewayRow, difference('added by adapter', adapterRow, directRow), difference('added by gateway (adapter + metering + budget)', gatewayRow, directRow)],
     notes: [
       `${deltaCount} deltas per answer, ${measuredRequests} requests per path after ${warmupRequests} warm-up, local server on 127.0.0.1.`,
       'Added = adapter percentile minus direct percentile. Aim (issue 4): ≤ 1 ms added time-to-first-delta at p50, ≤ 5 ms at p99.',
-      'Measures the provider adapter only (SSE parsing, chunk validation, part building); metering and budget add their own cost.',
+      'The gateway row adds the budget reservation (a transaction) before the call and the settlement after it, on embedded PGlite in memory.',
     ],
   };
 }
@@ -84,6 +99,17 @@ async function readThroughAdapter(provider: ReturnType<typeof createOpenAiProvid
   for await (const part of provider.stream(request, { signal: new AbortController().signal })) {
     if (firstDeltaMs === undefined && part.type === 'text-delta') firstDeltaMs = performance.now() - started;
   }
+  return { firstDeltaMs: firstDeltaMs ?? Number.NaN, totalMs: performance.now() - started };
+}
+
+async function readThroughGateway(gateway: ModelGateway, projectId: string): Promise<Timing> {
+  const started = performance.now();
+  let firstDeltaMs: number | undefined;
+  const outcome = await gateway.runTurn(
+    { projectId, sessionId: null, agent: request.agent, system: request.system, messages: request.messages, tools: [], maxOutputTokens: request.maxOutputTokens },
+    { onTextDelta: () => (firstDeltaMs ??= performance.now() - started) },
+  );
+  if (outcome.status !== 'completed') throw new Error(`gateway turn ${outcome.status}`);
   return { firstDeltaMs: firstDeltaMs ?? Number.NaN, totalMs: performance.now() - started };
 }
 

@@ -11,6 +11,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'prompt-assembly': () => import('./harness/prompt-assembly.ts'),
   'tokenizer-accuracy': () => import('./harness/tokenizer-accuracy.ts'),
   'provider-overhead': () => import('./gateway/provider-overhead.ts'),
+  'sse-streaming': () => import('./conversation/sse-streaming.ts'),
 };
 
 const filters = process.argv.slice(2);

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import type { Database, QueryResult } from './database.ts';
 
 const NUMERIC_OID = 1700;
@@ -6,16 +7,29 @@ const NUMERIC_OID = 1700;
 export interface PgliteDatabaseOptions {
   /** A directory for the data files, or undefined for an in-memory database (tests). */
   dataDirectory?: string;
+  /** Start from this dump of a data directory (tests start from a migrated template instead of initdb). */
+  loadDataDir?: Blob;
+}
+
+/** PGlite can also dump its data directory, which tests use to start from a migrated template. */
+export interface PgliteDatabase extends Database {
+  dumpDataDirectory(): Promise<Blob>;
 }
 
 /** Opens PGlite, Postgres compiled to WebAssembly and run inside this process. */
-export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<Database> {
+export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<PgliteDatabase> {
   // Sums of bigint are numeric; Forja's sums are token counts, well within a double, so they arrive as numbers
   // on both engines.
-  const pglite = await PGlite.create(options.dataDirectory ?? 'memory://', { parsers: { [NUMERIC_OID]: (value: string) => Number(value) } });
+  // pgvector is loaded so that the RAG index can use HNSW (migration 0006 creates the extension when available).
+  const pglite = await PGlite.create(options.dataDirectory ?? 'memory://', {
+    extensions: { vector },
+    parsers: { [NUMERIC_OID]: (value: string) => Number(value) },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const description = options.dataDirectory ? `embedded PGlite at ${options.dataDirectory}` : 'embedded PGlite in memory';
   return {
     kind: 'pglite',
+    dumpDataDirectory: () => pglite.dumpDataDir('none'),
     description,
     query: (sql, params) => runQuery(pglite, sql, params),
     execute: async (script) => void (await pglite.exec(script)),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../database.ts';
 import { migrate } from '../migrations/migrate.ts';
-import { openPgliteDatabase } from '../pglite-database.ts';
+import { openMigratedPglite } from './pglite-template.ts';
 import { openPostgresDatabase } from '../postgres-database.ts';
 
 /** One engine the storage tests run against: PGlite always, the PostgreSQL server when DATABASE_URL is set. */
@@ -17,12 +17,6 @@ export function testDatabaseEngines(env: NodeJS.ProcessEnv = process.env): TestD
   const serverUrl = env.DATABASE_URL;
   if (serverUrl) engines.push({ name: 'postgres', open: () => openScratchPostgres(serverUrl) });
   return engines;
-}
-
-async function openMigratedPglite(): Promise<Database> {
-  const database = await openPgliteDatabase();
-  await migrate(database);
-  return database;
 }
 
 /** Each test file gets a database of its own on the server, so files run in parallel without sharing rows. */

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '../database.ts';
+import { migrate } from '../migrations/migrate.ts';
+import { migrations } from '../migrations/index.ts';
+import { openPgliteDatabase } from '../pglite-database.ts';
+
+/**
+ * A fresh, migrated in-memory PGlite for a test. Creating PGlite runs initdb (seconds); loading a dumped data
+ * directory does not. The first test process dumps a migrated database to a file named by the migrations'
+ * content, and every later one starts from it. The file is written then renamed, so parallel test
+ * processes never read half a template.
+ */
+export async function openMigratedPglite(): Promise<Database> {
+  const templatePath = join(tmpdir(), `forja-pglite-template-${migrationsFingerprint()}.tar`);
+  if (existsSync(templatePath)) {
+    const database = await openPgliteDatabase({ loadDataDir: new Blob([readFileSync(templatePath)]) });
+    await migrate(database);
+    return database;
+  }
+  const database = await openPgliteDatabase();
+  await migrate(database);
+  const dump = Buffer.from(await (await database.dumpDataDirectory()).arrayBuffer());
+  const partial = `${templatePath}.${process.pid}.partial`;
+  writeFileSync(partial, dump);
+  renameSync(partial, templatePath);
+  return database;
+}
+
+function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const migration of migrations) hash.update(`${migration.version}\0${migration.name}\0${migration.sql}\0`);
+  return hash.digest('hex').slice(0, 16);
+}

@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentCatalog } from './agents/agent-catalog.ts';
+import { anamneseCompanion } from './agents/anamnese/anamnese-companion.ts';
+import { psicologoCompanion } from './agents/psicologo/psicologo-companion.ts';
+import { uxDesignerAgent } from './agents/ux-designer/ux-designer-agent.ts';
+import { arquitetoAgent } from './agents/arquiteto/arquiteto-agent.ts';
+import { devAgentsOnDemand } from './agents/dev/dev-agent.ts';
+import { poAgent } from './agents/po/po-agent.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
@@ -14,7 +20,9 @@ import { createModelGateway, expireStaleReservations, type ModelGateway } from '
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
+import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
 import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
+import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
 export interface Forja {
@@ -25,6 +33,7 @@ export interface Forja {
   gateway: ModelGateway;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
+  memory: Memory;
   app: ForjaApp;
   close(): Promise<void>;
 }
@@ -41,32 +50,43 @@ export interface ForjaOptions {
   extraAgents?: LoopAgent[];
   /** How long an unused session runtime is kept before it is released. */
   idleReleaseMs?: number;
+  /** The relational memory: `workers: false` leaves the graph projector and RAG indexer stopped (tests drive their cycles). */
+  memory?: { workers?: boolean; intervalMs?: number; vectorSearch?: 'auto' | 'exact'; embedder?: Embedder };
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
 export async function createForja(config: ForjaConfig, logger: Logger, options: ForjaOptions = {}): Promise<Forja> {
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
-  const eventLog = createEventLog(database);
+  // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
+  const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database);
   const liveTurns = createLiveTurns();
   const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger) });
   await expireStaleReservations(database);
+  const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
     patchSource: { readPatch: async (projectId, agent) => (await readAgentInstructions(database, projectId, agent))?.content ?? null },
+    graphTemplateSource: createGraphInstructionTemplateSource(memory.readTemplate),
     flags: config.flags,
     clock: Date.now,
   });
   const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
   const artifacts = createArtifactRegistry([...CORE_ARTIFACT_DEFINITIONS]);
-  const catalog = createAgentCatalog({ prompts, artifacts, extraAgents: options.extraAgents ?? [] });
+  // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
+  const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
+  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };
+  const catalog = createAgentCatalog({ prompts, artifacts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
+  const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
     { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, artifacts, logger, queue: createSessionQueue(), views, newId: randomUUID },
     prompts,
+    [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, logger, version: FORJA_VERSION });
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
+  if (options.memory?.workers !== false) memory.start();
   return {
     database,
     eventLog,
@@ -75,13 +95,16 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     gateway,
     instructionFiles,
     conversation,
+    memory,
     app,
-    close: async () => {
+    // Closing twice (a signal during shutdown, a test's cleanup) must not release resources twice.
+    close: once(async () => {
       clearInterval(releaseIdleViews);
+      await memory.stop();
       await conversation.drain();
       await notifications.close();
       if (options.database === undefined) await database.close();
-    },
+    }),
   };
 }
 
@@ -90,4 +113,9 @@ function providerFromEnvironment(env: NodeJS.ProcessEnv, logger: Logger): ModelP
   if (result.ok) return result.provider;
   logger.warn(result.error.message);
   return { notConfigured: result.error.message };
+}
+
+function once(action: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => (running ??= action());
 }

@@ -88,6 +88,7 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       turns: [
         { agent: 'criativo', text: 'Ótimo.' },
         { agent: 'criativo', text: JSON.stringify(BRIEF) },
+        { agent: 'po', text: 'Li o brief; vou escrever o backlog.' },
       ],
     });
     forja = started.forja;
@@ -112,8 +113,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 200, body: { status: 'accepted' } });
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 409 });
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/reject`, { reason: 'late' })).toMatchObject({ status: 409 });
-    const tail = (await forja.eventLog.read(sessionId)).slice(-2);
-    expect(tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null])).toEqual([['handoff.accepted', null], ['agent.activated', 'po']]);
+    // The activation starts the PO's kickoff turn (src/conversation/start-pending-kickoffs.ts).
+    const tail = (await forja.eventLog.read(sessionId)).slice(-4);
+    expect(tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null])).toEqual([['handoff.accepted', null], ['agent.activated', 'po'], ['turn.started', 'po'], ['agent.response', 'po']]);
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({ status: 200, body: { status: 'completed' } });
     const rows = await forja.database.query('select status from handoffs where id = $1', [handoffId]);
     expect(rows.rows).toEqual([{ status: 'completed' }]);
@@ -145,6 +147,41 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 502, body: { error: { code: 'invalid_brief' } } });
     expect((await forja.eventLog.read(sessionId)).some((event) => event.type === 'artifact.product_brief')).toBe(false);
     expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
+  });
+
+  it('after a process died in the middle of a turn, answers that turn once on restart and the conversation goes on', async () => {
+    const { createForja } = await import('../composition.ts');
+    const { loadConfig } = await import('../config/config.ts');
+    const { createScriptedProvider } = await import('../gateway/providers/index.ts');
+    const pino = (await import('pino')).default;
+    const database = await engine.open();
+    try {
+      const loaded = loadConfig({});
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const script = { turns: [{ agent: 'criativo', text: 'Resposta depois da volta.' }, { agent: 'criativo', text: 'E a conversa segue.' }] };
+      const before = await createForja(loaded.config, pino({ level: 'silent' }), { database, env: {}, provider: createScriptedProvider({ script }) });
+      const { sessionId } = await newSessionThroughApi(before);
+      await requestJson(before, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+      // What a process killed mid-stream leaves: the message and the turn's start, no response.
+      await before.eventLog.append(sessionId, [
+        { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'Antes da queda' } },
+        { type: 'turn.started', actor: 'criativo', payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' } },
+      ]);
+      await before.close();
+
+      forja = await createForja(loaded.config, pino({ level: 'silent' }), { database, env: {}, provider: createScriptedProvider({ script }) });
+      const resumed = await forja.conversation.resumeInterruptedTurns();
+      await Promise.all(resumed.map((turn) => turn.result));
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Depois da volta' });
+      await forja.conversation.idle(sessionId);
+      const events = await forja.eventLog.read(sessionId);
+      const responses = events.filter((event) => event.type === 'agent.response').map((event) => (event.payload as { text: string; turn_id: string }));
+      expect(responses).toEqual([expect.objectContaining({ text: 'Resposta depois da volta.', turn_id: 'turn-lost' }), expect.objectContaining({ text: 'E a conversa segue.' })]);
+      expect(events.filter((event) => event.type === 'chat.message')).toHaveLength(2);
+    } finally {
+      await forja?.close();
+      await database.close();
+    }
   });
 
   it('answers with a clear error when no model is configured, and the message is still stored', async () => {

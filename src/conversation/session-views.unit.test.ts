@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { EventLog, SessionEvent } from '../store/index.ts';
+import { createSessionViews } from './session-views.ts';
+
+/** An in-memory log with just what views read; enough to test caching and release without a database. */
+function memoryLog(events: SessionEvent[]): EventLog & { reads: number } {
+  const log = {
+    reads: 0,
+    append: async () => {
+      throw new Error('not used');
+    },
+    appendWithin: async () => {
+      throw new Error('not used');
+    },
+    read: async (_sessionId: string, options: { afterSeq?: number; limit?: number } = {}) => {
+      log.reads += 1;
+      return events.filter((event) => event.seq > (options.afterSeq ?? 0)).slice(0, options.limit ?? 1000);
+    },
+  };
+  return log;
+}
+
+const event = (seq: number, type: string, payload: unknown): SessionEvent => ({ id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, session_id: 's1', seq, type, actor: 'user', payload, created_at: '2026-01-01T00:00:00.000Z' });
+
+describe('session views', () => {
+  it('folds the log once, then only what was appended since', async () => {
+    const events = [event(1, 'session.created', { v: 1 }), event(2, 'chat.message', { v: 1, text: 'hi' })];
+    const log = memoryLog(events);
+    const views = createSessionViews(log);
+    expect((await views.load('s1')).state.last_seq).toBe(2);
+    events.push(event(3, 'chat.message', { v: 1, text: 'again' }));
+    const view = await views.load('s1');
+    expect(view.state.last_seq).toBe(3);
+    expect(view.state.history.map((entry) => entry.content)).toEqual(['hi', 'again']);
+    expect(view.events).toHaveLength(3);
+  });
+
+  it('releases runtimes idle for longer than the limit, and rehydrates them from the log on next use', async () => {
+    let now = 0;
+    const log = memoryLog([event(1, 'session.created', { v: 1 })]);
+    const views = createSessionViews(log, { idleMs: 1000, now: () => now });
+    await views.load('s1');
+    now = 999;
+    expect(views.releaseIdle()).toBe(0);
+    now = 1000;
+    expect(views.releaseIdle()).toBe(1);
+    expect(views.size()).toBe(0);
+    expect((await views.load('s1')).state.last_seq).toBe(1);
+  });
+});

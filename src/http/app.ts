@@ -7,6 +7,7 @@ import { conversationRoutes } from './routes/conversation.ts';
 import { healthRoutes } from './routes/health.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
@@ -26,6 +27,7 @@ export function createApp(dependencies: AppDependencies) {
   for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
+  app.route('/', staticWebRoutes());
 
   app.notFound((context) => respondWithError(context, 404, 'not_found', `No route for ${context.req.method} ${context.req.path}.`));
   app.onError((error, context) => {

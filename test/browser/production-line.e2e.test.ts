@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
+import { ensureWebBuilt } from './support/ensure-web-built.ts';
+import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
+import { newSession } from './support/scenario.ts';
+import { startServedForja, type ServedForja } from './support/served-forja.ts';
+
+const artifact = (type: string, actor: string, data: unknown) => ({ type: `artifact.${type}`, actor, payload: { v: 1, data } });
+const module = (name: string, stack: string, dependsOn: string[]) => ({ name, stack, responsibility: `The ${name} of the bakery`, dependsOn });
+const toolCompleted = (agent: string, tool: string, args: unknown) => ({ type: 'tool.completed', actor: agent, payload: { v: 1, agent, tool_call_id: `call_${agent}_${tool}`, tool, args, ok: true, result: 'Recorded.' } });
+
+/**
+ * What the PO, the Arquiteto and the dev agents record (issue 6), appended as they would append it, plus an
+ * event type nobody knows yet: the page must show the first and survive the second.
+ */
+const PRODUCTION_EVENTS = [
+  artifact('epic', 'po', { id: 'EP-030', title: 'Subscriptions', description: 'People subscribe to daily bread.', acceptance_criteria: [], business_rule_refs: [] }),
+  artifact('story', 'po', { id: 'HS-071', epic_id: 'EP-030', title: 'Subscribe to daily bread', description: 'As a neighbour I subscribe once.', acceptance_criteria: ['A subscription starts the next day'] }),
+  artifact('task', 'po', { id: 'AT-276', story_id: 'HS-071', title: 'Subscription form', description: 'The form.', acceptance_criteria: ['Validates the address'], module: 'web' }),
+  artifact('task', 'po', { id: 'AT-277', story_id: 'HS-071', title: 'Subscriptions route', description: 'The route.', acceptance_criteria: ['Stores the subscription'], module: 'api' }),
+  artifact('task', 'po', { id: 'AT-278', story_id: 'HS-071', title: 'Delivery schedule', description: 'Before 6 a.m.', acceptance_criteria: ['Never after 6 a.m.'], module: 'api' }),
+  artifact('module_map', 'arquiteto', { version: 1, modules: [module('web', 'React', ['api']), module('api', 'Node + Hono', [])] }),
+  artifact('module_map', 'arquiteto', {
+    version: 2,
+    modules: [module('web', 'React + Vite', ['api', 'auth']), module('api', 'Node + Hono', ['db', 'auth']), module('auth', 'Node', ['db']), module('db', 'PostgreSQL', [])],
+  }),
+  artifact('module_contracts', 'arquiteto', { version: 1, contratos: [{ modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'GET /subscriptions' }] }] }),
+  artifact('module_contracts', 'arquiteto', {
+    version: 2,
+    contratos: [
+      { modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'POST /subscriptions {address, plan}', descricao: 'Creates a subscription' }, { tipo: 'evento', assinatura: 'subscription.created {id}' }] },
+      { modulo: 'auth', expoe: [{ tipo: 'funcao', assinatura: 'checkSession(token): Session | null' }] },
+      { modulo: 'db', expoe: [{ tipo: 'dado', assinatura: 'subscriptions(id, address, plan, starts_on)' }] },
+    ],
+  }),
+  artifact('project_image', 'arquiteto', { version: 1, summary: 'A small subscription site for a neighbourhood bakery.' }),
+  { type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'dev:api', handoff_id: 'handoff-api' } },
+  { type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'dev:web', handoff_id: 'handoff-web' } },
+  toolCompleted('dev:api', 'finish_task', { task_id: 'AT-277', summary: 'Subscriptions route with tests' }),
+  toolCompleted('dev:web', 'report_blocked', { modulo: 'auth', falta: 'a function to check the session token' }),
+  { type: 'something.from.the.future', actor: 'system', payload: { v: 9, anything: [1, { deep: null }] } },
+  { type: 'artifact.module_map', actor: 'arquiteto', payload: null },
+];
+
+describe('the production line panels in headless Chromium', { timeout: 180_000 }, () => {
+  let served: ServedForja;
+  let chromium: HeadlessChromium;
+  const screenshots = mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
+
+  beforeAll(async () => {
+    await ensureWebBuilt();
+    [served, chromium] = await Promise.all([startServedForja(createScriptedProvider({ script: { turns: [] } })), launchHeadlessChromium()]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await served?.close();
+  }, 60_000);
+
+  it('shows the backlog, the module map as a graph, contracts by version and each developer', async () => {
+    const sessionId = await newSession(served, 'Bakery production');
+    const appended = await served.forja.eventLog.append(sessionId, PRODUCTION_EVENTS);
+    expect(appended.success).toBe(true);
+    const { page, errors } = await chromium.newPage();
+    await page.goto(`${served.url}/sessions/${sessionId}`);
+
+    await page.getByTestId('backlog-panel').waitFor();
+    const epic = page.locator('[data-testid="backlog-epic"][data-id="EP-030"]');
+    const story = epic.locator('[data-testid="backlog-story"][data-id="HS-071"]');
+    await story.locator('[data-testid="backlog-task"][data-id="AT-276"]', { hasText: 'module web' }).waitFor();
+    expect(await story.getByTestId('backlog-task').count()).toBe(3);
+
+    await page.getByTestId('tab-map').click();
+    await page.locator('[data-testid="module-map-panel"][data-version="2"]').waitFor();
+    expect(await page.getByTestId('module-node').count()).toBe(4);
+    expect(await page.getByTestId('module-edge').count()).toBe(5);
+    const top = async (name: string) => (await page.locator(`[data-testid="module-node"][data-module="${name}"]`).boundingBox())!.y;
+    // Layers by depth: what depends on nothing at the bottom, each module above what it uses.
+    expect((await top('web')) < (await top('api'))).toBe(true);
+    expect((await top('api')) < (await top('auth'))).toBe(true);
+    expect((await top('auth')) < (await top('db'))).toBe(true);
+    await page.locator('[data-testid="module-node"][data-module="api"]').click();
+    const details = page.locator('[data-testid="module-details"][data-module="api"]');
+    await details.waitFor();
+    expect(await details.textContent()).toContain('POST /subscriptions {address, plan}');
+    expect(await details.textContent()).toContain('web');
+    const mapScreenshot = join(screenshots, 'module-map.png');
+    await page.screenshot({ path: mapScreenshot, fullPage: true });
+
+    await page.getByTestId('tab-contracts').click();
+    await page.locator('[data-testid="contracts-panel"][data-version="2"]').waitFor();
+    expect(await page.getByTestId('contract-module').count()).toBe(3);
+    const firstVersionSeq = await page.locator('[data-testid="contracts-version-select"] option').last().getAttribute('value');
+    await page.getByTestId('contracts-version-select').selectOption(firstVersionSeq!);
+    await page.locator('[data-testid="contracts-panel"][data-version="1"]').waitFor();
+    expect(await page.getByTestId('contract-module').count()).toBe(1);
+    expect(await page.getByTestId('contracts-panel').textContent()).toContain('GET /subscriptions');
+
+    await page.getByTestId('tab-devs').click();
+    await page.locator('[data-testid="dev-card"][data-agent="dev:web"][data-status="blocked"]', { hasText: 'a function to check the session token' }).waitFor();
+    await page.locator('[data-testid="dev-card"][data-agent="dev:api"]', { hasText: '1 of 2 tasks finished' }).waitFor();
+    await page.locator('[data-testid="dev-card"][data-agent="dev:db"][data-status="notStarted"]').waitFor();
+    const devsScreenshot = join(screenshots, 'developers.png');
+    await page.screenshot({ path: devsScreenshot, fullPage: true });
+
+    await page.getByTestId('tab-other').click();
+    await page.locator('[data-testid="other-artifact"][data-type="project_image"]', { hasText: 'neighbourhood bakery' }).waitFor();
+    expect(errors).toEqual([]);
+    console.info(`screenshots of the production line: ${mapScreenshot} ${devsScreenshot}`);
+    await page.close();
+  });
+
+  it('lets the person approve or deny a proposed action, and shows its status as the log moves', async () => {
+    const sessionId = await newSession(served, 'Careful commands');
+    const proposed = (actionId: string, command: string) => ({
+      type: 'action.proposed',
+      actor: 'tester',
+      payload: { v: 1, action_id: actionId, tool_call_id: `call-${actionId}`, agent: 'tester', tool: 'terminal', args: { command } },
+    });
+    const [runTestsId, wipeId] = [randomUUID(), randomUUID()];
+    expect((await served.forja.eventLog.append(sessionId, [proposed(runTestsId, 'npm test'), proposed(wipeId, 'rm -rf build')])).success).toBe(true);
+    const { page, errors } = await chromium.newPage();
+    await page.goto(`${served.url}/sessions/${sessionId}`);
+    const runTests = page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"]`);
+    const wipe = page.locator(`[data-testid="pending-action"][data-action-id="${wipeId}"]`);
+    await wipe.filter({ hasText: 'rm -rf build' }).waitFor();
+
+    await runTests.getByTestId('approve-action').click();
+    await page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"][data-status="approved"]`).waitFor();
+    await wipe.getByTestId('deny-action').click();
+    await wipe.getByTestId('deny-reason-input').fill('Not the build folder');
+    await wipe.getByTestId('confirm-deny').click();
+    await wipe.waitFor({ state: 'detached' });
+    const events = await served.forja.eventLog.read(sessionId);
+    expect(events.filter((event) => event.type.startsWith('action.')).map((event) => event.type)).toEqual(['action.proposed', 'action.proposed', 'action.approved', 'action.denied']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

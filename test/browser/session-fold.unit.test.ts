@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '../../web/src/api/types.ts';
+import { currentDeclaration } from '../../web/src/session/fold/current-declaration.ts';
+import { foldSession } from '../../web/src/session/fold/fold-session.ts';
+
+/** Events with seqs 1, 2, 3 … in the order given. */
+function log(...events: Array<[type: string, payload: unknown, actor?: string]>): StoredEvent[] {
+  return events.map(([type, payload, actor = 'system'], index) => ({ id: `event-${index + 1}`, session_id: 'session', seq: index + 1, type, actor, payload, created_at: '2026-01-01T00:00:00Z' }));
+}
+
+const HANDOFF = { v: 1, handoff_id: 'h1', from_agent: 'criativo', to_agent: 'po', artifact_id: 'event-9' };
+
+describe('foldSession', () => {
+  it('folds a Criativo conversation into chat, rules, brief and a handoff whose status follows the log', () => {
+    const view = foldSession(
+      log(
+        ['session.created', { v: 1 }],
+        ['agent.activated', { v: 1, agent: 'criativo', handoff_id: null }],
+        ['chat.message', { v: 1, text: 'Bread at dawn' }, 'user'],
+        ['turn.started', { v: 1, agent: 'criativo', turn_id: 't1', kind: 'message' }],
+        ['agent.response', { v: 1, agent: 'criativo', text: 'Recording.', turn_id: 't1', tool_calls: [{ id: 'c1', name: 'emit_artifact', arguments: {} }] }, 'criativo'],
+        ['artifact.business_rule', { v: 1, data: { title: 'Early', statement: 'Before 6 a.m.' }, origin: [3] }, 'criativo'],
+        ['tool.completed', { v: 1, agent: 'criativo', tool_call_id: 'c1', tool: 'emit_artifact', args: {}, ok: true, result: 'Recorded business_rule.' }, 'criativo'],
+        ['readiness.confirmed', { v: 1 }, 'user'],
+        ['artifact.product_brief', { v: 1, data: { title: 'Bakery', summary: 's', problem: 'p', audience: 'a', goals: ['g'] } }, 'criativo'],
+        ['handoff.offered', { ...HANDOFF, status: 'offered' }],
+        ['handoff.accepted', { ...HANDOFF, status: 'accepted' }],
+        ['agent.activated', { v: 1, agent: 'po', handoff_id: 'h1' }],
+      ),
+    );
+    expect(view.chat.map((item) => item.kind)).toEqual(['activated', 'user', 'agent', 'tool', 'readiness', 'brief', 'handoff', 'activated']);
+    expect(view.rules).toEqual([{ eventId: 'event-6', seq: 6, title: 'Early', statement: 'Before 6 a.m.', origin: [3] }]);
+    expect(view.brief).toMatchObject({ title: 'Bakery', goals: ['g'], outOfScope: [], openQuestions: [] });
+    expect(view.handoffs['h1']).toMatchObject({ from: 'criativo', to: 'po', status: 'accepted', offeredSeq: 10 });
+    expect(view.activeAgents).toEqual(['criativo', 'po']);
+    expect(view.openTurns).toEqual([{ turnId: 't1', agent: 'criativo', kind: 'message', paused: false }]);
+    expect(view.lastSeq).toBe(12);
+  });
+
+  it('closes a turn on its final response, a failure or the loop limit, and pauses it on a proposed action', () => {
+    const turn = (id: string) => ['turn.started', { v: 1, agent: 'dev:api', turn_id: id, kind: 'message' }] as [string, unknown];
+    const view = foldSession(
+      log(
+        turn('a'),
+        ['agent.response', { v: 1, agent: 'dev:api', text: 'done', turn_id: 'a' }],
+        turn('b'),
+        ['turn.failed', { v: 1, agent: 'dev:api', turn_id: 'b', reason: 'budget_exceeded', message: 'no budget' }],
+        turn('c'),
+        ['toolloop.limit_reached', { v: 1, agent: 'dev:api', turn_id: 'c', iterations: 14, ceiling: 14 }],
+        turn('d'),
+        ['action.proposed', { v: 1, action_id: 'x1', tool_call_id: 'call-1', agent: 'dev:api', tool: 'terminal', args: { command: 'npm test' } }],
+      ),
+    );
+    expect(view.openTurns).toEqual([{ turnId: 'd', agent: 'dev:api', kind: 'message', paused: true }]);
+    expect(view.actions).toEqual([expect.objectContaining({ id: 'x1', status: 'proposed', tool: 'terminal' })]);
+    expect(view.chat.find((item) => item.kind === 'failed')).toMatchObject({ reason: 'budget_exceeded', message: 'no budget' });
+  });
+
+  it('settles a proposed action when it is approved and its tool completes, or when it is denied', () => {
+    const propose = (id: string) => ['action.proposed', { v: 1, action_id: id, tool_call_id: `call-${id}`, agent: 'dev:api', tool: 'terminal', args: {} }] as [string, unknown];
+    const view = foldSession(
+      log(
+        propose('x1'),
+        propose('x2'),
+        propose('x3'),
+        ['action.approved', { v: 1, action_id: 'x1' }],
+        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'call-x1', tool: 'terminal', args: {}, ok: true, result: 'ok' }],
+        ['action.denied', { v: 1, action_id: 'x2', reason: 'no' }],
+        ['action.approved', { v: 1, action_id: 'x3' }],
+      ),
+    );
+    expect(view.actions.map((action) => [action.id, action.status])).toEqual([
+      ['x1', 'completed'],
+      ['x2', 'denied'],
+      ['x3', 'approved'],
+    ]);
+  });
+
+  it('keeps backlog items by id (a re-declaration replaces), versioned artifacts by declaration, and dev progress', () => {
+    const view = foldSession(
+      log(
+        ['artifact.epic', { v: 1, data: { id: 'EP-030', title: 'Old title', description: 'd' } }],
+        ['artifact.epic', { v: 1, data: { id: 'EP-030', title: 'New title', description: 'd' } }],
+        ['artifact.task', { v: 1, data: { id: 'AT-276', story_id: 'HS-071', title: 't', description: 'd', acceptance_criteria: ['c'], module: 'api' } }],
+        ['artifact.module_map', { v: 1, data: { version: 2, modules: [{ name: 'api', stack: 'Node', responsibility: 'r', dependsOn: [] }] } }],
+        ['artifact.module_map', { v: 1, data: { version: 1, modules: [] } }],
+        ['artifact.module_contracts', { v: 1, data: { version: 1, contratos: [{ modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'GET /' }] }] } }],
+        ['artifact.c4_diagram', { v: 1, data: { version: 1, system: { name: 'Bakery', description: 'd' } } }],
+        ['agent.activated', { v: 1, agent: 'dev:api', handoff_id: 'h2' }],
+        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'c1', tool: 'finish_task', args: { task_id: 'AT-276' }, ok: true, result: 'ok' }],
+        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'c2', tool: 'report_blocked', args: { modulo: 'auth', falta: 'checkSession' }, ok: true, result: 'ok' }],
+        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'c3', tool: 'report_blocked', args: { modulo: '' }, ok: false, result: 'refused' }],
+      ),
+    );
+    expect(view.backlog.epics).toEqual([expect.objectContaining({ id: 'EP-030', title: 'New title', seq: 2 })]);
+    expect(view.backlog.tasks).toEqual([expect.objectContaining({ id: 'AT-276', storyId: 'HS-071', module: 'api' })]);
+    expect(currentDeclaration(view.moduleMaps)).toMatchObject({ version: 2, seq: 4 });
+    expect(view.contracts[0]!.data.contratos[0]!.expoe).toEqual([{ tipo: 'rota', assinatura: 'GET /', descricao: null }]);
+    expect(Object.keys(view.otherArtifacts)).toEqual(['c4_diagram']);
+    expect(view.devs).toEqual([
+      { agent: 'dev:api', module: 'api', activeSince: 8, finished: [{ seq: 9, taskId: 'AT-276', summary: null }], blocks: [{ seq: 10, modulo: 'auth', falta: 'checkSession' }], lastSaid: null, failures: 0 },
+    ]);
+  });
+
+  it('ignores unknown events and reads broken payloads as empty instead of breaking the page', () => {
+    const view = foldSession(
+      log(
+        ['something.from.the.future', { v: 7, whatever: [1, 2] }],
+        ['chat.message', null],
+        ['agent.response', 'not an object'],
+        ['artifact.product_brief', { v: 1, data: 42 }],
+        ['artifact.module_map', { v: 1, data: { version: 'one', modules: 'none' } }],
+        ['handoff.offered', { v: 1 }],
+        ['artifact.epic', { v: 1, data: { title: 'no id' } }],
+      ),
+    );
+    expect(view.chat.map((item) => item.kind)).toEqual(['user', 'brief']);
+    expect(view.brief).toMatchObject({ title: '', goals: [] });
+    expect(view.moduleMaps).toEqual([{ seq: 5, version: 0, data: { modules: [] } }]);
+    expect(view.backlog.epics).toEqual([]);
+    expect(view.lastSeq).toBe(7);
+  });
+});
+
+describe('currentDeclaration', () => {
+  it('takes the highest version, ties broken by the later seq', () => {
+    const declarations = [
+      { seq: 3, version: 2, data: 'a' },
+      { seq: 9, version: 1, data: 'b' },
+      { seq: 7, version: 2, data: 'c' },
+    ];
+    expect(currentDeclaration(declarations)?.data).toBe('c');
+    expect(currentDeclaration([])).toBeNull();
+  });
+});

@@ -1,0 +1,90 @@
+import { useMemo } from 'react';
+import { getJson } from '../api/client.ts';
+import type { Project, Session, SessionState } from '../api/types.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Link } from '../components/Link.tsx';
+import { useApiData } from '../components/use-api-data.ts';
+import { t } from '../i18n/t.ts';
+import { ProductionPanel } from '../production/ProductionPanel.tsx';
+import { projectPath } from '../routing/match-route.ts';
+import { ChatPanel } from '../session/chat/ChatPanel.tsx';
+import { foldSession } from '../session/fold/fold-session.ts';
+import { BriefCard } from '../session/panels/BriefCard.tsx';
+import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
+import { ModelStatusBanner } from '../session/panels/ModelStatusBanner.tsx';
+import { PendingActionsPanel } from '../session/panels/PendingActionsPanel.tsx';
+import { RulesPanel } from '../session/panels/RulesPanel.tsx';
+import { UsagePanel } from '../session/panels/UsagePanel.tsx';
+import { useSessionStream } from '../session/use-session-stream.ts';
+
+/** A session: the chat, what it produced (rules, brief, backlog, architecture, developers), usage, live. */
+export function SessionPage({ sessionId }: { sessionId: string }) {
+  const session = useApiData(() => getJson<Session>(`/api/sessions/${encodeURIComponent(sessionId)}`), sessionId);
+  const projectId = session.data?.project_id ?? null;
+  const project = useApiData(() => (projectId ? getJson<Project>(`/api/projects/${projectId}`) : Promise.resolve(null)), projectId ?? '');
+  const state = useApiData(() => getJson<SessionState>(`/api/sessions/${encodeURIComponent(sessionId)}/state`), sessionId);
+  const stream = useSessionStream(sessionId);
+  const view = useMemo(() => foldSession(stream.events), [stream.events]);
+
+  if (session.error !== null || stream.phase === 'failed') {
+    return (
+      <main className="page narrow" data-testid="session-page">
+        <p className="error" role="alert" data-testid="session-load-error">
+          {t('session.loadFailed', { message: describe(session.error ?? stream.error) })}
+        </p>
+        <div className="row">
+          <button type="button" onClick={() => window.location.reload()}>
+            {t('common.retry')}
+          </button>
+          <Link to="/">{t('app.backToProjects')}</Link>
+        </div>
+      </main>
+    );
+  }
+  const model = state.data?.model;
+  return (
+    <main className="page session" data-testid="session-page" data-last-seq={view.lastSeq}>
+      <header className="session-header">
+        <nav className="breadcrumb">
+          <Link to="/">{t('projects.title')}</Link>
+          {projectId && (
+            <>
+              {' › '}
+              <Link to={projectPath(projectId)} testId="project-breadcrumb">
+                {project.data?.name ?? t('session.breadcrumbProject')}
+              </Link>
+            </>
+          )}
+        </nav>
+        <h1 data-testid="session-title">{session.data ? (session.data.title ?? t('session.untitled')) : t('common.loading')}</h1>
+        {model?.configured && <span className="chip muted small">{t('model.configured', { provider: model.provider, model: model.model })}</span>}
+      </header>
+      <ConnectionBanner connection={stream.connection} />
+      <ModelStatusBanner model={model} />
+      {state.error !== null && <ErrorMessage error={state.error} />}
+      {view.unreadable > 0 && <p className="banner warning small">{t('session.unreadableEvents', { count: view.unreadable })}</p>}
+      {stream.phase === 'loading' ? (
+        <p className="muted" data-testid="session-loading">
+          {t('common.loading')}
+        </p>
+      ) : (
+        <>
+          <div className="session-layout">
+            <ChatPanel sessionId={sessionId} view={view} live={stream.live} />
+            <aside className="side-column">
+              <RulesPanel rules={view.rules} />
+              <BriefCard brief={view.brief} />
+              <PendingActionsPanel actions={view.actions} />
+              <UsagePanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
+            </aside>
+          </div>
+          <ProductionPanel view={view} />
+        </>
+      )}
+    </main>
+  );
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

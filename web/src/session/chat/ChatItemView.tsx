@@ -1,0 +1,60 @@
+import { agentName } from '../../i18n/agent-name.ts';
+import { t } from '../../i18n/t.ts';
+import type { ChatItem, HandoffView } from '../fold/session-view.ts';
+import { AgentMessage } from './AgentMessage.tsx';
+import { BudgetRefusedNote } from './BudgetRefusedNote.tsx';
+import { HandoffDivider } from './HandoffDivider.tsx';
+import { SystemNote } from './SystemNote.tsx';
+import { TurnFailedNote } from './TurnFailedNote.tsx';
+import { UserMessage } from './UserMessage.tsx';
+
+const MAX_TOOL_RESULT_CHARACTERS = 240;
+
+/** One entry of the chat, by kind. */
+export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Readonly<Record<string, HandoffView>> }) {
+  switch (item.kind) {
+    case 'user':
+      return <UserMessage seq={item.seq} text={item.text} />;
+    case 'agent':
+      return <AgentMessage seq={item.seq} agent={item.agent} text={item.text} tools={item.tools} />;
+    case 'activated':
+      return (
+        <SystemNote testId="agent-activated" data={{ agent: item.agent, seq: item.seq }}>
+          {t('chat.activated', { agent: agentName(item.agent) })}
+        </SystemNote>
+      );
+    case 'handoff': {
+      const handoff = handoffs[item.handoffId];
+      return handoff ? <HandoffDivider handoff={handoff} /> : null;
+    }
+    case 'failed':
+      return <TurnFailedNote seq={item.seq} agent={item.agent} reason={item.reason} message={item.message} />;
+    case 'budget':
+      return <BudgetRefusedNote item={item} />;
+    case 'readiness':
+      return <SystemNote testId="readiness-confirmed">{t('chat.readiness')}</SystemNote>;
+    case 'brief':
+      return <SystemNote testId="brief-note">{t('chat.brief', { title: item.title })}</SystemNote>;
+    case 'limit':
+      return (
+        <SystemNote testId="limit-reached" tone="warning">
+          {t('chat.limit', { agent: agentName(item.agent), ceiling: item.ceiling })}
+        </SystemNote>
+      );
+    case 'action':
+      return (
+        <SystemNote testId="action-note" tone="warning">
+          {t('chat.action', { agent: agentName(item.agent), tool: item.tool })}
+        </SystemNote>
+      );
+    case 'tool': {
+      const result = item.result.length > MAX_TOOL_RESULT_CHARACTERS ? `${item.result.slice(0, MAX_TOOL_RESULT_CHARACTERS)}…` : item.result;
+      const variables = { agent: agentName(item.agent), tool: item.tool, result };
+      return (
+        <SystemNote testId="tool-note" tone={item.ok ? 'info' : 'warning'} data={{ tool: item.tool }}>
+          {item.ok ? t('chat.tool.ok', variables) : t('chat.tool.refused', variables)}
+        </SystemNote>
+      );
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { useEffect, useRef } from 'react';
+import { t } from '../../i18n/t.ts';
+import type { SessionView } from '../fold/session-view.ts';
+import type { LiveText } from '../stream-reducer.ts';
+import { ChatItemView } from './ChatItemView.tsx';
+import { Composer } from './Composer.tsx';
+import { ReadinessButton } from './ReadinessButton.tsx';
+import { StartCriativoButton } from './StartCriativoButton.tsx';
+import { StreamingMessage } from './StreamingMessage.tsx';
+import { TurnIndicator } from './TurnIndicator.tsx';
+
+const NEAR_BOTTOM_PIXELS = 160;
+
+/**
+ * The chat: the agent chat once an agent is active in the session (everything that happened, streaming text
+ * included), otherwise the human chat (the person's messages only) with the button that starts Criativo.
+ */
+export function ChatPanel({ sessionId, view, live }: { sessionId: string; view: SessionView; live: LiveText[] }) {
+  const mode = view.activeAgents.length > 0 ? 'agent' : 'human';
+  const items = mode === 'agent' ? view.chat : view.chat.filter((item) => item.kind === 'user');
+  const streaming = new Set(live.map((entry) => entry.turnId));
+  const waiting = view.openTurns.filter((turn) => !streaming.has(turn.turnId));
+  const listRef = useRef<HTMLOListElement>(null);
+  const stickToBottom = useRef(true);
+  const liveLength = live.reduce((sum, entry) => sum + entry.text.length, 0);
+
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
+  }, [items.length, liveLength, waiting.length]);
+
+  const onScroll = () => {
+    const list = listRef.current;
+    if (list) stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
+  };
+
+  return (
+    <section className="panel chat" data-testid="chat" data-mode={mode} aria-label={t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}>
+      <h2>{t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}</h2>
+      <ol className="chat-list" ref={listRef} onScroll={onScroll} data-testid="chat-list">
+        {items.length === 0 && live.length === 0 && <li className="muted empty">{t('chat.empty')}</li>}
+        {items.map((item) => (
+          <ChatItemView key={`${item.kind}-${item.seq}`} item={item} handoffs={view.handoffs} />
+        ))}
+        {mode === 'agent' && live.map((entry) => <StreamingMessage key={entry.turnId} live={entry} />)}
+        {mode === 'agent' && waiting.map((turn) => <TurnIndicator key={turn.turnId} turn={turn} />)}
+      </ol>
+      {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
+      {mode === 'agent' && view.activeAgents.includes('criativo') && view.brief === null && <ReadinessButton sessionId={sessionId} />}
+      <Composer sessionId={sessionId} />
+    </section>
+  );
+}

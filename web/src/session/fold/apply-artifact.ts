@@ -1,0 +1,47 @@
+import type { StoredEvent } from '../../api/types.ts';
+import { readBacklogItem, readBusinessRule, readModuleContracts, readModuleMap, readProductBrief, readStory, readTask, readVersion } from './read-artifacts.ts';
+import { fields } from './read.ts';
+import type { SessionDraft } from './session-draft.ts';
+
+export const ARTIFACT_PREFIX = 'artifact.';
+
+/** Folds an `artifact.<type>` event. Backlog items are keyed by their stable id: a re-declaration replaces the item. */
+export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
+  const type = event.type.slice(ARTIFACT_PREFIX.length);
+  const data = fields(event.payload)['data'];
+  const where = { eventId: event.id, seq: event.seq };
+  switch (type) {
+    case 'business_rule':
+      draft.rules.push(readBusinessRule(event.payload, where));
+      return;
+    case 'product_brief': {
+      const brief = readProductBrief(data, where);
+      draft.brief = brief;
+      draft.chat.push({ kind: 'brief', seq: event.seq, title: brief.title });
+      return;
+    }
+    case 'epic': {
+      const epic = readBacklogItem(data, event.seq);
+      if (epic) draft.epics.set(epic.id, epic);
+      return;
+    }
+    case 'story': {
+      const story = readStory(data, event.seq);
+      if (story) draft.stories.set(story.id, story);
+      return;
+    }
+    case 'task': {
+      const task = readTask(data, event.seq);
+      if (task) draft.tasks.set(task.id, task);
+      return;
+    }
+    case 'module_map':
+      draft.moduleMaps.push({ seq: event.seq, version: readVersion(data), data: readModuleMap(data) });
+      return;
+    case 'module_contracts':
+      draft.contracts.push({ seq: event.seq, version: readVersion(data), data: readModuleContracts(data) });
+      return;
+    default:
+      (draft.otherArtifacts[type] ??= []).push({ seq: event.seq, version: readVersion(data), data });
+  }
+}

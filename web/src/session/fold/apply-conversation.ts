@@ -1,0 +1,78 @@
+import type { StoredEvent } from '../../api/types.ts';
+import { fields, list, optionalText, text, whole } from './read.ts';
+import { devProgress, isDevAgent, type SessionDraft } from './session-draft.ts';
+
+/** Folds the conversation events: messages, turns, activations, readiness, tools, failures. */
+export function applyConversation(draft: SessionDraft, event: StoredEvent): void {
+  const payload = fields(event.payload);
+  const agent = text(payload['agent'], event.actor);
+  const turnId = text(payload['turn_id']);
+  switch (event.type) {
+    case 'chat.message':
+      draft.chat.push({ kind: 'user', seq: event.seq, text: text(payload['text']) });
+      return;
+    case 'agent.activated':
+      if (!draft.activeAgents.includes(agent)) draft.activeAgents.push(agent);
+      draft.chat.push({ kind: 'activated', seq: event.seq, agent });
+      if (isDevAgent(agent)) devProgress(draft, agent).activeSince ??= event.seq;
+      return;
+    case 'turn.started':
+      draft.openTurns.set(turnId, { turnId, agent, kind: text(payload['kind'], 'message'), paused: false });
+      return;
+    case 'agent.response': {
+      const tools = list(payload['tool_calls']).map((call) => text(fields(call)['name'])).filter((name) => name !== '');
+      const said = text(payload['text']);
+      if (said.trim() !== '' || tools.length > 0) draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
+      if (tools.length === 0) draft.openTurns.delete(turnId);
+      if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
+      return;
+    }
+    case 'turn.failed':
+      draft.openTurns.delete(turnId);
+      draft.chat.push({ kind: 'failed', seq: event.seq, agent, reason: text(payload['reason'], 'unknown'), message: text(payload['message']) });
+      if (isDevAgent(agent)) devProgress(draft, agent).failures += 1;
+      return;
+    case 'toolloop.limit_reached':
+      draft.openTurns.delete(turnId);
+      draft.chat.push({ kind: 'limit', seq: event.seq, agent, ceiling: whole(payload['ceiling']) });
+      return;
+    case 'budget.exceeded':
+      draft.chat.push({
+        kind: 'budget',
+        seq: event.seq,
+        agent,
+        max: whole(payload['max_tokens']),
+        spent: whole(payload['spent_tokens']),
+        reserved: whole(payload['reserved_tokens']),
+        requested: whole(payload['requested_tokens']),
+      });
+      return;
+    case 'readiness.confirmed':
+      draft.readinessConfirmed = true;
+      draft.chat.push({ kind: 'readiness', seq: event.seq });
+      return;
+    case 'tool.completed':
+      applyToolCompleted(draft, event, agent);
+      return;
+  }
+}
+
+function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: string): void {
+  const payload = fields(event.payload);
+  const tool = text(payload['tool']);
+  const ok = payload['ok'] === true;
+  draft.chat.push({ kind: 'tool', seq: event.seq, agent, tool, ok, result: text(payload['result']) });
+  const toolCallId = optionalText(payload['tool_call_id']);
+  for (const action of draft.actions.values()) {
+    if (toolCallId !== null && action.toolCallId === toolCallId && action.status !== 'denied') action.status = 'completed';
+  }
+  if (!isDevAgent(agent) || !ok) return;
+  const args = fields(payload['args']);
+  const progress = devProgress(draft, agent);
+  if (tool === 'report_blocked') progress.blocks.push({ seq: event.seq, modulo: text(args['modulo']), falta: text(args['falta']) });
+  if (tool === 'finish_task') {
+    const taskId = optionalText(args['task_id']) ?? optionalText(args['task']) ?? optionalText(args['id']);
+    const summary = optionalText(args['summary']) ?? optionalText(args['resumo']) ?? optionalText(args['message']);
+    progress.finished.push({ seq: event.seq, taskId, summary });
+  }
+}

@@ -1,0 +1,42 @@
+import type { StoredEvent } from '../../api/types.ts';
+import { fields, optionalText, text } from './read.ts';
+import type { SessionDraft } from './session-draft.ts';
+
+export const HANDOFF_PREFIX = 'handoff.';
+
+/** Folds handoff transitions (the divider is placed where the handoff was first offered) and proposed actions. */
+export function applyCoordination(draft: SessionDraft, event: StoredEvent): void {
+  const payload = fields(event.payload);
+  if (event.type.startsWith(HANDOFF_PREFIX)) {
+    const id = optionalText(payload['handoff_id']);
+    if (id === null) return;
+    const known = draft.handoffs[id];
+    const status = text(payload['status'], event.type.slice(HANDOFF_PREFIX.length));
+    draft.handoffs[id] = {
+      id,
+      from: text(payload['from_agent'], known?.from ?? ''),
+      to: text(payload['to_agent'], known?.to ?? ''),
+      status,
+      reason: optionalText(payload['reason']) ?? known?.reason ?? null,
+      offeredSeq: known?.offeredSeq ?? event.seq,
+    };
+    if (known === undefined) draft.chat.push({ kind: 'handoff', seq: event.seq, handoffId: id });
+    return;
+  }
+  const actionId = optionalText(payload['action_id']);
+  if (actionId === null) return;
+  if (event.type === 'action.proposed') {
+    const agent = text(payload['agent'], event.actor);
+    const tool = text(payload['tool']);
+    draft.actions.set(actionId, { id: actionId, seq: event.seq, agent, tool, args: payload['args'], status: 'proposed', toolCallId: optionalText(payload['tool_call_id']) });
+    draft.chat.push({ kind: 'action', seq: event.seq, actionId, agent, tool });
+    for (const turn of draft.openTurns.values()) if (turn.agent === agent) turn.paused = true;
+    return;
+  }
+  const action = draft.actions.get(actionId);
+  if (action === undefined) return;
+  action.status = event.type === 'action.approved' ? 'approved' : 'denied';
+  for (const turn of draft.openTurns.values()) if (turn.agent === action.agent) turn.paused = false;
+}
+
+export const isCoordinationEvent = (type: string) => type.startsWith(HANDOFF_PREFIX) || type === 'action.proposed' || type === 'action.approved' || type === 'action.denied';

@@ -1,0 +1,58 @@
+import type { ActionView, BusinessRule, ChatItem, Declaration, DevProgress, Epic, HandoffView, ModuleContracts, ModuleMap, OpenTurn, ProductBrief, Story, Task } from './session-view.ts';
+
+/** The mutable accumulator of one fold; never leaves fold-session.ts. */
+export type SessionDraft = {
+  lastSeq: number;
+  chat: ChatItem[];
+  activeAgents: string[];
+  rules: BusinessRule[];
+  brief: ProductBrief | null;
+  readinessConfirmed: boolean;
+  handoffs: Record<string, HandoffView>;
+  actions: Map<string, ActionView>;
+  openTurns: Map<string, OpenTurn>;
+  epics: Map<string, Epic>;
+  stories: Map<string, Story>;
+  tasks: Map<string, Task>;
+  moduleMaps: Declaration<ModuleMap>[];
+  contracts: Declaration<ModuleContracts>[];
+  otherArtifacts: Record<string, Declaration<unknown>[]>;
+  devs: Map<string, DevProgress>;
+  unreadable: number;
+};
+
+export function newSessionDraft(): SessionDraft {
+  return {
+    lastSeq: 0,
+    chat: [],
+    activeAgents: [],
+    rules: [],
+    brief: null,
+    readinessConfirmed: false,
+    handoffs: {},
+    actions: new Map(),
+    openTurns: new Map(),
+    epics: new Map(),
+    stories: new Map(),
+    tasks: new Map(),
+    moduleMaps: [],
+    contracts: [],
+    otherArtifacts: {},
+    devs: new Map(),
+    unreadable: 0,
+  };
+}
+
+export const DEV_AGENT_PREFIX = 'dev:';
+
+/** The progress record of a dev agent (`dev:<module>`), created on first sight. */
+export function devProgress(draft: SessionDraft, agent: string): DevProgress {
+  let progress = draft.devs.get(agent);
+  if (progress === undefined) {
+    progress = { agent, module: agent.slice(DEV_AGENT_PREFIX.length), activeSince: null, finished: [], blocks: [], lastSaid: null, failures: 0 };
+    draft.devs.set(agent, progress);
+  }
+  return progress;
+}
+
+export const isDevAgent = (agent: string) => agent.startsWith(DEV_AGENT_PREFIX) && agent.length > DEV_AGENT_PREFIX.length;

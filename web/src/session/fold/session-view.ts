@@ -1,0 +1,86 @@
+/** What the session page shows, folded from the session's events (see fold-session.ts). */
+
+export type ChatItem =
+  | { kind: 'user'; seq: number; text: string }
+  | { kind: 'agent'; seq: number; agent: string; text: string; tools: string[] }
+  | { kind: 'tool'; seq: number; agent: string; tool: string; ok: boolean; result: string }
+  | { kind: 'activated'; seq: number; agent: string }
+  | { kind: 'handoff'; seq: number; handoffId: string }
+  | { kind: 'failed'; seq: number; agent: string; reason: string; message: string }
+  | { kind: 'budget'; seq: number; agent: string; max: number; spent: number; reserved: number; requested: number }
+  | { kind: 'readiness'; seq: number }
+  | { kind: 'brief'; seq: number; title: string }
+  | { kind: 'limit'; seq: number; agent: string; ceiling: number }
+  | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string };
+
+export type BusinessRule = { eventId: string; seq: number; title: string; statement: string; origin: number[] };
+
+export type ProductBrief = {
+  eventId: string;
+  seq: number;
+  title: string;
+  summary: string;
+  problem: string;
+  audience: string;
+  goals: string[];
+  outOfScope: string[];
+  openQuestions: string[];
+  ruleRefs: string[];
+};
+
+export type HandoffView = { id: string; from: string; to: string; status: string; reason: string | null; offeredSeq: number };
+
+export type ActionStatus = 'proposed' | 'approved' | 'denied' | 'completed';
+export type ActionView = { id: string; seq: number; agent: string; tool: string; args: unknown; status: ActionStatus; toolCallId: string | null };
+
+/** A turn that started and has not ended; `paused` while a proposed action waits for the person. */
+export type OpenTurn = { turnId: string; agent: string; kind: string; paused: boolean };
+
+export type BacklogItem = { id: string; seq: number; title: string; description: string; acceptanceCriteria: string[] };
+export type Epic = BacklogItem;
+export type Story = BacklogItem & { epicId: string };
+export type Task = BacklogItem & { storyId: string; module: string | null };
+export type Backlog = { epics: Epic[]; stories: Story[]; tasks: Task[] };
+
+/** One declaration of a versioned artifact (module map, contracts, …): the highest version is current, ties by seq. */
+export type Declaration<Data> = { seq: number; version: number; data: Data };
+
+export type ModuleDeclaration = { name: string; stack: string; responsibility: string; dependsOn: string[] };
+export type ModuleMap = { modules: ModuleDeclaration[] };
+
+export type ContractItem = { tipo: string; assinatura: string; descricao: string | null };
+export type ModuleContract = { modulo: string; expoe: ContractItem[] };
+export type ModuleContracts = { contratos: ModuleContract[] };
+
+export type DevBlock = { seq: number; modulo: string; falta: string };
+export type DevFinish = { seq: number; taskId: string | null; summary: string | null };
+export type DevProgress = {
+  agent: string;
+  module: string;
+  activeSince: number | null;
+  finished: DevFinish[];
+  blocks: DevBlock[];
+  lastSaid: string | null;
+  failures: number;
+};
+
+export type SessionView = {
+  lastSeq: number;
+  chat: ChatItem[];
+  /** Agents activated in the session, in activation order. */
+  activeAgents: string[];
+  rules: BusinessRule[];
+  brief: ProductBrief | null;
+  readinessConfirmed: boolean;
+  handoffs: Record<string, HandoffView>;
+  actions: ActionView[];
+  openTurns: OpenTurn[];
+  backlog: Backlog;
+  moduleMaps: Declaration<ModuleMap>[];
+  contracts: Declaration<ModuleContracts>[];
+  /** Other artifact types (project_image, module_routing, c4_diagram, future ones): every declaration, by type. */
+  otherArtifacts: Record<string, Declaration<unknown>[]>;
+  devs: DevProgress[];
+  /** Events whose payload could not be read, kept visible. */
+  unreadable: number;
+};

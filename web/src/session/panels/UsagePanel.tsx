@@ -1,0 +1,87 @@
+import { useEffect, useState } from 'react';
+import { getJson } from '../../api/client.ts';
+import type { Usage } from '../../api/types.ts';
+import { agentName } from '../../i18n/agent-name.ts';
+import { formatNumber } from '../../i18n/format-number.ts';
+import { t } from '../../i18n/t.ts';
+
+const REFRESH_DELAY_MS = 400;
+
+/**
+ * Tokens the session used, by agent and model, and the project's budget. Fetched again shortly after the
+ * log moves (`refreshKey`), since every model call ends in an event.
+ */
+export function UsagePanel({ sessionId, projectId, refreshKey }: { sessionId: string; projectId: string | null; refreshKey: number }) {
+  const [usage, setUsage] = useState<{ session: Usage | null; project: Usage | null; failed: boolean }>({ session: null, project: null, failed: false });
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      Promise.all([getJson<Usage>(`/api/sessions/${sessionId}/usage`), projectId ? getJson<Usage>(`/api/projects/${projectId}/usage`) : Promise.resolve(null)]).then(
+        ([session, project]) => current && setUsage({ session, project, failed: false }),
+        () => current && setUsage((previous) => ({ ...previous, failed: true })),
+      );
+    }, REFRESH_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [sessionId, projectId, refreshKey]);
+
+  const { session, project } = usage;
+  const lines = session?.by_agent_and_model ?? [];
+  const max = project?.max_tokens ?? null;
+  return (
+    <section className="panel" data-testid="usage-panel">
+      <h2>{t('usage.title')}</h2>
+      {usage.failed && <p className="muted small">{t('usage.unavailable')}</p>}
+      {!usage.failed && session === null && <p className="muted small">{t('common.loading')}</p>}
+      {session && <p data-testid="usage-session-total">{t('usage.session', { total: formatNumber(Number(session.total_tokens)) })}</p>}
+      {session && Number(session.reserved_tokens) > 0 && <p className="muted small">{t('usage.reserved', { reserved: formatNumber(Number(session.reserved_tokens)) })}</p>}
+      {session && lines.length === 0 && <p className="muted">{t('usage.empty')}</p>}
+      {lines.length > 0 && (
+        <table className="usage">
+          <thead>
+            <tr>
+              <th scope="col">{t('usage.col.agent')}</th>
+              <th scope="col">{t('usage.col.model')}</th>
+              <th scope="col" className="number">{t('usage.col.calls')}</th>
+              <th scope="col" className="number">{t('usage.col.tokens')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line) => (
+              <tr key={`${line.agent}/${line.provider}/${line.model}`} data-testid="usage-row" data-agent={line.agent}>
+                <td>{agentName(line.agent)}</td>
+                <td className="model" title={`${line.provider}:${line.model}`}>{line.provider} · {line.model}</td>
+                <td className="number">
+                  {formatNumber(Number(line.calls))}
+                  <UsageFlags line={line} />
+                </td>
+                <td className="number">
+                  {formatNumber(Number(line.input_tokens))} / {formatNumber(Number(line.output_tokens))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {project && (
+        <p className={`budget ${max !== null && Number(project.total_tokens) >= max ? 'over' : ''}`} data-testid="project-budget">
+          {max === null
+            ? t('usage.projectUnlimited', { spent: formatNumber(Number(project.total_tokens)) })
+            : t('usage.project', { spent: formatNumber(Number(project.total_tokens)), max: formatNumber(max) })}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function UsageFlags({ line }: { line: Usage['by_agent_and_model'][number] }) {
+  const flags = [
+    Number(line.estimated_calls) > 0 ? t('usage.estimated', { count: line.estimated_calls }) : null,
+    Number(line.refused_calls) > 0 ? t('usage.refused', { count: line.refused_calls }) : null,
+    Number(line.failed_calls) > 0 ? t('usage.failed', { count: line.failed_calls }) : null,
+  ].filter((flag) => flag !== null);
+  return flags.length > 0 ? <span className="muted small block">{flags.join(' · ')}</span> : null;
+}

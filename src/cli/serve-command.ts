@@ -16,6 +16,9 @@ export async function serveCommand(config: ForjaConfig, logger: Logger): Promise
   logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status() }, `Forja is listening on ${server.url}`);
   const resumed = await forja.conversation.resumeInterruptedTurns();
   if (resumed.length > 0) logger.info({ sessions: resumed.map((turn) => turn.sessionId) }, 'resuming turns interrupted by the last stop');
+  // Agents activated by a handoff just before the last stop still owe their kickoff turn.
+  const accepted = await forja.database.query<{ session_id: string }>("select distinct session_id from handoffs where status = 'accepted'");
+  for (const { session_id: sessionId } of accepted.rows) void forja.conversation.startPendingKickoffs(sessionId);
 
   let stopping: Promise<void> | null = null;
   const stop = (signal: string) => {

@@ -1,4 +1,4 @@
-import type { ArtifactRegistry } from '../../domain/artifacts/index.ts';
+import { businessRuleDefinition, createArtifactRegistry, productBriefDefinition } from '../../domain/artifacts/index.ts';
 import { buildSystemPrompt, businessRuleUnits, type PromptSources } from '../runtime/build-system-prompt.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { CRIATIVO_KICKOFF } from './criativo-kickoff.ts';
@@ -8,7 +8,13 @@ import { emitArtifactTool } from './emit-artifact-tool.ts';
 export const CRIATIVO_MAX_ITERATIONS = 6;
 export const CRIATIVO_MAX_OUTPUT_TOKENS = 1024;
 
-export function criativoAgent(sources: PromptSources, registry: ArtifactRegistry): LoopAgent {
+/**
+ * What Criativo's `emit_artifact` knows: business rules, and the brief only so that asking for it is refused
+ * with the reason (it is system-only). Backlog and architecture artifacts belong to the PO and Arquiteto.
+ */
+const CRIATIVO_ARTIFACTS = createArtifactRegistry([businessRuleDefinition, productBriefDefinition]);
+
+export function criativoAgent(sources: PromptSources, registry = CRIATIVO_ARTIFACTS): LoopAgent {
   return {
     slug: 'criativo',
     maxIterations: CRIATIVO_MAX_ITERATIONS,

@@ -26,6 +26,6 @@ export async function updateHandoffStatus(transaction: Queryable, handoff: Hando
 }
 
 export async function listHandoffs(database: Queryable, sessionId: string): Promise<Handoff[]> {
-  const result = await database.query<Handoff>(`select ${COLUMNS} from handoffs where session_id = $1 order by created_at, id`, [sessionId]);
+  const result = await database.query<Handoff>(`select ${COLUMNS} from handoffs where session_id = $1 order by offered_order`, [sessionId]);
   return result.rows;
 }

@@ -15,9 +15,11 @@ export const handoffs: Migration = {
       to_agent text not null,
       artifact_id uuid,
       status text not null check (status in ('offered', 'accepted', 'completed', 'rejected')),
+      -- The order handoffs were offered in, also among those offered in one transaction (same created_at).
+      offered_order bigint generated always as identity,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now()
     );
-    create index handoffs_by_session on handoffs (session_id, created_at);
+    create index handoffs_by_session on handoffs (session_id, offered_order);
   `,
 };

@@ -1,0 +1,35 @@
+import { readProjectArchitecture } from '../../workspace/index.ts';
+import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
+import type { LoopAgent } from '../runtime/tool-loop.ts';
+import { readProjectBacklog } from '../po/current-backlog.ts';
+import { renderBacklog, renderBrief, renderModuleMapSummary } from '../po/render-line-context.ts';
+import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
+import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
+import { assignTasksTool } from './assign-tasks-tool.ts';
+import { declareTools } from './declare-tools.ts';
+import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
+import { renderContractsSummary } from './render-contracts-summary.ts';
+
+export const ARQUITETO_MAX_OUTPUT_TOKENS = 8192;
+
+/** The Arquiteto: declares the architecture and the module contracts, then hands one module to each dev. */
+export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
+  return {
+    slug: 'arquiteto',
+    maxIterations: ARQUITETO_MAX_ITERATIONS,
+    maxOutputTokens: ARQUITETO_MAX_OUTPUT_TOKENS,
+    tools: [...declareTools(dependencies), assignTasksTool(dependencies), handOffToDevsTool(dependencies)],
+    buildSystemPrompt: async (view, scope) => {
+      const [backlog, architecture] = await Promise.all([readProjectBacklog(dependencies.database, scope.projectId), readProjectArchitecture(dependencies.database, scope.projectId)]);
+      const handedOff = view.state.handoffs.some((handoff) => handoff.from_agent === 'arquiteto' && handoff.to_agent.startsWith('dev:'));
+      const projectContext = [
+        renderBrief(view.state.product_brief),
+        renderBacklog(backlog, { criteria: true }),
+        renderModuleMapSummary(architecture.module_map?.data ?? null),
+        renderContractsSummary(architecture.module_contracts?.data ?? null),
+      ].join('\n\n');
+      const taskState = arquitetoTaskState(architecture, backlog, handedOff);
+      return (await buildSystemPrompt(dependencies.prompts, 'arquiteto', scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState })).prompt;
+    },
+  };
+}

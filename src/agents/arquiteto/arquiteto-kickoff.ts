@@ -1,0 +1,35 @@
+import type { ProjectArchitecture } from '../../workspace/index.ts';
+import type { Backlog } from '../po/current-backlog.ts';
+
+/** The Arquiteto's iteration ceiling (DESIGN §3: "Arquiteto: 14"). */
+export const ARQUITETO_MAX_ITERATIONS = 14;
+
+/**
+ * The Arquiteto's kickoff: the steps of the record, step 5 being the contracts (ADR 0200 §4), each one
+ * tool call so the eight steps fit the ceiling of 14 model calls with room for corrections.
+ */
+export const ARQUITETO_KICKOFF = [
+  'Você recebeu do PO o backlog desta sessão. Declare a arquitetura nesta ordem, uma ferramenta por passo:',
+  '1. declare_project_image — a imagem do projeto: o que ele é, sua forma e as escolhas principais.',
+  '2. declare_module_map — os módulos {name, stack, responsibility, dependsOn[]}; sem ciclos e sem depender de módulo que não está no mapa.',
+  '3. route_modules_to_infra — onde cada módulo roda.',
+  '4. declare_c4_diagram — o contexto C4: pessoas e sistemas externos em volta do sistema e dos módulos (o nível de contêiner é o próprio mapa).',
+  '5. declare_module_contracts — o contrato de cada módulo: só o que ele EXPÕE, {modulo, expoe: [{tipo: funcao|rota|evento|dado, assinatura (até 300 caracteres), descricao?}]}, de 1 a 40 itens por módulo. O que um módulo consome vem do dependsOn do mapa: nunca escreva duas vezes. Os devs leem os contratos com listar_contratos_de_modulos, nunca no worktree de outro módulo; mudar um contrato é declarar uma nova versão.',
+  '6. assign_tasks_to_modules — atribua cada tarefa do backlog a um módulo do mapa.',
+  '7. Revise: cada declaração leva a lista inteira e substitui a anterior (version maior para mudar). Se uma ferramenta recusar, leia o motivo inteiro, corrija todos os problemas e chame de novo.',
+  '8. hand_off_to_devs — conclui o seu handoff e oferece um handoff a cada módulo do mapa (dev:<módulo>). Depois diga à pessoa, numa frase, que ela pode aceitar os handoffs dos devs.',
+  `Você tem no máximo ${ARQUITETO_MAX_ITERATIONS} chamadas ao modelo por turno: uma ferramenta por chamada, sem repetir o que já está declarado.`,
+].join('\n');
+
+/** The kickoff with where each step stands. */
+export function arquitetoTaskState(architecture: ProjectArchitecture, backlog: Backlog, handedOff: boolean): string {
+  const declared = (['project_image', 'module_map', 'module_routing', 'c4_diagram', 'module_contracts'] as const).map((type) => `${type}: ${architecture[type] === null ? 'não declarado' : `versão ${architecture[type]!.version}`}`);
+  const unassigned = backlog.tasks.filter((task) => task.module === undefined).map((task) => task.id);
+  return [
+    ARQUITETO_KICKOFF,
+    '',
+    `Declarado até agora — ${declared.join('; ')}.`,
+    `Tarefas sem módulo: ${unassigned.length === 0 ? '(nenhuma)' : unassigned.join(', ')}.`,
+    handedOff ? 'Os handoffs aos devs já foram oferecidos.' : 'Os handoffs aos devs ainda não foram oferecidos.',
+  ].join('\n');
+}

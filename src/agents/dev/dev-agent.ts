@@ -1,0 +1,52 @@
+import { MODULE_NAME_PATTERN } from '../../domain/architecture/index.ts';
+import { readProjectArchitecture } from '../../workspace/index.ts';
+import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
+import type { LoopAgent } from '../runtime/tool-loop.ts';
+import { readProjectBacklog } from '../po/current-backlog.ts';
+import type { DevDependencies } from './dev-dependencies.ts';
+import { devKickoff } from './dev-kickoff.ts';
+import { fileTools } from './file-tools.ts';
+import { finishTaskTool } from './finish-task-tool.ts';
+import { listModuleContractsTool } from './list-module-contracts-tool.ts';
+import { renderModuleTasks } from './render-module-tasks.ts';
+import { reportBlockedTool } from './report-blocked-tool.ts';
+import { terminalTool } from './terminal-tool.ts';
+
+export const DEV_MAX_ITERATIONS = 20;
+export const DEV_MAX_OUTPUT_TOKENS = 8192;
+const DEV_SLUG_PREFIX = 'dev:';
+
+/** The dev agent of one module (`dev:<module>`): implements its tasks in its own worktree. */
+export function devAgent(dependencies: DevDependencies, module: string): LoopAgent {
+  return {
+    slug: `${DEV_SLUG_PREFIX}${module}`,
+    maxIterations: DEV_MAX_ITERATIONS,
+    maxOutputTokens: DEV_MAX_OUTPUT_TOKENS,
+    tools: [...fileTools(dependencies), terminalTool(dependencies), listModuleContractsTool(dependencies), reportBlockedTool(), finishTaskTool(dependencies)],
+    buildSystemPrompt: async (view, scope) => {
+      const [backlog, architecture, worktree] = await Promise.all([
+        readProjectBacklog(dependencies.database, scope.projectId),
+        readProjectArchitecture(dependencies.database, scope.projectId),
+        dependencies.workspaces.ensureWorktree(scope.projectId, module),
+      ]);
+      const projectContext = renderModuleTasks(module, architecture.module_map?.data ?? null, backlog);
+      const taskState = devKickoff(module, worktree, dependencies.terminal.settings.mode);
+      return (await buildSystemPrompt(dependencies.prompts, `${DEV_SLUG_PREFIX}${module}`, scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState })).prompt;
+    },
+  };
+}
+
+/**
+ * The dev agents on demand: `dev:<module>` for any valid module name (one per module of the map is what
+ * the Arquiteto hands off to; the activation rule decides which may run). Built once per module.
+ */
+export function devAgentsOnDemand(dependencies: DevDependencies): (slug: string) => LoopAgent | null {
+  const agents = new Map<string, LoopAgent>();
+  return (slug) => {
+    if (!slug.startsWith(DEV_SLUG_PREFIX)) return null;
+    const module = slug.slice(DEV_SLUG_PREFIX.length);
+    if (!MODULE_NAME_PATTERN.test(module)) return null;
+    if (!agents.has(slug)) agents.set(slug, devAgent(dependencies, module));
+    return agents.get(slug)!;
+  };
+}

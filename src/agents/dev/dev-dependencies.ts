@@ -1,0 +1,11 @@
+import type { Database } from '../../store/index.ts';
+import type { ProjectWorkspaces, TerminalRunner } from '../../workspace/index.ts';
+import type { PromptSources } from '../runtime/build-system-prompt.ts';
+
+/** What a dev agent is given: its worktree comes from the workspaces, its commands run through `terminal`. */
+export interface DevDependencies {
+  prompts: PromptSources;
+  database: Database;
+  workspaces: ProjectWorkspaces;
+  terminal: TerminalRunner;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Events of the dev agents' progress, named here because the records leave them open:
+ * - `dev.blocked` — `report_blocked`: the dev needs an interface the contracts do not declare.
+ * - `dev.task_finished` — `finish_task`: the dev's work on a task is committed on its branch.
+ */
+export const DEV_EVENT_TYPES = { blocked: 'dev.blocked', taskFinished: 'dev.task_finished' } as const;
+
+/** `dev.blocked`: `modulo` is the module whose interface is missing, `falta` what is missing (the record's names). */
+export const DevBlockedPayloadSchema = z.object({
+  v: z.literal(1),
+  agent: z.string().min(1),
+  module: z.string().min(1),
+  modulo: z.string().min(1),
+  falta: z.string().min(1),
+});
+
+/** `dev.task_finished`: the commit that holds the task's work on the module's branch. */
+export const DevTaskFinishedPayloadSchema = z.object({
+  v: z.literal(1),
+  agent: z.string().min(1),
+  module: z.string().min(1),
+  task_id: z.string().min(1),
+  summary: z.string(),
+  branch: z.string().min(1),
+  commit: z.string().min(1),
+  files: z.array(z.string()),
+});
+
+export type DevBlockedPayload = z.infer<typeof DevBlockedPayloadSchema>;
+export type DevTaskFinishedPayload = z.infer<typeof DevTaskFinishedPayloadSchema>;

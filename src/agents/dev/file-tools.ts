@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { readWorktreeFile, searchWorktree, writeWorktreeFile } from '../../workspace/index.ts';
+import type { AgentTool } from '../runtime/agent-tool.ts';
+import type { DevDependencies } from './dev-dependencies.ts';
+import { inModuleWorktree } from './module-worktree.ts';
+
+const path = z.string().describe('A path relative to the root of your worktree, e.g. src/index.ts');
+
+/**
+ * `read_file`, `search_workspace` and `write_file` (direct): confined to the agent's worktree — `..` above
+ * its root, absolute paths, `.git` and symbolic links that lead out are refused with the reason, and a
+ * refused write writes nothing.
+ */
+export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): AgentTool[] {
+  return [
+    {
+      name: 'read_file',
+      description: 'Read a file of your worktree (a directory lists its entries).',
+      parameters: z.strictObject({ path }),
+      mode: 'direct',
+      run: (args, context) =>
+        inModuleWorktree(dependencies, context, async (worktree) => {
+          const read = await readWorktreeFile(worktree.directory, (args as { path: string }).path);
+          return read.ok ? { ok: true, result: read.text } : { ok: false, result: read.reason };
+        }),
+    },
+    {
+      name: 'search_workspace',
+      description: 'Search text (case-insensitive) in the file names and lines of your worktree, optionally under a path.',
+      parameters: z.strictObject({ query: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'), path: path.optional() }),
+      mode: 'direct',
+      run: (args, context) =>
+        inModuleWorktree(dependencies, context, async (worktree) => {
+          const { query, path: under } = args as { query: string; path?: string };
+          const found = await searchWorktree(worktree.directory, query, under ?? '.');
+          return found.ok ? { ok: true, result: found.text } : { ok: false, result: found.reason };
+        }),
+    },
+    {
+      name: 'write_file',
+      description: 'Write a whole file of your worktree (created or replaced; directories are created).',
+      parameters: z.strictObject({ path, content: z.string() }),
+      mode: 'direct',
+      run: (args, context) =>
+        inModuleWorktree(dependencies, context, async (worktree) => {
+          const { path: target, content } = args as { path: string; content: string };
+          const written = await writeWorktreeFile(worktree.directory, target, content);
+          return written.ok ? { ok: true, result: `Wrote ${written.bytes} bytes to ${written.relativePath}.` } : { ok: false, result: `write_file refused: ${written.reason}. Nothing was written.` };
+        }),
+    },
+  ];
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { TASK_ID_PATTERN } from '../../domain/artifacts/index.ts';
+import type { AgentTool } from '../runtime/agent-tool.ts';
+import { readProjectBacklog } from '../po/current-backlog.ts';
+import type { DevDependencies } from './dev-dependencies.ts';
+import { DEV_EVENT_TYPES } from './dev-events.ts';
+import { inModuleWorktree } from './module-worktree.ts';
+
+const FinishTaskSchema = z.strictObject({
+  task_id: z.string().trim().regex(TASK_ID_PATTERN, 'must be a task id like AT-276'),
+  resumo: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').describe('One line: what was done.'),
+});
+
+/**
+ * `finish_task` (direct): commits every change of the worktree on the module's branch, with the task id in
+ * the message, and records `dev.task_finished` with the commit. Refused for a task that is not in the
+ * backlog or belongs to another module, and when there is nothing to commit.
+ */
+export function finishTaskTool(dependencies: Pick<DevDependencies, 'database' | 'workspaces'>): AgentTool {
+  return {
+    name: 'finish_task',
+    description: 'When a task is done: commit your worktree on your branch. {task_id: "AT-001", resumo: "what was done"}.',
+    parameters: FinishTaskSchema,
+    mode: 'direct',
+    run: (args, context) =>
+      inModuleWorktree(dependencies, context, async (_worktree, module) => {
+        const { task_id, resumo } = args as z.output<typeof FinishTaskSchema>;
+        const task = (await readProjectBacklog(dependencies.database, context.projectId)).tasks.find((candidate) => candidate.id === task_id);
+        if (task === undefined) return { ok: false, result: `finish_task refused: ${task_id} is not a task of the backlog. Nothing was committed.` };
+        if (task.module !== undefined && task.module !== module) return { ok: false, result: `finish_task refused: ${task_id} belongs to module ${task.module}, not to ${module}. Nothing was committed.` };
+        const committed = await dependencies.workspaces.commitModule(context.projectId, module, `${task_id}: ${resumo}\n\nAgent: ${context.agent}`);
+        if (!committed.ok) return { ok: false, result: `finish_task refused: ${committed.reason}.` };
+        return {
+          ok: true,
+          result: `Committed ${committed.commit.slice(0, 12)} on ${committed.branch}: ${committed.files.join(', ')}.`,
+          events: [{ type: DEV_EVENT_TYPES.taskFinished, actor: context.agent, payload: { v: 1, agent: context.agent, module, task_id, summary: resumo, branch: committed.branch, commit: committed.commit, files: committed.files } }],
+        };
+      }),
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { MODULE_NAME_PATTERN } from '../../domain/architecture/index.ts';
+import type { AgentTool } from '../runtime/agent-tool.ts';
+import { DEV_EVENT_TYPES } from './dev-events.ts';
+
+const ReportBlockedSchema = z.strictObject({
+  modulo: z.string().trim().regex(MODULE_NAME_PATTERN, 'must be a module name (lowercase letters, digits, "-" or "_"), e.g. board-engine').describe('The module whose interface is missing.'),
+  falta: z.string().trim().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters').describe('What is missing: the interface you need.'),
+});
+
+/**
+ * `report_blocked` (direct): `{modulo, falta}` — the dev's task depends on an interface no contract
+ * declares. Recorded as `dev.blocked` for the Arquiteto and the person; the dev does not write it into the
+ * other module's code (ADR 0200 §6).
+ */
+export function reportBlockedTool(): AgentTool {
+  return {
+    name: 'report_blocked',
+    description: 'Report that your task depends on an interface that no contract declares: {modulo: the module that should expose it, falta: what is missing}.',
+    parameters: ReportBlockedSchema,
+    mode: 'direct',
+    run: async (args, context) => {
+      const { modulo, falta } = args as z.output<typeof ReportBlockedSchema>;
+      const module = context.module ?? '(none)';
+      return {
+        ok: true,
+        result: `Recorded: blocked on ${modulo} — ${falta}. The Arquiteto declares it in a new version of the contracts. Do not implement it in ${modulo}'s code and do not look for it in its worktree; go on with what does not depend on it.`,
+        events: [{ type: DEV_EVENT_TYPES.blocked, actor: context.agent, payload: { v: 1, agent: context.agent, module, modulo, falta } }],
+      };
+    },
+  };
+}

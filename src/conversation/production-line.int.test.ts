@@ -1,0 +1,220 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createForja, type Forja } from '../composition.ts';
+import { loadConfig } from '../config/config.ts';
+import { validateModuleContractsDeclaration } from '../domain/architecture/index.ts';
+import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
+import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
+import { requestJson } from '../testing/forja-harness.ts';
+import { newSessionThroughApi } from '../testing/scripted-forja.ts';
+import { gitAt, INTEGRATION_BRANCH, workspaceDirectory, worktreeDirectory } from '../workspace/index.ts';
+
+const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco por assinatura, entregue de madrugada.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
+const MAP = {
+  version: 1,
+  modules: [
+    { name: 'catalogo', stack: 'TypeScript', responsibility: 'Os pães à venda e seus preços', dependsOn: [] },
+    { name: 'pedidos', stack: 'TypeScript', responsibility: 'As assinaturas e os pedidos do dia', dependsOn: ['catalogo'] },
+  ],
+};
+const WRONG_CONTRACTS = { version: 1, contratos: [{ modulo: 'catalogo', expoe: [{ tipo: 'classe', assinatura: 'Pao' }] }, { modulo: 'estoque', expoe: [{ tipo: 'funcao', assinatura: 'baixar(id)' }] }] };
+const CONTRACTS = {
+  version: 1,
+  contratos: [
+    { modulo: 'catalogo', expoe: [{ tipo: 'funcao', assinatura: 'listarPaes(): Pao[]', descricao: 'Os pães à venda hoje' }, { tipo: 'dado', assinatura: 'Pao { id: string; nome: string; precoCentavos: number }' }] },
+    { modulo: 'pedidos', expoe: [{ tipo: 'rota', assinatura: 'POST /pedidos { paoId, quantidade } -> 201 { pedidoId }' }] },
+  ],
+};
+const PEDIDOS_CODE = "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
+
+/** The line up to the Arquiteto's handoff: Criativo with the person, the brief, the PO's backlog. */
+const UP_TO_ARQUITETO: ScriptInput['turns'] = [
+  { agent: 'criativo', text: 'Anotei a regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [3] } }] },
+  { agent: 'criativo', text: 'Quando quiser, aperte "Estou pronto para produzir".' },
+  { agent: 'criativo', text: JSON.stringify(BRIEF) },
+  {
+    agent: 'po',
+    text: 'Escrevo o backlog.',
+    tool_calls: [
+      {
+        name: 'declare_backlog',
+        arguments: {
+          epics: [{ id: 'EP-001', title: 'Assinatura de pão', description: 'A pessoa assina e recebe pão cedo' }],
+          stories: [
+            { id: 'HS-001', epic_id: 'EP-001', title: 'Ver os pães', description: 'A pessoa vê o catálogo', acceptance_criteria: ['lista os pães com preço'] },
+            { id: 'HS-002', epic_id: 'EP-001', title: 'Assinar', description: 'A pessoa faz um pedido', acceptance_criteria: ['o pedido guarda o pão e a quantidade'] },
+          ],
+          tasks: [
+            { id: 'AT-001', story_id: 'HS-001', title: 'Listar pães', description: 'Função que lista os pães', acceptance_criteria: ['devolve os pães do dia'] },
+            { id: 'AT-002', story_id: 'HS-002', title: 'Criar pedido', description: 'Função que cria o pedido', acceptance_criteria: ['usa o pão do catálogo'] },
+          ],
+        },
+      },
+    ],
+  },
+  { agent: 'po', text: '', tool_calls: [{ name: 'hand_off_to_arquiteto', arguments: {} }] },
+  { agent: 'po', text: 'Backlog pronto: aceite o handoff para o Arquiteto.' },
+];
+
+const ARQUITETO: ScriptInput['turns'] = [
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_project_image', arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'route_modules_to_infra', arguments: { version: 1, routes: [{ module: 'catalogo', infra: 'biblioteca' }, { module: 'pedidos', infra: 'serviço HTTP' }] } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_c4_diagram', arguments: { version: 1, system: { name: 'Padaria', description: 'Pão por assinatura' }, actors: [{ id: 'cliente', kind: 'person', name: 'Cliente' }], relations: [{ from: 'cliente', to: 'pedidos', description: 'assina' }] } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_contracts', arguments: WRONG_CONTRACTS }] },
+  { agent: 'arquiteto', text: 'Corrijo os contratos.', tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'assign_tasks_to_modules', arguments: { assignments: [{ task_id: 'AT-001', module: 'catalogo' }, { task_id: 'AT-002', module: 'pedidos' }] } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
+  { agent: 'arquiteto', text: 'Arquitetura declarada: aceite os handoffs dos devs.' },
+];
+
+const DEVS: ScriptInput['turns'] = [
+  { agent: 'dev:catalogo', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
+  { agent: 'dev:catalogo', tool_calls: [{ name: 'report_blocked', arguments: { modulo: 'pedidos', falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia' } }] },
+  { agent: 'dev:catalogo', text: 'Bloqueado: falta o evento PedidoCriado de pedidos.' },
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }] },
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } }] },
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
+  { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
+];
+
+async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
+  const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-production-line-'));
+  const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory });
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const database = await engine.open();
+  const provider = createScriptedProvider({ script });
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, database, provider });
+  return { forja, provider, dataDirectory, close: async () => (await forja.close(), await database.close(), await rm(dataDirectory, { recursive: true, force: true })) };
+}
+
+/** The person's part up to the Arquiteto: idea, readiness, accepting the PO's and then the Arquiteto's handoff. */
+async function throughTheArquiteto(forja: Forja) {
+  const { projectId, sessionId } = await newSessionThroughApi(forja);
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.' });
+  await forja.conversation.idle(sessionId);
+  const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+  expect(ready.status).toBe(201);
+  expect(await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`)).toMatchObject({ status: 200 });
+  await forja.conversation.idle(sessionId);
+  const toArquiteto = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
+  expect(toArquiteto).toMatchObject({ from_agent: 'po', status: 'offered' });
+  expect(await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`)).toMatchObject({ status: 200 });
+  await forja.conversation.idle(sessionId);
+  return { projectId, sessionId };
+}
+
+const toolResults = async (forja: Forja, sessionId: string, agent: string) =>
+  (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'tool.completed' && (event.payload as { agent: string }).agent === agent).map((event) => event.payload as { tool: string; args: unknown; ok: boolean; result: string });
+
+describe.each(testDatabaseEngines())('the production line on $name', (engine) => {
+  let close: (() => Promise<unknown>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('goes from an idea to two dev agents in their own worktrees, one committing code, one blocked on a missing interface', { timeout: 240_000 }, async () => {
+    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });
+    close = line.close;
+    const { forja, provider, dataDirectory } = line;
+    const { projectId, sessionId } = await throughTheArquiteto(forja);
+
+    // The PO: a backlog with stable ids, its handoff completed, the work offered to the Arquiteto.
+    expect((await requestJson(forja, 'GET', `/api/projects/${projectId}/backlog`)).body.tasks.map((task: { id: string; module?: string }) => [task.id, task.module])).toEqual([['AT-001', 'catalogo'], ['AT-002', 'pedidos']]);
+
+    // The Arquiteto: the first contracts refused with the full reason, then the corrected ones current.
+    const contractCalls = (await toolResults(forja, sessionId, 'arquiteto')).filter((call) => call.tool === 'declare_module_contracts');
+    expect(contractCalls.map((call) => call.ok)).toEqual([false, true]);
+    expect(contractCalls[0]!.result).toBe((validateModuleContractsDeclaration(WRONG_CONTRACTS, MAP as never) as { reason: string }).reason);
+    expect(contractCalls[0]!.result).toContain('unknown tipo "classe"; valid: funcao, rota, evento, dado');
+    expect(contractCalls[0]!.result).toContain('module "estoque" is not in the current module map (version 1); valid modules: catalogo, pedidos');
+    const architecture = (await requestJson(forja, 'GET', `/api/projects/${projectId}/architecture`)).body;
+    expect(architecture.module_contracts).toMatchObject({ version: 1, data: CONTRACTS });
+    expect(architecture.history.module_contracts).toHaveLength(1);
+    const workspace = workspaceDirectory(dataDirectory, projectId);
+    expect(await gitAt(workspace).raw(['show', 'main:docs/module-contracts.md'])).toContain('listarPaes(): Pao[]');
+    expect(await readFile(join(workspace, 'docs/module-map.md'), 'utf8')).toContain('# Module map — version 1');
+
+    // The person accepts both dev handoffs; their kickoffs run one after the other.
+    const accepted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
+    expect(accepted.body.accepted.map((handoff: { to_agent: string }) => handoff.to_agent)).toEqual(['dev:catalogo', 'dev:pedidos']);
+    await forja.conversation.idle(sessionId);
+
+    // dev:pedidos read catalogo's contract through the tool (its own argument ignored and said so) …
+    const pedidos = await toolResults(forja, sessionId, 'dev:pedidos');
+    expect(pedidos.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', true]]);
+    expect(pedidos[0]!.result).toContain('## catalogo (you consume it) — 2 items');
+    expect(pedidos[0]!.result).toContain('- [funcao] listarPaes(): Pao[] — Os pães à venda hoje');
+    expect(pedidos[0]!.result).toContain('ignored: modulo');
+    // … and committed its code on its own branch, in its own worktree.
+    const git = gitAt(workspace);
+    expect((await git.raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-002: Cria o pedido com o pão de listarPaes');
+    expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe(PEDIDOS_CODE);
+    expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/pedidos.ts'), 'utf8')).toBe(PEDIDOS_CODE);
+    expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-pedidos`])).trim()).toBe('1');
+    expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-catalogo`])).trim()).toBe('0');
+    expect((await git.raw(['ls-tree', '-r', '--name-only', 'dev-catalogo'])).trim()).toBe('');
+
+    // dev:catalogo reported the missing interface instead of writing it.
+    const devs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/devs`)).body.devs;
+    expect(devs).toEqual([
+      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'accepted' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado') })], finished: [] }),
+      expect.objectContaining({ agent: 'dev:pedidos', active: true, blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos', files: ['src/pedidos.ts'] })] }),
+    ]);
+
+    const handoffs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.map((handoff: { from_agent: string; to_agent: string; status: string }) => `${handoff.from_agent}→${handoff.to_agent}:${handoff.status}`);
+    // Sorted: the table lists rows of one transaction (the two dev handoffs) in no particular order.
+    expect(handoffs.sort()).toEqual(['arquiteto→dev:catalogo:accepted', 'arquiteto→dev:pedidos:accepted', 'criativo→po:completed', 'po→arquiteto:completed']);
+    const types = (await forja.eventLog.read(sessionId, { limit: 10_000 })).map((event) => event.type);
+    expect(types).not.toContain('toolloop.limit_reached');
+    expect(types).not.toContain('turn.failed');
+    provider.assertAllTurnsConsumed();
+  });
+
+  it('stops the Arquiteto at its ceiling of 14 model calls with toolloop.limit_reached', { timeout: 240_000 }, async () => {
+    const looping = Array.from({ length: 14 }, (_, index) => ({ agent: 'arquiteto', tool_calls: [{ name: 'declare_project_image', arguments: { version: index + 1, summary: `Rascunho ${index + 1}` } }] }));
+    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...looping] });
+    close = line.close;
+    const { sessionId } = await throughTheArquiteto(line.forja);
+    const last = (await line.forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1);
+    expect(last).toMatchObject({ type: 'toolloop.limit_reached', payload: { agent: 'arquiteto', iterations: 14, ceiling: 14 } });
+    line.provider.assertAllTurnsConsumed();
+  });
+
+  it('runs the kickoffs one at a time: a dev waiting for approval of a terminal command holds the next until the person answers', { timeout: 240_000 }, async () => {
+    const arquiteto = [
+      { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
+      { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
+      { agent: 'arquiteto', text: 'Sem contratos ainda.' },
+    ];
+    const devs = [
+      { agent: 'dev:catalogo', tool_calls: [{ name: 'terminal', arguments: { command: 'echo oi > feito.txt && cat feito.txt' } }] },
+      { agent: 'dev:catalogo', text: 'Feito.' },
+      { agent: 'dev:pedidos', text: 'Começo pelos contratos.' },
+    ];
+    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...devs] });
+    close = line.close;
+    const { forja, dataDirectory } = line;
+    const { projectId, sessionId } = await throughTheArquiteto(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
+    await forja.conversation.idle(sessionId);
+    const startedBy = async () => (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'turn.started').map((event) => (event.payload as { agent: string }).agent);
+    const proposed = (await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1)!;
+    expect(proposed).toMatchObject({ type: 'action.proposed', payload: { agent: 'dev:catalogo', tool: 'terminal' } });
+    expect(await startedBy()).not.toContain('dev:pedidos');
+
+    expect(await requestJson(forja, 'POST', `/api/actions/${(proposed.payload as { action_id: string }).action_id}/approve`)).toMatchObject({ status: 202 });
+    await forja.conversation.idle(sessionId);
+    const terminal = (await toolResults(forja, sessionId, 'dev:catalogo')).find((call) => call.tool === 'terminal')!;
+    expect(terminal.result.split('\n').slice(0, 3)).toEqual(['$ echo oi > feito.txt && cat feito.txt', 'oi', '[exit code 0]']);
+    expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'catalogo'), 'feito.txt'), 'utf8')).toBe('oi\n');
+    expect((await startedBy()).slice(-1)).toEqual(['dev:pedidos']);
+    expect((await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1)).toMatchObject({ type: 'agent.response', payload: { agent: 'dev:pedidos', text: 'Começo pelos contratos.' } });
+    line.provider.assertAllTurnsConsumed();
+  });
+});

@@ -1,0 +1,39 @@
+import type { SessionEvent } from '../domain/conversation/index.ts';
+import type { Queryable } from '../store/index.ts';
+
+interface EventRow {
+  id: string;
+  session_id: string;
+  seq: number;
+  type: string;
+  actor: string;
+  payload: unknown;
+  created_at: Date | string;
+}
+
+/**
+ * Every `artifact.<type>` event of the given types in all sessions of a project, in the order they were
+ * recorded (time, then session, then seq): what the project-wide readers fold. The ADR 0200 readers are
+ * scoped to the project ("project from the route"), so an artifact declared in any session of the project
+ * counts.
+ */
+export async function readProjectArtifactEvents(database: Queryable, projectId: string, artifactTypes: readonly string[]): Promise<SessionEvent[]> {
+  if (artifactTypes.length === 0) return [];
+  const placeholders = artifactTypes.map((_, index) => `$${index + 2}`).join(', ');
+  const result = await database.query<EventRow>(
+    `select e.id, e.session_id, e.seq, e.type, e.actor, e.payload, e.created_at
+     from session_events e join sessions s on s.id = e.session_id
+     where s.project_id = $1 and e.type in (${placeholders})
+     order by e.created_at, e.session_id, e.seq`,
+    [projectId, ...artifactTypes.map((type) => `artifact.${type}`)],
+  );
+  return result.rows.map((row) => ({
+    id: row.id,
+    session_id: row.session_id,
+    seq: Number(row.seq),
+    type: row.type,
+    actor: row.actor,
+    payload: row.payload,
+    created_at: row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString(),
+  }));
+}

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+
+export interface ProcessRequest {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  outputLimitBytes: number;
+}
+
+/** How a process ended, with its output (stdout and stderr interleaved, as a terminal shows them). */
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  output: string;
+  truncated: boolean;
+  /** Set when the process could not be started at all (e.g. the program does not exist). */
+  startError: string | null;
+}
+
+/**
+ * Runs a program in its own process group with a time limit (the whole group is killed when it is hit)
+ * and an output cap (the rest is read and dropped, so the program is never blocked on a full pipe).
+ */
+export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let truncated = false;
+    let timedOut = false;
+    let startError: string | null = null;
+    const child = spawn(request.file, [...request.args], { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer) => {
+      const room = request.outputLimitBytes - kept;
+      if (room <= 0) return void (truncated = true);
+      if (chunk.length > room) truncated = true;
+      chunks.push(chunk.subarray(0, room));
+      kept += Math.min(room, chunk.length);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, request.timeoutMs);
+    child.on('error', (error) => (startError = error.message));
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      resolve({ exitCode, signal, timedOut, output: Buffer.concat(chunks).toString('utf8'), truncated, startError });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

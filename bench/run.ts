@@ -11,6 +11,8 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'prompt-assembly': () => import('./harness/prompt-assembly.ts'),
   'tokenizer-accuracy': () => import('./harness/tokenizer-accuracy.ts'),
   'provider-overhead': () => import('./gateway/provider-overhead.ts'),
+  'graph-projection': () => import('./memory/graph-projection.ts'),
+  'rag-search': () => import('./memory/rag-search.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
 };
 

@@ -5,6 +5,7 @@ import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
+import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad usage or configuration (the line printed says which). */
@@ -55,6 +56,10 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .action(async (options: ContextCommandOptions) => {
       exitCode = await contextCommand(options, io);
     });
+
+  registerMemoryCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,22 +1,43 @@
+import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
 import type { PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import type { HandoffCommand } from '../domain/handoffs/index.ts';
+import type { HypothesisAnswer } from '../memory/index.ts';
+import { answerHypothesis } from './answer-hypothesis.ts';
 import { confirmReadiness } from './confirm-readiness.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { endSession } from './end-session.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
 import { startAgent } from './start-agent.ts';
+import { acceptDevHandoffs } from './accept-dev-handoffs.ts';
+import { startKickoffsAfterAction } from './kickoffs-after-action.ts';
+import { startPendingKickoffs } from './start-pending-kickoffs.ts';
 
 /** The conversation use cases, bound to their dependencies: what the HTTP routes call. */
-export function createConversationService(dependencies: ConversationDependencies, prompts: PromptSources) {
+export function createConversationService(dependencies: ConversationDependencies, prompts: PromptSources, companions: readonly SessionEndCompanion[] = []) {
   return {
     postMessage: (sessionId: string, text: string) => postMessage(dependencies, sessionId, text),
     startAgent: (sessionId: string, agent: string) => startAgent(dependencies, sessionId, agent),
     confirmReadiness: (sessionId: string) => confirmReadiness(dependencies, prompts, sessionId),
-    transitionHandoff: (handoffId: string, command: HandoffCommand) => transitionHandoff(dependencies, handoffId, command),
-    resolveAction: (actionId: string, answer: { approve: true } | { approve: false; reason?: string }) => resolveAction(dependencies, actionId, answer),
+    /** Accepting a handoff activates its agent, whose kickoff turn then runs in the session's queue. */
+    transitionHandoff: async (handoffId: string, command: HandoffCommand) => {
+      const outcome = await transitionHandoff(dependencies, handoffId, command);
+      if (outcome.ok && command.type === 'accept') void startPendingKickoffs(dependencies, outcome.handoff.session_id);
+      return outcome;
+    },
+    resolveAction: async (actionId: string, answer: { approve: true } | { approve: false; reason?: string }) => {
+      const outcome = await resolveAction(dependencies, actionId, answer);
+      if (outcome.ok) await startKickoffsAfterAction(dependencies, actionId);
+      return outcome;
+    },
+    acceptDevHandoffs: (sessionId: string) => acceptDevHandoffs(dependencies, sessionId),
+    startPendingKickoffs: (sessionId: string) => startPendingKickoffs(dependencies, sessionId),
     resumeInterruptedTurns: () => resumeInterruptedTurns(dependencies),
+    /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
+    endSession: (sessionId: string) => endSession(dependencies, companions, sessionId),
+    answerHypothesis: (hypothesisId: string, answer: HypothesisAnswer) => answerHypothesis(dependencies, hypothesisId, answer),
     /** Resolves when the session's queued work (turns in particular) has finished. */
     idle: (sessionId: string) => dependencies.queue.idle(sessionId),
     drain: () => dependencies.queue.drain(),

@@ -3,6 +3,7 @@ import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { ConversationService } from '../conversation/conversation-service.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
+import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
 
 /** What the HTTP layer is given. Routes receive ports and use cases, never construct them. */
@@ -14,6 +15,8 @@ export interface AppDependencies {
   gateway: ModelGateway;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
+  /** The relational memory: graph, templates, RAG (ADR 0101). */
+  memory: Memory;
   logger: Logger;
   version: string;
 }

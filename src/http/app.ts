@@ -3,8 +3,10 @@ import { HTTPException } from 'hono/http-exception';
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
+import { architectureRoutes } from './routes/architecture.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { healthRoutes } from './routes/health.ts';
+import { memoryRoutes } from './routes/memory.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
@@ -24,7 +26,7 @@ export function createApp(dependencies: AppDependencies) {
 
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
 
-  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes]) app.route('/', routes(dependencies));
+  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
   app.route('/', staticWebRoutes());

@@ -20,7 +20,7 @@ export interface PgliteDatabase extends Database {
 export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<PgliteDatabase> {
   // Sums of bigint are numeric; Forja's sums are token counts, well within a double, so they arrive as numbers
   // on both engines.
-  // pgvector is loaded so that the RAG index can use HNSW (migration 0006 creates the extension when available).
+  // pgvector is loaded so that the RAG index can use HNSW (migration 0005 creates the extension when available).
   const pglite = await PGlite.create(options.dataDirectory ?? 'memory://', {
     extensions: { vector },
     parsers: { [NUMERIC_OID]: (value: string) => Number(value) },

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrate } from '../../src/store/migrations/migrate.ts';
+import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
+import { openPostgresDatabase } from '../../src/store/postgres-database.ts';
+import type { Database } from '../../src/store/index.ts';
+
+/** A migrated database a benchmark runs on, and how to throw it away. */
+export interface BenchDatabase {
+  engine: string;
+  database: Database;
+  dispose(): Promise<void>;
+}
+
+/** Embedded PGlite on disk in a temporary directory (Forja's default engine). */
+export async function openBenchPglite(): Promise<BenchDatabase> {
+  const directory = mkdtempSync(join(tmpdir(), 'forja-bench-memory-'));
+  const database = await openPgliteDatabase({ dataDirectory: join(directory, 'pgdata') });
+  await migrate(database);
+  return {
+    engine: 'pglite (disk)',
+    database,
+    dispose: async () => {
+      await database.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A scratch database on the PostgreSQL server (DATABASE_URL, or the local one), or why there is none. */
+export async function openBenchServer(): Promise<BenchDatabase | { unavailable: string }> {
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `forja_bench_memory_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`create database ${name}`);
+  } catch (error) {
+    return { unavailable: error instanceof Error ? error.message : String(error) };
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgresDatabase({ connectionString: url.toString() });
+  await migrate(database);
+  return {
+    engine: 'postgres server',
+    database,
+    dispose: async () => {
+      await database.close();
+      await admin(`drop database if exists ${name} with (force)`);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
+import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
+import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
+import { readSessionEvents } from '../companions/read-session-events.ts';
+import { ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-kickoff.ts';
+import { assembleAnamneseContext } from './assemble-anamnese-context.ts';
+import { parseProfiles } from './parse-profiles.ts';
+import { readProfiledCompetencies } from './read-profiled-competencies.ts';
+
+export type AnamneseOutcome = { status: 'recorded'; events: SessionEvent[]; problems: string[] } | { status: 'failed'; reason: string };
+
+/**
+ * The Anamnese (ADR 0101): one model turn through the gateway over the session's recent events (and RAG
+ * fragments for competencies without a profile); each profile the prohibition accepts is appended as
+ * `anamnese.profile_recorded`; each it refuses as `anamnese.profile_refused`, with categories and paths only.
+ */
+export async function buildCompetenceProfiles(dependencies: CompanionDependencies, trigger: { projectId: string; sessionId: string }): Promise<AnamneseOutcome> {
+  const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
+  const profiled = await readProfiledCompetencies(dependencies.database, trigger.projectId);
+  const context = await assembleAnamneseContext(dependencies, trigger, events, profiled);
+  const outcome = await dependencies.gateway.runTurn({
+    projectId: trigger.projectId,
+    sessionId: trigger.sessionId,
+    agent: 'anamnese',
+    system: context.report.prompt,
+    messages: [{ role: 'user', content: 'Mapeie as competências e responda apenas com o JSON pedido.' }],
+    tools: [],
+    maxOutputTokens: ANAMNESE_MAX_OUTPUT_TOKENS,
+  });
+  if (outcome.status !== 'completed') return { status: 'failed', reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message };
+
+  const { profiles, refused, problems } = parseProfiles(outcome.text, new Set(events.map((event) => event.seq)));
+  const toAppend: NewSessionEvent[] = [
+    ...profiles.map((profile) => ({
+      type: MEMORY_EVENT_TYPES.anamneseProfileRecorded,
+      actor: 'anamnese',
+      payload: { v: 1, profile_id: dependencies.newId(), competency: profile.competency, level: profile.level, summary: profile.summary, evidence: [...profile.evidence] },
+    })),
+    ...refused.map((profile) => ({
+      type: MEMORY_EVENT_TYPES.anamneseProfileRefused,
+      actor: 'system',
+      payload: { v: 1, competency: profile.competency, categories: [...new Set(profile.violations.map((violation) => violation.category))], paths: profile.violations.map((violation) => violation.path) },
+    })),
+  ];
+  if (toAppend.length === 0) return { status: 'recorded', events: [], problems };
+  const appended = await dependencies.eventLog.append(trigger.sessionId, toAppend);
+  if (!appended.success) return { status: 'failed', reason: appended.error.message };
+  return { status: 'recorded', events: appended.events, problems };
+}

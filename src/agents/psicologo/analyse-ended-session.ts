@@ -1,0 +1,45 @@
+import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
+import type { SessionEvent } from '../../store/index.ts';
+import type { CompanionDependencies, SessionEndTrigger } from '../companions/companion-dependencies.ts';
+import { readSessionEvents } from '../companions/read-session-events.ts';
+import { assemblePsicologoContext } from './assemble-psicologo-context.ts';
+import { parseHypotheses } from './parse-hypotheses.ts';
+import { PSICOLOGO_MAX_OUTPUT_TOKENS } from './psicologo-kickoff.ts';
+
+export type PsicologoOutcome =
+  | { status: 'proposed'; events: SessionEvent[]; problems: string[] }
+  | { status: 'failed'; reason: string };
+
+/**
+ * The Psicólogo's analysis of an ended session (ADR 0101): one model turn through the gateway (metered),
+ * whose hypotheses — each backed by events of the session — are appended as `hypothesis.proposed` for the
+ * person to accept or dismiss. A model that fails or answers nothing usable changes nothing.
+ */
+export async function analyseEndedSession(dependencies: CompanionDependencies, trigger: SessionEndTrigger): Promise<PsicologoOutcome> {
+  const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
+  const context = await assemblePsicologoContext(dependencies, trigger, events);
+  const outcome = await dependencies.gateway.runTurn({
+    projectId: trigger.projectId,
+    sessionId: trigger.sessionId,
+    agent: 'psicologo',
+    system: context.report.prompt,
+    messages: [{ role: 'user', content: 'Analise a sessão e responda apenas com o JSON pedido.' }],
+    tools: [],
+    maxOutputTokens: PSICOLOGO_MAX_OUTPUT_TOKENS,
+  });
+  if (outcome.status !== 'completed') return { status: 'failed', reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message };
+
+  const { hypotheses, problems } = parseHypotheses(outcome.text, new Set(events.map((event) => event.seq)));
+  if (hypotheses.length === 0) return { status: 'proposed', events: [], problems };
+  const rag = context.triage.rag.degraded === false ? { degraded: false } : { degraded: true, reason: context.triage.rag.degraded.reason };
+  const appended = await dependencies.eventLog.append(
+    trigger.sessionId,
+    hypotheses.map((hypothesis) => ({
+      type: MEMORY_EVENT_TYPES.hypothesisProposed,
+      actor: 'psicologo',
+      payload: { v: 1, hypothesis_id: dependencies.newId(), statement: hypothesis.statement, evidence: [...hypothesis.evidence], trigger: { kind: 'session.ended', reason: trigger.reason }, rag },
+    })),
+  );
+  if (!appended.success) return { status: 'failed', reason: appended.error.message };
+  return { status: 'proposed', events: appended.events, problems };
+}

@@ -1,0 +1,47 @@
+import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
+import { classifySessionEnd, type SessionEndReason } from '../domain/memory/index.ts';
+import { MEMORY_EVENT_TYPES } from '../memory/index.ts';
+import { findSession, type SessionEvent } from '../store/index.ts';
+import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
+import { refusal } from './conversation-dependencies.ts';
+
+export interface EndedSession {
+  ok: true;
+  event: SessionEvent;
+  reason: SessionEndReason;
+  /** The companions that run after the end (queued in the session; `idle` waits for them). */
+  companions: string[];
+}
+
+/**
+ * `POST /api/sessions/:id/end`: appends `session.ended` with the reason `classifySessionEnd` gives the log
+ * (completed, abandoned, blocked, budget). Then each enabled companion (Psicólogo, Anamnese) runs in the
+ * session's queue with that reason as its trigger; their failures are logged, never the caller's.
+ */
+export async function endSession(dependencies: ConversationDependencies, companions: readonly SessionEndCompanion[], sessionId: string): Promise<EndedSession | Refusal> {
+  const session = await findSession(dependencies.database, sessionId);
+  if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  const ended = await dependencies.queue.enqueue(sessionId, async (): Promise<EndedSession | Refusal> => {
+    const view = await dependencies.views.load(sessionId);
+    const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
+    if (earlier !== undefined) return refusal(409, 'already_ended', `Session ${sessionId} already ended (event #${earlier.seq}).`);
+    const reason = classifySessionEnd(view.events);
+    const appended = await dependencies.eventLog.append(sessionId, [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor: 'user', payload: { v: 1, reason } }], { expectedSeq: view.state.last_seq });
+    if (!appended.success) return refusal(409, 'conflict', appended.error.message);
+    await dependencies.views.load(sessionId);
+    return { ok: true, event: appended.events[0]!, reason, companions: [] };
+  });
+  if (!ended.ok) return ended;
+  const running = companions.filter((companion) => companion.enabled());
+  for (const companion of running) {
+    const trigger = { projectId: session.project_id, sessionId, reason: ended.reason };
+    void dependencies.queue
+      .enqueue(sessionId, () => companion.run(trigger))
+      .then(async (outcome) => {
+        dependencies.logger.info({ session_id: sessionId, companion: companion.name, ...outcome }, 'companion ran after the session ended');
+        await dependencies.views.load(sessionId);
+      })
+      .catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, companion: companion.name }, 'companion crashed'));
+  }
+  return { ...ended, companions: running.map((companion) => companion.name) };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { PROHIBITED_CATEGORIES, SESSION_END_REASONS } from '../../domain/memory/index.ts';
+
+/**
+ * Version 1 payloads of the memory events (names in `memory-event-types.ts`). Every payload carries `v`;
+ * objects are not strict, so an added optional field is not a new version.
+ */
+const v1 = z.literal(1);
+/** Evidence is a list of seqs of events in the same session as the event that cites them. */
+const Evidence = z.array(z.number().int().positive()).min(1, 'must cite at least one event');
+
+/** `session.ended` — the session is over, with the reason `classifySessionEnd` gave. */
+export const SessionEndedPayloadSchema = z.object({ v: v1, reason: z.enum(SESSION_END_REASONS) });
+
+/** `hypothesis.proposed` — a Psicólogo hypothesis about how the person works, always with evidence. */
+export const HypothesisProposedPayloadSchema = z.object({
+  v: v1,
+  hypothesis_id: z.string().min(1),
+  statement: z.string().min(1).max(600),
+  evidence: Evidence,
+  trigger: z.object({ kind: z.literal('session.ended'), reason: z.enum(SESSION_END_REASONS) }),
+  rag: z.object({ degraded: z.boolean(), reason: z.string().optional() }),
+});
+
+/** `hypothesis.accepted` / `hypothesis.dismissed` — the person's answer. */
+export const HypothesisAnsweredPayloadSchema = z.object({ v: v1, hypothesis_id: z.string().min(1) });
+
+export const COMPETENCE_LEVELS = ['iniciante', 'intermediario', 'avancado', 'especialista'] as const;
+
+/** `anamnese.profile_recorded` — a competence profile that passed `checkAnamneseProfile`. */
+export const AnamneseProfileRecordedPayloadSchema = z.object({
+  v: v1,
+  profile_id: z.string().min(1),
+  competency: z.string().min(1).max(80),
+  level: z.enum(COMPETENCE_LEVELS),
+  summary: z.string().min(1).max(600),
+  evidence: Evidence,
+});
+
+/** `anamnese.profile_refused` — what was refused and why, without the refused text. */
+export const AnamneseProfileRefusedPayloadSchema = z.object({
+  v: v1,
+  competency: z.string(),
+  categories: z.array(z.enum(PROHIBITED_CATEGORIES)),
+  paths: z.array(z.string()),
+});
+
+/** `rag.feedback` — which `rag_search` hits (chunk ids) helped and which did not. */
+export const RagFeedbackPayloadSchema = z.object({
+  v: v1,
+  query: z.string().min(1),
+  helpful: z.array(z.string().min(1)),
+  not_helpful: z.array(z.string().min(1)),
+});
+
+export type HypothesisProposedPayload = z.infer<typeof HypothesisProposedPayloadSchema>;
+export type AnamneseProfileRecordedPayload = z.infer<typeof AnamneseProfileRecordedPayloadSchema>;

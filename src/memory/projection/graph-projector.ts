@@ -1,0 +1,81 @@
+import type { Logger } from 'pino';
+import { drainOutbox, type Database, type DrainReport, type OutboxHandlerResult, type OutboxRow, type Queryable } from '../../store/index.ts';
+import type { GraphStore } from '../graph/graph-store.ts';
+import { GraphUnavailableError } from '../graph/graph-unavailable-error.ts';
+import { createPoller } from '../workers/poller.ts';
+import { GRAPH_PROJECTION_AGGREGATE } from './graph-projection-rule.ts';
+import { loadProjectedEvent } from './load-projected-events.ts';
+import { projectEvent } from './project-event.ts';
+
+/** ~2 s, as the record's projector (configurable). */
+export const DEFAULT_PROJECTOR_INTERVAL_MS = 2000;
+export const DEFAULT_PROJECTOR_BATCH_SIZE = 100;
+
+export interface GraphProjectorOptions {
+  database: Database;
+  /** The graph to write an outbox row's effects to; given the drain's transaction so both commit together. */
+  graphFor: (transaction: Queryable) => GraphStore;
+  logger: Pick<Logger, 'warn' | 'debug' | 'error'>;
+  intervalMs?: number;
+  batchSize?: number;
+}
+
+export interface GraphProjector {
+  /** One drain of the `graph_projection` queue; what the poller runs every interval. */
+  runCycle(): Promise<DrainReport>;
+  start(): void;
+  /** Stops: the batch in flight leaves its remaining rows for the next start, and this resolves when it has. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The GraphProjector (ADR 0101): polls the `graph_projection` outbox rows and calls the idempotent write use
+ * cases. A `GraphUnavailableError` stops the whole cycle — the rest of the batch is not attempted, the row
+ * stays unprocessed, untouched, and the next cycle retries it. Any other failure fails only its row, which
+ * is retried after a backoff (a bug in one event must not stop the graph).
+ */
+export function createGraphProjector(options: GraphProjectorOptions): GraphProjector {
+  let stopping = false;
+
+  async function handle(row: OutboxRow, transaction: Queryable): Promise<OutboxHandlerResult> {
+    if (stopping) return { outcome: 'stop_cycle', reason: 'the projector is stopping' };
+    if (row.event_id === null) return { outcome: 'processed' };
+    const event = await loadProjectedEvent(transaction, row.event_id);
+    if (event === null) {
+      options.logger.warn({ outbox_id: row.id, event_id: row.event_id }, 'graph projection row names no event; skipped');
+      return { outcome: 'processed' };
+    }
+    try {
+      const outcome = await projectEvent(options.graphFor(transaction), event);
+      if (outcome.outcome === 'skipped') options.logger.warn({ event_id: event.id, reason: outcome.reason }, 'event not projected to the graph');
+      return { outcome: 'processed' };
+    } catch (error) {
+      if (error instanceof GraphUnavailableError) return { outcome: 'stop_cycle', reason: error.message };
+      throw error;
+    }
+  }
+
+  const runCycle = () => drainOutbox(options.database, { aggregateTypes: [GRAPH_PROJECTION_AGGREGATE], batchSize: options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE, handle });
+
+  const poller = createPoller({
+    intervalMs: options.intervalMs ?? DEFAULT_PROJECTOR_INTERVAL_MS,
+    runCycle: async () => {
+      const report = await runCycle();
+      if (report.stopped !== null && !stopping) options.logger.warn({ reason: report.stopped.reason }, 'graph projection cycle stopped; retrying next cycle');
+      return { more: report.stopped === null && report.processed + report.failed >= (options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE) };
+    },
+    onError: (error) => options.logger.error({ err: error }, 'graph projection cycle failed'),
+  });
+
+  return {
+    runCycle,
+    start: () => {
+      stopping = false;
+      poller.start();
+    },
+    stop: async () => {
+      stopping = true;
+      await poller.stop();
+    },
+  };
+}

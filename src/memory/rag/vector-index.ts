@@ -1,0 +1,21 @@
+import type { Queryable } from '../../store/index.ts';
+import type { IndexedChunk, RagHit } from './project-fragment.ts';
+
+/**
+ * How a search ran: `hnsw` — approximate, pgvector's HNSW index; `exact` — every chunk of the project
+ * scored, with no extension needed. Reported with every search result.
+ */
+export type SearchMethod = 'hnsw' | 'exact';
+
+/** The vector search port: one contract suite holds both methods to the same behaviour. */
+export interface VectorIndex {
+  readonly method: SearchMethod;
+  /** How a search of vectors of this dimension runs (HNSW only fits the indexed dimension). */
+  methodFor(dimension: number): SearchMethod;
+  /** Writes chunks idempotently by id; `within` is the caller's transaction (outbox drain), else the database. */
+  upsert(chunks: readonly IndexedChunk[], within?: Queryable): Promise<void>;
+  /** Removes a source's chunks (a document that changed), within the caller's transaction when given. */
+  removeSource(projectId: string, sourceId: string, within?: Queryable): Promise<void>;
+  /** The `k` chunks of the project and embedder most similar to the unit vector, best first. */
+  search(query: { projectId: string; embedder: string; vector: readonly number[]; k: number }): Promise<RagHit[]>;
+}

@@ -4,7 +4,7 @@ import { createGraphProjector, createPostgresGraphStore, graphProjectionRule, ty
 import { createEventLog, createProject, createSession, drainOutbox, type Database, type NewSessionEvent, type OutboxRule } from '../../src/store/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
-import { openBenchPglite, openBenchServer, type BenchDatabase } from './bench-databases.ts';
+import { openBenchPglite, openBenchServer, type BenchDatabase } from '../lib/bench-databases.ts';
 
 const EVENTS = 2000;
 const SESSIONS = 20;

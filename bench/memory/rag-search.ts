@@ -5,7 +5,7 @@ import { migrate } from '../../src/store/migrations/migrate.ts';
 import { createProject, type Database } from '../../src/store/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
-import { openBenchServer } from './bench-databases.ts';
+import { openBenchServer } from '../lib/bench-databases.ts';
 import { syntheticCorpus } from './synthetic-corpus.ts';
 
 const CHUNKS = Number(process.env.FORJA_BENCH_RAG_CHUNKS ?? 100_000);

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { migrate } from '../../src/store/migrations/migrate.ts';
-import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
-import { openPostgresDatabase } from '../../src/store/postgres-database.ts';
 import { createEventLog, createProject, createSession, type Database } from '../../src/store/index.ts';
+import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round, summarise, timeInterleaved } from '../lib/latency.ts';
 
@@ -21,22 +16,14 @@ const PAYLOAD = { v: 1, text: 'A bakery that delivers bread at dawn to the whole
 export async function run(): Promise<BenchReport> {
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
-  const directory = mkdtempSync(join(tmpdir(), 'forja-bench-'));
-  const pglite = await openPgliteDatabase({ dataDirectory: join(directory, 'pgdata') });
-  rows.push(...(await measureEngine('pglite (disk)', pglite)));
-  await pglite.close();
-  rmSync(directory, { recursive: true, force: true });
-
-  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const scratch = await createScratchDatabase(serverUrl).catch((error: unknown) => {
-    notes.push(`PostgreSQL server not measured: ${error instanceof Error ? error.message : String(error)}`);
-    return null;
-  });
-  if (scratch) {
-    const server = await openPostgresDatabase({ connectionString: scratch.url });
-    rows.push(...(await measureEngine('postgres server', server)));
-    await server.close();
-    await scratch.drop();
+  const embedded = await openBenchPglite();
+  rows.push(...(await measureEngine(embedded.engine, embedded.database)));
+  await embedded.dispose();
+  const server = await openBenchServer();
+  if ('unavailable' in server) notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
+  else {
+    rows.push(...(await measureEngine(server.engine, server.database)));
+    await server.dispose();
   }
   notes.push('One client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.');
   notes.push('Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.');
@@ -90,20 +77,3 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
 const RAW_INSERT_SQL = 'insert into session_events (id, session_id, seq, type, actor, payload) values (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb)';
 const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, actor, payload)
   select gen_random_uuid(), $1, $2 + offset_in_batch, 'chat.message', 'user', $4::jsonb from generate_series(0, $3 - 1) as offset_in_batch`;
-
-async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `forja_bench_${process.pid}_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}

@@ -13,3 +13,4 @@ export { createSession, findSession, listSessions, type Session } from './projec
 export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotifications, type SessionEventsListener } from './event-log/event-notifications.ts';
 export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';
 export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';
+export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';

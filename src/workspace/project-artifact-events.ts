@@ -1,15 +1,5 @@
 import type { SessionEvent } from '../domain/conversation/index.ts';
-import type { Queryable } from '../store/index.ts';
-
-interface EventRow {
-  id: string;
-  session_id: string;
-  seq: number;
-  type: string;
-  actor: string;
-  payload: unknown;
-  created_at: Date | string;
-}
+import { toSessionEvent, type Queryable, type SessionEventRow } from '../store/index.ts';
 
 /**
  * Every `artifact.<type>` event of the given types in all sessions of a project, in the order they were
@@ -20,20 +10,12 @@ interface EventRow {
 export async function readProjectArtifactEvents(database: Queryable, projectId: string, artifactTypes: readonly string[]): Promise<SessionEvent[]> {
   if (artifactTypes.length === 0) return [];
   const placeholders = artifactTypes.map((_, index) => `$${index + 2}`).join(', ');
-  const result = await database.query<EventRow>(
+  const result = await database.query<SessionEventRow>(
     `select e.id, e.session_id, e.seq, e.type, e.actor, e.payload, e.created_at
      from session_events e join sessions s on s.id = e.session_id
      where s.project_id = $1 and e.type in (${placeholders})
      order by e.created_at, e.session_id, e.seq`,
     [projectId, ...artifactTypes.map((type) => `artifact.${type}`)],
   );
-  return result.rows.map((row) => ({
-    id: row.id,
-    session_id: row.session_id,
-    seq: Number(row.seq),
-    type: row.type,
-    actor: row.actor,
-    payload: row.payload,
-    created_at: row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString(),
-  }));
+  return result.rows.map(toSessionEvent);
 }

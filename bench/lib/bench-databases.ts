@@ -16,7 +16,7 @@ export interface BenchDatabase {
 
 /** Embedded PGlite on disk in a temporary directory (Forja's default engine). */
 export async function openBenchPglite(): Promise<BenchDatabase> {
-  const directory = mkdtempSync(join(tmpdir(), 'forja-bench-memory-'));
+  const directory = mkdtempSync(join(tmpdir(), 'forja-bench-'));
   const database = await openPgliteDatabase({ dataDirectory: join(directory, 'pgdata') });
   await migrate(database);
   return {
@@ -32,7 +32,7 @@ export async function openBenchPglite(): Promise<BenchDatabase> {
 /** A scratch database on the PostgreSQL server (DATABASE_URL, or the local one), or why there is none. */
 export async function openBenchServer(): Promise<BenchDatabase | { unavailable: string }> {
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `forja_bench_memory_${process.pid}_${Date.now()}`;
+  const name = `forja_bench_${process.pid}_${Date.now()}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
     await client.connect();

@@ -30,3 +30,12 @@ describe('the demo script shipped in examples/', () => {
     expect(state.body.product_brief.data.title).toBe('Padaria do amanhecer');
   });
 });
+
+describe('the production-line demo shipped in examples/', () => {
+  it('is exactly the script the production-line test plays end to end', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { UP_TO_ARQUITETO, ARQUITETO, DEVS } = await import('./testing/production-line-script.ts');
+    const shipped = JSON.parse(readFileSync(new URL('../../examples/production-line-demo.json', import.meta.url), 'utf8'));
+    expect(shipped).toEqual({ turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });
+  });
+});

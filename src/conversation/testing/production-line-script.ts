@@ -1,0 +1,76 @@
+import type { ScriptInput } from '../../gateway/providers/index.ts';
+
+/**
+ * The scripted model of the whole production line: Criativo, the PO, the Arquiteto (whose first contracts
+ * are refused, then corrected) and two dev agents. The production-line test plays it, and
+ * `examples/production-line-demo.json` is exactly this script (a test keeps them equal).
+ */
+export const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco por assinatura, entregue de madrugada.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
+export const MAP = {
+  version: 1,
+  modules: [
+    { name: 'catalogo', stack: 'TypeScript', responsibility: 'Os pães à venda e seus preços', dependsOn: [] },
+    { name: 'pedidos', stack: 'TypeScript', responsibility: 'As assinaturas e os pedidos do dia', dependsOn: ['catalogo'] },
+  ],
+};
+export const WRONG_CONTRACTS = { version: 1, contratos: [{ modulo: 'catalogo', expoe: [{ tipo: 'classe', assinatura: 'Pao' }] }, { modulo: 'estoque', expoe: [{ tipo: 'funcao', assinatura: 'baixar(id)' }] }] };
+export const CONTRACTS = {
+  version: 1,
+  contratos: [
+    { modulo: 'catalogo', expoe: [{ tipo: 'funcao', assinatura: 'listarPaes(): Pao[]', descricao: 'Os pães à venda hoje' }, { tipo: 'dado', assinatura: 'Pao { id: string; nome: string; precoCentavos: number }' }] },
+    { modulo: 'pedidos', expoe: [{ tipo: 'rota', assinatura: 'POST /pedidos { paoId, quantidade } -> 201 { pedidoId }' }] },
+  ],
+};
+export const PEDIDOS_CODE = "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  export const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
+
+/** The line up to the Arquiteto's handoff: Criativo with the person, the brief, the PO's backlog. */
+export const UP_TO_ARQUITETO: ScriptInput['turns'] = [
+  { agent: 'criativo', text: 'Anotei a regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [3] } }] },
+  { agent: 'criativo', text: 'Quando quiser, aperte "Estou pronto para produzir".' },
+  { agent: 'criativo', text: JSON.stringify(BRIEF) },
+  {
+    agent: 'po',
+    text: 'Escrevo o backlog.',
+    tool_calls: [
+      {
+        name: 'declare_backlog',
+        arguments: {
+          epics: [{ id: 'EP-001', title: 'Assinatura de pão', description: 'A pessoa assina e recebe pão cedo' }],
+          stories: [
+            { id: 'HS-001', epic_id: 'EP-001', title: 'Ver os pães', description: 'A pessoa vê o catálogo', acceptance_criteria: ['lista os pães com preço'] },
+            { id: 'HS-002', epic_id: 'EP-001', title: 'Assinar', description: 'A pessoa faz um pedido', acceptance_criteria: ['o pedido guarda o pão e a quantidade'] },
+          ],
+          tasks: [
+            { id: 'AT-001', story_id: 'HS-001', title: 'Listar pães', description: 'Função que lista os pães', acceptance_criteria: ['devolve os pães do dia'] },
+            { id: 'AT-002', story_id: 'HS-002', title: 'Criar pedido', description: 'Função que cria o pedido', acceptance_criteria: ['usa o pão do catálogo'] },
+          ],
+        },
+      },
+    ],
+  },
+  { agent: 'po', text: '', tool_calls: [{ name: 'hand_off_to_arquiteto', arguments: {} }] },
+  { agent: 'po', text: 'Backlog pronto: aceite o handoff para o Arquiteto.' },
+];
+
+export const ARQUITETO: ScriptInput['turns'] = [
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_project_image', arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'route_modules_to_infra', arguments: { version: 1, routes: [{ module: 'catalogo', infra: 'biblioteca' }, { module: 'pedidos', infra: 'serviço HTTP' }] } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_c4_diagram', arguments: { version: 1, system: { name: 'Padaria', description: 'Pão por assinatura' }, actors: [{ id: 'cliente', kind: 'person', name: 'Cliente' }], relations: [{ from: 'cliente', to: 'pedidos', description: 'assina' }] } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_contracts', arguments: WRONG_CONTRACTS }] },
+  { agent: 'arquiteto', text: 'Corrijo os contratos.', tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'assign_tasks_to_modules', arguments: { assignments: [{ task_id: 'AT-001', module: 'catalogo' }, { task_id: 'AT-002', module: 'pedidos' }] } }] },
+  { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
+  { agent: 'arquiteto', text: 'Arquitetura declarada: aceite os handoffs dos devs.' },
+];
+
+export const DEVS: ScriptInput['turns'] = [
+  { agent: 'dev:catalogo', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
+  { agent: 'dev:catalogo', tool_calls: [{ name: 'report_blocked', arguments: { modulo: 'pedidos', falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia' } }] },
+  { agent: 'dev:catalogo', text: 'Bloqueado: falta o evento PedidoCriado de pedidos.' },
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }] },
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } }] },
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
+  { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
+];
+

@@ -1,10 +1,11 @@
-import type { ScriptInput } from '../../gateway/providers/index.ts';
 
 /**
  * The scripted model of the whole production line: Criativo, the PO, the Arquiteto (whose first contracts
  * are refused, then corrected) and two dev agents. The production-line test plays it, and
- * `examples/production-line-demo.json` is exactly this script (a test keeps them equal).
+ * `examples/production-line-demo.json` is exactly this script (a test keeps them equal). Plain data in the
+ * scripted model's file format, so conversation code never imports the providers.
  */
+type ScriptTurn = { agent: string; text?: string; tool_calls?: Array<{ name: string; arguments: Record<string, unknown> }> };
 export const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco por assinatura, entregue de madrugada.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
 export const MAP = {
   version: 1,
@@ -24,7 +25,7 @@ export const CONTRACTS = {
 export const PEDIDOS_CODE = "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  export const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
 
 /** The line up to the Arquiteto's handoff: Criativo with the person, the brief, the PO's backlog. */
-export const UP_TO_ARQUITETO: ScriptInput['turns'] = [
+export const UP_TO_ARQUITETO: ScriptTurn[] = [
   { agent: 'criativo', text: 'Anotei a regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [3] } }] },
   { agent: 'criativo', text: 'Quando quiser, aperte "Estou pronto para produzir".' },
   { agent: 'criativo', text: JSON.stringify(BRIEF) },
@@ -52,7 +53,7 @@ export const UP_TO_ARQUITETO: ScriptInput['turns'] = [
   { agent: 'po', text: 'Backlog pronto: aceite o handoff para o Arquiteto.' },
 ];
 
-export const ARQUITETO: ScriptInput['turns'] = [
+export const ARQUITETO: ScriptTurn[] = [
   { agent: 'arquiteto', tool_calls: [{ name: 'declare_project_image', arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' } }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'route_modules_to_infra', arguments: { version: 1, routes: [{ module: 'catalogo', infra: 'biblioteca' }, { module: 'pedidos', infra: 'serviço HTTP' }] } }] },
@@ -64,7 +65,7 @@ export const ARQUITETO: ScriptInput['turns'] = [
   { agent: 'arquiteto', text: 'Arquitetura declarada: aceite os handoffs dos devs.' },
 ];
 
-export const DEVS: ScriptInput['turns'] = [
+export const DEVS: ScriptTurn[] = [
   { agent: 'dev:catalogo', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
   { agent: 'dev:catalogo', tool_calls: [{ name: 'report_blocked', arguments: { modulo: 'pedidos', falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia' } }] },
   { agent: 'dev:catalogo', text: 'Bloqueado: falta o evento PedidoCriado de pedidos.' },

@@ -12,7 +12,6 @@ import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
-import { CORE_ARTIFACT_DEFINITIONS, createArtifactRegistry } from './domain/artifacts/index.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
@@ -71,17 +70,16 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     clock: Date.now,
   });
   const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
-  const artifacts = createArtifactRegistry([...CORE_ARTIFACT_DEFINITIONS]);
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
   const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };
-  const catalog = createAgentCatalog({ prompts, artifacts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
+  const catalog = createAgentCatalog({ prompts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, artifacts, logger, queue: createSessionQueue(), views, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, newId: randomUUID },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );

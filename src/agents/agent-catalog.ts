@@ -1,12 +1,10 @@
 import type { AgentCatalog } from '../conversation/agent-catalog.ts';
-import type { ArtifactRegistry } from '../domain/artifacts/index.ts';
 import { criativoAgent } from './criativo/criativo-agent.ts';
 import type { PromptSources } from './runtime/build-system-prompt.ts';
 import type { LoopAgent } from './runtime/tool-loop.ts';
 
 export interface AgentCatalogSources {
   prompts: PromptSources;
-  artifacts: ArtifactRegistry;
   extraAgents?: readonly LoopAgent[];
   /** Agents made on demand for slugs not listed, e.g. the dev agent of a module (`dev:<module>`). */
   agentsOnDemand?: (slug: string) => LoopAgent | null;

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { SessionView } from '../agents/runtime/session-view.ts';
-import type { ArtifactRegistry } from '../domain/artifacts/index.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog } from '../store/index.ts';
@@ -16,7 +15,6 @@ export interface ConversationDependencies {
   liveTurns: LiveTurns;
   hooks: Hooks;
   catalog: AgentCatalog;
-  artifacts: ArtifactRegistry;
   logger: Logger;
   queue: SessionQueue;
   views: SessionViews;

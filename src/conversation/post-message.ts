@@ -18,6 +18,9 @@ export interface PostedMessage {
 export async function postMessage(dependencies: ConversationDependencies, sessionId: string, text: string): Promise<PostedMessage | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  const before = await dependencies.views.load(sessionId);
+  const ended = before.events.find((event) => event.type === 'session.ended');
+  if (ended !== undefined) return refusal(409, 'session_ended', `This session ended at seq ${ended.seq}; open a new session to go on.`);
   const appended = await dependencies.eventLog.append(sessionId, [{ type: 'chat.message', actor: 'user', payload: { v: 1, text } }]);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);
   const view = await dependencies.views.load(sessionId);

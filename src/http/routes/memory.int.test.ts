@@ -28,6 +28,9 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     await forja.conversation.idle(sessionId);
     expect((await eventsOf(sessionId)).map((event) => event.type)).toEqual(['session.created', 'chat.message', 'session.ended']);
     expect(await call('POST', `/api/sessions/${sessionId}/end`)).toMatchObject({ status: 409, body: { error: { code: 'already_ended', message: expect.stringContaining('#3') } } });
+    // An ended session takes no more messages, and the refused one is not stored.
+    expect(await call('POST', `/api/sessions/${sessionId}/messages`, { text: 'Mais uma coisa' })).toMatchObject({ status: 409, body: { error: { code: 'session_ended' } } });
+    expect((await eventsOf(sessionId)).at(-1)!.type).toBe('session.ended');
     expect((await call('POST', `/api/sessions/${UNKNOWN_ID}/end`)).status).toBe(404);
     expect((await call('POST', '/api/sessions/not-a-uuid/end')).status).toBe(400);
   });

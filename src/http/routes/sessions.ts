@@ -27,7 +27,7 @@ const postMessage = createRoute({
   path: '/api/sessions/{id}/messages',
   summary: "Append the person's message (a chat.message event); the active agent answers in a turn streamed over /stream",
   request: { params: sessionParameters, body: jsonBody(NewMessageSchema) },
-  responses: { 201: jsonContent(SessionEventSchema, 'The appended event'), ...errorResponses(400, 404, 413, 415) },
+  responses: { 201: jsonContent(SessionEventSchema, 'The appended event'), ...errorResponses(400, 404, 409, 413, 415) },
 });
 const listEvents = createRoute({
   method: 'get',
@@ -57,7 +57,7 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
     .openapi(postMessage, async (context) => {
       const { id } = context.req.valid('param');
       const outcome = await conversation.postMessage(id, context.req.valid('json').text);
-      if (!outcome.ok) return context.json(sessionNotFound(id), 404);
+      if (!outcome.ok) return outcome.status === 409 ? context.json(apiError(outcome.code, outcome.message), 409) : context.json(sessionNotFound(id), 404);
       return context.json(outcome.event, 201);
     })
     .openapi(sessionState, async (context) => {

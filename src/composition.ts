@@ -72,7 +72,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
-  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };
+  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, ragSearch: memory.ragSearch, newId: randomUUID };
   const catalog = createAgentCatalog({ prompts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);

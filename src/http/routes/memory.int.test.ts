@@ -107,7 +107,12 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     await forja.memory.indexer.runCycle();
     const found = await call('POST', `/api/projects/${projectId}/rag/search`, { query: 'entrega antes das 6h', k: 1 });
     expect(found).toMatchObject({ status: 200, body: { degraded: false, method: forja.memory.vectorIndex.method, hits: [{ source_kind: 'artifact', source: 'artifact.business_rule #3', text: 'title: Entrega cedo statement: Toda entrega acontece antes das 6h da manhã' }] } });
-    expect(found.body.hits[0].score).toBeGreaterThan(0.3);
+    expect(found.body.parts).toEqual(['fts', forja.memory.vectorIndex.method]);
+    // The default configuration (local embedder): full-text search carries the inflection and the paraphrase.
+    const paraphrase = await call('POST', `/api/projects/${projectId}/rag/search`, { query: 'entregas antes do amanhecer', k: 1 });
+    expect(paraphrase).toMatchObject({ status: 200, body: { degraded: false, hits: [{ source: 'artifact.business_rule #3' }] } });
+    // Ranked first by both parts: the full-text search found it too, not only the vectors.
+    expect(paraphrase.body.hits[0].score).toBeCloseTo(2 / 61, 6);
     const feedback = await call('POST', `/api/sessions/${sessionId}/rag-feedback`, { query: 'entrega antes das 6h', helpful: [found.body.hits[0].chunk_id] });
     expect(feedback).toMatchObject({ status: 201, body: { type: 'rag.feedback', payload: { v: 1, query: 'entrega antes das 6h', helpful: [found.body.hits[0].chunk_id], not_helpful: [] } } });
     expect(await call('POST', `/api/projects/${projectId}/rag/search`, { query: ' ', k: 0 })).toMatchObject({ status: 400 });

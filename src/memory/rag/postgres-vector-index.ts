@@ -1,3 +1,4 @@
+import { detectTextLanguage } from '../../domain/memory/index.ts';
 import { RAG_VECTOR_DIMENSION } from '../../store/migrations/0005-rag.ts';
 import type { Database, Queryable } from '../../store/index.ts';
 import type { IndexedChunk, RagHit } from './project-fragment.ts';
@@ -52,9 +53,11 @@ export async function createPostgresVectorIndex(database: Database, options: Pos
         column('text'),
         column('embedder'),
         embeddings,
+        chunks.map((chunk) => detectTextLanguage(chunk.text)),
       ]);
     },
     removeSource: async (projectId, sourceId, within = database) => void (await within.query('delete from rag.chunks where project_id = $1 and source_id = $2', [projectId, sourceId])),
+    searchText: async ({ projectId, embedder, text, k }) => (await database.query<HitRow>(TEXT_SQL, [projectId, embedder, text, k])).rows.map(toHit),
     search: async ({ projectId, embedder, vector, k }) => {
       if (methodFor(vector.length) === 'exact') return (await database.query<HitRow>(EXACT_SQL, [projectId, embedder, vector, k])).rows.map(toHit);
       return database.transaction(async (transaction) => {
@@ -78,12 +81,13 @@ const toHit = (row: HitRow): RagHit => ({ chunk_id: row.id, source_kind: row.sou
 
 const ROWS = `
   with rows as (
-    select c.id, c.project_id::uuid as project_id, c.source_kind, c.source_id, c.source_label, c.chunk_index, c.text, c.embedder, c.embedding::real[] as embedding
-    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[])
-      as c (id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding)
+    select c.id, c.project_id::uuid as project_id, c.source_kind, c.source_id, c.source_label, c.chunk_index, c.text, c.embedder, c.embedding::real[] as embedding,
+      c.language
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[])
+      as c (id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language)
   )`;
-const COLUMNS = 'id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding';
-const ON_CONFLICT = `on conflict (project_id, id) do update set text = excluded.text, embedder = excluded.embedder, embedding = excluded.embedding, source_label = excluded.source_label`;
+const COLUMNS = 'id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language';
+const ON_CONFLICT = `on conflict (project_id, id) do update set text = excluded.text, embedder = excluded.embedder, embedding = excluded.embedding, source_label = excluded.source_label, language = excluded.language`;
 
 const UPSERT_SQL = `${ROWS} insert into rag.chunks (${COLUMNS}) select ${COLUMNS} from rows ${ON_CONFLICT}`;
 
@@ -103,3 +107,18 @@ const HNSW_SQL = `
   select id, source_kind, source_id, source_label, text, 1 - (embedding_vector <=> $3::vector) as score
   from rag.chunks where project_id = $1 and embedder = $2 and embedding_vector is not null
   order by embedding_vector <=> $3::vector limit $4`;
+
+// The query is read in every configuration a chunk may be indexed in, each word an alternative (`|`): a chunk
+// matches when it shares a stem with the query, and `ts_rank_cd` orders by how many and how close. Accents are
+// folded on both sides. A query with no lexeme (only stop words or symbols) finds nothing.
+const TEXT_SQL = `
+  with parts as (
+    select nullif(replace(plainto_tsquery(configuration, rag.fold_accents($3))::text, ' & ', ' | '), '') as part
+    from unnest(array['portuguese', 'english', 'simple']::regconfig[]) as configuration
+  ), query as (
+    select string_agg('(' || part || ')', ' | ')::tsquery as tsquery from parts where part is not null
+  )
+  select id, source_kind, source_id, source_label, text, ts_rank_cd(tsv, query.tsquery) as score
+  from rag.chunks, query
+  where project_id = $1 and embedder = $2 and query.tsquery is not null and tsv @@ query.tsquery
+  order by score desc, id limit $4`;

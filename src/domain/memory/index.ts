@@ -21,3 +21,4 @@ export type { TriageFragment, TriageLimits, TriageWindow, TriageWindowInput } fr
 export { TRUNCATION_MARKER, truncateText } from './truncate-text.ts';
 export { detectTextLanguage, type TextLanguage } from './detect-text-language.ts';
 export { fuseRankedLists, RRF_CONSTANT } from './fuse-ranked-lists.ts';
+export { competencyVocabulary, matchCompetency } from './competency-vocabulary.ts';

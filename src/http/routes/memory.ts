@@ -18,7 +18,7 @@ const UserContextSchema = z
   .object({
     project_id: z.uuid(),
     hypotheses: z.array(z.object({ id: z.string(), session_id: z.string(), statement: z.string(), status: z.string(), trigger_reason: z.string().nullable(), proposed_at: z.string().nullable(), answered_at: z.string().nullable(), evidence: z.array(EvidenceSchema) })),
-    profiles: z.array(z.object({ competency: z.string(), level: z.string(), summary: z.string(), recorded_at: z.string(), evidence: z.array(EvidenceSchema) })),
+    profiles: z.array(z.object({ competency: z.string(), level: z.string(), recorded_at: z.string(), evidence: z.array(EvidenceSchema) })),
   })
   .openapi('UserContext');
 const RagSearchSchema = z

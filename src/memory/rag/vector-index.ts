@@ -2,10 +2,11 @@ import type { Queryable } from '../../store/index.ts';
 import type { IndexedChunk, RagHit } from './project-fragment.ts';
 
 /**
- * How a search ran: `hnsw` — approximate, pgvector's HNSW index; `exact` — every chunk of the project
- * scored, with no extension needed. Reported with every search result.
+ * How a search ran: `hnsw` — approximate, pgvector's HNSW index; `lsh` — approximate without any extension:
+ * candidates by the Hamming distance of 64-bit random-hyperplane signatures, ranked by the exact dot product;
+ * `exact` — every chunk of the project scored. Reported with every search result.
  */
-export type SearchMethod = 'hnsw' | 'exact';
+export type SearchMethod = 'hnsw' | 'lsh' | 'exact';
 
 /** The parts of a hybrid search: PostgreSQL full-text search and one of the vector methods. */
 export type SearchPart = 'fts' | SearchMethod;

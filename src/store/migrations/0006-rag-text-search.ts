@@ -8,7 +8,8 @@ export const RAG_TEXT_LANGUAGES = ['portuguese', 'english', 'simple'] as const;
  * written in, and `tsv` is computed by PostgreSQL from the text in that language's configuration, so
  * "entregas" and "entrega" share a stem. Accents are folded first by `rag.fold_accents`, which uses the
  * `unaccent` extension where the database has it (PGlite loads it; Debian's server ships it) and is the
- * identity elsewhere — the search still runs, only accents then count.
+ * identity elsewhere — the search still runs, only accents then count. It also adds each vector's signature
+ * for the search without pgvector (decision 0024).
  */
 export const ragTextSearch: Migration = {
   version: 6,
@@ -42,5 +43,9 @@ export const ragTextSearch: Migration = {
         end
       ) stored;
     create index rag_chunks_tsv on rag.chunks using gin (tsv);
+
+    -- The vector's 64-bit random-hyperplane signature (see src/memory/rag/vector-signature.ts): where there is
+    -- no pgvector, a scan of signatures picks candidates that the exact dot product ranks.
+    alter table rag.chunks add column signature bigint;
   `,
 };

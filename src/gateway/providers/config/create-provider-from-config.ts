@@ -37,7 +37,7 @@ export function createProviderFromConfig(env: ProviderEnvironment, options: Prov
     if (setting.problem === 'unknown-provider') return { ok: false, error: unknownProviderError(setting.provider ?? '') };
     return { ok: false, error: modelMalformedError(env['FORJA_MODEL']?.trim() ?? '') };
   }
-  if (setting.kind === 'scripted') return loadScripted(setting.model);
+  if (setting.kind === 'scripted') return loadScripted(setting.model, options.retries);
 
   const read = readCredentials({ env, provider: setting.kind, model: setting.model });
   if (!read.ok) return read;
@@ -51,9 +51,11 @@ export function createProviderFromConfig(env: ProviderEnvironment, options: Prov
   return { ok: true, provider: options.retries === false ? adapter : withRetries(adapter, options.retries) };
 }
 
-function loadScripted(path: string): ProviderConfigResult {
+// Retried like the HTTP providers, so a script's `fail: {status: 429}` turn is retried as a real 429 is.
+function loadScripted(path: string, retries: RetryOptions | false | undefined): ProviderConfigResult {
   try {
-    return { ok: true, provider: loadScriptedProvider(path) };
+    const provider = loadScriptedProvider(path);
+    return { ok: true, provider: retries === false ? provider : withRetries(provider, retries) };
   } catch (error) {
     if (error instanceof ScriptInvalidError) return { ok: false, error };
     throw error;

@@ -50,7 +50,7 @@ export async function run(): Promise<BenchReport> {
   }
   rows.push(await measureHybrid('pglite (memory)', await createPostgresVectorIndex(pglite), pgliteProject, corpus.queries, HNSW_QUERIES));
   rows.push(await measurePgvectorScan(pglite, pgliteProject, queryVectors, truth));
-  rows.push(await measure('pglite (memory)', 'lsh (64-bit signatures + exact rerank, no extension)', await createPostgresVectorIndex(pglite, { method: 'lsh' }), pgliteProject, corpus.queries, truth, HNSW_QUERIES));
+  rows.push(await measure('pglite (memory)', 'lsh (256-bit signatures + exact rerank, no extension)', await createPostgresVectorIndex(pglite, { method: 'lsh' }), pgliteProject, corpus.queries, truth, HNSW_QUERIES));
   const exact = await createPostgresVectorIndex(pglite, { method: 'exact' });
   rows.push(await measure('pglite (memory)', 'exact SQL over real[] (portable path)', exact, pgliteProject, corpus.queries, truth, EXACT_SQL_QUERIES_PGLITE));
   await pglite.close();

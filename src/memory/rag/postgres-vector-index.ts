@@ -15,7 +15,7 @@ export const DEFAULT_EF_SEARCH = 400;
  * Candidates the signature scan hands to the exact ranking, per search (at least this many, and 50 per hit
  * asked). At 100,000 chunks this keeps recall@10 above 0.95 (bench/results/rag-search.json).
  */
-export const DEFAULT_LSH_CANDIDATES = 1500;
+export const DEFAULT_LSH_CANDIDATES = 1200;
 
 export interface PostgresVectorIndexOptions {
   /** `auto`: HNSW where migration 0005 found pgvector, the signature search otherwise. `exact` scores every chunk. */
@@ -98,7 +98,7 @@ const toHit = (row: HitRow): RagHit => ({ chunk_id: row.id, source_kind: row.sou
 const ROWS = `
   with rows as (
     select c.id, c.project_id::uuid as project_id, c.source_kind, c.source_id, c.source_label, c.chunk_index, c.text, c.embedder, c.embedding::real[] as embedding,
-      c.language, c.signature::bigint as signature
+      c.language, c.signature::bit(256) as signature
     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
       as c (id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language, signature)
   )`;
@@ -119,13 +119,13 @@ const EXACT_SQL = `
   from rag.chunks where project_id = $1 and embedder = $2
   order by score desc nulls last, id limit $4`;
 
-// Candidates by Hamming distance of the signatures (XOR, then popcount of the 64 bits), then the exact dot
+// Candidates by Hamming distance of the signatures (XOR, then popcount of the 256 bits), then the exact dot
 // product over those alone; ties go to the smaller id, as in the exact search.
 const LSH_SQL = `
   with candidates as (
     select id, source_kind, source_id, source_label, text, embedding
     from rag.chunks where project_id = $1 and embedder = $2 and signature is not null
-    order by bit_count((signature # $5::bigint)::bit(64)), id limit $6
+    order by bit_count(signature # $5::bit(256)), id limit $6
   )
   select id, source_kind, source_id, source_label, text,
          (select sum(a::float8 * b::float8) from unnest(embedding, $3::real[]) as pairs (a, b)) as score

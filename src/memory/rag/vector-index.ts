@@ -3,7 +3,7 @@ import type { IndexedChunk, RagHit } from './project-fragment.ts';
 
 /**
  * How a search ran: `hnsw` — approximate, pgvector's HNSW index; `lsh` — approximate without any extension:
- * candidates by the Hamming distance of 64-bit random-hyperplane signatures, ranked by the exact dot product;
+ * candidates by the Hamming distance of 256-bit random-hyperplane signatures, ranked by the exact dot product;
  * `exact` — every chunk of the project scored. Reported with every search result.
  */
 export type SearchMethod = 'hnsw' | 'lsh' | 'exact';

@@ -44,8 +44,8 @@ export const ragTextSearch: Migration = {
       ) stored;
     create index rag_chunks_tsv on rag.chunks using gin (tsv);
 
-    -- The vector's 64-bit random-hyperplane signature (see src/memory/rag/vector-signature.ts): where there is
+    -- The vector's 256-bit random-hyperplane signature (see src/memory/rag/vector-signature.ts): where there is
     -- no pgvector, a scan of signatures picks candidates that the exact dot product ranks.
-    alter table rag.chunks add column signature bigint;
+    alter table rag.chunks add column signature bit(256);
   `,
 };

@@ -6,7 +6,7 @@ import { resolveInsideWorktree } from '../../domain/workspace-paths/index.ts';
  * The kernel's name for an open directory: a path through `/proc/self/fd/<fd>` is resolved from the very
  * directory the descriptor holds, not by walking names again. Node has no `openat`; this is its `openat`.
  */
-const at = (directory: FileHandle, name?: string) => (name === undefined ? `/proc/self/fd/${directory.fd}` : `/proc/self/fd/${directory.fd}/${name}`);
+export const at = (directory: FileHandle, name?: string) => (name === undefined ? `/proc/self/fd/${directory.fd}` : `/proc/self/fd/${directory.fd}/${name}`);
 
 const NO_FOLLOW = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -81,7 +81,15 @@ export async function openFinal(walk: Extract<Beneath, { ok: true }>, flags: num
   const refuse = async (why: string): Promise<BeneathOpen> => (await handle.close(), { ok: false, reason: `${shown} refused: ${why}` });
   if (info.isDirectory()) return options.directory ? { ok: true, handle } : refuse('it is a directory');
   if (!info.isFile()) return refuse('it is not a regular file');
-  if (info.nlink !== 1) return refuse(`it has ${info.nlink} hard links; a file with more than one link may be a file outside your worktree, so file tools do not use it`);
+  const tooMany = (links: number) =>
+    refuse(links === 0 ? 'it was replaced while it was opened' : `it has ${links} hard links; a file with more than one link may be a file outside your worktree, so file tools do not use it`);
+  if (info.nlink !== 1) return tooMany(info.nlink);
+  // One link, and that link is this name in this directory (looked up after the count, counted again
+  // after the look-up): the file opened is the worktree's own, not one whose worktree name went away.
+  const named = await lstat(at(walk.parent, name!)).catch(() => null);
+  if (named === null || named.ino !== info.ino || named.dev !== info.dev) return refuse('it was replaced while it was opened');
+  const again = await handle.stat();
+  if (again.nlink !== 1) return tooMany(again.nlink);
   return { ok: true, handle };
 }
 

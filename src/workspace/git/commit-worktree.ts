@@ -22,17 +22,26 @@ export async function commitWorktree(repository: string, worktree: string, branc
     if (!link.ok) return { refused: link.reason };
     return runHostGit({ gitDir: link.gitDir, workTree: worktree }, args);
   };
+  const config = await git(['config', '--list', '--show-scope', '-z']);
+  if (typeof config !== 'string') return { ok: false, reason: config.refused };
+  const running = programsInConfig(config);
+  if (running.length > 0) return { ok: false, reason: `refused by the rule "host git never trusts the worktree": the repository's configuration sets ${running.join(', ')}, which would make git run a program; git was not run and nothing was committed` };
   const head = await git(['symbolic-ref', '--quiet', 'HEAD']);
   if (typeof head !== 'string') return { ok: false, reason: head.refused };
   if (head.trim() !== `refs/heads/${branch}`) return { ok: false, reason: `the worktree is on ${head.trim() || 'a detached HEAD'}, not on refs/heads/${branch}; nothing was committed` };
+  // Another repository inside the worktree: git would record it as a submodule link (or fail on it).
+  const untracked = await git(['ls-files', '--others', '--exclude-standard', '-z']);
+  if (typeof untracked !== 'string') return { ok: false, reason: untracked.refused };
+  const inner = untracked.split('\0').filter((path) => path.endsWith('/')).map((path) => path.slice(0, -1));
+  if (inner.length > 0) return nestedRefusal(inner);
   const added = await git(['add', '--all']);
   if (typeof added !== 'string') return { ok: false, reason: added.refused };
   const index = await git(['ls-files', '--stage', '-z']);
   if (typeof index !== 'string') return { ok: false, reason: index.refused };
-  const nested = index.split('\0').filter((entry) => entry.startsWith('160000 ')).map((entry) => entry.split('\t')[1]);
+  const nested = index.split('\0').filter((entry) => entry.startsWith('160000 ')).map((entry) => entry.split('\t')[1] ?? entry);
   if (nested.length > 0) {
     await git(['reset', '--quiet']);
-    return { ok: false, reason: `${nested.join(', ')} ${nested.length === 1 ? 'is a nested git repository' : 'are nested git repositories'}: Forja commits files only; remove the inner .git and finish again. Nothing was committed` };
+    return nestedRefusal(nested);
   }
   const diff = await git(['diff', '--cached', '--name-only', '-z']);
   if (typeof diff !== 'string') return { ok: false, reason: diff.refused };
@@ -55,4 +64,28 @@ export async function commitWorktree(repository: string, worktree: string, branc
   const tip = (await runHostGit({ gitDir: join(repository, '.git'), workTree: null }, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]).catch(() => '')).trim();
   if (tip !== commit) return { ok: false, reason: `the commit ${commit} is not the tip of ${branch} in the project's repository (${tip || 'no such branch'}); it is not recorded` };
   return { ok: true, commit, branch, files: staged };
+}
+
+/** Keys of a git configuration that make git run a program or read files Forja did not name. */
+const PROGRAM_KEY = /^(filter|diff|merge)\.[^\n]*\.(clean|smudge|process|command|textconv|driver)$|^core\.(fsmonitor|hookspath|worktree|attributesfile|sshcommand|gitproxy|askpass|editor|pager)$|^(include|includeif)\.|^(gpg|credential|sequence)\.|^diff\.external$/i;
+
+/**
+ * The keys of `git config --list --show-scope -z` (scope, then key and value) that would run a program,
+ * outside Forja's own command-line configuration. Forja's repositories set none; one that does was changed
+ * by someone else, and git is not run on it.
+ */
+export function programsInConfig(listing: string): string[] {
+  const fields = listing.split('\0');
+  const keys: string[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const scope = fields[index]!;
+    const key = fields[index + 1]!.split('\n')[0]!;
+    if (scope !== 'command' && PROGRAM_KEY.test(key)) keys.push(`${key} (${scope} configuration)`);
+  }
+  return keys;
+}
+
+function nestedRefusal(paths: readonly string[]): WorktreeCommit {
+  const what = paths.length === 1 ? 'is a nested git repository' : 'are nested git repositories';
+  return { ok: false, reason: `${paths.join(', ')} ${what}: Forja commits files only; remove the inner .git and finish again. Nothing was committed` };
 }

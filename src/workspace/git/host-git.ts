@@ -87,7 +87,7 @@ export function runHostGit(location: GitLocation, args: readonly string[], optio
     execFile(
       'git',
       hostGitArguments(location, args),
-      { cwd: options.cwd ?? location.workTree ?? location.gitDir, env: hostGitEnvironment(), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      { cwd: options.cwd ?? location.workTree ?? '/', env: hostGitEnvironment(), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (error === null) return resolve(stdout);
         reject(new HostGitError(args, typeof error.code === 'number' ? error.code : null, stderr || error.message));

@@ -33,15 +33,15 @@ export async function walkBeneath(worktree: string, requestedPath: string, optio
     for (const handle of opened.splice(0)) await handle.close().catch(() => undefined);
   };
   for (let index = 0; index < names.length - 1; index += 1) {
-    const so_far = names.slice(0, index + 1).join('/');
+    const soFar = names.slice(0, index + 1).join('/');
     const next = await openDirectory(opened.at(-1)!, names[index]!, options.create);
     if (!next.ok) {
       await close();
       const why = {
-        ELOOP: `${so_far} is a symbolic link; file tools never follow links — use the path of the file itself`,
-        ENOTDIR: `${so_far} is a file, not a directory, so nothing can be inside it`,
-        ENOENT: `${so_far} does not exist in your worktree`,
-      }[next.code] ?? `${so_far} cannot be opened (${next.code})`;
+        ELOOP: `${soFar} is a symbolic link; file tools never follow links — use the path of the file itself`,
+        ENOTDIR: `${soFar} is a file, not a directory, so nothing can be inside it`,
+        ENOENT: `${soFar} does not exist in your worktree`,
+      }[next.code] ?? `${soFar} cannot be opened (${next.code})`;
       return { ok: false, reason: `path ${shown} refused: ${why}; nothing was read or written` };
     }
     opened.push(next.handle);

@@ -1,4 +1,4 @@
-import { link, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,14 @@ describe.each(testDatabaseEngines())('dev tools on $name', (engine) => {
     expect((await git.raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-001: --amend: a tela de pedidos');
     expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe('export {};\n');
     expect((await fixture.eventLog.read(fixture.sessionId)).at(-1)).toMatchObject({ type: 'dev.task_finished', payload: { agent: 'dev:pedidos', module: 'pedidos', task_id: 'AT-001', branch: 'dev-pedidos', files: ['src/pedidos.ts'] } });
+  });
+
+  it('replaces a file without writing into it: its mode stays, no scratch file is left', async () => {
+    await writeFile(join(worktree.directory, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(await fixture.call(tools(), 'write_file', { path: 'run.sh', content: '#!/bin/sh\necho oi\n' }, dev)).toMatchObject({ ok: true });
+    expect((await stat(join(worktree.directory, 'run.sh'))).mode & 0o777).toBe(0o755);
+    expect(await readFile(join(worktree.directory, 'run.sh'), 'utf8')).toBe('#!/bin/sh\necho oi\n');
+    expect((await readdir(worktree.directory)).filter((name) => name.startsWith('.forja-write-'))).toEqual([]);
   });
 
   it('records a block for a missing interface', async () => {

@@ -149,6 +149,20 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
   });
 
+  it('refuses readiness the budget does not cover (409) and stores nothing; with budget, the same press consolidates', async () => {
+    const started = await startScriptedForja(engine, { turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }] });
+    forja = started.forja;
+    const { projectId, sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: 10 });
+    const count = async () => (await forja.database.query<{ events: number; usage: number }>('select (select count(*) from session_events)::int as events, (select count(*) from token_usage)::int as usage')).rows[0]!;
+    const before = await count();
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 409, body: { error: { code: 'budget_exceeded', message: expect.stringContaining('budget (10)') } } });
+    expect(await count()).toEqual(before);
+    await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: null });
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
+  });
+
   it('after a process died in the middle of a turn, answers that turn once on restart and the conversation goes on', async () => {
     const { createForja } = await import('../composition.ts');
     const { loadConfig } = await import('../config/config.ts');

@@ -16,6 +16,7 @@ import { requestJson, startTestForja } from '../testing/forja-harness.ts';
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 40);
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+const BRIEF = { title: 'Padaria', summary: 'Pão de madrugada.', problem: 'Não há pão cedo.', audience: 'Vizinhos', goals: ['Entregar às 6h'] };
 
 interface Operation {
   method: string;
@@ -99,17 +100,19 @@ interface GeneratedParameter {
 
 const NUMERIC_PARAMETERS = new Set(['after', 'limit', 'last-event-id']);
 const UNSTORABLE = ['%00', '%ED%A0%80', 'a%00b'];
-const NOT_DECIMAL = ['0x10', '2147483648', '99999999999999999999', '-1', '1.5', '1e3', '%201', '1%20', '', 'abc', '+1', '０'];
+const NOT_DECIMAL = ['0x10', '2147483648', '3000000000', '4294967296', '1000000000000', '99999999999999999999', '-1', '1.5', '1e3', '%201', '1%20', '', 'abc', '+1', '０'];
 
 function parameterArbitrary(name: string, where: string, fixtureIds: string[]): fc.Arbitrary<GeneratedParameter> {
   const good = (...values: string[]) => fc.constantFrom(...values).map((value) => ({ value, bad: false }));
   const bad = (...values: string[]) => fc.constantFrom(...values).map((value) => ({ value, bad: true }));
   const other = fc.constantFrom('..', '%2e%2e', 'a'.repeat(300), 'UPPER').map((value) => ({ value, bad: false }));
   if (where === 'path' && name === 'id') {
-    return fc.oneof({ weight: 4, arbitrary: good(...fixtureIds, UNKNOWN_ID, fixtureIds[0]!.toUpperCase()) }, { weight: 1, arbitrary: fc.uuid().map((value) => ({ value, bad: false })) }, { weight: 2, arbitrary: bad(...UNSTORABLE, ...NOT_DECIMAL, 'abc') });
+    return fc.oneof({ weight: 5, arbitrary: good(...fixtureIds, UNKNOWN_ID, ...fixtureIds.map((id) => id.toUpperCase())) }, { weight: 1, arbitrary: fc.uuid().map((value) => ({ value, bad: false })) }, { weight: 2, arbitrary: bad(...UNSTORABLE, ...NOT_DECIMAL, 'abc') });
   }
   if (where === 'path') return fc.oneof(good('criativo', 'po', 'arquiteto', 'dev-catalogo', 'mystery'), bad(...UNSTORABLE), other);
-  if (NUMERIC_PARAMETERS.has(name)) return fc.oneof(fc.constant({ value: undefined, bad: false }), good('0', '1', '3', '100', '2147483647'), bad(...UNSTORABLE, ...NOT_DECIMAL));
+  if (NUMERIC_PARAMETERS.has(name)) {
+    return fc.oneof({ weight: 1, arbitrary: fc.constant({ value: undefined, bad: false }) }, { weight: 1, arbitrary: good('0', '1', '3', '100', '2147483647') }, { weight: 3, arbitrary: bad(...UNSTORABLE, ...NOT_DECIMAL) });
+  }
   return fc.oneof(fc.constant({ value: undefined, bad: false }), good('pedidos', 'board-engine'), bad(...UNSTORABLE), other);
 }
 
@@ -117,14 +120,19 @@ describe.each(testDatabaseEngines())('the API under a fuzz of bad input on $name
   let forja: Forja;
   let projectId: string;
   let sessionIds: string[];
+  let handoffId: string;
   let countAll: () => Promise<Record<string, number>>;
   beforeAll(async () => {
-    forja = await startTestForja(engine, { provider: createScriptedProvider({ script: { turns: [] } }) });
+    // One scripted turn makes the first session's brief and its handoff to the PO; then the budget is 0.
+    forja = await startTestForja(engine, { provider: createScriptedProvider({ script: { turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }] } }) });
     projectId = (await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' })).body.id;
-    await setProjectBudget(forja.database, projectId, 0);
     sessionIds = [];
-    for (const title of ['talking', 'fresh']) sessionIds.push((await requestJson(forja, 'POST', `/api/projects/${projectId}/sessions`, { title })).body.id);
-    await requestJson(forja, 'POST', `/api/sessions/${sessionIds[0]}/agents/criativo/start`);
+    for (const title of ['with a brief', 'ready to produce', 'fresh']) sessionIds.push((await requestJson(forja, 'POST', `/api/projects/${projectId}/sessions`, { title })).body.id);
+    for (const sessionId of sessionIds.slice(0, 2)) await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionIds[0]}/readiness`);
+    expect(ready.status).toBe(201);
+    handoffId = ready.body.handoff.id;
+    await setProjectBudget(forja.database, projectId, 0);
     const tables = (await forja.database.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`)).rows.map((row) => row.name);
     const sql = `select ${tables.map((table) => `(select count(*) from "${table}")::int as "${table}"`).join(', ')}`;
     countAll = async () => (await forja.database.query<Record<string, number>>(sql)).rows[0]!;
@@ -148,12 +156,13 @@ describe.each(testDatabaseEngines())('the API under a fuzz of bad input on $name
   it('never answers 5xx, answers every 4xx in the JSON error shape, and stores nothing when it refuses', async () => {
     const { operations, resolve } = await documentedOperations();
     expect(operations.length).toBeGreaterThanOrEqual(35);
-    const fixtureIds = [projectId, ...sessionIds];
     const failures: string[] = [];
     for (const operation of operations) {
       const pathParameters = [...operation.path.matchAll(/{(\w+)}/g)].map((match) => match[1]!);
       const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       const headerParameters = operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+      // The ids that exist for this route's first segment, so most cases reach the handler and the database.
+      const fixtureIds = operation.path.startsWith('/api/sessions/') ? sessionIds : operation.path.startsWith('/api/projects/') ? [projectId] : operation.path.startsWith('/api/handoffs/') ? [handoffId] : [];
       const request = fc.record({
         path: fc.tuple(...pathParameters.map((name) => parameterArbitrary(name, 'path', fixtureIds))),
         query: fc.tuple(...queryParameters.map((name) => parameterArbitrary(name, 'query', fixtureIds))),
@@ -188,7 +197,8 @@ describe.each(testDatabaseEngines())('the API under a fuzz of bad input on $name
           }
           await setProjectBudget(forja.database, projectId, 0);
         }),
-        { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+        // Each query or header parameter multiplies what there is to try; GET cases are cheap.
+        { numRuns: RUNS_PER_ROUTE * (1 + queryParameters.length + headerParameters.length), endOnFailure: true },
         )
         .catch((error: Error) => failures.push(`${operation.method} ${operation.path}: ${error.message.split('\n').filter((line) => /Counterexample|Got|expected/.test(line)).slice(0, 3).join(' | ')}`));
     }

@@ -33,8 +33,9 @@ describe.each(testDatabaseEngines())('HTTP API on $name', (engine) => {
     expect(await call('GET', `/api/projects/${created.body.id}`)).toMatchObject({ status: 200, body: created.body });
     const session = await call('POST', `/api/projects/${created.body.id}/sessions`, {});
     expect(session).toMatchObject({ status: 201, body: { project_id: created.body.id, title: null, last_seq: 1 } });
+    expect(await call('POST', `/api/projects/${created.body.id}/sessions`, { title: '  ' })).toMatchObject({ status: 201, body: { title: null } });
     expect(await call('GET', `/api/sessions/${session.body.id}`)).toMatchObject({ status: 200, body: { id: session.body.id } });
-    expect((await call('GET', `/api/projects/${created.body.id}/sessions`)).body.sessions).toEqual([session.body]);
+    expect((await call('GET', `/api/projects/${created.body.id}/sessions`)).body.sessions[0]).toEqual(session.body);
   });
 
   it('appends a message as a chat.message event and reads it back in seq order', async () => {

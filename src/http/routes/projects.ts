@@ -58,7 +58,8 @@ export function projectRoutes({ database }: AppDependencies) {
     .openapi(createSessionRoute, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(projectNotFound(id), 404);
-      const session = await createSession(database, { projectId: id, title: context.req.valid('json').title ?? null });
+      // A title of only spaces is no title.
+      const session = await createSession(database, { projectId: id, title: context.req.valid('json').title || null });
       return context.json(session, 201);
     })
     .openapi(listSessionsRoute, async (context) => {

@@ -36,7 +36,7 @@ export const MAX_SEQ = 2_147_483_647;
 export const decimalText = (min: number, max: number) =>
   z
     .string()
-    .regex(/^\d{1,16}$/, 'must be a whole number in decimal digits')
+    .regex(/^\d+$/, 'must be a whole number in decimal digits')
     .transform(Number)
     .pipe(z.number().min(min, min === 0 ? 'must be 0 or more' : `must be at least ${min}`).max(max, `must be at most ${max}`));
 

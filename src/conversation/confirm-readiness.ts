@@ -32,6 +32,8 @@ export async function confirmReadiness(dependencies: ConversationDependencies, p
     if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
     const confirmed = view.state.readiness.confirmed ? null : decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
     if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
+    const running = view.state.turn_in_progress;
+    if (running !== null) return refusal(409, 'turn_refused', `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one session run one at a time`);
     // A refused request stores nothing: a call the gateway would refuse (no model, no budget) is refused here,
     // before readiness and the turn are recorded. A refusal by the reservation itself (a race) is recorded.
     const preflight = await dependencies.gateway.preflight(await consolidationRequest(prompts, session.project_id, sessionId, view.state));

@@ -1,4 +1,4 @@
-export type { BudgetFigures, GatewayStatus, GatewayTurnOptions, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway, TurnUsage } from './model-gateway.ts';
+export type { BudgetFigures, GatewayPreflight, GatewayStatus, GatewayTurnOptions, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway, TurnUsage } from './model-gateway.ts';
 export { createModelGateway, type GatewayDependencies } from './create-model-gateway.ts';
 export { createEmbeddingGateway, createEmbeddingProviderFromConfig, type EmbeddingGateway, type EmbeddingOutcome, type EmbeddingProvider, type EmbeddingRequest } from './embeddings/index.ts';
 export { expireStaleReservations } from './metering/settle-call.ts';

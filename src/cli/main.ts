@@ -5,6 +5,7 @@ import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
+import { registerAccountCommands } from './account-commands.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -15,9 +16,18 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Reads all of stdin (`forja user add` takes the password there). */
+  stdin?: () => Promise<string>;
+  stdinIsTerminal?: boolean;
 }
 
-const defaultIo: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), env: process.env };
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  stdin: () => readStdin(),
+  stdinIsTerminal: process.stdin.isTTY === true,
+};
 
 /** The `forja` command line. Returns the exit code instead of exiting, so it can be tested in-process. */
 export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
@@ -38,7 +48,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         exitCode = EXIT_USAGE;
         return;
       }
-      await serveCommand(loaded.config, createLogger(loaded.config.logLevel));
+      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), io);
     });
 
   program
@@ -58,6 +68,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     });
 
   registerMemoryCommands(program, io, (code) => {
+    exitCode = code;
+  });
+  registerAccountCommands(program, io, (code) => {
     exitCode = code;
   });
 
@@ -89,4 +102,20 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
     return EXIT_USAGE;
   }
   return runContextCommandWithDatabase(options, loaded.config, io);
+}
+
+/** All of stdin; on a terminal, the first line (typed without echo would need a TTY library: it is echoed). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) {
+    const { createInterface } = await import('node:readline');
+    const lines = createInterface({ input: process.stdin });
+    for await (const line of lines) {
+      lines.close();
+      return line;
+    }
+    return '';
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,19 +1,29 @@
 import type { Logger } from 'pino';
 import { createForja } from '../composition.ts';
 import type { ForjaConfig } from '../config/config.ts';
+import { isLoopbackHost } from '../http/access/request-origin-rule.ts';
 import { listen } from '../http/listen.ts';
 
 /**
  * `forja serve`: the API (and web UI) on HOST:PORT until SIGINT or SIGTERM, then a clean shutdown: requests
  * in flight finish, the database is closed, the data directory is released.
  */
-export async function serveCommand(config: ForjaConfig, logger: Logger): Promise<void> {
+export async function serveCommand(config: ForjaConfig, logger: Logger, io: { stderr: (text: string) => void }): Promise<number> {
   const forja = await createForja(config, logger);
+  // Beyond loopback, everyone on the network could read every project and approve any command (issue 20).
+  if (!isLoopbackHost(config.host) && !(await forja.accountsInUse())) {
+    await forja.close();
+    io.stderr(
+      `forja: HOST=${config.host} is not a loopback address, and no account exists: Forja does not serve a network without sign-in. ` +
+        'Create the first account with `forja user add NAME` (and set FORJA_PUBLIC_URL to the address people use), or listen on HOST=127.0.0.1.\n',
+    );
+    return 2;
+  }
   const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(async (error: unknown) => {
     await forja.close();
     throw error;
   });
-  logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status() }, `Forja is listening on ${server.url}`);
+  logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status(), accounts: await forja.accountsInUse() }, `Forja is listening on ${server.url}`);
   const resumed = await forja.conversation.resumeInterruptedTurns();
   if (resumed.length > 0) logger.info({ sessions: resumed.map((turn) => turn.sessionId) }, 'resuming turns interrupted by the last stop');
   // Agents activated by a handoff just before the last stop still owe their kickoff turn.
@@ -33,4 +43,5 @@ export async function serveCommand(config: ForjaConfig, logger: Logger): Promise
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal).then(resolve));
   });
+  return 0;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
 import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
-import { decide, type ConversationState } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR, type ConversationState } from '../domain/conversation/index.ts';
 import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
 import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
@@ -23,14 +23,14 @@ export interface ReadinessOutcome {
  * row and `handoff.offered` in one transaction. Without readiness no brief exists, whatever the model says
  * (the domain refuses it). A consolidation that failed can be retried by pressing the button again.
  */
-export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string): Promise<ReadinessOutcome | Refusal> {
+export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string, actor = PERSON_ACTOR): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   return dependencies.queue.enqueue(sessionId, async () => {
     let view = await dependencies.views.load(sessionId);
     if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
     if (!view.state.readiness.confirmed) {
-      const confirmed = decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
+      const confirmed = decide({ type: 'ConfirmReadiness', actor }, view.state);
       if (!confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
       const appended = await dependencies.eventLog.append(sessionId, confirmed.events, { expectedSeq: view.state.last_seq });
       if (!appended.success) return refusal(409, 'conflict', appended.error.message);

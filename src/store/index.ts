@@ -14,3 +14,27 @@ export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotificatio
 export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';
 export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';
 export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';
+export {
+  anyPersonExists,
+  createPerson,
+  deleteAuthSession,
+  findPersonById,
+  findPersonBySessionHash,
+  findPersonByTokenHash,
+  findPersonByUsername,
+  insertApiToken,
+  insertAuthSession,
+  listApiTokens,
+  listMembers,
+  listProjectsOfPerson,
+  projectOfResource,
+  putMember,
+  revokeApiToken,
+  roleIn,
+  USERNAME_PATTERN,
+  type ApiTokenRow,
+  type Member,
+  type MemberRole,
+  type Person,
+  type ResourceKind,
+} from './accounts/accounts.ts';

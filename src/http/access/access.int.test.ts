@@ -144,6 +144,10 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       expect(stream.status).toBe(404);
       expect(await eventCount()).toBe(before);
       expect((await as(brunoToken, 'GET', '/api/projects')).body.projects).toEqual([]);
+      const sessionId = ids['sessions']!;
+      for (const disguised of [`/api/%73essions/${sessionId}`, `/api/sessions/${sessionId.slice(0, 8)}%2D${sessionId.slice(9)}`, `/api/sessions/${sessionId.toUpperCase()}/events`]) {
+        expect([disguised, (await as(brunoToken, 'GET', disguised)).status]).not.toEqual([disguised, 200]);
+      }
       const unknown = await as(brunoToken, 'GET', `/api/sessions/${randomUUID()}`);
       expect(unknown.body.error.code).toBe('not_found');
     });

@@ -50,9 +50,13 @@ const projectNotFound = (id: string) => apiError('not_found', `No project with i
 export function projectRoutes({ database }: AppDependencies) {
   return newRouter()
     .openapi(create, async (context) => {
-      const project = await createProject(database, context.req.valid('json'));
       const person = personOf(context);
-      if (person !== null) await putMember(database, { projectId: project.id, personId: person.id, role: 'owner' });
+      // With accounts, the one who creates a project owns it, in the same transaction.
+      const project = await database.transaction(async (transaction) => {
+        const created = await createProject(transaction, context.req.valid('json'));
+        if (person !== null) await putMember(transaction, { projectId: created.id, personId: person.id, role: 'owner' });
+        return created;
+      });
       return context.json(project, 201);
     })
     .openapi(list, async (context) => {

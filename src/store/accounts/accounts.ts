@@ -63,7 +63,9 @@ export async function findPersonById(database: Queryable, id: string): Promise<P
   return result.rows[0] ?? null;
 }
 
+/** Records a sign-in; sign-ins that have expired are deleted on the way. */
 export async function insertAuthSession(database: Queryable, input: { secretHash: string; personId: string; expiresAt: Date }): Promise<void> {
+  await database.query('delete from auth_sessions where expires_at <= now()');
   await database.query('insert into auth_sessions (secret_hash, person_id, expires_at) values ($1, $2, $3)', [input.secretHash, input.personId, input.expiresAt]);
 }
 

@@ -104,18 +104,33 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
   return runContextCommandWithDatabase(options, loaded.config, io);
 }
 
-/** All of stdin; on a terminal, the first line (typed without echo would need a TTY library: it is echoed). */
+/** All of stdin; on a terminal, one line typed without echo (a password). */
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) {
-    const { createInterface } = await import('node:readline');
-    const lines = createInterface({ input: process.stdin });
-    for await (const line of lines) {
-      lines.close();
-      return line;
-    }
-    return '';
-  }
+  if (process.stdin.isTTY) return readHiddenLine();
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function readHiddenLine(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let line = '';
+    const done = (finish: () => void) => {
+      process.stdin.setRawMode(false);
+      process.stdin.pause();
+      process.stdin.off('data', onData);
+      process.stderr.write('\n');
+      finish();
+    };
+    const onData = (chunk: Buffer) => {
+      for (const character of chunk.toString('utf8')) {
+        if (character === '\r' || character === '\n') return done(() => resolve(line));
+        if (character === '\u0003') return done(() => reject(new Error('cancelled')));
+        line = character === '\u007f' || character === '\b' ? line.slice(0, -1) : line + character;
+      }
+    };
+    process.stdin.setRawMode(true);
+    process.stdin.resume();
+    process.stdin.on('data', onData);
+  });
 }

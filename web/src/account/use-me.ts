@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../api/api-error.ts';
-import { getJson, postJson } from '../api/client.ts';
+import { getJson, postJson, SIGNED_OUT_EVENT } from '../api/client.ts';
 import type { Me, Person } from '../api/types.ts';
 
 export type MeState = { status: 'loading' } | { status: 'signed-out' } | { status: 'ready'; me: Me } | { status: 'failed'; error: unknown };
@@ -19,6 +19,11 @@ export function useMe(): { state: MeState; signedIn: (person: Person) => void; s
       current = false;
     };
   }, [generation]);
+  useEffect(() => {
+    const signedOut = () => setState({ status: 'signed-out' });
+    window.addEventListener(SIGNED_OUT_EVENT, signedOut);
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, signedOut);
+  }, []);
   const reload = useCallback(() => setGeneration((value) => value + 1), []);
   const signedIn = useCallback((person: Person) => setState({ status: 'ready', me: { accounts: true, person } }), []);
   const signOut = useCallback(async () => {

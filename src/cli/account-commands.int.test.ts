@@ -14,8 +14,12 @@ describe('forja user add, forja token create | list | revoke, and serve beyond l
     let stdout = '';
     let stderr = '';
     const code = await runCli(argv, {
-      stdout: (text) => void (stdout += text),
-      stderr: (text) => void (stderr += text),
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
       env: { FORJA_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent', ...options.env },
       ...(options.stdin === undefined ? {} : { stdin: async () => options.stdin! }),
     });

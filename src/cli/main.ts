@@ -6,6 +6,7 @@ import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
 import { registerAccountCommands } from './account-commands.ts';
+import { demoCommand } from './demo-command.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -48,7 +49,15 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         exitCode = EXIT_USAGE;
         return;
       }
-      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), io);
+      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), { stderr: io.stderr });
+    });
+
+  program
+    .command('demo')
+    .description('Serve a shipped demo on a scripted model, paced like a real one, and print what to click')
+    .argument('[name]', 'criativo (Criativo up to the brief) or line (the whole production line)', 'line')
+    .action(async (name: string) => {
+      exitCode = await demoCommand(name, io);
     });
 
   program

@@ -12,7 +12,9 @@ function forja(args: string[], env: Record<string, string>, stdin = ''): { child
   const child = spawn(process.execPath, [FORJA_BIN, ...args], { env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   started.push(child);
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
   child.stdin!.end(stdin);
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))), stderr: () => stderr };
 }
@@ -32,7 +34,9 @@ function send(port: number, method: string, path: string, headers: Record<string
   return new Promise((resolve, reject) => {
     const outgoing = request({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (response) => {
       let text = '';
-      response.on('data', (chunk: Buffer) => void (text += chunk.toString()));
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
       response.on('end', () => resolve({ status: response.statusCode!, body: text, headers: response.headers }));
     });
     outgoing.on('error', reject);

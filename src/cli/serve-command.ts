@@ -4,16 +4,24 @@ import type { ForjaConfig } from '../config/config.ts';
 import { isLoopbackHost } from '../http/access/request-origin-rule.ts';
 import { listen } from '../http/listen.ts';
 
+/** What `forja demo` changes: the environment Forja reads (its scripted model) and a word once it listens. */
+export interface ServeOptions {
+  env?: NodeJS.ProcessEnv;
+  onListening?: (url: string) => void;
+  /** Where the refusal to serve a network without accounts is written (default: the process's stderr). */
+  stderr?: (text: string) => void;
+}
+
 /**
  * `forja serve`: the API (and web UI) on HOST:PORT until SIGINT or SIGTERM, then a clean shutdown: requests
  * in flight finish, the database is closed, the data directory is released.
  */
-export async function serveCommand(config: ForjaConfig, logger: Logger, io: { stderr: (text: string) => void }): Promise<number> {
-  const forja = await createForja(config, logger);
+export async function serveCommand(config: ForjaConfig, logger: Logger, options: ServeOptions = {}): Promise<number> {
+  const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
   // Beyond loopback, everyone on the network could read every project and approve any command (issue 20).
   if (!isLoopbackHost(config.host) && !(await forja.accountsInUse())) {
     await forja.close();
-    io.stderr(
+    (options.stderr ?? ((text: string) => process.stderr.write(text)))(
       `forja: HOST=${config.host} is not a loopback address, and no account exists: Forja does not serve a network without sign-in. ` +
         'Create the first account with `forja user add NAME` (and set FORJA_PUBLIC_URL to the address people use), or listen on HOST=127.0.0.1.\n',
     );
@@ -24,6 +32,7 @@ export async function serveCommand(config: ForjaConfig, logger: Logger, io: { st
     throw error;
   });
   logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status(), accounts: await forja.accountsInUse() }, `Forja is listening on ${server.url}`);
+  options.onListening?.(server.url);
   const resumed = await forja.conversation.resumeInterruptedTurns();
   if (resumed.length > 0) logger.info({ sessions: resumed.map((turn) => turn.sessionId) }, 'resuming turns interrupted by the last stop');
   // Agents activated by a handoff just before the last stop still owe their kickoff turn.

@@ -35,7 +35,7 @@ describe('signing in, in headless Chromium', { timeout: 180_000 }, () => {
   }, 60_000);
 
   /** Setup through the API with the person's token, in-process. */
-  async function as<T = any>(username: string, method: string, path: string, body?: unknown): Promise<T> {
+  async function as<T = { id: string }>(username: string, method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${tokens.get(username)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
     const response = await served.forja.app.request(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await response.text();

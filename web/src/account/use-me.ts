@@ -9,6 +9,7 @@ export type MeState = { status: 'loading' } | { status: 'signed-out' } | { statu
 export function useMe(): { state: MeState; signedIn: (person: Person) => void; signOut: () => Promise<void>; reload: () => void } {
   const [state, setState] = useState<MeState>({ status: 'loading' });
   const [generation, setGeneration] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` says when to ask again.
   useEffect(() => {
     let current = true;
     getJson<Me>('/api/auth/me').then(

@@ -18,6 +18,8 @@ import { FORJA_VERSION } from './config/version.ts';
 import { countEndedCalls, createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
+import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
 import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
@@ -34,6 +36,8 @@ export interface Forja {
   conversation: ConversationService;
   memory: Memory;
   app: ForjaApp;
+  /** Whether people must sign in: from the moment the first account exists (ADR 0100). */
+  accountsInUse(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -51,6 +55,8 @@ export interface ForjaOptions {
   idleReleaseMs?: number;
   /** The relational memory: `workers: false` leaves the graph projector and RAG indexer stopped (tests drive their cycles). */
   memory?: { workers?: boolean; intervalMs?: number; vectorSearch?: 'auto' | 'exact'; embedder?: Embedder };
+  /** Sign-in attempt limits (tests use a clock of their own). */
+  signInLimiter?: SignInLimiter;
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
@@ -83,7 +89,12 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
+  const access = {
+    network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
+    accountsInUse: accountsInUse(database),
+    signInLimiter: options.signInLimiter ?? createSignInLimiter(),
+  };
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access });
   if (options.memory?.workers !== false) memory.start();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
   const pruneOutboxRows = setInterval(() => {
@@ -103,6 +114,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     conversation,
     memory,
     app,
+    accountsInUse: access.accountsInUse,
     // Closing twice (a signal during shutdown, a test's cleanup) must not release resources twice.
     close: once(async () => {
       clearInterval(releaseIdleViews);

@@ -59,7 +59,7 @@ export async function demoCommand(name: string, io: CliIo): Promise<number> {
     io.stderr(`forja: ${loaded.error.message}\n`);
     return 2;
   }
-  await serveCommand(loaded.config, createLogger(loaded.config.logLevel), { env, onListening: (url) => {
+  return serveCommand(loaded.config, createLogger(loaded.config.logLevel), { env, stderr: io.stderr, onListening: (url) => {
     const steps = demo.steps.map((step, index) => `  ${index + 1}. ${step}`).join('\n');
     io.stdout(
       [
@@ -74,5 +74,4 @@ export async function demoCommand(name: string, io: CliIo): Promise<number> {
       ].join('\n'),
     );
   } });
-  return 0;
 }

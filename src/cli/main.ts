@@ -5,6 +5,7 @@ import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
+import { registerAccountCommands } from './account-commands.ts';
 import { demoCommand } from './demo-command.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
@@ -16,9 +17,18 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Reads all of stdin (`forja user add` takes the password there). */
+  stdin?: () => Promise<string>;
+  stdinIsTerminal?: boolean;
 }
 
-const defaultIo: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), env: process.env };
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  stdin: () => readStdin(),
+  stdinIsTerminal: process.stdin.isTTY === true,
+};
 
 /** The `forja` command line. Returns the exit code instead of exiting, so it can be tested in-process. */
 export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
@@ -39,7 +49,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         exitCode = EXIT_USAGE;
         return;
       }
-      await serveCommand(loaded.config, createLogger(loaded.config.logLevel));
+      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), { stderr: io.stderr });
     });
 
   program
@@ -67,6 +77,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     });
 
   registerMemoryCommands(program, io, (code) => {
+    exitCode = code;
+  });
+  registerAccountCommands(program, io, (code) => {
     exitCode = code;
   });
 
@@ -98,4 +111,35 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
     return EXIT_USAGE;
   }
   return runContextCommandWithDatabase(options, loaded.config, io);
+}
+
+/** All of stdin; on a terminal, one line typed without echo (a password). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return readHiddenLine();
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function readHiddenLine(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let line = '';
+    const done = (finish: () => void) => {
+      process.stdin.setRawMode(false);
+      process.stdin.pause();
+      process.stdin.off('data', onData);
+      process.stderr.write('\n');
+      finish();
+    };
+    const onData = (chunk: Buffer) => {
+      for (const character of chunk.toString('utf8')) {
+        if (character === '\r' || character === '\n') return done(() => resolve(line));
+        if (character === '\u0003') return done(() => reject(new Error('cancelled')));
+        line = character === '\u007f' || character === '\b' ? line.slice(0, -1) : line + character;
+      }
+    };
+    process.stdin.setRawMode(true);
+    process.stdin.resume();
+    process.stdin.on('data', onData);
+  });
 }

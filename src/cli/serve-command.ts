@@ -1,25 +1,37 @@
 import type { Logger } from 'pino';
 import { createForja } from '../composition.ts';
 import type { ForjaConfig } from '../config/config.ts';
+import { isLoopbackHost } from '../http/access/request-origin-rule.ts';
 import { listen } from '../http/listen.ts';
 
 /** What `forja demo` changes: the environment Forja reads (its scripted model) and a word once it listens. */
 export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   onListening?: (url: string) => void;
+  /** Where the refusal to serve a network without accounts is written (default: the process's stderr). */
+  stderr?: (text: string) => void;
 }
 
 /**
  * `forja serve`: the API (and web UI) on HOST:PORT until SIGINT or SIGTERM, then a clean shutdown: requests
  * in flight finish, the database is closed, the data directory is released.
  */
-export async function serveCommand(config: ForjaConfig, logger: Logger, options: ServeOptions = {}): Promise<void> {
+export async function serveCommand(config: ForjaConfig, logger: Logger, options: ServeOptions = {}): Promise<number> {
   const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
+  // Beyond loopback, everyone on the network could read every project and approve any command (issue 20).
+  if (!isLoopbackHost(config.host) && !(await forja.accountsInUse())) {
+    await forja.close();
+    (options.stderr ?? ((text: string) => process.stderr.write(text)))(
+      `forja: HOST=${config.host} is not a loopback address, and no account exists: Forja does not serve a network without sign-in. ` +
+        'Create the first account with `forja user add NAME` (and set FORJA_PUBLIC_URL to the address people use), or listen on HOST=127.0.0.1.\n',
+    );
+    return 2;
+  }
   const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(async (error: unknown) => {
     await forja.close();
     throw error;
   });
-  logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status() }, `Forja is listening on ${server.url}`);
+  logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status(), accounts: await forja.accountsInUse() }, `Forja is listening on ${server.url}`);
   options.onListening?.(server.url);
   const resumed = await forja.conversation.resumeInterruptedTurns();
   if (resumed.length > 0) logger.info({ sessions: resumed.map((turn) => turn.sessionId) }, 'resuming turns interrupted by the last stop');
@@ -40,4 +52,5 @@ export async function serveCommand(config: ForjaConfig, logger: Logger, options:
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal).then(resolve));
   });
+  return 0;
 }

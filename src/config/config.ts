@@ -11,6 +11,8 @@ export interface ForjaConfig {
   databaseUrl: string | undefined;
   logLevel: string;
   flags: FeatureFlags;
+  /** FORJA_PUBLIC_URL: the addresses people reach Forja by, besides the one it listens on (ADR 0100). */
+  publicUrls: URL[];
 }
 
 export interface ConfigError {
@@ -36,6 +38,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
   }
+  const publicUrls = readPublicUrls(env.FORJA_PUBLIC_URL);
+  if (!Array.isArray(publicUrls)) return { ok: false, error: publicUrls };
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
   return {
@@ -47,6 +51,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
       dataDirectory: resolve(workingDirectory, env.FORJA_DATA_DIR || '.forja'),
       databaseUrl,
       logLevel,
+      publicUrls,
     },
   };
+}
+
+/** FORJA_PUBLIC_URL: one or more comma-separated http(s) origins, such as `https://forja.example.com`. */
+function readPublicUrls(value: string | undefined): URL[] | ConfigError {
+  const urls: URL[] = [];
+  for (const text of (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const url = URL.canParse(text) ? new URL(text) : null;
+    if (url === null || !['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '')) {
+      return { variable: 'FORJA_PUBLIC_URL', message: `FORJA_PUBLIC_URL must be comma-separated http:// or https:// addresses without a path, such as https://forja.example.com, not "${text}".` };
+    }
+    urls.push(url);
+  }
+  return urls;
 }

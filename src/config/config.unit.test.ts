@@ -6,13 +6,18 @@ describe('loadConfig', () => {
   it('defaults to embedded storage under ./.forja on 127.0.0.1:4321', () => {
     expect(loadConfig({}, '/work/x')).toEqual({
       ok: true,
-      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS },
+      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS, publicUrls: [] },
     });
   });
 
   it('takes HOST, PORT, FORJA_DATA_DIR and DATABASE_URL', () => {
     const loaded = loadConfig({ HOST: '0.0.0.0', PORT: '8080', FORJA_DATA_DIR: 'data', DATABASE_URL: 'postgres://u@h/db' }, '/w');
     expect(loaded).toMatchObject({ ok: true, config: { host: '0.0.0.0', port: 8080, dataDirectory: '/w/data', databaseUrl: 'postgres://u@h/db' } });
+  });
+
+  it('takes FORJA_PUBLIC_URL as comma-separated addresses', () => {
+    const loaded = loadConfig({ FORJA_PUBLIC_URL: 'https://forja.example.com, http://10.0.0.5:4321/' });
+    expect(loaded.ok && loaded.config.publicUrls.map((url) => url.origin)).toEqual(['https://forja.example.com', 'http://10.0.0.5:4321']);
   });
 
   it.each([
@@ -22,6 +27,9 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ ANAMNESE_ENABLED: 'maybe' }, 'ANAMNESE_ENABLED'],
+    [{ FORJA_PUBLIC_URL: 'forja.example.com' }, 'FORJA_PUBLIC_URL'],
+    [{ FORJA_PUBLIC_URL: 'https://forja.example.com/app' }, 'FORJA_PUBLIC_URL'],
+    [{ FORJA_PUBLIC_URL: 'ftp://forja.example.com' }, 'FORJA_PUBLIC_URL'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadConfig(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
 import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
-import { decide, type ConversationState } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR, type ConversationState } from '../domain/conversation/index.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
 import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
@@ -24,13 +24,13 @@ export interface ReadinessOutcome {
  * row and `handoff.offered` in one transaction. Without readiness no brief exists, whatever the model says
  * (the domain refuses it). A consolidation that failed can be retried by pressing the button again.
  */
-export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string): Promise<ReadinessOutcome | Refusal> {
+export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string, actor = PERSON_ACTOR): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   return dependencies.queue.enqueue(sessionId, async () => {
     let view = await dependencies.views.load(sessionId);
     if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
-    const confirmed = view.state.readiness.confirmed ? null : decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
+    const confirmed = view.state.readiness.confirmed ? null : decide({ type: 'ConfirmReadiness', actor }, view.state);
     if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
     const running = view.state.turn_in_progress;
     if (running !== null) return refusal(409, 'turn_refused', `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one session run one at a time`);

@@ -1,10 +1,12 @@
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { accessControl, requestOriginGuard } from './access/access-middleware.ts';
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { jsonBodies, MALFORMED_JSON, NOT_JSON } from './json-bodies.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
+import { authRoutes } from './routes/auth.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { healthRoutes } from './routes/health.ts';
 import { memoryRoutes } from './routes/memory.ts';
@@ -25,10 +27,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export function createApp(dependencies: AppDependencies) {
   const app = newRouter();
 
+  // Before anything else: the Host and Origin rule for every request, then who is asking (ADR 0100).
+  app.use('*', requestOriginGuard(dependencies.access.network));
+  app.use('/api/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
+
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
   app.use('/api/*', jsonBodies());
 
-  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
+  for (const routes of [healthRoutes, authRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
   app.route('/', staticWebRoutes());

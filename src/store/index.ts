@@ -15,3 +15,27 @@ export { readAgentInstructions, writeAgentInstructions, type AgentInstructions }
 export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';
 export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';
 export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.ts';
+export {
+  anyPersonExists,
+  createPerson,
+  deleteAuthSession,
+  findPersonById,
+  findPersonBySessionHash,
+  findPersonByTokenHash,
+  findPersonByUsername,
+  insertApiToken,
+  insertAuthSession,
+  listApiTokens,
+  listMembers,
+  listProjectsOfPerson,
+  projectOfResource,
+  putMember,
+  revokeApiToken,
+  roleIn,
+  USERNAME_PATTERN,
+  type ApiTokenRow,
+  type Member,
+  type MemberRole,
+  type Person,
+  type ResourceKind,
+} from './accounts/accounts.ts';

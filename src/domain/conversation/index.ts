@@ -1,4 +1,4 @@
-export { PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
+export { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
 export { buildSessionEvents, eventIdForSeq } from './test-support/build-session-events.ts';
 export type { EventSpec } from './test-support/build-session-events.ts';
 export type { CommandOf, ConversationCommand } from './commands.ts';

@@ -6,6 +6,7 @@ import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { MODULE_NAME_PATTERN, deriveC4ContainerView, listModuleContractsForDev } from '../../domain/architecture/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
 import { ARCHITECTURE_DOC_PATHS, readProjectArchitecture } from '../../workspace/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -64,7 +65,7 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       return context.json({ devs: devProgress(view.state, view.events) }, 200);
     })
     .openapi(acceptDevs, async (context) => {
-      const outcome = await conversation.acceptDevHandoffs(context.req.valid('param').id);
+      const outcome = await conversation.acceptDevHandoffs(context.req.valid('param').id, actorOf(context));
       return outcome.ok ? context.json({ accepted: outcome.accepted }, 200) : refused(context, outcome);
     })
     .openapi(kickoffs, async (context) => {

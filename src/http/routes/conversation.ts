@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { AGENT_SLUG_PATTERN, HANDOFF_STATUSES, MAX_REJECTION_REASON_CHARACTERS } from '../../domain/handoffs/index.ts';
 import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { findSession, listHandoffs } from '../../store/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -69,11 +70,11 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
   const app = newRouter()
     .openapi(startAgent, async (context) => {
       const { id, slug } = context.req.valid('param');
-      const outcome = await conversation.startAgent(id, slug);
+      const outcome = await conversation.startAgent(id, slug, actorOf(context));
       return outcome.ok ? context.json(outcome.event, 201) : refused(context, outcome);
     })
     .openapi(readiness, async (context) => {
-      const outcome = await conversation.confirmReadiness(context.req.valid('param').id);
+      const outcome = await conversation.confirmReadiness(context.req.valid('param').id, actorOf(context));
       return outcome.ok ? context.json({ brief: outcome.brief, handoff: outcome.handoff }, 201) : refused(context, outcome);
     })
     .openapi(listSessionHandoffs, async (context) => {
@@ -85,7 +86,7 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
     app.openapi(handoffRoute(verb), async (context) => {
       const { id } = context.req.valid('param');
       const reason = verb === 'reject' ? ((context.req.valid('json' as never) as { reason?: string } | undefined)?.reason ?? undefined) : undefined;
-      const command = verb === 'reject' ? { type: 'reject' as const, actor: 'user', ...(reason === undefined ? {} : { reason }) } : { type: verb, actor: 'user' };
+      const command = verb === 'reject' ? { type: 'reject' as const, actor: actorOf(context), ...(reason === undefined ? {} : { reason }) } : { type: verb, actor: actorOf(context) };
       const outcome = await conversation.transitionHandoff(id, command);
       return outcome.ok ? context.json(outcome.handoff, 200) : refused(context, outcome);
     });
@@ -94,7 +95,7 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
     app.openapi(actionRoute(verb), async (context) => {
       const { id } = context.req.valid('param');
       const reason = verb === 'deny' ? (context.req.valid('json' as never) as { reason?: string } | undefined)?.reason : undefined;
-      const outcome = await conversation.resolveAction(id, verb === 'approve' ? { approve: true } : { approve: false, ...(reason === undefined ? {} : { reason }) });
+      const outcome = await conversation.resolveAction(id, verb === 'approve' ? { approve: true } : { approve: false, ...(reason === undefined ? {} : { reason }) }, actorOf(context));
       return outcome.ok ? context.json({ action_id: id, status: verb === 'approve' ? ('approved' as const) : ('denied' as const) }, 202) : refused(context, outcome);
     });
   }

@@ -4,6 +4,7 @@ import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { SESSION_END_REASONS } from '../../domain/memory/index.ts';
 import { MAX_RAG_K, recordRagFeedback } from '../../memory/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -76,7 +77,7 @@ function refused(context: Context, outcome: Refusal): never {
 export function memoryRoutes({ database, eventLog, conversation, memory }: AppDependencies) {
   const app = newRouter()
     .openapi(endSession, async (context) => {
-      const outcome = await conversation.endSession(context.req.valid('param').id);
+      const outcome = await conversation.endSession(context.req.valid('param').id, actorOf(context));
       return outcome.ok ? context.json({ event: outcome.event, reason: outcome.reason, companions: outcome.companions }, 201) : refused(context, outcome);
     })
     .openapi(userContext, async (context) => {
@@ -96,12 +97,12 @@ export function memoryRoutes({ database, eventLog, conversation, memory }: AppDe
       const { id } = context.req.valid('param');
       if ((await findSession(database, id)) === null) return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
       const body = context.req.valid('json');
-      const outcome = await recordRagFeedback(eventLog, id, 'user', { query: body.query, helpful: body.helpful, notHelpful: body.not_helpful });
+      const outcome = await recordRagFeedback(eventLog, id, actorOf(context), { query: body.query, helpful: body.helpful, notHelpful: body.not_helpful });
       return outcome.ok ? context.json(outcome.event, 201) : context.json(apiError('not_found', outcome.reason, 'id'), 404);
     });
   for (const verb of ['accept', 'dismiss'] as const) {
     app.openapi(answerRoute(verb), async (context) => {
-      const outcome = await conversation.answerHypothesis(context.req.valid('param').id, verb);
+      const outcome = await conversation.answerHypothesis(context.req.valid('param').id, verb, actorOf(context));
       return outcome.ok ? context.json({ event: outcome.event }, 200) : refused(context, outcome);
     });
   }

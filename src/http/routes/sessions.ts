@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { newRouter } from '../router.ts';
 import { DEFAULT_READ_LIMIT, findSession } from '../../store/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { decimalText, errorResponses, idParameter, jsonBody, jsonContent, SessionEventSchema, SessionSchema, seqText, text } from '../schemas.ts';
@@ -56,7 +57,7 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
     })
     .openapi(postMessage, async (context) => {
       const { id } = context.req.valid('param');
-      const outcome = await conversation.postMessage(id, context.req.valid('json').text);
+      const outcome = await conversation.postMessage(id, context.req.valid('json').text, actorOf(context));
       if (!outcome.ok) return outcome.status === 409 ? context.json(apiError(outcome.code, outcome.message), 409) : context.json(sessionNotFound(id), 404);
       return context.json(outcome.event, 201);
     })

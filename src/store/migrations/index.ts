@@ -4,7 +4,8 @@ import { handoffs } from './0003-handoffs.ts';
 import { graph } from './0004-graph.ts';
 import { rag } from './0005-rag.ts';
 import { ragTextSearch } from './0006-rag-text-search.ts';
+import { accounts } from './0007-accounts.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
-export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag, ragTextSearch];
+export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag, ragTextSearch, accounts];

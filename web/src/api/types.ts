@@ -2,6 +2,13 @@
 
 export type Project = { id: string; name: string; created_at: string };
 
+export type Person = { id: string; username: string };
+
+/** `accounts: false`: Forja runs on loopback without accounts and nobody signs in. */
+export type Me = { accounts: boolean; person: Person | null };
+
+export type Member = { person_id: string; username: string; role: 'owner' | 'member' };
+
 export type Session = { id: string; project_id: string; title: string | null; last_seq: number; created_at: string };
 
 /** A stored session event; `payload` is read defensively because event types evolve. */

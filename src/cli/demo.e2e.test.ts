@@ -95,7 +95,8 @@ describe('forja demo', { timeout: 120_000 }, () => {
     // Started again on the same data, the script goes on where the log says instead of replaying its first turn.
     const again = startDemo(['line'], demo.dataDirectory);
     const resumed = await again.printed;
-    const next = deltasOfOneTurn(`${resumed.url}/api/sessions/${session.id}/stream?after=1000000`);
+    const { events: stored } = (await (await fetch(`${resumed.url}/api/sessions/${session.id}/events?after=0&limit=1000`)).json()) as { events: Array<{ seq: number }> };
+    const next = deltasOfOneTurn(`${resumed.url}/api/sessions/${session.id}/stream?after=${stored.at(-1)!.seq}`);
     await post(`${resumed.url}/api/sessions/${session.id}/messages`, { text: 'Para os vizinhos.' });
     expect((await next).join('')).toBe('Anotado. Quando quiser, aperte "Estou pronto para produzir".');
     again.child.kill('SIGTERM');

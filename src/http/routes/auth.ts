@@ -9,7 +9,7 @@ import { personOf, roleOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { ErrorSchema, errorResponses, idParameter, jsonBody, jsonContent } from '../schemas.ts';
+import { ErrorSchema, errorResponses, idParameter, jsonBody, jsonContent, noBody } from '../schemas.ts';
 
 /** How long a sign-in lasts. */
 export const SESSION_DAYS = 14;
@@ -30,7 +30,13 @@ const signIn = createRoute({
   request: { body: jsonBody(SignInSchema) },
   responses: { 200: jsonContent(PersonSchema, 'Signed in'), ...errorResponses(400, 409, 413, 415), 401: error('Wrong name or password'), 429: error('Too many failed attempts; see Retry-After') },
 });
-const signOut = createRoute({ method: 'post', path: '/api/auth/sign-out', summary: 'Sign out: ends the session of the cookie', responses: { 204: { description: 'Signed out' }, 401: error('Not signed in') } });
+const signOut = createRoute({
+  method: 'post',
+  path: '/api/auth/sign-out',
+  summary: 'Sign out: ends the session of the cookie',
+  request: { body: noBody },
+  responses: { 204: { description: 'Signed out' }, ...errorResponses(400, 415), 401: error('Not signed in') },
+});
 const me = createRoute({
   method: 'get',
   path: '/api/auth/me',

@@ -8,6 +8,11 @@ import { listen } from '../http/listen.ts';
  * in flight finish, the database is closed, the data directory is released.
  */
 export async function serveCommand(config: ForjaConfig, logger: Logger): Promise<void> {
+  // Listened for before anything opens: a stop while the database is still opening waits for it and then
+  // closes it, instead of killing the process with the data directory still locked.
+  const signalled = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
   const forja = await createForja(config, logger);
   const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(async (error: unknown) => {
     await forja.close();
@@ -20,17 +25,10 @@ export async function serveCommand(config: ForjaConfig, logger: Logger): Promise
   const accepted = await forja.database.query<{ session_id: string }>("select distinct session_id from handoffs where status = 'accepted'");
   for (const { session_id: sessionId } of accepted.rows) void forja.conversation.startPendingKickoffs(sessionId);
 
-  let stopping: Promise<void> | null = null;
-  const stop = (signal: string) => {
-    stopping ??= (async () => {
-      logger.info({ signal }, 'shutting down');
-      await server.close();
-      await forja.close();
-      logger.info('stopped');
-    })();
-    return stopping;
-  };
-  await new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal).then(resolve));
-  });
+  const signal = await signalled;
+  const stopping = Date.now();
+  logger.info({ signal }, 'shutting down');
+  const { endedStreams } = await server.close();
+  await forja.close();
+  logger.info({ stop_ms: Date.now() - stopping, ended_event_streams: endedStreams }, 'stopped');
 }

@@ -15,8 +15,8 @@ import { createSessionViews } from './conversation/session-views.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
-import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
+import { createModelGateway, createModelHealth, expireStaleReservations, type ModelGateway, type ModelHealth } from './gateway/index.ts';
+import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
@@ -30,6 +30,8 @@ export interface Forja {
   notifications: EventNotifications;
   liveTurns: LiveTurns;
   gateway: ModelGateway;
+  /** Whether the model endpoint answers, looked at again periodically (a local server may start later). */
+  modelHealth: ModelHealth;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   memory: Memory;
@@ -61,6 +63,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const notifications = await createEventNotifications(database);
   const liveTurns = createLiveTurns();
   const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger) });
+  const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });
   await expireStaleReservations(database);
   const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
@@ -83,14 +86,16 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
   if (options.memory?.workers !== false) memory.start();
+  modelHealth.start();
   return {
     database,
     eventLog,
     notifications,
     liveTurns,
     gateway,
+    modelHealth,
     instructionFiles,
     conversation,
     memory,
@@ -98,6 +103,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     // Closing twice (a signal during shutdown, a test's cleanup) must not release resources twice.
     close: once(async () => {
       clearInterval(releaseIdleViews);
+      await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
       await notifications.close();

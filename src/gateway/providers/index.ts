@@ -71,3 +71,4 @@ export {
   type ProviderConfigResult,
   type ProviderEnvironment,
 } from './config/create-provider-from-config.ts';
+export { createModelProbe, type ModelProbe, type ProbeResult } from './config/create-model-probe.ts';

@@ -1,5 +1,6 @@
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { Link } from './components/Link.tsx';
+import { ModelHealthBanner } from './components/ModelHealthBanner.tsx';
 import { t } from './i18n/t.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { ProjectPage } from './pages/ProjectPage.tsx';
@@ -19,6 +20,7 @@ export function App() {
         </Link>
         <span className="muted small">{t('app.tagline')}</span>
       </header>
+      <ModelHealthBanner />
       <ErrorBoundary resetKey={routeKey(route)}>
         <Page route={route} />
       </ErrorBoundary>

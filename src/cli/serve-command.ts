@@ -18,6 +18,7 @@ export async function serveCommand(config: ForjaConfig, logger: Logger, options:
   // closes it, instead of killing the process with the data directory still locked.
   const signalled = new Promise<string>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+    watchLauncher(() => resolve('launcher exited'));
   });
   const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
   const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(async (error: unknown) => {
@@ -38,4 +39,20 @@ export async function serveCommand(config: ForjaConfig, logger: Logger, options:
   const { endedStreams } = await server.close();
   await forja.close();
   logger.info({ stop_ms: Date.now() - stopping, ended_event_streams: endedStreams }, 'stopped');
+}
+
+/**
+ * Under npm or npx (`npm_lifecycle_event` is set) a shell may stand between npm and the server, and npm's
+ * SIGTERM then stops only the shell (`npx forja serve`; `npm start` execs, so it is not affected). When the
+ * process that started the server goes away, the server is orphaned: it stops as if signalled.
+ */
+function watchLauncher(stop: () => void): void {
+  if (!process.env['npm_lifecycle_event']) return;
+  const launcher = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === launcher) return;
+    clearInterval(watch);
+    stop();
+  }, 500);
+  watch.unref();
 }

@@ -84,6 +84,19 @@ describe('stopping forja', { timeout: 180_000 }, () => {
     expect(npm.output()).toContain('"msg":"stopped"');
   });
 
+  it('SIGTERM to `npx forja serve` stops the server too: the shell npx puts in between dies, and the orphaned server notices', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-stop-'));
+    const npx = start('npx', ['forja', 'serve'], dataDirectory);
+    const { url, pid } = await npx.listening;
+    expect(pid).not.toBe(npx.child.pid);
+
+    npx.child.kill('SIGTERM');
+    await npx.exited;
+    expect(await gone(pid)).toBe(true);
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+    expect(existsSync(join(dataDirectory, 'forja.lock'))).toBe(false);
+  });
+
   it('stops promptly with a browser tab open: the open event stream is ended, not waited for', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-stop-'));
     const forja = start(process.execPath, [FORJA_BIN, 'serve'], dataDirectory);

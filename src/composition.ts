@@ -15,8 +15,8 @@ import { createSessionViews } from './conversation/session-views.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { countEndedCalls, createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
-import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
+import { countEndedCalls, createModelGateway, createModelHealth, expireStaleReservations, type ModelGateway, type ModelHealth } from './gateway/index.ts';
+import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
 import { accountsInUse } from './http/access/access-middleware.ts';
@@ -32,6 +32,8 @@ export interface Forja {
   notifications: EventNotifications;
   liveTurns: LiveTurns;
   gateway: ModelGateway;
+  /** Whether the model endpoint answers, looked at again periodically (a local server may start later). */
+  modelHealth: ModelHealth;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   memory: Memory;
@@ -67,6 +69,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const notifications = await createEventNotifications(database);
   const liveTurns = createLiveTurns();
   const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
+  const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });
   await expireStaleReservations(database);
   const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
@@ -94,8 +97,9 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     accountsInUse: accountsInUse(database),
     signInLimiter: options.signInLimiter ?? createSignInLimiter(),
   };
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access });
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access });
   if (options.memory?.workers !== false) memory.start();
+  modelHealth.start();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
   const pruneOutboxRows = setInterval(() => {
     pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
@@ -110,6 +114,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     notifications,
     liveTurns,
     gateway,
+    modelHealth,
     instructionFiles,
     conversation,
     memory,
@@ -119,6 +124,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     close: once(async () => {
       clearInterval(releaseIdleViews);
       clearInterval(pruneOutboxRows);
+      await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
       await notifications.close();

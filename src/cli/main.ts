@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../config/logger.ts';
 import { FORJA_VERSION } from '../config/version.ts';
-import { DataDirectoryInUseError } from '../store/index.ts';
+import { DataDirectoryInUseError, DataDirectoryUnusableError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
 import { registerAccountCommands } from './account-commands.ts';
@@ -95,6 +95,11 @@ function reportFailure(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
     // --help and --version end through here too, with exit code 0.
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  // A data directory that cannot be created is a setting to change: the usage exit code, like any bad setting.
+  if (error instanceof DataDirectoryUnusableError) {
+    io.stderr(`forja: ${error.message}\n`);
+    return EXIT_USAGE;
   }
   if (error instanceof DataDirectoryInUseError) {
     io.stderr(`forja: ${error.message}\n`);

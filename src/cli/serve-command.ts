@@ -17,6 +17,12 @@ export interface ServeOptions {
  * in flight finish, the database is closed, the data directory is released.
  */
 export async function serveCommand(config: ForjaConfig, logger: Logger, options: ServeOptions = {}): Promise<number> {
+  // Listened for before anything opens: a stop while the database is still opening waits for it and then
+  // closes it, instead of killing the process with the data directory still locked.
+  const signalled = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+    watchLauncher(() => resolve('launcher exited'));
+  });
   const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
   // Beyond loopback, everyone on the network could read every project and approve any command (issue 20).
   if (!isLoopbackHost(config.host) && !(await forja.accountsInUse())) {
@@ -39,18 +45,27 @@ export async function serveCommand(config: ForjaConfig, logger: Logger, options:
   const accepted = await forja.database.query<{ session_id: string }>("select distinct session_id from handoffs where status = 'accepted'");
   for (const { session_id: sessionId } of accepted.rows) void forja.conversation.startPendingKickoffs(sessionId);
 
-  let stopping: Promise<void> | null = null;
-  const stop = (signal: string) => {
-    stopping ??= (async () => {
-      logger.info({ signal }, 'shutting down');
-      await server.close();
-      await forja.close();
-      logger.info('stopped');
-    })();
-    return stopping;
-  };
-  await new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal).then(resolve));
-  });
+  const signal = await signalled;
+  const stopping = Date.now();
+  logger.info({ signal }, 'shutting down');
+  const { endedStreams } = await server.close();
+  await forja.close();
+  logger.info({ stop_ms: Date.now() - stopping, ended_event_streams: endedStreams }, 'stopped');
   return 0;
+}
+
+/**
+ * Under npm or npx (`npm_lifecycle_event` is set) a shell may stand between npm and the server, and npm's
+ * SIGTERM then stops only the shell (`npx forja serve`; `npm start` execs, so it is not affected). When the
+ * process that started the server goes away, the server is orphaned: it stops as if signalled.
+ */
+function watchLauncher(stop: () => void): void {
+  if (!process.env['npm_lifecycle_event']) return;
+  const launcher = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === launcher) return;
+    clearInterval(watch);
+    stop();
+  }, 500);
+  watch.unref();
 }

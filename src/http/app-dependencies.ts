@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.ts';
 import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { ConversationService } from '../conversation/conversation-service.ts';
-import type { ModelGateway } from '../gateway/index.ts';
+import type { ModelGateway, ModelHealth } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
@@ -15,6 +15,7 @@ export interface AppDependencies {
   notifications: EventNotifications;
   liveTurns: LiveTurns;
   gateway: ModelGateway;
+  modelHealth: ModelHealth;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   /** The relational memory: graph, templates, RAG (ADR 0101). */

@@ -1,6 +1,7 @@
 export type { Database, DatabaseKind, Queryable, QueryResult } from './database.ts';
 export { openDatabase, type DatabaseSettings } from './open-database.ts';
 export { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
+export { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
 export { createEventLog, type EventLog } from './event-log/event-log.ts';
 export type { AppendOptions, OutboxRule } from './event-log/append-events.ts';
 export type { AppendOutcome, ExpectedSeqConflict, SessionNotFound } from './event-log/append-outcome.ts';

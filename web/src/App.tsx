@@ -4,6 +4,7 @@ import type { Person } from './api/types.ts';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { ErrorMessage } from './components/ErrorMessage.tsx';
 import { Link } from './components/Link.tsx';
+import { ModelHealthBanner } from './components/ModelHealthBanner.tsx';
 import { t } from './i18n/t.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { ProjectPage } from './pages/ProjectPage.tsx';
@@ -36,6 +37,7 @@ export function App() {
           </span>
         )}
       </header>
+      <ModelHealthBanner />
       {account.state.status === 'loading' && <p className="page muted">{t('common.loading')}</p>}
       {account.state.status === 'failed' && (
         <main className="page narrow">

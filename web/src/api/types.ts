@@ -24,6 +24,13 @@ export type StoredEvent = {
 
 export type ModelStatus = { configured: true; provider: string; model: string } | { configured: false; message: string };
 
+/** `GET /api/health`: the model part is the server's last look at the model endpoint. */
+export type Health = {
+  status: 'ok';
+  version: string;
+  model: { configured: boolean; provider: string | null; model: string | null; target: string | null; reachable: boolean | null; checked_at: string | null; reason: string | null };
+};
+
 /** The part of `GET /api/sessions/:id/state` the page reads; everything else is folded from events. */
 export type SessionState = { model?: ModelStatus };
 

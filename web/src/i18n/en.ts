@@ -64,6 +64,11 @@ export const en = {
   'model.notConfigured.title': 'No model is configured',
   'model.notConfigured.body': 'Agents cannot answer until the server has a model. {message}',
   'model.configured': 'Model: {provider} · {model}',
+  'model.unreachable.title': 'The model ({provider} · {model}) does not answer.',
+  'model.unreachable.body': 'Agents cannot answer until it does; Forja keeps running and checks again. {reason}',
+  'model.unreachable.checkedAt': 'Last checked at {time}.',
+  'model.unreachable.checkAgain': 'Check again',
+  'model.unreachable.checking': 'Checking…',
 
   'chat.title.human': 'Conversation',
   'chat.title.agent': 'Conversation with the agents',

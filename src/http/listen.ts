@@ -20,12 +20,13 @@ export interface ListenOptions {
 }
 
 /** Serves a fetch handler over HTTP on Node. */
-export function listen(fetch: (request: Request) => Response | Promise<Response>, options: ListenOptions): Promise<ListeningServer> {
+export function listen(fetch: (request: Request, env: HttpBindings) => Response | Promise<Response>, options: ListenOptions): Promise<ListeningServer> {
   return new Promise((resolve, reject) => {
     // The open event streams, by their Node response (the node server passes it to the handler as `outgoing`).
     const open = new Set<ServerResponse>();
     const tracked = async (request: Request, env: HttpBindings) => {
-      const response = await fetch(request);
+      // The bindings go on to the app: the Host rule reads the port the connection arrived on from them.
+      const response = await fetch(request, env);
       const outgoing = env.outgoing;
       if (outgoing && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
         open.add(outgoing);

@@ -12,12 +12,13 @@ import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
+import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import { createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { createHooks, createInstructionFiles, readContextWindowSettings, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
 import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
@@ -55,6 +56,9 @@ export interface ForjaOptions {
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
 export async function createForja(config: ForjaConfig, logger: Logger, options: ForjaOptions = {}): Promise<Forja> {
+  // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
+  const windows = readContextWindowSettings(options.env ?? process.env);
+  if (!windows.ok) throw new Error(windows.message);
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
@@ -77,9 +81,10 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
+  const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { enabled: config.flags.graph_templates_enabled, read: memory.readTemplate } });
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, contextManager, newId: randomUUID },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );

@@ -5,6 +5,7 @@ import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
+import { runSessionContextCommand } from './session-context-command.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -44,7 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   program
     .command('context')
     .description('Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut')
-    .requiredOption('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .option('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .option('--session <id>', "instead: exactly what the agent's next call in this session sends (history, compaction point, tokens)")
     .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, psicologo, anamnese, ux-designer)')
     .option('--project <id>', "also read the agent's instruction patch of this project from the database")
     .option('--context-file <file>', 'text of the contexto_projeto layer')
@@ -88,5 +90,6 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
     io.stderr(`forja: ${loaded.error.message}\n`);
     return EXIT_USAGE;
   }
+  if (options.session !== undefined) return runSessionContextCommand({ session: options.session, ...(options.agent === undefined ? {} : { agent: options.agent }), ...(options.json ? { json: true } : {}) }, loaded.config, io);
   return runContextCommandWithDatabase(options, loaded.config, io);
 }

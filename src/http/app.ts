@@ -2,6 +2,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
 import { conversationRoutes } from './routes/conversation.ts';
@@ -26,7 +27,7 @@ export function createApp(dependencies: AppDependencies) {
 
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
 
-  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
+  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes, agentContextRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
   app.route('/', staticWebRoutes());

@@ -17,9 +17,15 @@ const message = (n: number) => (n === 1 ? `Olá! Guarde isto: ${FACT}.` : `Mensa
 
 function script(): ScriptInput {
   const turns: ScriptInput['turns'] = [];
-  for (let n = 1; n <= TURNS; n += 1) turns.push({ agent: 'criativo', text: n === TURNS ? `Lembro: ${FACT}.` : `Resposta ${n}: anotado, seguimos com o pão.` });
-  // More summaries than needed; the test checks how many were taken.
-  for (let n = 1; n <= TURNS; n += 1) turns.push({ agent: 'context-manager', text: `Resumo ${n}: a pessoa contou no início que ${FACT} (#3); falamos de entregas e horários.` });
+  for (let n = 1; n < TURNS; n += 1) turns.push({ agent: 'criativo', text: `Resposta ${n}: anotado, seguimos com o pão.`, expect: { messages: [n === 1 ? 'Guarde isto' : `Mensagem ${n}:`] } });
+  // The last turn "remembers" the fact of turn 1: it reaches the model only through the summary, before the message.
+  turns.push({ agent: 'criativo', text: `Lembro: ${FACT}.`, expect: { messages: ['[Resumo da conversa até #', FACT, `Mensagem ${TURNS}:`] } });
+  // More summaries than needed; the test checks how many were taken. The first reads the fact from the
+  // conversation itself; each later one reads the summary before it, which carries the fact on.
+  for (let n = 1; n <= TURNS; n += 1) {
+    const reads = n === 1 ? [`Guarde isto: ${FACT}`] : ['Resumo anterior (até aqui):', `Resumo ${n - 1}: a pessoa contou no início que ${FACT}`];
+    turns.push({ agent: 'context-manager', text: `Resumo ${n}: a pessoa contou no início que ${FACT} (#3); falamos de entregas e horários.`, expect: { messages: reads } });
+  }
   return { turns };
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatHistoryEntry } from '../../../domain/conversation/index.ts';
 import { estimateTokenizer } from '../../../harness/index.ts';
-import { compactionSplit, isCleanStart, sumTokens, windowStart } from './plan-history.ts';
+import { compactionSplit, sumTokens, windowStart } from './plan-history.ts';
 import { renderHistoryEntry, type RenderedEntry } from './render-history-entry.ts';
 
 /** A history of turns: a user message, an assistant answer, sometimes a tool call and its result. */
@@ -19,6 +19,9 @@ const historyArbitrary = fc.array(fc.record({ words: fc.integer({ min: 1, max: 8
   }
   return entries.map((entry): RenderedEntry => renderHistoryEntry(entry, 10_000, estimateTokenizer));
 });
+
+/** Stated apart from the code under test: a history may not start with a tool result (its call would be missing). */
+const isCleanStart = (rendered: readonly RenderedEntry[], index: number) => rendered[index]?.entry.role !== 'tool';
 
 describe('what part of a history is sent', () => {
   it('a window fits its budget and never starts with a tool result', () => {

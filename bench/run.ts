@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'graph-projection': () => import('./memory/graph-projection.ts'),
   'rag-search': () => import('./memory/rag-search.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
+  'conversation-growth': () => import('./conversation/conversation-growth.ts'),
 };
 
 const filters = process.argv.slice(2);

@@ -1,3 +1,4 @@
+import { firstAfter } from '../first-after.ts';
 import { ContextCompactedPayloadSchema, EVENT_TYPES, type SessionEvent } from '../../../domain/conversation/index.ts';
 
 /** Where an agent's history was last summarised: the `context.compacted` event and what it says. */
@@ -50,16 +51,4 @@ export function createCompactionPoints(): CompactionPoints {
     all: (sessionId, events) => scan(sessionId, events).all,
     forget: (sessionId) => void sessions.delete(sessionId),
   };
-}
-
-/** The index of the first item whose `seq` is greater than `seq` (items sorted by seq). */
-export function firstAfter(items: ReadonlyArray<{ readonly seq: number }>, seq: number): number {
-  let low = 0;
-  let high = items.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (items[middle]!.seq <= seq) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -11,7 +11,8 @@ import {
 } from '../../../harness/index.ts';
 import type { NewSessionEvent } from '../../../store/index.ts';
 import type { SessionView } from '../session-view.ts';
-import { createCompactionPoints, firstAfter, type CompactionPoint, type CompactionPoints } from './compaction-points.ts';
+import { firstAfter } from '../first-after.ts';
+import { createCompactionPoints, type CompactionPoint, type CompactionPoints } from './compaction-points.ts';
 import { compactionSplit, sumTokens, windowStart } from './plan-history.ts';
 import { messageTokens, renderHistoryEntry, type RenderedEntry } from './render-history-entry.ts';
 import { CONTEXT_MANAGER_AGENT, summarizeHistory, type SummaryTemplates } from './summarize-history.ts';

@@ -6,6 +6,7 @@ import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
 import { runSessionContextCommand } from './session-context-command.ts';
+import { readContextWindowSettings } from '../harness/index.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -36,6 +37,13 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
       const loaded = loadConfig(io.env);
       if (!loaded.ok) {
         io.stderr(`forja: ${loaded.error.message}\n`);
+        exitCode = EXIT_USAGE;
+        return;
+      }
+      // The window settings belong to the harness (src/config imports nothing of Forja), checked here alike.
+      const windows = readContextWindowSettings(io.env);
+      if (!windows.ok) {
+        io.stderr(`forja: ${windows.message}\n`);
         exitCode = EXIT_USAGE;
         return;
       }

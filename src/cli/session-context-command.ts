@@ -2,6 +2,7 @@ import pino from 'pino';
 import { formatContextReport } from '../agents/runtime/context-manager/format-context-report.ts';
 import { createForja } from '../composition.ts';
 import type { ForjaConfig } from '../config/config.ts';
+import { readContextWindowSettings } from '../harness/index.ts';
 import { findSession } from '../store/index.ts';
 import { withConfiguredDatabase } from './with-configured-database.ts';
 
@@ -29,6 +30,11 @@ export async function runSessionContextCommand(options: SessionContextOptions, c
     return 2;
   }
   const agent = options.agent;
+  const windows = readContextWindowSettings(io.env);
+  if (!windows.ok) {
+    io.stderr(`forja context: ${windows.message}\n`);
+    return 2;
+  }
   return withConfiguredDatabase(config, 'context', io, async (database) => {
     const session = await findSession(database, options.session);
     if (session === null) {

@@ -64,6 +64,8 @@ describe('forja context --session on the embedded database', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`compaction point: through #${report.compaction.through_seq} (context.compacted #${report.compaction.seq},`);
     expect(text.stdout).toContain('agent criativo: window 4000 tokens (setting: FORJA_MODEL_CONTEXT_TOKENS)');
+    expect(report.layers.map((layer: { name: string }) => layer.name)).toEqual(['identidade', 'instruction_files', 'contexto_projeto', 'regras_negocio', 'estado_tarefa']);
+    expect(text.stdout).toMatch(/identidade +keep_or_drop +budget +\d+ +\d+ tokens +kept/);
     for (const message of report.messages) expect(text.stdout).toContain(message.content);
     expect(text.stdout).not.toContain('Mensagem 2:');
 

@@ -48,7 +48,7 @@ export async function runSessionContextCommand(options: SessionContextOptions, c
         io.stderr(`forja context: --agent '${agent}': ${outcome.message}\n`);
         return 1;
       }
-      const shown = { session_id: session.id, system: outcome.system, tools: outcome.tools, ...outcome.context };
+      const shown = { session_id: session.id, system: outcome.system, layers: outcome.layers, tools: outcome.tools, ...outcome.context };
       io.stdout(options.json ? `${JSON.stringify(shown, null, 2)}\n` : formatContextReport(shown));
       return 0;
     } finally {

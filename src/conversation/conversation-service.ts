@@ -39,7 +39,7 @@ export function createConversationService(dependencies: ConversationDependencies
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
     endSession: (sessionId: string) => endSession(dependencies, companions, sessionId),
     answerHypothesis: (hypothesisId: string, answer: HypothesisAnswer) => answerHypothesis(dependencies, hypothesisId, answer),
-    describeAgentContext: (sessionId: string, projectId: string, agent: string) => describeAgentContext(dependencies, sessionId, projectId, agent),
+    describeAgentContext: (sessionId: string, projectId: string, agent: string) => describeAgentContext(dependencies, prompts, sessionId, projectId, agent),
     /** Resolves when the session's queued work (turns in particular) has finished. */
     idle: (sessionId: string) => dependencies.queue.idle(sessionId),
     drain: () => dependencies.queue.drain(),

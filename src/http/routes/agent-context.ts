@@ -26,7 +26,7 @@ export function agentContextRoutes({ database, conversation }: AppDependencies) 
     const session = await findSession(database, id);
     if (!session) return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
     const outcome = await conversation.describeAgentContext(id, session.project_id, slug);
-    if (outcome.ok) return context.json({ session_id: id, system: outcome.system, tools: outcome.tools, ...outcome.context } as Record<string, unknown>, 200);
+    if (outcome.ok) return context.json({ session_id: id, system: outcome.system, layers: outcome.layers, tools: outcome.tools, ...outcome.context } as Record<string, unknown>, 200);
     if (outcome.status === 404) return context.json(apiError(outcome.code, outcome.message, 'slug'), 404);
     return context.json(apiError(outcome.code, outcome.message), outcome.status === 409 ? 409 : 503);
   });

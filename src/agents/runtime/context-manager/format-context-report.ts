@@ -5,7 +5,7 @@ import type { ContextReport } from './create-context-manager.ts';
  * `forja context --session … --agent …` as text: the figures of the next call, the compaction point, the
  * system prompt (its layers under their headers) and every message exactly as it would be sent.
  */
-export function formatContextReport(report: ContextReport & { system: string; tools: readonly string[] }): string {
+export function formatContextReport(report: ContextReport & { system: string; layers: ReadonlyArray<{ name: string; strategy: string; budget: number; tokens: number; status: string }> | null; tools: readonly string[] }): string {
   const lines: string[] = [];
   const { window } = report;
   lines.push(`agent ${report.agent}: window ${window.tokens} tokens (${window.source}: ${window.from})`);
@@ -21,6 +21,10 @@ export function formatContextReport(report: ContextReport & { system: string; to
   if (report.compaction_due) lines.push('compaction due: the next call summarises first');
   if (report.capped_messages > 0) lines.push(`long texts cut with a marker: ${report.capped_messages}`);
   if (report.left_out > 0) lines.push(`left out of this window (with a note): ${report.left_out} messages`);
+  if (report.layers !== null) {
+    lines.push('layers:');
+    for (const layer of report.layers) lines.push(`  ${layer.name.padEnd(18)} ${layer.strategy.padEnd(16)} budget ${String(layer.budget).padStart(6)}  ${String(layer.tokens).padStart(6)} tokens  ${layer.status}`);
+  }
   lines.push(`tools: ${report.tools.length === 0 ? 'none' : report.tools.join(', ')}`);
   lines.push('', '=== system prompt ===', report.system, '', '=== messages as sent ===');
   report.messages.forEach((message, index) => lines.push(`--- ${index + 1}. ${describe(message)}`, message.content));

@@ -21,7 +21,7 @@ import { createProviderFromConfig, type ModelProvider } from './gateway/provider
 import { createHooks, createInstructionFiles, readContextWindowSettings, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
-import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
+import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
 import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
@@ -76,7 +76,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
-  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };
+  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, ragSearch: memory.ragSearch, newId: randomUUID };
   const catalog = createAgentCatalog({ prompts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
@@ -90,6 +90,14 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   );
   const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
   if (options.memory?.workers !== false) memory.start();
+  // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
+  const pruneOutboxRows = setInterval(() => {
+    pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
+      (pruned) => pruned > 0 && logger.info({ pruned }, 'pruned processed outbox rows'),
+      (error: unknown) => logger.warn({ err: error }, 'pruning the outbox failed; it is tried again in an hour'),
+    );
+  }, 60 * 60_000);
+  pruneOutboxRows.unref();
   return {
     database,
     eventLog,
@@ -103,6 +111,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     // Closing twice (a signal during shutdown, a test's cleanup) must not release resources twice.
     close: once(async () => {
       clearInterval(releaseIdleViews);
+      clearInterval(pruneOutboxRows);
       await memory.stop();
       await conversation.drain();
       await notifications.close();

@@ -18,7 +18,7 @@ const UserContextSchema = z
   .object({
     project_id: z.uuid(),
     hypotheses: z.array(z.object({ id: z.string(), session_id: z.string(), statement: z.string(), status: z.string(), trigger_reason: z.string().nullable(), proposed_at: z.string().nullable(), answered_at: z.string().nullable(), evidence: z.array(EvidenceSchema) })),
-    profiles: z.array(z.object({ competency: z.string(), level: z.string(), summary: z.string(), recorded_at: z.string(), evidence: z.array(EvidenceSchema) })),
+    profiles: z.array(z.object({ competency: z.string(), level: z.string(), recorded_at: z.string(), evidence: z.array(EvidenceSchema) })),
   })
   .openapi('UserContext');
 const RagSearchSchema = z
@@ -26,7 +26,7 @@ const RagSearchSchema = z
   .openapi('RagSearch');
 const RagHitSchema = z.object({ chunk_id: z.string(), source_kind: z.enum(['artifact', 'agent_response', 'doc']), source_id: z.string(), source: z.string(), text: z.string(), score: z.number() });
 const RagResultSchema = z
-  .object({ hits: z.array(RagHitSchema), degraded: z.boolean(), reason: z.string().optional(), method: z.enum(['hnsw', 'exact']) })
+  .object({ hits: z.array(RagHitSchema), degraded: z.boolean(), reason: z.string().optional(), method: z.enum(['hnsw', 'lsh', 'exact']), parts: z.array(z.enum(['fts', 'hnsw', 'lsh', 'exact'])) })
   .openapi('RagSearchResult');
 const chunkIds = z.array(z.string().min(1, 'must not be empty').max(300, 'must be at most 300 characters')).max(MAX_RAG_K, `must have at most ${MAX_RAG_K} items`);
 const RagFeedbackSchema = z.strictObject({ query: nonEmpty(MAX_QUERY_CHARACTERS), helpful: chunkIds, not_helpful: chunkIds.default([]) }).openapi('RagFeedback');
@@ -90,7 +90,7 @@ export function memoryRoutes({ database, eventLog, conversation, memory }: AppDe
       if ((await findProject(database, id)) === null) return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
       const { query, k } = context.req.valid('json');
       const result = await memory.ragSearch(id, { query, k });
-      return context.json({ ...result, hits: [...result.hits] }, 200);
+      return context.json({ ...result, hits: [...result.hits], parts: [...result.parts] }, 200);
     })
     .openapi(feedback, async (context) => {
       const { id } = context.req.valid('param');

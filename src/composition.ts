@@ -13,6 +13,7 @@ import { createConversationService, type ConversationService } from './conversat
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
 import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
+import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/summarize-history.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
@@ -20,7 +21,7 @@ import { countEndedCalls, createModelGateway, expireStaleReservations, type Mode
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, readContextWindowSettings, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
-import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
+import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, resolveTemplate, TEMPLATE_NAMES, type Embedder, type Memory } from './memory/index.ts';
 import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
 import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
 
@@ -81,7 +82,8 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
-  const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { enabled: config.flags.graph_templates_enabled, read: memory.readTemplate } });
+  const summaryInstruction = () => resolveTemplate({ enabled: config.flags.graph_templates_enabled, name: TEMPLATE_NAMES.contextManagerSummarize, inline: INLINE_SUMMARY_INSTRUCTION, read: memory.readTemplate });
+  const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { instruction: summaryInstruction } });
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
     { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, contextManager, newId: randomUUID },

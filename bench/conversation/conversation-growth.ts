@@ -77,7 +77,13 @@ async function forjaWith(database: Database, windowTokens: number): Promise<{ fo
   ];
   const scripted = createScriptedProvider({ script: { turns } });
   const requests: ModelRequest[] = [];
-  const provider: ModelProvider = { ...scripted, stream: (request, options) => (request.agent === 'criativo' && requests.push(request), scripted.stream(request, options)) };
+  const provider: ModelProvider = {
+    ...scripted,
+    stream: (request, options) => {
+      if (request.agent === 'criativo') requests.push(request);
+      return scripted.stream(request, options);
+    },
+  };
   const env = { FORJA_MODEL_CONTEXT_TOKENS: String(windowTokens) };
   const loaded = loadConfig({ LOG_LEVEL: 'silent' });
   if (!loaded.ok) throw new Error(loaded.error.message);

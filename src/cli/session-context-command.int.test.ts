@@ -21,10 +21,10 @@ describe('forja context --session on the embedded database', () => {
   const env = () => ({ FORJA_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent', FORJA_MODEL_CONTEXT_TOKENS: '4000' });
 
   async function run(...argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(argv, { env: env(), stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
-    return { code, stdout, stderr };
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await runCli(argv, { env: env(), stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') };
   }
 
   it('prints the compaction point and exactly the messages the next call sends, as the API shows them', async () => {

@@ -1,11 +1,10 @@
 import type { ContextReport } from '../agents/runtime/context-manager/create-context-manager.ts';
 import { lastAssemblyOf, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { toToolDefinitions } from '../agents/runtime/tool-definitions.ts';
-import type { LayerReport } from '../harness/index.ts';
 import { refusal, type ConversationDependencies, type Refusal } from './conversation-dependencies.ts';
 
 /** A layer of the system prompt as `forja context` shows it (its content is in the prompt itself). */
-export type LayerFigures = Omit<LayerReport, 'content' | 'units'>;
+export type LayerFigures = { name: string; strategy: string; budget: number; tokens: number; estimated: boolean; status: string };
 
 export type AgentContext = { ok: true; system: string; layers: LayerFigures[] | null; tools: string[]; context: ContextReport };
 

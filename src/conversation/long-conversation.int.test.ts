@@ -31,7 +31,13 @@ function script(): ScriptInput {
 
 /** The scripted provider, keeping each request it was given (what the model would have read). */
 function recording(provider: ModelProvider, requests: ModelRequest[]): ModelProvider {
-  return { ...provider, stream: (request, options) => (requests.push(request), provider.stream(request, options)) };
+  return {
+    ...provider,
+    stream: (request, options) => {
+      requests.push(request);
+      return provider.stream(request, options);
+    },
+  };
 }
 
 describe.each(testDatabaseEngines())('a 300-turn conversation in a 4,000-token window on $name', (engine) => {

@@ -25,7 +25,13 @@ const readerAgent: LoopAgent = {
 };
 
 function recording(provider: ModelProvider, requests: ModelRequest[]): ModelProvider {
-  return { ...provider, stream: (request, options) => (requests.push(request), provider.stream(request, options)) };
+  return {
+    ...provider,
+    stream: (request, options) => {
+      requests.push(request);
+      return provider.stream(request, options);
+    },
+  };
 }
 
 describe.each(testDatabaseEngines())('the ContextManager on $name', (engine) => {

@@ -27,7 +27,7 @@ export function formatContextReport(report: ContextReport & { system: string; la
   }
   lines.push(`tools: ${report.tools.length === 0 ? 'none' : report.tools.join(', ')}`);
   lines.push('', '=== system prompt ===', report.system, '', '=== messages as sent ===');
-  report.messages.forEach((message, index) => lines.push(`--- ${index + 1}. ${describe(message)}`, message.content));
+  for (const [index, message] of report.messages.entries()) lines.push(`--- ${index + 1}. ${describe(message)}`, message.content);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,7 +1,6 @@
 import type { ChatHistoryEntry } from '../../../domain/conversation/index.ts';
 import type { GatewayTurnOutcome, ModelGateway, ModelMessage } from '../../../gateway/index.ts';
 import { contextMarginTokens, type Tokenizer } from '../../../harness/index.ts';
-import { resolveTemplate, TEMPLATE_NAMES, type PromptTemplate } from '../../../memory/index.ts';
 import { messageTokens } from './render-history-entry.ts';
 
 /** The ContextManager's own slug: its calls are metered under it, naming the agent they are for. */
@@ -16,10 +15,12 @@ export const INLINE_SUMMARY_INSTRUCTION = [
 
 const SUMMARIZER_SYSTEM = 'Você é o context-manager da Forja: resume conversas longas de um agente sem perder decisões nem fatos.';
 
+/**
+ * Where the summary instruction comes from: composition resolves the seeded `context-manager-summarize`
+ * template when `graph_templates_enabled` is on, else `INLINE_SUMMARY_INSTRUCTION` (agents import no memory).
+ */
 export interface SummaryTemplates {
-  /** `graph_templates_enabled`: try the seeded `context-manager-summarize` template first. */
-  enabled: boolean;
-  read: (name: string) => Promise<PromptTemplate | null>;
+  instruction(): Promise<{ text: string; source: 'graph' | 'inline' }>;
 }
 
 export interface SummaryRequest {
@@ -45,7 +46,7 @@ export type SummaryOutcome =
  * own window (`omitted` counts those left out, oldest first, so nothing is lost without a trace).
  */
 export async function summarizeHistory(gateway: ModelGateway, templates: SummaryTemplates, tokenizer: Tokenizer, request: SummaryRequest): Promise<SummaryOutcome> {
-  const resolved = await resolveTemplate({ enabled: templates.enabled, name: TEMPLATE_NAMES.contextManagerSummarize, inline: INLINE_SUMMARY_INSTRUCTION, read: templates.read });
+  const resolved = await templates.instruction();
   const previous = request.previousSummary === null ? '' : `Resumo anterior (até aqui):\n${request.previousSummary}\n\n`;
   const fixed = tokenizer.count(SUMMARIZER_SYSTEM).tokens + messageTokens({ role: 'user', content: `${previous}Conversa:\n\n${resolved.text}` }, tokenizer);
   let room = request.windowTokens - fixed - request.maxOutputTokens - contextMarginTokens(request.windowTokens);

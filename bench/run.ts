@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'rag-search': () => import('./memory/rag-search.ts'),
   'rag-questions': () => import('./memory/rag-questions.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
+  'conversation-growth': () => import('./conversation/conversation-growth.ts'),
 };
 
 const filters = process.argv.slice(2);

@@ -12,16 +12,18 @@ import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
+import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
+import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/summarize-history.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import { countEndedCalls, createModelGateway, createModelHealth, expireStaleReservations, type ModelGateway, type ModelHealth } from './gateway/index.ts';
 import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { createHooks, createInstructionFiles, readContextWindowSettings, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
 import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
-import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
+import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, resolveTemplate, TEMPLATE_NAMES, type Embedder, type Memory } from './memory/index.ts';
 import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
 import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
 
@@ -63,6 +65,9 @@ export interface ForjaOptions {
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
 export async function createForja(config: ForjaConfig, logger: Logger, options: ForjaOptions = {}): Promise<Forja> {
+  // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
+  const windows = readContextWindowSettings(options.env ?? process.env);
+  if (!windows.ok) throw new Error(windows.message);
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
@@ -86,9 +91,11 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
+  const summaryInstruction = () => resolveTemplate({ enabled: config.flags.graph_templates_enabled, name: TEMPLATE_NAMES.contextManagerSummarize, inline: INLINE_SUMMARY_INSTRUCTION, read: memory.readTemplate });
+  const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { instruction: summaryInstruction } });
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, contextManager, newId: randomUUID },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );

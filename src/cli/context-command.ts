@@ -31,6 +31,8 @@ export interface ContextCommandOptions {
   readonly json?: boolean;
   /** `estimate` (default) or `bpe`. */
   readonly tokenizer?: string;
+  /** A session: show the agent's next call in it instead (`session-context-command.ts`). */
+  readonly session?: string;
 }
 
 export interface ContextCommandDeps {

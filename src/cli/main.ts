@@ -7,6 +7,8 @@ import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
 import { registerAccountCommands } from './account-commands.ts';
 import { demoCommand } from './demo-command.ts';
+import { runSessionContextCommand } from './session-context-command.ts';
+import { readContextWindowSettings } from '../harness/index.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -49,6 +51,13 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         exitCode = EXIT_USAGE;
         return;
       }
+      // The window settings belong to the harness (src/config imports nothing of Forja), checked here alike.
+      const windows = readContextWindowSettings(io.env);
+      if (!windows.ok) {
+        io.stderr(`forja: ${windows.message}\n`);
+        exitCode = EXIT_USAGE;
+        return;
+      }
       exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), { stderr: io.stderr });
     });
 
@@ -63,7 +72,8 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   program
     .command('context')
     .description('Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut')
-    .requiredOption('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .option('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .option('--session <id>', "instead: exactly what the agent's next call in this session sends (history, compaction point, tokens)")
     .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, psicologo, anamnese, ux-designer)')
     .option('--project <id>', "also read the agent's instruction patch of this project from the database")
     .option('--context-file <file>', 'text of the contexto_projeto layer')
@@ -115,6 +125,7 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
     io.stderr(`forja: ${loaded.error.message}\n`);
     return EXIT_USAGE;
   }
+  if (options.session !== undefined) return runSessionContextCommand({ session: options.session, ...(options.agent === undefined ? {} : { agent: options.agent }), ...(options.json ? { json: true } : {}) }, loaded.config, io);
   return runContextCommandWithDatabase(options, loaded.config, io);
 }
 

@@ -5,6 +5,7 @@ import type { HypothesisAnswer } from '../memory/index.ts';
 import { answerHypothesis } from './answer-hypothesis.ts';
 import { confirmReadiness } from './confirm-readiness.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { describeAgentContext } from './describe-agent-context.ts';
 import { endSession } from './end-session.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
@@ -38,6 +39,7 @@ export function createConversationService(dependencies: ConversationDependencies
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
     endSession: (sessionId: string, actor?: string) => endSession(dependencies, companions, sessionId, actor),
     answerHypothesis: (hypothesisId: string, answer: HypothesisAnswer, actor?: string) => answerHypothesis(dependencies, hypothesisId, answer, actor),
+    describeAgentContext: (sessionId: string, projectId: string, agent: string) => describeAgentContext(dependencies, prompts, sessionId, projectId, agent),
     /** Resolves when the session's queued work (turns in particular) has finished. */
     idle: (sessionId: string) => dependencies.queue.idle(sessionId),
     drain: () => dependencies.queue.drain(),

@@ -30,9 +30,9 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 
   async function runTurn(request: GatewayTurnRequest, options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {}): Promise<GatewayTurnOutcome> {
     if ('notConfigured' in provider) return { status: 'not_configured', message: provider.notConfigured };
-    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model };
+    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }) };
     const modelRequest = toModelRequest(request);
-    const inputEstimate = estimateRequestTokens(modelRequest);
+    const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
     const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens);
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
 

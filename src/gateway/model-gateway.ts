@@ -28,6 +28,10 @@ export interface GatewayTurnRequest {
   tools: ToolDefinition[];
   maxOutputTokens: number;
   temperature?: number;
+  /** The agent this call is made for, when `agent` works for another (recorded in `token_usage.on_behalf_of`). */
+  onBehalfOf?: string;
+  /** The input's token count when the caller already measured it (the ContextManager does), so it is not measured twice. */
+  inputTokens?: number;
 }
 
 export interface GatewayTurnOptions {

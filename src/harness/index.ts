@@ -4,6 +4,19 @@ export { assemblePrompt, type AssemblyOptions, type PromptLayerInputs } from './
 export type { AssemblyReport, LayerReport, PromptUnit, UnitReport } from './assembly-report.ts';
 export { createBpeTokenizer, type BpeEncodingName } from './bpe-tokenizer.ts';
 export {
+  CONTEXT_TOKENS_VARIABLE,
+  DEFAULT_CONTEXT_TOKENS,
+  NO_CONTEXT_WINDOW_SETTINGS,
+  contextMarginTokens,
+  contextWindowFor,
+  historyBudget,
+  modelFamilyWindow,
+  readContextWindowSettings,
+  type ContextWindow,
+  type ContextWindowSettings,
+  type RequestFrame,
+} from './context-window.ts';
+export {
   DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
   discoverInstructionFiles,
   type DiscoveredInstructionFiles,

@@ -4,6 +4,7 @@ import { accessControl, requestOriginGuard } from './access/access-middleware.ts
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { jsonBodies, MALFORMED_JSON, NOT_JSON } from './json-bodies.ts';
+import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -34,7 +35,7 @@ export function createApp(dependencies: AppDependencies) {
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
   app.use('/api/*', jsonBodies());
 
-  for (const routes of [healthRoutes, authRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
+  for (const routes of [healthRoutes, authRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes, agentContextRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
   app.route('/', staticWebRoutes());

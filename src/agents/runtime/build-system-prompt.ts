@@ -26,7 +26,7 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
   const identitySlug = agent.startsWith('dev:') ? 'dev' : agent;
   const workspaceDir = sources.workspaceDirectory(projectId);
   const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent: identitySlug }) : { sources: [] };
-  return assemblePrompt({
+  const report = assemblePrompt({
     agent,
     identidade: isAgentSlug(identitySlug) ? AGENT_IDENTITIES[identitySlug] : '',
     instruction_files: loaded.sources.map((source) => ({ id: source.id, text: source.content })),
@@ -34,6 +34,19 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
     regras_negocio: parts.businessRules ?? [],
     estado_tarefa: parts.taskState,
   });
+  const byAgent = assemblies.get(sources) ?? new Map<string, AssemblyReport>();
+  byAgent.set(agent, report);
+  assemblies.set(sources, byAgent);
+  return report;
+}
+
+// The latest assembly per agent, per set of sources (one per Forja): how `forja context --session` shows layers.
+const assemblies = new WeakMap<PromptSources, Map<string, AssemblyReport>>();
+
+/** The layer report of the prompt `agent` was last assembled with, when `prompt` is that prompt. */
+export function lastAssemblyOf(sources: PromptSources, agent: string, prompt: string): AssemblyReport | null {
+  const report = assemblies.get(sources)?.get(agent);
+  return report !== undefined && report.prompt === prompt ? report : null;
 }
 
 /** The session's business rules as prompt units (oldest first, so the oldest are dropped first). */

@@ -104,6 +104,11 @@ export const en = {
   'readiness.hint': 'When the idea is complete, Criativo consolidates a product brief and offers the work to the PO.',
   'readiness.failed': 'The brief was not produced: {message}',
 
+  'compaction.divider': 'Earlier conversation summarised for {agent} (up to #{seq})',
+  'compaction.show': 'Show the summary',
+  'compaction.tokens': '{before} → {after} tokens sent',
+  'chat.window': "{agent}'s conversation could not be summarised ({reason}): its call left out {count} earlier messages and said so. They stay in the log.",
+
   'handoff.divider': 'Handoff from {from} to {to}',
   'handoff.status.offered': 'offered — waiting for your decision',
   'handoff.status.accepted': 'accepted',

@@ -10,6 +10,7 @@ import { devAgentsOnDemand } from './agents/dev/dev-agent.ts';
 import { poAgent } from './agents/po/po-agent.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
+import { createTurnSlots } from './conversation/turn-slots.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
@@ -79,7 +80,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   releaseIdleViews.unref();
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), slots: createTurnSlots(config.maxParallelTurns), views, newId: randomUUID },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );

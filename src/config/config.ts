@@ -11,6 +11,8 @@ export interface ForjaConfig {
   databaseUrl: string | undefined;
   logLevel: string;
   flags: FeatureFlags;
+  /** Turns the line runs at once in this process (`FORJA_MAX_PARALLEL_TURNS`); 1 runs them one at a time. */
+  maxParallelTurns: number;
 }
 
 export interface ConfigError {
@@ -20,6 +22,7 @@ export interface ConfigError {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4321;
+export const DEFAULT_MAX_PARALLEL_TURNS = 4;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and checks the environment; a wrong value is a named error, never a silent default. */
@@ -36,6 +39,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
   }
+  const maxParallelTurns = env.FORJA_MAX_PARALLEL_TURNS === undefined || env.FORJA_MAX_PARALLEL_TURNS === '' ? DEFAULT_MAX_PARALLEL_TURNS : Number(env.FORJA_MAX_PARALLEL_TURNS);
+  if (!Number.isInteger(maxParallelTurns) || maxParallelTurns < 1 || maxParallelTurns > 256) {
+    return { ok: false, error: { variable: 'FORJA_MAX_PARALLEL_TURNS', message: `FORJA_MAX_PARALLEL_TURNS must be a whole number from 1 to 256, not "${env.FORJA_MAX_PARALLEL_TURNS}".` } };
+  }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
   return {
@@ -47,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
       dataDirectory: resolve(workingDirectory, env.FORJA_DATA_DIR || '.forja'),
       databaseUrl,
       logLevel,
+      maxParallelTurns,
     },
   };
 }

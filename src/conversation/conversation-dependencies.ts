@@ -6,6 +6,7 @@ import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog } from '../store/index.ts';
 import type { AgentCatalog } from './agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
+import type { TurnSlots } from './turn-slots.ts';
 
 /** What the conversation use cases are given. */
 export interface ConversationDependencies {
@@ -17,6 +18,8 @@ export interface ConversationDependencies {
   catalog: AgentCatalog;
   logger: Logger;
   queue: SessionQueue;
+  /** The bound on the line's turns running at once in this process (FORJA_MAX_PARALLEL_TURNS). */
+  slots: TurnSlots;
   views: SessionViews;
   newId: () => string;
 }

@@ -18,7 +18,7 @@ import { startPendingKickoffs } from './start-pending-kickoffs.ts';
 /** The conversation use cases, bound to their dependencies: what the HTTP routes call. */
 export function createConversationService(dependencies: ConversationDependencies, prompts: PromptSources, companions: readonly SessionEndCompanion[] = []) {
   return {
-    postMessage: (sessionId: string, text: string) => postMessage(dependencies, sessionId, text),
+    postMessage: (sessionId: string, text: string, to?: string) => postMessage(dependencies, sessionId, text, to),
     startAgent: (sessionId: string, agent: string) => startAgent(dependencies, sessionId, agent),
     confirmReadiness: (sessionId: string) => confirmReadiness(dependencies, prompts, sessionId),
     /** Accepting a handoff activates its agent, whose kickoff turn then runs in the session's queue. */

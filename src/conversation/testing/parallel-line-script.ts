@@ -10,7 +10,8 @@ type ScriptTurn = { agent: string; text?: string; tool_calls?: Array<{ name: str
 
 export const parallelModules = (modules: number): string[] => Array.from({ length: modules }, (_, index) => `modulo${index + 1}`);
 
-export function parallelLineScript(options: { modules: number; devDelayMs: number; devPaceMs?: number; devTurns?: number; criativoAfter?: readonly ScriptTurn[] }): { turns: ScriptTurn[] } {
+/** `devSteps` is the model calls of each dev's kickoff turn: steps before the last read the module contracts. */
+export function parallelLineScript(options: { modules: number; devDelayMs: number; devPaceMs?: number; devSteps?: number; criativoAfter?: readonly ScriptTurn[] }): { turns: ScriptTurn[] } {
   const names = parallelModules(options.modules);
   const map = { version: 1, modules: names.map((name) => ({ name, stack: 'TypeScript', responsibility: `A parte ${name} do produto`, dependsOn: [] })) };
   const arquiteto: ScriptTurn[] = [
@@ -19,9 +20,10 @@ export function parallelLineScript(options: { modules: number; devDelayMs: numbe
     { agent: 'arquiteto', text: 'Mapa declarado: aceite os handoffs dos devs.' },
   ];
   const devs = names.flatMap((name) =>
-    Array.from({ length: options.devTurns ?? 1 }, (_, turn): ScriptTurn => ({
+    Array.from({ length: options.devSteps ?? 1 }, (_, step): ScriptTurn => ({
       agent: `dev:${name}`,
-      text: `Trabalho em ${name}, passo ${turn + 1}: leio a tarefa, escrevo o código e rodo os testes do módulo.`,
+      text: `Trabalho em ${name}, passo ${step + 1}: leio a tarefa, escrevo o código e rodo os testes do módulo.`,
+      ...(step + 1 < (options.devSteps ?? 1) ? { tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] } : {}),
       delay_ms: options.devDelayMs,
       ...(options.devPaceMs === undefined ? {} : { pace_ms: options.devPaceMs }),
     })),

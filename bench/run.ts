@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'graph-projection': () => import('./memory/graph-projection.ts'),
   'rag-search': () => import('./memory/rag-search.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
+  'line-parallelism': () => import('./conversation/line-parallelism.ts'),
 };
 
 const filters = process.argv.slice(2);

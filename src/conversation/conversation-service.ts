@@ -21,7 +21,7 @@ export function createConversationService(dependencies: ConversationDependencies
     postMessage: (sessionId: string, text: string, to?: string) => postMessage(dependencies, sessionId, text, to),
     startAgent: (sessionId: string, agent: string) => startAgent(dependencies, sessionId, agent),
     confirmReadiness: (sessionId: string) => confirmReadiness(dependencies, prompts, sessionId),
-    /** Accepting a handoff activates its agent, whose kickoff turn then runs in the session's queue. */
+    /** Accepting a handoff activates its agent, whose kickoff turn then runs in the agent's lane. */
     transitionHandoff: async (handoffId: string, command: HandoffCommand) => {
       const outcome = await transitionHandoff(dependencies, handoffId, command);
       if (outcome.ok && command.type === 'accept') void startPendingKickoffs(dependencies, outcome.handoff.session_id);
@@ -38,7 +38,7 @@ export function createConversationService(dependencies: ConversationDependencies
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
     endSession: (sessionId: string) => endSession(dependencies, companions, sessionId),
     answerHypothesis: (hypothesisId: string, answer: HypothesisAnswer) => answerHypothesis(dependencies, hypothesisId, answer),
-    /** Resolves when the session's queued work (turns in particular) has finished. */
+    /** Resolves when the session's queued work in every lane (turns in particular) has finished. */
     idle: (sessionId: string) => dependencies.queue.idle(sessionId),
     drain: () => dependencies.queue.drain(),
     views: dependencies.views,

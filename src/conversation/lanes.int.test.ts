@@ -89,6 +89,26 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     line.provider.assertAllTurnsConsumed();
   });
 
+  it('accepts dev handoffs one by one, all at once, while the lanes they start append: each decided on a fresh view', { timeout: 240_000 }, async () => {
+    const line = await startLine(engine, parallelLineScript({ modules: 4, devDelayMs: 300, devPaceMs: 5 }), 4);
+    close = line.close;
+    const { forja } = line;
+    const sessionId = await upToTheDevs(forja);
+    const offered = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.filter((handoff: { to_agent: string; status: string }) => handoff.to_agent.startsWith('dev:') && handoff.status === 'offered');
+    expect(offered).toHaveLength(4);
+    // Each acceptance starts a kickoff whose lane appends while the next acceptances decide.
+    const answers = await Promise.all(offered.map((handoff: { id: string }) => requestJson(forja, 'POST', `/api/handoffs/${handoff.id}/accept`)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    await forja.conversation.idle(sessionId);
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    for (const dev of parallelModules(4).map((name) => `dev:${name}`)) {
+      expect(seqOf(log, 'agent.activated', dev)).toHaveLength(1);
+      expect(seqOf(log, 'turn.started', dev)).toHaveLength(1);
+    }
+    expectWellFormed(log);
+    line.provider.assertAllTurnsConsumed();
+  });
+
   it('with FORJA_MAX_PARALLEL_TURNS=1 runs the dev lanes one after another, in the order offered', { timeout: 240_000 }, async () => {
     const line = await startLine(engine, parallelLineScript({ modules: 3, devDelayMs: 50 }), 1);
     close = line.close;

@@ -127,6 +127,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const devs = [
       { agent: 'dev:catalogo', tool_calls: [{ name: 'terminal', arguments: { command: 'echo oi > feito.txt && cat feito.txt' } }] },
       { agent: 'dev:catalogo', text: 'Feito.' },
+      { agent: 'dev:catalogo', text: 'Sim: o arquivo feito.txt está no worktree.' },
       { agent: 'dev:pedidos', text: 'Começo pelos contratos.' },
     ];
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...devs] });
@@ -142,12 +143,18 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     expect((await log()).filter((event) => event.type === 'agent.response' && (event.payload as { agent: string }).agent === 'dev:pedidos')).toMatchObject([{ payload: { text: 'Começo pelos contratos.' } }]);
     expect((await forja.conversation.views.load(sessionId)).state.turns_in_progress.map((turn) => turn.agent)).toEqual(['dev:catalogo']);
 
+    // A message to the waiting lane waits with it, and is answered once its turn ends.
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'O arquivo ficou no worktree?', to: 'dev:catalogo' })).toMatchObject({ status: 201 });
+    await forja.conversation.idle(sessionId);
+    expect((await log()).at(-1)).toMatchObject({ type: 'chat.message', payload: { to: 'dev:catalogo' } });
+
     expect(await requestJson(forja, 'POST', `/api/actions/${(proposed.payload as { action_id: string }).action_id}/approve`)).toMatchObject({ status: 202 });
     await forja.conversation.idle(sessionId);
     const terminal = (await toolResults(forja, sessionId, 'dev:catalogo')).find((call) => call.tool === 'terminal')!;
     expect(terminal.result.split('\n').slice(0, 3)).toEqual(['$ echo oi > feito.txt && cat feito.txt', 'oi', '[exit code 0]']);
     expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'catalogo'), 'feito.txt'), 'utf8')).toBe('oi\n');
-    expect((await log()).at(-1)).toMatchObject({ type: 'agent.response', payload: { agent: 'dev:catalogo', text: 'Feito.' } });
+    const catalogo = (await log()).filter((event) => event.type === 'agent.response' && (event.payload as { agent: string }).agent === 'dev:catalogo' && (event.payload as { tool_calls?: unknown }).tool_calls === undefined);
+    expect(catalogo.map((event) => (event.payload as { text: string }).text)).toEqual(['Feito.', 'Sim: o arquivo feito.txt está no worktree.']);
     line.provider.assertAllTurnsConsumed();
   });
 });

@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'provider-overhead': () => import('./gateway/provider-overhead.ts'),
   'graph-projection': () => import('./memory/graph-projection.ts'),
   'rag-search': () => import('./memory/rag-search.ts'),
+  'rag-questions': () => import('./memory/rag-questions.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
 };

@@ -16,12 +16,12 @@ import { createSessionViews } from './conversation/session-views.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
+import { countEndedCalls, createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
-import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
+import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
 import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
@@ -61,7 +61,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database);
   const liveTurns = createLiveTurns();
-  const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger) });
+  const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
   await expireStaleReservations(database);
   const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
@@ -73,7 +73,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
-  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };
+  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, ragSearch: memory.ragSearch, newId: randomUUID };
   const catalog = createAgentCatalog({ prompts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
@@ -86,6 +86,14 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   );
   const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
   if (options.memory?.workers !== false) memory.start();
+  // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
+  const pruneOutboxRows = setInterval(() => {
+    pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
+      (pruned) => pruned > 0 && logger.info({ pruned }, 'pruned processed outbox rows'),
+      (error: unknown) => logger.warn({ err: error }, 'pruning the outbox failed; it is tried again in an hour'),
+    );
+  }, 60 * 60_000);
+  pruneOutboxRows.unref();
   return {
     database,
     eventLog,
@@ -99,6 +107,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     // Closing twice (a signal during shutdown, a test's cleanup) must not release resources twice.
     close: once(async () => {
       clearInterval(releaseIdleViews);
+      clearInterval(pruneOutboxRows);
       await memory.stop();
       await conversation.drain();
       await notifications.close();
@@ -107,11 +116,19 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   };
 }
 
-function providerFromEnvironment(env: NodeJS.ProcessEnv, logger: Logger): ModelProvider | { notConfigured: string } {
-  const result = createProviderFromConfig(env, { retries: { onRetry: (notice) => logger.warn({ provider: notice.provider, attempt: notice.attempt, delay_ms: notice.delayMs }, 'retrying the model provider') } });
+function providerFromEnvironment(env: NodeJS.ProcessEnv, logger: Logger, scriptedPositions: Record<string, Record<string, number>>): ModelProvider | { notConfigured: string } {
+  const result = createProviderFromConfig(env, { scriptedPositions, retries: { onRetry: (notice) => logger.warn({ provider: notice.provider, attempt: notice.attempt, delay_ms: notice.delayMs }, 'retrying the model provider') } });
   if (result.ok) return result.provider;
   logger.warn(result.error.message);
   return { notConfigured: result.error.message };
+}
+
+/** A scripted model resumes after a restart: each script's cursor is the calls that already ended (ADR 0030). */
+async function scriptedPositions(database: Database, env: NodeJS.ProcessEnv, logger: Logger): Promise<Record<string, Record<string, number>>> {
+  if (!env.FORJA_MODEL?.trim().startsWith('scripted:')) return {};
+  const positions = await countEndedCalls(database, 'scripted');
+  if (Object.keys(positions).length > 0) logger.info({ turns_taken: positions }, 'scripted models resume where the log says');
+  return positions;
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

@@ -79,6 +79,8 @@ async function upToTheDevs(forja: Forja, projectId?: string): Promise<{ projectI
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada.' });
   await forja.conversation.idle(sessionId);
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
+  await forja.conversation.idle(sessionId);
   const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
   await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);

@@ -76,6 +76,8 @@ describe('forja serve with three dev lanes', { timeout: 180_000 }, () => {
     await call(`${base}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
     await call(`${base}/api/sessions/${sessionId}/messages`, 'POST', { text: 'Quero vender pão de madrugada.' });
     await waitFor(base, sessionId, (log) => log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined).length >= 1);
+    await call(`${base}/api/sessions/${sessionId}/messages`, 'POST', { text: 'Para os vizinhos do bairro.' });
+    await waitFor(base, sessionId, (log) => log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined).length >= 2);
     const ready = await call(`${base}/api/sessions/${sessionId}/readiness`, 'POST');
     await call(`${base}/api/handoffs/${ready['handoff'].id}/accept`, 'POST');
     const offeredToArquiteto = await waitFor(base, sessionId, (log) => log.some((event) => event.type === 'handoff.offered' && event.payload.to_agent === 'arquiteto'));

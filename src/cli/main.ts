@@ -5,6 +5,7 @@ import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
+import { demoCommand } from './demo-command.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -39,6 +40,14 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         return;
       }
       await serveCommand(loaded.config, createLogger(loaded.config.logLevel));
+    });
+
+  program
+    .command('demo')
+    .description('Serve a shipped demo on a scripted model, paced like a real one, and print what to click')
+    .argument('[name]', 'criativo (Criativo up to the brief) or line (the whole production line)', 'line')
+    .action(async (name: string) => {
+      exitCode = await demoCommand(name, io);
     });
 
   program

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
 import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
-import { decide, READINESS_AGENT, type ConversationState } from '../domain/conversation/index.ts';
+import { decide, READINESS_AGENT, turnInProgress, type ConversationState } from '../domain/conversation/index.ts';
+import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
 import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
@@ -10,7 +11,6 @@ import { refusal } from './conversation-dependencies.ts';
 import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
 import { parseBriefJson } from './parse-brief-json.ts';
 import { inLane } from './run-agent-turn.ts';
-import { SESSION_LANE } from './session-queue.ts';
 
 const CONSOLIDATION_MAX_OUTPUT_TOKENS = 2048;
 
@@ -29,21 +29,24 @@ export interface ReadinessOutcome {
 export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const confirmed = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(dependencies, sessionId, 'readiness', async (view) => {
-      if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
-      if (view.state.readiness.confirmed) return { ok: true as const };
-      const decision = decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
-      if (!decision.ok) return refusal(409, 'readiness_refused', decision.reason);
-      appendedOrStale(await dependencies.eventLog.append(sessionId, decision.events, { expectedSeq: view.state.last_seq }));
-      return { ok: true as const };
-    }),
-  );
-  if (!confirmed.ok) return confirmed;
-  // The consolidation is Criativo's turn, in Criativo's lane, for the person (no turn slot to wait for).
+  // Criativo's lane: the consolidation is Criativo's turn, for the person (no turn slot to wait for).
   return inLane(dependencies, sessionId, READINESS_AGENT, 'person', async () => {
+    const recorded = await retryOnStaleView(dependencies, sessionId, 'readiness', async (view) => {
+      if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
+      const confirmed = view.state.readiness.confirmed ? null : decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
+      if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
+      const running = turnInProgress(view.state, READINESS_AGENT);
+      if (running !== null) return refusal(409, 'turn_refused', `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one agent run one at a time`);
+      // A refused request stores nothing: a call the gateway would refuse (no model, no budget) is refused here,
+      // before readiness and the turn are recorded. A refusal by the reservation itself (a race) is recorded.
+      const preflight = await dependencies.gateway.preflight(await consolidationRequest(prompts, session.project_id, sessionId, view.state));
+      if (!preflight.ok) return refusal(preflight.status === 'not_configured' ? 503 : 409, preflight.status, preflight.message);
+      // With the expected version: another lane appending meanwhile makes readiness be decided again.
+      if (confirmed) appendedOrStale(await dependencies.eventLog.append(sessionId, confirmed.events, { expectedSeq: view.state.last_seq }));
+      return { ok: true as const };
+    });
+    if (!recorded.ok) return recorded;
     const view = await dependencies.views.load(sessionId);
-    if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
     return consolidate(dependencies, prompts, session.project_id, sessionId, view.state);
   });
 }
@@ -55,17 +58,7 @@ async function consolidate(dependencies: ConversationDependencies, prompts: Prom
   await dependencies.eventLog.append(sessionId, started.events);
   const lane = { agent: READINESS_AGENT, turn_id: turnId };
 
-  const rules = state.business_rules.map((rule) => ({ event_id: rule.event_id, seq: rule.seq, title: rule.title }));
-  const report = await buildSystemPrompt(prompts, 'criativo', projectId, { taskState: consolidationTask(rules) });
-  const outcome = await dependencies.gateway.runTurn({
-    projectId,
-    sessionId,
-    agent: 'criativo',
-    system: report.prompt,
-    messages: historyToMessages(state.history, 'criativo'),
-    tools: [],
-    maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS,
-  });
+  const outcome = await dependencies.gateway.runTurn(await consolidationRequest(prompts, projectId, sessionId, state));
   if (outcome.status !== 'completed') {
     const message = outcome.status === 'cancelled' ? 'The consolidation was cancelled.' : outcome.message;
     await failTurn(dependencies, sessionId, turnId, outcome.status, message);
@@ -98,6 +91,12 @@ async function consolidate(dependencies: ConversationDependencies, prompts: Prom
   await dependencies.views.load(sessionId);
   dependencies.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: turnId, status: 'completed' });
   return { ok: true, brief: appended[0]!, handoff: offered.handoff };
+}
+
+async function consolidationRequest(prompts: PromptSources, projectId: string, sessionId: string, state: ConversationState): Promise<GatewayTurnRequest> {
+  const rules = state.business_rules.map((rule) => ({ event_id: rule.event_id, seq: rule.seq, title: rule.title }));
+  const report = await buildSystemPrompt(prompts, 'criativo', projectId, { taskState: consolidationTask(rules) });
+  return { projectId, sessionId, agent: 'criativo', system: report.prompt, messages: historyToMessages(state.history, 'criativo'), tools: [], maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS };
 }
 
 async function failTurn(dependencies: ConversationDependencies, sessionId: string, turnId: string, reason: string, message: string): Promise<void> {

@@ -30,7 +30,10 @@ async function upToTheDevs(forja: Forja) {
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.' });
   await forja.conversation.idle(sessionId);
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
+  await forja.conversation.idle(sessionId);
   const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+  if (ready.status !== 201) throw new Error(`readiness: ${JSON.stringify(ready.body)}`);
   await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);
   const toArquiteto = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');

@@ -2,6 +2,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { jsonBodies, MALFORMED_JSON, NOT_JSON } from './json-bodies.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
 import { conversationRoutes } from './routes/conversation.ts';
@@ -25,6 +26,7 @@ export function createApp(dependencies: AppDependencies) {
   const app = newRouter();
 
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
+  app.use('/api/*', jsonBodies());
 
   for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
 
@@ -41,8 +43,8 @@ export function createApp(dependencies: AppDependencies) {
 }
 
 function httpExceptionBody(error: HTTPException) {
-  if (error.status === 400 && /malformed json/i.test(error.message)) return apiError('malformed_json', 'The request body is not valid JSON.');
-  if (error.status === 415) return apiError('unsupported_media_type', 'Send the request body as JSON with the header Content-Type: application/json.');
+  if (error.status === 400 && /malformed json/i.test(error.message)) return MALFORMED_JSON;
+  if (error.status === 415) return NOT_JSON;
   return apiError('http_error', error.message);
 }
 

@@ -14,3 +14,4 @@ export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotificatio
 export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';
 export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';
 export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';
+export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.ts';

@@ -1,7 +1,7 @@
 /**
  * Wire names of the session events the conversation rules read or write.
  *
- * Names from the records (ADR 0008, 0101, DESIGN.md): `chat.message`, `agent.activated`, `agent.response`,
+ * Names from the records (ADR 0008, 0101; see docs/records.md): `chat.message`, `agent.activated`, `agent.response`,
  * `artifact.<type>`, `handoff.<status>`, `toolloop.limit_reached`, `session.ended`.
  * Names chosen here, because the records leave them open:
  * - `turn.started` — a model turn began (one user message = one turn; also the consolidation turn).

@@ -3,10 +3,10 @@ import { newRouter } from '../router.ts';
 import { createProject, createSession, findProject, listProjects, listSessions } from '../../store/index.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
-import { errorResponses, idParameter, jsonBody, jsonContent, ProjectSchema, SessionSchema } from '../schemas.ts';
+import { errorResponses, idParameter, jsonBody, jsonContent, ProjectSchema, SessionSchema, text } from '../schemas.ts';
 
-const NewProjectSchema = z.strictObject({ name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') }).openapi('NewProject');
-const NewSessionSchema = z.strictObject({ title: z.string().trim().max(200, 'must be at most 200 characters').nullable().optional() }).openapi('NewSession');
+const NewProjectSchema = z.strictObject({ name: text().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') }).openapi('NewProject');
+const NewSessionSchema = z.strictObject({ title: text().trim().max(200, 'must be at most 200 characters').nullable().optional() }).openapi('NewSession');
 const projectParameters = z.object({ id: idParameter('id') });
 
 const create = createRoute({
@@ -58,7 +58,8 @@ export function projectRoutes({ database }: AppDependencies) {
     .openapi(createSessionRoute, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(projectNotFound(id), 404);
-      const session = await createSession(database, { projectId: id, title: context.req.valid('json').title ?? null });
+      // A title of only spaces is no title.
+      const session = await createSession(database, { projectId: id, title: context.req.valid('json').title || null });
       return context.json(session, 201);
     })
     .openapi(listSessionsRoute, async (context) => {

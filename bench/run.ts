@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'rag-questions': () => import('./memory/rag-questions.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),
+  'line-parallelism': () => import('./conversation/line-parallelism.ts'),
 };
 
 const filters = process.argv.slice(2);

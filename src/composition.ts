@@ -10,6 +10,7 @@ import { devAgentsOnDemand } from './agents/dev/dev-agent.ts';
 import { poAgent } from './agents/po/po-agent.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
+import { createTurnSlots } from './conversation/turn-slots.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
 import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
@@ -95,7 +96,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { instruction: summaryInstruction } });
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, contextManager, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), slots: createTurnSlots(config.maxParallelTurns), views, contextManager, newId: randomUUID },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );

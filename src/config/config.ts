@@ -18,6 +18,8 @@ export interface ForjaConfig {
   flags: FeatureFlags;
   /** FORJA_PUBLIC_URL: the addresses people reach Forja by, besides the one it listens on (ADR 0100). */
   publicUrls: URL[];
+  /** Turns the line runs at once in this process (`FORJA_MAX_PARALLEL_TURNS`); 1 runs them one at a time. */
+  maxParallelTurns: number;
 }
 
 export interface ConfigError {
@@ -27,6 +29,7 @@ export interface ConfigError {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4321;
+export const DEFAULT_MAX_PARALLEL_TURNS = 4;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
@@ -49,6 +52,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   }
   const publicUrls = readPublicUrls(env.FORJA_PUBLIC_URL);
   if (!Array.isArray(publicUrls)) return { ok: false, error: publicUrls };
+  const maxParallelTurns = env.FORJA_MAX_PARALLEL_TURNS === undefined || env.FORJA_MAX_PARALLEL_TURNS === '' ? DEFAULT_MAX_PARALLEL_TURNS : Number(env.FORJA_MAX_PARALLEL_TURNS);
+  if (!Number.isInteger(maxParallelTurns) || maxParallelTurns < 1 || maxParallelTurns > 256) {
+    return { ok: false, error: { variable: 'FORJA_MAX_PARALLEL_TURNS', message: `FORJA_MAX_PARALLEL_TURNS must be a whole number from 1 to 256, not "${env.FORJA_MAX_PARALLEL_TURNS}".` } };
+  }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
   const settings = checkComponentSettings(env);
@@ -63,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
       databaseUrl,
       logLevel,
       publicUrls,
+      maxParallelTurns,
     },
   };
 }

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PORT, loadConfig } from './config.ts';
+import { DEFAULT_MAX_PARALLEL_TURNS, DEFAULT_PORT, loadConfig } from './config.ts';
 import { DEFAULT_FEATURE_FLAGS } from './feature-flags.ts';
 
 describe('loadConfig', () => {
   it('defaults to embedded storage under ./.forja on 127.0.0.1:4321', () => {
     expect(loadConfig({}, '/work/x')).toEqual({
       ok: true,
-      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS, publicUrls: [] },
+      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS, publicUrls: [], maxParallelTurns: DEFAULT_MAX_PARALLEL_TURNS },
     });
+  });
+
+  it('takes FORJA_MAX_PARALLEL_TURNS, 4 by default', () => {
+    expect(DEFAULT_MAX_PARALLEL_TURNS).toBe(4);
+    expect(loadConfig({ FORJA_MAX_PARALLEL_TURNS: '1' })).toMatchObject({ ok: true, config: { maxParallelTurns: 1 } });
   });
 
   it('takes HOST, PORT, FORJA_DATA_DIR and DATABASE_URL', () => {
@@ -41,6 +46,9 @@ describe('loadConfig', () => {
     [{ FORJA_TERMINAL_ALLOW_UNSANDBOXED: 'perhaps' }, 'FORJA_TERMINAL_ALLOW_UNSANDBOXED'],
     [{ FORJA_EMBEDDING_MODEL: 'anthropic:x' }, 'FORJA_EMBEDDING_MODEL'],
     [{ FORJA_EMBEDDING_MODEL: 'openai:e', OPENAI_API_KEY: 'sk-1', FORJA_EMBEDDING_DIMENSIONS: 'many' }, 'FORJA_EMBEDDING_DIMENSIONS'],
+    [{ FORJA_MAX_PARALLEL_TURNS: '0' }, 'FORJA_MAX_PARALLEL_TURNS'],
+    [{ FORJA_MAX_PARALLEL_TURNS: 'two' }, 'FORJA_MAX_PARALLEL_TURNS'],
+    [{ FORJA_MAX_PARALLEL_TURNS: '1.5' }, 'FORJA_MAX_PARALLEL_TURNS'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadConfig(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

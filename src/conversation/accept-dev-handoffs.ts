@@ -8,8 +8,8 @@ import { startPendingKickoffs } from './start-pending-kickoffs.ts';
 
 /**
  * The person's "accept all the dev handoffs": accepts every offered handoff addressed to a `dev:<module>`
- * agent of the session, in the order offered (each activates its dev), then starts the kickoffs, which run
- * one after another. The person accepts the same handoffs one by one through `/api/handoffs/:id/accept`.
+ * agent of the session, in the order offered (each activates its dev), then starts the kickoffs, each in its
+ * dev's lane: side by side up to the turn slots, the rest in the order offered. The person accepts the same handoffs one by one through `/api/handoffs/:id/accept`.
  */
 export async function acceptDevHandoffs(dependencies: ConversationDependencies, sessionId: string, actor = PERSON_ACTOR): Promise<{ ok: true; accepted: Handoff[] } | Refusal> {
   if ((await findSession(dependencies.database, sessionId)) === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);

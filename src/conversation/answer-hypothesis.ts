@@ -2,6 +2,8 @@ import { decideHypothesisAnswer, MEMORY_EVENT_TYPES, type HypothesisAnswer } fro
 import type { SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
+import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
+import { SESSION_LANE } from './session-queue.ts';
 
 /**
  * `POST /api/hypotheses/:id/accept|dismiss`: the person's answer to a Psicólogo hypothesis, appended to the
@@ -14,13 +16,13 @@ export async function answerHypothesis(dependencies: ConversationDependencies, h
   );
   const sessionId = found.rows[0]?.session_id;
   if (sessionId === undefined) return refusal(404, 'not_found', `No hypothesis with id ${hypothesisId}.`);
-  return dependencies.queue.enqueue(sessionId, async () => {
-    const view = await dependencies.views.load(sessionId);
-    const decision = decideHypothesisAnswer(view.events, hypothesisId, answer, actor);
-    if (!decision.ok) return refusal(decision.problem === 'not_found' ? 404 : 409, decision.problem, decision.reason);
-    const appended = await dependencies.eventLog.append(sessionId, [decision.event], { expectedSeq: view.state.last_seq });
-    if (!appended.success) return refusal(409, 'conflict', appended.error.message);
-    await dependencies.views.load(sessionId);
-    return { ok: true as const, event: appended.events[0]! };
-  });
+  return dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
+    retryOnStaleView(dependencies, sessionId, 'the answer to the hypothesis', async (view) => {
+      const decision = decideHypothesisAnswer(view.events, hypothesisId, answer, actor);
+      if (!decision.ok) return refusal(decision.problem === 'not_found' ? 404 : 409, decision.problem, decision.reason);
+      const appended = appendedOrStale(await dependencies.eventLog.append(sessionId, [decision.event], { expectedSeq: view.state.last_seq }));
+      await dependencies.views.load(sessionId);
+      return { ok: true as const, event: appended.events[0]! };
+    }),
+  );
 }

@@ -7,6 +7,7 @@ import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog } from '../store/index.ts';
 import type { AgentCatalog } from './agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
+import type { TurnSlots } from './turn-slots.ts';
 
 /** What the conversation use cases are given. */
 export interface ConversationDependencies {
@@ -18,6 +19,8 @@ export interface ConversationDependencies {
   catalog: AgentCatalog;
   logger: Logger;
   queue: SessionQueue;
+  /** The bound on the line's turns running at once in this process (FORJA_MAX_PARALLEL_TURNS). */
+  slots: TurnSlots;
   views: SessionViews;
   /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
   contextManager?: ContextManager;

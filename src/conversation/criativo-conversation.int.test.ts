@@ -113,7 +113,8 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 200, body: { status: 'accepted' } });
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 409 });
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/reject`, { reason: 'late' })).toMatchObject({ status: 409 });
-    // The activation starts the PO's kickoff turn (src/conversation/start-pending-kickoffs.ts).
+    // The activation starts the PO's kickoff turn in the PO's lane (src/conversation/start-pending-kickoffs.ts).
+    await forja.conversation.idle(sessionId);
     const tail = (await forja.eventLog.read(sessionId)).slice(-4);
     expect(tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null])).toEqual([['handoff.accepted', null], ['agent.activated', 'po'], ['turn.started', 'po'], ['agent.response', 'po']]);
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({ status: 200, body: { status: 'completed' } });

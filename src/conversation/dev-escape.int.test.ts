@@ -44,6 +44,8 @@ async function throughTheArquiteto(forja: Forja) {
   await forja.conversation.idle(sessionId);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
   await forja.conversation.idle(sessionId);
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
+  await forja.conversation.idle(sessionId);
   const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
   await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);
@@ -76,7 +78,8 @@ describe.each(testDatabaseEngines())('the .git escape through the scripted model
     await forja.conversation.idle(sessionId);
     const events = async () => forja.eventLog.read(sessionId, { limit: 10_000 });
     if (mode === 'proposed') {
-      const proposed = (await events()).at(-1)!;
+      // dev:pedidos works in its own lane meanwhile (decision 0070): find the proposal, not the last event.
+      const proposed = (await events()).find((event) => event.type === 'action.proposed')!;
       expect(proposed).toMatchObject({ type: 'action.proposed', payload: { agent: 'dev:catalogo', tool: 'terminal' } });
       expect(await requestJson(forja, 'POST', `/api/actions/${(proposed.payload as { action_id: string }).action_id}/approve`)).toMatchObject({ status: 202 });
       await forja.conversation.idle(sessionId);

@@ -5,6 +5,8 @@ import { MEMORY_EVENT_TYPES } from '../memory/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
+import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
+import { SESSION_LANE } from './session-queue.ts';
 
 export interface EndedSession {
   ok: true;
@@ -22,22 +24,20 @@ export interface EndedSession {
 export async function endSession(dependencies: ConversationDependencies, companions: readonly SessionEndCompanion[], sessionId: string, actor = PERSON_ACTOR): Promise<EndedSession | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const ended = await dependencies.queue.enqueue(sessionId, async (): Promise<EndedSession | Refusal> => {
-    const view = await dependencies.views.load(sessionId);
+  const ended = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () => retryOnStaleView(dependencies, sessionId, 'ending the session', async (view): Promise<EndedSession | Refusal> => {
     const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
     if (earlier !== undefined) return refusal(409, 'already_ended', `Session ${sessionId} already ended (event #${earlier.seq}).`);
     const reason = classifySessionEnd(view.events);
-    const appended = await dependencies.eventLog.append(sessionId, [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor, payload: { v: 1, reason } }], { expectedSeq: view.state.last_seq });
-    if (!appended.success) return refusal(409, 'conflict', appended.error.message);
+    const appended = appendedOrStale(await dependencies.eventLog.append(sessionId, [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor, payload: { v: 1, reason } }], { expectedSeq: view.state.last_seq }));
     await dependencies.views.load(sessionId);
     return { ok: true, event: appended.events[0]!, reason, companions: [] };
-  });
+  }));
   if (!ended.ok) return ended;
   const running = companions.filter((companion) => companion.enabled());
   for (const companion of running) {
     const trigger = { projectId: session.project_id, sessionId, reason: ended.reason };
     void dependencies.queue
-      .enqueue(sessionId, () => companion.run(trigger))
+      .enqueue(sessionId, SESSION_LANE, () => companion.run(trigger))
       .then(async (outcome) => {
         dependencies.logger.info({ session_id: sessionId, companion: companion.name, ...outcome }, 'companion ran after the session ended');
         await dependencies.views.load(sessionId);

@@ -3,6 +3,8 @@ import { transitionHandoff as transition, type Handoff, type HandoffCommand } fr
 import { lockHandoff, updateHandoffStatus } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
+import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
+import { SESSION_LANE } from './session-queue.ts';
 
 /**
  * Moves a handoff on (`offered → accepted → completed`, `offered → rejected`): the row and its
@@ -13,9 +15,8 @@ export async function transitionHandoff(dependencies: ConversationDependencies, 
   const found = await dependencies.database.query<{ session_id: string }>('select session_id from handoffs where id = $1', [handoffId]);
   const sessionId = found.rows[0]?.session_id;
   if (sessionId === undefined) return refusal(404, 'not_found', `No handoff with id ${handoffId}.`);
-  return dependencies.queue.enqueue(sessionId, async () => {
-    const view = await dependencies.views.load(sessionId);
-    const result = await dependencies.database.transaction(async (transaction) => {
+  const result = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
+    retryOnStaleView(dependencies, sessionId, `the handoff transition (${command.type})`, (view) => dependencies.database.transaction(async (transaction) => {
       const handoff = await lockHandoff(transaction, handoffId);
       if (handoff === null) return refusal(404, 'not_found', `No handoff with id ${handoffId}.`);
       const moved = transition(handoff, command);
@@ -27,11 +28,11 @@ export async function transitionHandoff(dependencies: ConversationDependencies, 
         const activation = decide({ type: 'ActivateAgent', agent: moved.handoff.to_agent, actor: 'system' }, afterAccept);
         if (activation.ok) events.push(...activation.events);
       }
-      const appended = await dependencies.eventLog.appendWithin(transaction, sessionId, events);
-      if (!appended.success) throw new Error(appended.error.message);
+      // With the expected version: a lane that appended meanwhile rolls the row back with it, and we decide again.
+      appendedOrStale(await dependencies.eventLog.appendWithin(transaction, sessionId, events, { expectedSeq: view.state.last_seq }));
       return { ok: true as const, handoff: moved.handoff };
-    });
-    await dependencies.views.load(sessionId);
-    return result;
-  });
+    })),
+  );
+  await dependencies.views.load(sessionId);
+  return result;
 }

@@ -2,8 +2,8 @@ import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { startPendingKickoffs } from './start-pending-kickoffs.ts';
 
 /**
- * After the person answers a proposed action, the resumed turn runs first and then any kickoff that was
- * waiting for that turn to end (turns of one session run one at a time). Queued before the caller gets its
+ * After the person answers a proposed action, another look for kickoffs still owed (one lost to a stop, or
+ * whose lane was busy): each runs in its own lane beside the resumed turn. Queued before the caller gets its
  * answer, so `idle(sessionId)` waits for both.
  */
 export async function startKickoffsAfterAction(dependencies: ConversationDependencies, actionId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { PERSON_ACTOR } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
@@ -9,25 +9,32 @@ import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
 export interface PostedMessage {
   ok: true;
   event: SessionEvent;
+  /** Who the message is for (null before any agent is active). */
+  to: string | null;
   /** The turn the message started, when an agent answers in this session; it streams over SSE. */
   turn: Promise<TurnResult> | null;
 }
 
 /**
- * The person's message: stored first (nothing the person said is ever lost to a failing model), then one
- * streaming turn of the agent the person is talking to, if any (ADR 0008: one message = one turn).
+ * The person's message to `to` (an agent active in the session) or, without it, to the session's current
+ * addressee: stored first with who it is for (nothing the person said is ever lost to a failing model), then
+ * one streaming turn in that agent's lane (ADR 0008: one message = one turn). A lane that is busy takes the
+ * turn when its current one ends; other lanes go on meanwhile.
  */
-export async function postMessage(dependencies: ConversationDependencies, sessionId: string, text: string, actor = PERSON_ACTOR): Promise<PostedMessage | Refusal> {
+export async function postMessage(dependencies: ConversationDependencies, sessionId: string, text: string, to?: string, actor = PERSON_ACTOR): Promise<PostedMessage | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   const before = await dependencies.views.load(sessionId);
   const endedSeq = sessionEndedSeq(before);
   if (endedSeq !== null) return refusal(409, 'session_ended', `This session ended at seq ${endedSeq}; open a new session to go on.`);
-  const appended = await dependencies.eventLog.append(sessionId, [{ type: 'chat.message', actor, payload: { v: 1, text } }]);
+  const addressee = to ?? respondingAgent(before.state, dependencies.catalog);
+  const decision = decide({ type: 'PostMessage', text, to: addressee, actor }, before.state);
+  if (!decision.ok) return refusal(409, 'not_active', decision.reason);
+  // No expected version: what was checked (the addressee is active) never stops being true.
+  const appended = await dependencies.eventLog.append(sessionId, decision.events);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);
-  const view = await dependencies.views.load(sessionId);
-  const agent = respondingAgent(view.state, dependencies.catalog);
-  const turn = agent === null ? null : runAgentTurn(dependencies, { sessionId, projectId: session.project_id, agent, kind: 'message' });
-  turn?.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed'));
-  return { ok: true, event: appended.events[0]!, turn };
+  await dependencies.views.load(sessionId);
+  const turn = addressee === null ? null : runAgentTurn(dependencies, { sessionId, projectId: session.project_id, agent: addressee, kind: 'message', priority: 'person' });
+  turn?.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, agent: addressee }, 'turn crashed'));
+  return { ok: true, event: appended.events[0]!, to: addressee, turn };
 }

@@ -120,7 +120,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     line.provider.assertAllTurnsConsumed();
   });
 
-  it('runs the kickoffs one at a time: a dev waiting for approval of a terminal command holds the next until the person answers', { timeout: 240_000 }, async () => {
+  it("runs the kickoffs side by side: a dev waiting for approval of a terminal command holds only its own lane", { timeout: 240_000 }, async () => {
     const arquiteto = [
       { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
       { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
@@ -129,6 +129,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const devs = [
       { agent: 'dev:catalogo', tool_calls: [{ name: 'terminal', arguments: { command: 'echo oi > feito.txt && cat feito.txt' } }] },
       { agent: 'dev:catalogo', text: 'Feito.' },
+      { agent: 'dev:catalogo', text: 'Sim: o arquivo feito.txt está no worktree.' },
       { agent: 'dev:pedidos', text: 'Começo pelos contratos.' },
     ];
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...devs] });
@@ -137,18 +138,25 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const { projectId, sessionId } = await throughTheArquiteto(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
     await forja.conversation.idle(sessionId);
-    const startedBy = async () => (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'turn.started').map((event) => (event.payload as { agent: string }).agent);
-    const proposed = (await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1)!;
-    expect(proposed).toMatchObject({ type: 'action.proposed', payload: { agent: 'dev:catalogo', tool: 'terminal' } });
-    expect(await startedBy()).not.toContain('dev:pedidos');
+    const log = async () => forja.eventLog.read(sessionId, { limit: 10_000 });
+    // dev:catalogo waits for the person; dev:pedidos did its kickoff meanwhile.
+    const proposed = (await log()).find((event) => event.type === 'action.proposed')!;
+    expect(proposed).toMatchObject({ payload: { agent: 'dev:catalogo', tool: 'terminal' } });
+    expect((await log()).filter((event) => event.type === 'agent.response' && (event.payload as { agent: string }).agent === 'dev:pedidos')).toMatchObject([{ payload: { text: 'Começo pelos contratos.' } }]);
+    expect((await forja.conversation.views.load(sessionId)).state.turns_in_progress.map((turn) => turn.agent)).toEqual(['dev:catalogo']);
+
+    // A message to the waiting lane waits with it, and is answered once its turn ends.
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'O arquivo ficou no worktree?', to: 'dev:catalogo' })).toMatchObject({ status: 201 });
+    await forja.conversation.idle(sessionId);
+    expect((await log()).at(-1)).toMatchObject({ type: 'chat.message', payload: { to: 'dev:catalogo' } });
 
     expect(await requestJson(forja, 'POST', `/api/actions/${(proposed.payload as { action_id: string }).action_id}/approve`)).toMatchObject({ status: 202 });
     await forja.conversation.idle(sessionId);
     const terminal = (await toolResults(forja, sessionId, 'dev:catalogo')).find((call) => call.tool === 'terminal')!;
     expect(terminal.result.split('\n').slice(0, 3)).toEqual(['$ echo oi > feito.txt && cat feito.txt', 'oi', '[exit code 0]']);
     expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'catalogo'), 'feito.txt'), 'utf8')).toBe('oi\n');
-    expect((await startedBy()).slice(-1)).toEqual(['dev:pedidos']);
-    expect((await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1)).toMatchObject({ type: 'agent.response', payload: { agent: 'dev:pedidos', text: 'Começo pelos contratos.' } });
+    const catalogo = (await log()).filter((event) => event.type === 'agent.response' && (event.payload as { agent: string }).agent === 'dev:catalogo' && (event.payload as { tool_calls?: unknown }).tool_calls === undefined);
+    expect(catalogo.map((event) => (event.payload as { text: string }).text)).toEqual(['Feito.', 'Sim: o arquivo feito.txt está no worktree.']);
     line.provider.assertAllTurnsConsumed();
   });
 });

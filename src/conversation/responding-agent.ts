@@ -1,8 +1,14 @@
-import type { ConversationState } from '../domain/conversation/index.ts';
+import { activeAgent, type ConversationState } from '../domain/conversation/index.ts';
 import type { AgentCatalog } from './agent-catalog.ts';
 
-/** The agent the person is talking to: the most recently activated conversational agent, if any. */
+/**
+ * The session's current addressee, for a message that names none: the agent the person last wrote to, unless
+ * a conversational agent was activated after that message (the work moved on: talk to the newcomer), else the
+ * most recently activated conversational agent. Null when no agent is active.
+ */
 export function respondingAgent(state: ConversationState, catalog: AgentCatalog): string | null {
-  const candidates = state.active_agents.filter((active) => catalog.isConversational(active.agent));
-  return candidates.at(-1)?.agent ?? null;
+  const activated = state.active_agents.filter((active) => catalog.isConversational(active.agent)).at(-1);
+  const addressed = state.last_addressed;
+  if (addressed !== null && activeAgent(state, addressed.agent) !== undefined && (activated === undefined || addressed.seq > activated.seq)) return addressed.agent;
+  return activated?.agent ?? null;
 }

@@ -1,38 +1,44 @@
 import { decide, rehydrate } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import { continueTurn, type TurnResult } from './run-agent-turn.ts';
+import { continueTurn, inLane, type TurnResult } from './run-agent-turn.ts';
 
 /**
- * At start-up: every session whose log shows a turn in progress (the process stopped during it) resumes it
- * from the log. Turns waiting for an approval stay paused; the others call the model again or run the tool
- * calls that have no recorded result. Nothing committed is lost and no response is written twice, because
- * each step is decided from what the log holds.
+ * At start-up: every lane whose log shows a turn in progress (the process stopped during it) resumes it from
+ * the log, each in its own lane (so each exactly once) and side by side up to the turn slots. Turns waiting
+ * for an approval stay paused; the others call the model again or run the tool calls that have no recorded
+ * result. Nothing committed is lost and no response is written twice, because each step is decided from what
+ * the lane's events hold.
  */
-export async function resumeInterruptedTurns(dependencies: ConversationDependencies): Promise<Array<{ sessionId: string; result: Promise<TurnResult> }>> {
+export async function resumeInterruptedTurns(dependencies: ConversationDependencies): Promise<Array<{ sessionId: string; agent: string; result: Promise<TurnResult> }>> {
   const candidates = await dependencies.database.query<{ session_id: string; project_id: string }>(
-    // Sessions whose last turn event leaves a turn open: a start, or a response that still has tool calls.
+    // Sessions with a started turn that no later event closes (the fold below decides exactly; this only narrows).
     `select s.id as session_id, s.project_id from sessions s
-     join lateral (
-       select e.type, e.payload from session_events e
-       where e.session_id = s.id and e.type in ('turn.started', 'turn.failed', 'agent.response', 'toolloop.limit_reached')
-       order by e.seq desc limit 1
-     ) last_turn_event on true
-     where last_turn_event.type = 'turn.started' or (last_turn_event.type = 'agent.response' and last_turn_event.payload ? 'tool_calls')`,
+     where exists (
+       select 1 from session_events started
+       where started.session_id = s.id and started.type = 'turn.started'
+         and not exists (
+           select 1 from session_events closed
+           where closed.session_id = s.id and closed.seq > started.seq
+             and closed.payload->>'turn_id' = started.payload->>'turn_id'
+             and (closed.type in ('turn.failed', 'toolloop.limit_reached') or (closed.type = 'agent.response' and not closed.payload ? 'tool_calls'))
+         )
+     )`,
   );
-  const resumed: Array<{ sessionId: string; result: Promise<TurnResult> }> = [];
+  const resumed: Array<{ sessionId: string; agent: string; result: Promise<TurnResult> }> = [];
   for (const { session_id: sessionId, project_id: projectId } of candidates.rows) {
     const events = await dependencies.eventLog.read(sessionId, { limit: 1_000_000 });
     const state = rehydrate(events);
-    const turn = state.turn_in_progress;
-    if (turn === null) continue;
-    if (turn.kind === 'consolidation') {
-      // The brief is decided by one model call: rather than guess, close the turn; pressing the button again retries.
-      const failed = decide({ type: 'FailTurn', turn_id: turn.turn_id, reason: 'interrupted' }, state);
-      if (failed.ok) await dependencies.eventLog.append(sessionId, failed.events, { expectedSeq: state.last_seq });
-      continue;
+    for (const turn of state.turns_in_progress) {
+      if (turn.kind === 'consolidation') {
+        // The brief is decided by one model call: rather than guess, close the turn; pressing the button again retries.
+        const failed = decide({ type: 'FailTurn', turn_id: turn.turn_id, reason: 'interrupted' }, state);
+        if (failed.ok) await dependencies.eventLog.append(sessionId, failed.events);
+        continue;
+      }
+      dependencies.logger.info({ session_id: sessionId, agent: turn.agent, turn_id: turn.turn_id }, 'resuming a turn interrupted by a stop');
+      const result = inLane(dependencies, sessionId, turn.agent, 'line', () => continueTurn(dependencies, sessionId, projectId, turn.agent));
+      resumed.push({ sessionId, agent: turn.agent, result });
     }
-    dependencies.logger.info({ session_id: sessionId, agent: turn.agent, turn_id: turn.turn_id }, 'resuming a turn interrupted by a stop');
-    resumed.push({ sessionId, result: dependencies.queue.enqueue(sessionId, () => continueTurn(dependencies, sessionId, projectId, turn.agent)) });
   }
   return resumed;
 }

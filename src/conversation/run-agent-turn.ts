@@ -2,36 +2,53 @@ import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
 import { decide, type TurnKind } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 
+/**
+ * Who a turn is for. A `person` turn answers the person's message and starts at once; a `line` turn
+ * (kickoff, resumed or approved work) waits for one of the process's turn slots, so a line of many modules
+ * cannot start more turns at once than `FORJA_MAX_PARALLEL_TURNS`, and the person is never queued behind it.
+ */
+export type TurnPriority = 'person' | 'line';
+
 export interface TurnRequest {
   sessionId: string;
   projectId: string;
   agent: string;
   kind: TurnKind;
+  priority: TurnPriority;
 }
 
 export type TurnResult = LoopResult | { status: 'not_started'; reason: string };
 
 /**
- * Opens a turn for an agent and runs its tool loop, in the session's queue. A turn that cannot start (the
- * agent is not active, another turn waits for an approval) is reported, not forced.
+ * Opens a turn in the agent's lane and runs its tool loop. A turn that cannot start (the agent is not
+ * active, its lane's turn waits for an approval) is reported, not forced.
  */
 export function runAgentTurn(dependencies: ConversationDependencies, request: TurnRequest): Promise<TurnResult> {
-  return dependencies.queue.enqueue(request.sessionId, async () => {
-    const agent = dependencies.catalog.get(request.agent);
-    if (agent === null) return { status: 'not_started', reason: `no runtime for agent ${request.agent} in this process` };
-    const view = await dependencies.views.load(request.sessionId);
-    const decision = decide({ type: 'StartTurn', agent: request.agent, turn_id: dependencies.newId(), kind: request.kind }, view.state);
-    if (!decision.ok) {
-      dependencies.logger.info({ session_id: request.sessionId, agent: request.agent, reason: decision.reason }, 'turn not started');
-      return { status: 'not_started', reason: decision.reason };
-    }
-    const appended = await dependencies.eventLog.append(request.sessionId, decision.events, { expectedSeq: view.state.last_seq });
-    if (!appended.success) return { status: 'not_started', reason: appended.error.message };
-    return continueTurn(dependencies, request.sessionId, request.projectId, request.agent);
-  });
+  return inLane(dependencies, request.sessionId, request.agent, request.priority, () => startAndContinue(dependencies, request));
 }
 
-/** Runs (or resumes) the loop of the turn in progress; the caller holds the session's queue. */
+/** Runs `work` in the agent's lane; a `line` turn holds a turn slot while it runs. */
+export function inLane<T>(dependencies: ConversationDependencies, sessionId: string, agent: string, priority: TurnPriority, work: () => Promise<T>): Promise<T> {
+  return dependencies.queue.enqueue(sessionId, agent, () => (priority === 'line' ? dependencies.slots.run(work) : work()));
+}
+
+/** Appends `turn.started` and runs the loop; the caller holds the agent's lane. */
+export async function startAndContinue(dependencies: ConversationDependencies, request: Omit<TurnRequest, 'priority'>): Promise<TurnResult> {
+  if (dependencies.catalog.get(request.agent) === null) return { status: 'not_started', reason: `no runtime for agent ${request.agent} in this process` };
+  const view = await dependencies.views.load(request.sessionId);
+  const decision = decide({ type: 'StartTurn', agent: request.agent, turn_id: dependencies.newId(), kind: request.kind }, view.state);
+  if (!decision.ok) {
+    dependencies.logger.info({ session_id: request.sessionId, agent: request.agent, reason: decision.reason }, 'turn not started');
+    return { status: 'not_started', reason: decision.reason };
+  }
+  // No expected version: other lanes append between our read and this write, and what StartTurn checked
+  // (the agent active, its own lane idle) only this lane or nothing changes.
+  const appended = await dependencies.eventLog.append(request.sessionId, decision.events);
+  if (!appended.success) return { status: 'not_started', reason: appended.error.message };
+  return continueTurn(dependencies, request.sessionId, request.projectId, request.agent);
+}
+
+/** Runs (or resumes) the loop of the turn in progress in the agent's lane; the caller holds the lane. */
 export async function continueTurn(dependencies: ConversationDependencies, sessionId: string, projectId: string, agentSlug: string): Promise<TurnResult> {
   const agent = dependencies.catalog.get(agentSlug);
   if (agent === null) return { status: 'not_started', reason: `no runtime for agent ${agentSlug} in this process` };

@@ -1,32 +1,43 @@
 /**
- * Serialises work per session inside this process: turns, approvals and handoff transitions of one session
- * run one after another (ADR 0008: "turns of one session are serialised"), different sessions in parallel.
+ * Serialises work per lane inside this process: a lane is one agent of one session, so turns of one agent run
+ * one after another (ADR 0008) while lanes of different agents — and different sessions — run side by side.
+ * Session-wide operations (readiness, handoff transitions, activations, approvals' records) take the
+ * `SESSION_LANE` of their session: they are serialised among themselves, and each appends with an expected
+ * version, so a lane appending in between makes it decide again rather than act on a stale view.
  */
 export interface SessionQueue {
-  enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
-  /** Resolves when the work queued so far for the session has finished. */
+  enqueue<T>(sessionId: string, lane: string, work: () => Promise<T>): Promise<T>;
+  /** Resolves when the session has no work left in any lane, including work queued while waiting. */
   idle(sessionId: string): Promise<void>;
   /** Resolves when every session's queued work has finished. */
   drain(): Promise<void>;
 }
 
+/** The lane of session-wide operations; not an agent slug (slugs start with a letter). */
+export const SESSION_LANE = '#session';
+
 export function createSessionQueue(): SessionQueue {
   const tails = new Map<string, Promise<void>>();
+  const keyOf = (sessionId: string, lane: string) => `${sessionId}\u0000${lane}`;
+  const ofSession = (sessionId: string) => [...tails].filter(([key]) => key.startsWith(`${sessionId}\u0000`)).map(([, tail]) => tail);
   return {
-    enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-      const previous = tails.get(sessionId) ?? Promise.resolve();
+    enqueue<T>(sessionId: string, lane: string, work: () => Promise<T>): Promise<T> {
+      const key = keyOf(sessionId, lane);
+      const previous = tails.get(key) ?? Promise.resolve();
       const result = previous.then(work);
       const tail = result.then(
         () => undefined,
         () => undefined,
       );
-      tails.set(sessionId, tail);
+      tails.set(key, tail);
       void tail.then(() => {
-        if (tails.get(sessionId) === tail) tails.delete(sessionId);
+        if (tails.get(key) === tail) tails.delete(key);
       });
       return result;
     },
-    idle: (sessionId) => tails.get(sessionId) ?? Promise.resolve(),
+    idle: async (sessionId) => {
+      for (let pending = ofSession(sessionId); pending.length > 0; pending = ofSession(sessionId)) await Promise.all(pending);
+    },
     drain: async () => {
       while (tails.size > 0) await Promise.all(tails.values());
     },

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { commitFiles, type RepositoryFile } from './git/commit-files.ts';
 import { commitWorktree, type WorktreeCommit } from './git/commit-worktree.ts';
 import { ensureRepository } from './git/ensure-repository.ts';
@@ -42,12 +44,17 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
   return {
     workspaceDirectory: repository,
     ensureWorkspace: (projectId) => lock.run(projectId, () => ensure(projectId)),
-    ensureWorktree: (projectId, module) =>
-      lock.run(projectId, async () => {
+    ensureWorktree: (projectId, module) => {
+      // A worktree that exists needs no git at all: dev lanes running side by side ask for theirs on every model
+      // call, and must not queue behind one another on the project's lock for nothing.
+      const existing = worktreeOf(projectId, module);
+      if (existsSync(join(existing.directory, '.git'))) return Promise.resolve(existing);
+      return lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);
         await ensureWorktree(await ensure(projectId), worktree.directory, worktree.branch);
         return worktree;
-      }),
+      });
+    },
     commitToMain: (projectId, files, message) => lock.run(projectId, async () => commitFiles(await ensure(projectId), files, message)),
     commitModule: (projectId, module, message) =>
       lock.run(projectId, async () => {

@@ -1,4 +1,4 @@
-import { decide, type ConversationState } from '../../domain/conversation/index.ts';
+import { decide, rehydrate, type ConversationState } from '../../domain/conversation/index.ts';
 import { offerHandoff, transitionHandoff, type Handoff } from '../../domain/handoffs/index.ts';
 import { insertHandoff, lockHandoff, updateHandoffStatus, type NewSessionEvent } from '../../store/index.ts';
 import type { LineDependencies } from './line-dependencies.ts';
@@ -22,7 +22,27 @@ export type HandOffOutcome = { ok: true; completed: Handoff | null; offered: Han
  * already offered the work are skipped and a completed handoff is not completed twice.
  */
 export async function handOffWork(dependencies: LineDependencies, request: HandOffRequest): Promise<HandOffOutcome> {
-  const { state, from, sessionId } = request;
+  // Other lanes append while this one decides: on a stale view, decide again on the log as it now is.
+  let state = request.state;
+  let last = '';
+  for (let attempt = 0; attempt < HAND_OFF_ATTEMPTS; attempt += 1) {
+    try {
+      return await attemptHandOff(dependencies, request, state);
+    } catch (error) {
+      if (!(error instanceof StaleHandOff)) throw error;
+      last = error.message;
+      state = rehydrate(await dependencies.eventLog.read(request.sessionId, { limit: 1_000_000 }));
+    }
+  }
+  return { ok: false, reason: `handing off from ${request.from} was decided ${HAND_OFF_ATTEMPTS} times while the session kept moving (${last}); call the tool again` };
+}
+
+const HAND_OFF_ATTEMPTS = 25;
+
+class StaleHandOff extends Error {}
+
+async function attemptHandOff(dependencies: LineDependencies, request: HandOffRequest, state: ConversationState): Promise<HandOffOutcome> {
+  const { from, sessionId } = request;
   const own = state.handoffs.find((handoff) => handoff.to_agent === from && handoff.status === 'accepted') ?? null;
   const done = state.handoffs.some((handoff) => handoff.to_agent === from && handoff.status === 'completed');
   if (own === null && !done) return { ok: false, reason: `${from} has no accepted handoff in this session to complete; only an agent the work was handed to hands it on` };
@@ -55,8 +75,8 @@ export async function handOffWork(dependencies: LineDependencies, request: HandO
     for (const offer of offers) await insertHandoff(transaction, offer.handoff);
     events.push(...offers.map((offer) => offer.event));
     const appended = await dependencies.eventLog.appendWithin(transaction, sessionId, events, { expectedSeq: state.last_seq });
-    // A concurrent append means our view is stale: roll back the rows with it (throwing is the rollback).
-    if (!appended.success) throw new Error(`handing off from ${from} failed: ${appended.error.message}`);
+    // A concurrent append means our view is stale: roll back the rows with it (throwing is the rollback), decide again.
+    if (!appended.success) throw appended.error.kind === 'expected_seq_conflict' ? new StaleHandOff(appended.error.message) : new Error(`handing off from ${from} failed: ${appended.error.message}`);
     return { ok: true as const, completed, offered: offers.map((offer) => offer.handoff), alreadyOffered };
   });
 }

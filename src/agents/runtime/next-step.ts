@@ -1,5 +1,4 @@
-import type { ConversationState, PendingAction, RecordedToolCall } from '../../domain/conversation/index.ts';
-import { firstAfter } from './first-after.ts';
+import { laneOf, type ConversationState, type LaneState, type PendingAction, type RecordedToolCall } from '../../domain/conversation/index.ts';
 
 /**
  * What the tool loop does next, decided from the log alone (so a restarted process decides the same):
@@ -20,20 +19,24 @@ export interface NextStepInput {
   proposedTools: ReadonlySet<string>;
 }
 
-/** Decides the next step of the turn in progress for `agent`. Pure. */
+/** Decides the next step of the turn in progress in `input.agent`'s lane. Pure; other lanes do not count. */
 export function nextStep(state: ConversationState, input: NextStepInput): NextStep {
-  const turn = state.turn_in_progress;
-  if (turn === null || turn.agent !== input.agent) return { kind: 'done' };
-  // Only the turn's own entries matter: read the history from the turn's start, not from the beginning.
-  const turnEntries = state.history.slice(firstAfter(state.history, turn.seq));
-  const responses = turnEntries.filter((entry) => entry.role === 'assistant' && entry.agent === input.agent);
+  return nextLaneStep(laneOf(state, input.agent), input);
+}
+
+/** `nextStep` over one lane alone: what the lane's own events say, whatever other lanes did in between. */
+export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
+  const turn = lane.turn_in_progress;
+  if (turn === null) return { kind: 'done' };
+  const since = lane.history.filter((entry) => entry.seq > turn.seq);
+  const responses = since.filter((entry) => entry.role === 'assistant');
   const last = responses.at(-1);
   const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
-  const completed = new Set(turnEntries.flatMap((entry) => (entry.role === 'tool' ? [entry.tool_call_id] : [])));
+  const completed = new Set(since.flatMap((entry) => (entry.role === 'tool' ? [entry.tool_call_id] : [])));
   const awaiting: PendingAction[] = [];
   for (const call of calls) {
     if (completed.has(call.id)) continue;
-    const action = state.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
+    const action = lane.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
     if (!input.proposedTools.has(call.name)) return { kind: 'run_tool', call, approvedAction: null };
     if (action === null) return { kind: 'propose', call };
     if (action.status === 'approved') return { kind: 'run_tool', call, approvedAction: action };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PendingAction } from '../../domain/conversation/index.ts';
+import { turnInProgress, type PendingAction } from '../../domain/conversation/index.ts';
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
 import type { EventLog, NewSessionEvent } from '../../store/index.ts';
@@ -54,7 +54,8 @@ export type LoopResult =
 /**
  * Runs the turn in progress for `agent.slug` until it ends or waits: each step is decided from the log
  * (`nextStep`), so a process that restarts in the middle of a loop resumes exactly where the log says.
- * The caller serialises loops of one session.
+ * The caller serialises loops of one agent in a session (its lane); loops of other agents may run at the
+ * same time, appending to the same log: every event this loop writes names its agent and turn.
  */
 export async function runToolLoop(dependencies: ToolLoopDependencies, agent: LoopAgent, scope: LoopScope): Promise<LoopResult> {
   const { eventLog, gateway, liveTurns, hooks } = dependencies;
@@ -68,7 +69,9 @@ export async function runToolLoop(dependencies: ToolLoopDependencies, agent: Loo
   };
 
   for (;;) {
-    const turnId = view.state.turn_in_progress?.turn_id ?? '';
+    // The lane's own turn: other agents' turns interleave in the same log and are not this loop's.
+    const turnId = turnInProgress(view.state, agent.slug)?.turn_id ?? '';
+    const lane = { agent: agent.slug, turn_id: turnId };
     const step = nextStep(view.state, { agent: agent.slug, maxIterations: agent.maxIterations, proposedTools });
     switch (step.kind) {
       case 'done':
@@ -79,17 +82,17 @@ export async function runToolLoop(dependencies: ToolLoopDependencies, agent: Loo
         return { status: 'paused', actions: step.actions };
 
       case 'limit_reached':
-        await append([{ type: 'toolloop.limit_reached', actor: agent.slug, payload: { v: 1, agent: agent.slug, turn_id: turnId, iterations: step.iterations, ceiling: agent.maxIterations } }]);
+        await append([{ type: 'toolloop.limit_reached', actor: agent.slug, payload: { v: 1, ...lane, iterations: step.iterations, ceiling: agent.maxIterations } }]);
         liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'limit_reached' });
         return { status: 'limit_reached', iterations: step.iterations };
 
       case 'propose':
-        await append([{ type: 'action.proposed', actor: agent.slug, payload: { v: 1, action_id: newId(), tool_call_id: step.call.id, agent: agent.slug, tool: step.call.name, args: step.call.arguments ?? {} } }]);
+        await append([{ type: 'action.proposed', actor: agent.slug, payload: { v: 1, action_id: newId(), tool_call_id: step.call.id, ...lane, tool: step.call.name, args: step.call.arguments ?? {} } }]);
         break;
 
       case 'run_tool': {
         const outcome = await runToolCall(step.call, agent.tools, hooks, { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, module: scope.module, state: view.state, events: view.events });
-        const completed = { type: 'tool.completed', actor: agent.slug, payload: { v: 1, agent: agent.slug, tool_call_id: step.call.id, tool: step.call.name, args: step.call.arguments ?? {}, ok: outcome.ok, result: outcome.result } };
+        const completed = { type: 'tool.completed', actor: agent.slug, payload: { v: 1, ...lane, tool_call_id: step.call.id, tool: step.call.name, args: step.call.arguments ?? {}, ok: outcome.ok, result: outcome.result } };
         await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
         break;
       }
@@ -116,12 +119,12 @@ export async function runToolLoop(dependencies: ToolLoopDependencies, agent: Loo
         if (outcome.status !== 'completed') {
           const message = outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
           const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
-          await append([{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: turnId, agent: agent.slug, reason, message } }]);
+          await append([{ type: 'turn.failed', actor: 'system', payload: { v: 1, ...lane, reason, message } }]);
           liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'failed' });
           return { status: 'failed', reason, message };
         }
         const toolCalls = outcome.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? null, ...(call.parseError === undefined ? {} : { parse_error: call.parseError }) }));
-        await append([{ type: 'agent.response', actor: agent.slug, payload: { v: 1, agent: agent.slug, text: outcome.text, turn_id: turnId, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), usage_id: outcome.usageId } }]);
+        await append([{ type: 'agent.response', actor: agent.slug, payload: { v: 1, ...lane, text: outcome.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), usage_id: outcome.usageId } }]);
         if (toolCalls.length === 0) {
           liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'completed' });
           return { status: 'completed', text: outcome.text, view };

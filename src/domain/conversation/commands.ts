@@ -7,6 +7,7 @@
  * - `RecordProductBrief` — append the brief produced by the consolidation turn.
  * - `OfferHandoff` — offer the work to the next agent, pointing at an artifact of the session.
  * - `ApproveAction` / `DenyAction` — the person's answer to a proposed action.
+ * - `PostMessage` — the person's message to an active agent (or to nobody yet).
  */
 export type ConversationCommand =
   | { readonly type: 'ActivateAgent'; readonly agent: string; readonly actor: string }
@@ -23,7 +24,8 @@ export type ConversationCommand =
       readonly actor: string;
     }
   | { readonly type: 'ApproveAction'; readonly action_id: string; readonly actor: string }
-  | { readonly type: 'DenyAction'; readonly action_id: string; readonly actor: string; readonly reason?: string };
+  | { readonly type: 'DenyAction'; readonly action_id: string; readonly actor: string; readonly reason?: string }
+  | { readonly type: 'PostMessage'; readonly text: string; readonly to: string | null; readonly actor?: string };
 
 /** The command of a given `type`. */
 export type CommandOf<Type extends ConversationCommand['type']> = Extract<ConversationCommand, { type: Type }>;

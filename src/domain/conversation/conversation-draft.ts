@@ -21,6 +21,7 @@ export function draftOf(state: ConversationState): ConversationDraft {
     artifacts: [...state.artifacts],
     handoffs: [...state.handoffs],
     pending_actions: [...state.pending_actions],
+    turns_in_progress: [...state.turns_in_progress],
     skipped: [...state.skipped],
   };
 }

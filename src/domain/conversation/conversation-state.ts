@@ -8,7 +8,14 @@ import type { RecordedToolCall, TurnKind } from './event-payloads.ts';
  * the provider adapter renders them as its own call + result pair.
  */
 export type ChatHistoryEntry =
-  | { readonly role: 'user'; readonly content: string; readonly seq: number; readonly event_id: string }
+  | {
+      readonly role: 'user';
+      readonly content: string;
+      /** The agent the person wrote to; null in logs from before lanes, read as "every agent". */
+      readonly to: string | null;
+      readonly seq: number;
+      readonly event_id: string;
+    }
   | {
       readonly role: 'assistant';
       readonly agent: string;
@@ -47,7 +54,11 @@ export type Readiness =
   | { readonly confirmed: false }
   | { readonly confirmed: true; readonly event_id: string; readonly seq: number; readonly confirmed_at: string };
 
+/** The turn a lane is running: each agent of the session is a lane with at most one turn in progress. */
 export type TurnInProgress = { readonly turn_id: string; readonly agent: string; readonly kind: TurnKind; readonly seq: number };
+
+/** The last `chat.message` that named its addressee: who the person is talking to, and since when. */
+export type Addressed = { readonly agent: string; readonly seq: number };
 
 /**
  * A proposed action not yet settled: `proposed` waits for the person; `approved` waits for its run to be
@@ -58,6 +69,8 @@ export type PendingAction = {
   readonly tool_call_id: string | null;
   readonly status: 'proposed' | 'approved';
   readonly agent: string;
+  /** The turn that proposed it; null in logs from before lanes. */
+  readonly turn_id: string | null;
   readonly tool: string;
   readonly args: unknown;
   readonly seq: number;
@@ -80,7 +93,9 @@ export type ConversationState = {
   readonly readiness: Readiness;
   /** Every handoff seen in `handoff.*` events, at its latest status, in the order first offered. */
   readonly handoffs: readonly Handoff[];
-  readonly turn_in_progress: TurnInProgress | null;
+  /** One entry per lane with a turn in progress (at most one per agent), in the order they started. */
+  readonly turns_in_progress: readonly TurnInProgress[];
+  readonly last_addressed: Addressed | null;
   readonly pending_actions: readonly PendingAction[];
   readonly skipped: readonly SkippedEvent[];
 };
@@ -97,7 +112,8 @@ export function initialState(): ConversationState {
     artifacts: [],
     readiness: { confirmed: false },
     handoffs: [],
-    turn_in_progress: null,
+    turns_in_progress: [],
+    last_addressed: null,
     pending_actions: [],
     skipped: [],
   };

@@ -16,10 +16,12 @@ export function decideResolveAction(command: CommandOf<'ApproveAction' | 'DenyAc
   const action = state.pending_actions.find((pending) => pending.action_id === command.action_id);
   if (action === undefined) return refuse(`action ${command.action_id} is not pending in this session`);
   if (action.status === 'approved') return refuse(`action ${command.action_id} was already approved`);
+  // The answer names the lane it holds, so each lane's events can be read apart.
+  const lane = { agent: action.agent, ...(action.turn_id === null ? {} : { turn_id: action.turn_id }) };
   if (command.type === 'ApproveAction') {
-    return accept({ type: EVENT_TYPES.actionApproved, actor: command.actor, payload: { v: 1, action_id: command.action_id } });
+    return accept({ type: EVENT_TYPES.actionApproved, actor: command.actor, payload: { v: 1, action_id: command.action_id, ...lane } });
   }
   const reason = command.reason?.trim();
-  const payload = reason ? { v: 1, action_id: command.action_id, reason } : { v: 1, action_id: command.action_id };
+  const payload = reason ? { v: 1, action_id: command.action_id, ...lane, reason } : { v: 1, action_id: command.action_id, ...lane };
   return accept({ type: EVENT_TYPES.actionDenied, actor: command.actor, payload });
 }

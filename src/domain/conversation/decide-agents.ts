@@ -2,7 +2,7 @@ import { canActivate, USER_STARTED_AGENTS } from '../handoffs/agent-activation.t
 import { AGENT_SLUG_PATTERN } from '../handoffs/handoff.ts';
 import { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
 import type { CommandOf } from './commands.ts';
-import { activeAgent } from './conversation-queries.ts';
+import { activeAgent, turnInProgress } from './conversation-queries.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { accept, refuse, type Decision } from './decision.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -26,17 +26,19 @@ export function decideActivateAgent(command: CommandOf<'ActivateAgent'>, state: 
   return accept({ type: EVENT_TYPES.agentActivated, actor, payload: { v: 1, agent, handoff_id: handoffId } });
 }
 
-/** Opens a turn for an active agent; one turn at a time per session, and consolidation only after readiness. */
+/**
+ * Opens a turn in an agent's lane: turns of one agent run one at a time, lanes of different agents run side
+ * by side; consolidation only after readiness.
+ */
 export function decideStartTurn(command: CommandOf<'StartTurn'>, state: ConversationState): Decision {
   const { agent, turn_id, kind } = command;
   if (turn_id.trim() === '') return refuse('turn_id: must not be empty');
   if (activeAgent(state, agent) === undefined) {
     return refuse(`agent ${agent} is not active in this session; a turn runs only for an active agent`);
   }
-  const running = state.turn_in_progress;
+  const running = turnInProgress(state, agent);
   if (running !== null) {
-    const started = `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq})`;
-    return refuse(`${started}; turns of one session run one at a time`);
+    return refuse(`turn ${running.turn_id} of agent ${agent} is in progress (started at seq ${running.seq}); turns of one agent run one at a time`);
   }
   if (kind === 'consolidation' && !state.readiness.confirmed) {
     return refuse('a consolidation turn runs only after the person confirms readiness ("Estou pronto para produzir")');
@@ -45,18 +47,31 @@ export function decideStartTurn(command: CommandOf<'StartTurn'>, state: Conversa
 }
 
 /**
- * Closes the turn in progress without a response: a provider error, a refused budget, or a turn found
- * unfinished when a runtime rehydrates after a crash (so the conversation can go on).
+ * Closes a turn in progress without a response: a provider error, a refused budget, or a turn found
+ * unfinished when a runtime rehydrates after a crash (so the conversation can go on). Only that turn's lane.
  */
 export function decideFailTurn(command: CommandOf<'FailTurn'>, state: ConversationState): Decision {
-  const running = state.turn_in_progress;
-  if (running?.turn_id !== command.turn_id) {
-    const current = running === null ? 'no turn is in progress' : `turn ${running.turn_id} is in progress`;
-    return refuse(`turn ${command.turn_id} is not in progress (${current})`);
+  const running = state.turns_in_progress.find((turn) => turn.turn_id === command.turn_id);
+  if (running === undefined) {
+    const open = state.turns_in_progress.map((turn) => `${turn.turn_id} (${turn.agent})`).join(', ');
+    return refuse(`turn ${command.turn_id} is not in progress (${open === '' ? 'no turn is in progress' : `in progress: ${open}`})`);
   }
   return accept({
     type: EVENT_TYPES.turnFailed,
     actor: SYSTEM_ACTOR,
-    payload: { v: 1, turn_id: command.turn_id, reason: command.reason },
+    payload: { v: 1, turn_id: command.turn_id, agent: running.agent, reason: command.reason },
   });
+}
+
+/**
+ * The person's message, for `to` (resolved by the caller: named, or the session's current addressee) or for
+ * nobody yet (null: no agent is active). A named addressee must be active; the refusal lists who is.
+ */
+export function decidePostMessage(command: CommandOf<'PostMessage'>, state: ConversationState): Decision {
+  const { to, text } = command;
+  if (to !== null && activeAgent(state, to) === undefined) {
+    const active = state.active_agents.map((entry) => entry.agent);
+    return refuse(`to: agent "${to}" is not active in this session; active: ${active.length === 0 ? '(none)' : active.join(', ')}`);
+  }
+  return accept({ type: EVENT_TYPES.chatMessage, actor: command.actor ?? PERSON_ACTOR, payload: to === null ? { v: 1, text } : { v: 1, text, to } });
 }

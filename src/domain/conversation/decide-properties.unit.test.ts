@@ -120,8 +120,8 @@ function run(steps: readonly Step[]): SessionEvent[] {
       const handoff = step.pick < 0 ? state.handoffs.at(-1) : state.handoffs[step.pick % Math.max(state.handoffs.length, 1)];
       const moved = handoff === undefined ? undefined : transitionHandoff(handoff, step.command);
       if (moved?.ok) append([moved.event]);
-    } else if (state.turn_in_progress !== null) {
-      const { agent, turn_id } = state.turn_in_progress;
+    } else if (state.turns_in_progress.length > 0) {
+      const { agent, turn_id } = state.turns_in_progress[0]!;
       append([{ type: 'agent.response', actor: agent, payload: { v: 1, agent, text: 'answer', turn_id } }]);
     }
   }
@@ -165,16 +165,19 @@ describe('decide properties over random sessions', () => {
     );
   });
 
-  it('turns never overlap: every turn.started follows the end of the previous turn', () => {
+  it("one agent's turns never overlap: every turn.started of an agent follows the end of its previous turn", () => {
     fc.assert(
       fc.property(stepsArbitrary, (steps) => {
-        let open = false;
+        const open = new Map<string, string>();
         for (const event of run(steps)) {
+          const { agent, turn_id } = payloadOf(event) as { agent?: string; turn_id?: string };
           if (event.type === 'turn.started') {
-            expect(open).toBe(false);
-            open = true;
+            expect(open.has(String(agent))).toBe(false);
+            open.set(String(agent), String(turn_id));
           }
-          if (event.type === 'agent.response' || event.type === 'turn.failed') open = false;
+          if (event.type === 'agent.response' || event.type === 'turn.failed') {
+            for (const [lane, turn] of open) if (turn === turn_id) open.delete(lane);
+          }
         }
       }),
     );

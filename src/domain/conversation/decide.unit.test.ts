@@ -71,7 +71,7 @@ describe('StartTurn and FailTurn', () => {
 
   it.each([
     ['the agent is not active', [], 'agent criativo is not active in this session; a turn runs only for an active agent'],
-    ['another turn is in progress', [criativoStarted, running], 'turn t1 of agent criativo is in progress (started at seq 2); turns of one session run one at a time'],
+    ['its lane has a turn in progress', [criativoStarted, running], 'turn t1 of agent criativo is in progress (started at seq 2); turns of one agent run one at a time'],
   ])('refuses a turn when %s', (_case, specs, reason) => {
     expect(given(...specs).when(startTurn())).toEqual({ ok: false, reason });
   });
@@ -81,10 +81,18 @@ describe('StartTurn and FailTurn', () => {
     expect(given(criativoStarted, readiness).when(startTurn('consolidation'))).toMatchObject({ ok: true });
   });
 
+  it("starts a turn in one agent's lane while another agent's lane has a turn in progress", () => {
+    const poActive: EventSpec = { type: 'agent.activated', payload: { v: 1, agent: 'po', handoff_id: null } };
+    expect(given(criativoStarted, poActive, running).when({ type: 'StartTurn', agent: 'po', turn_id: 't2', kind: 'message' })).toEqual({
+      ok: true,
+      events: [{ type: 'turn.started', actor: 'po', payload: { v: 1, agent: 'po', turn_id: 't2', kind: 'message' } }],
+    });
+  });
+
   it('fails only the turn in progress, e.g. one found unfinished after a restart', () => {
     expect(given(criativoStarted, running).when({ type: 'FailTurn', turn_id: 't1', reason: 'interrupted' })).toEqual({
       ok: true,
-      events: [{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: 't1', reason: 'interrupted' } }],
+      events: [{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: 't1', agent: 'criativo', reason: 'interrupted' } }],
     });
     expect(given(criativoStarted).when({ type: 'FailTurn', turn_id: 't1', reason: 'x' })).toEqual({
       ok: false,
@@ -190,11 +198,11 @@ describe('ApproveAction and DenyAction', () => {
   it('records the person approving or denying a pending action', () => {
     expect(given(proposed).when({ type: 'ApproveAction', action_id: 'a1', actor: 'user' })).toEqual({
       ok: true,
-      events: [{ type: 'action.approved', actor: 'user', payload: { v: 1, action_id: 'a1' } }],
+      events: [{ type: 'action.approved', actor: 'user', payload: { v: 1, action_id: 'a1', agent: 'po' } }],
     });
     expect(given(proposed).when({ type: 'DenyAction', action_id: 'a1', actor: 'user', reason: ' too risky ' })).toEqual({
       ok: true,
-      events: [{ type: 'action.denied', actor: 'user', payload: { v: 1, action_id: 'a1', reason: 'too risky' } }],
+      events: [{ type: 'action.denied', actor: 'user', payload: { v: 1, action_id: 'a1', agent: 'po', reason: 'too risky' } }],
     });
   });
 

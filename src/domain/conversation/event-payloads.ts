@@ -7,8 +7,11 @@ import { z } from 'zod';
  */
 const v1 = z.literal(1);
 
-/** `chat.message` — what the person wrote. */
-export const ChatMessagePayloadSchema = z.object({ v: v1, text: z.string() });
+/**
+ * `chat.message` — what the person wrote, and to whom (`to`, an agent slug active in the session). Logs from
+ * before lanes have no `to`: such a message was for every agent, as it was then.
+ */
+export const ChatMessagePayloadSchema = z.object({ v: v1, text: z.string(), to: z.string().min(1).optional() });
 
 /** A tool call the model made, as recorded in the `agent.response` that carries it. */
 export const RecordedToolCallSchema = z.object({
@@ -49,8 +52,8 @@ export const TurnStartedPayloadSchema = z.object({
   kind: z.enum(TURN_KINDS),
 });
 
-/** `turn.failed` — the turn ended without a response. */
-export const TurnFailedPayloadSchema = z.object({ v: v1, turn_id: z.string().min(1), reason: z.string() });
+/** `turn.failed` — the turn ended without a response. Older logs have no `agent`: the turn id names the lane. */
+export const TurnFailedPayloadSchema = z.object({ v: v1, turn_id: z.string().min(1), agent: z.string().min(1).optional(), reason: z.string() });
 
 /** `readiness.confirmed` — the person pressed "Estou pronto para produzir". */
 export const ReadinessConfirmedPayloadSchema = z.object({ v: v1 });
@@ -59,6 +62,8 @@ export const ReadinessConfirmedPayloadSchema = z.object({ v: v1 });
 export const ToolCompletedPayloadSchema = z.object({
   v: v1,
   agent: z.string().min(1),
+  /** The turn the call belongs to; absent in logs from before lanes (one turn at a time, so the agent's). */
+  turn_id: z.string().min(1).optional(),
   tool_call_id: z.string().min(1),
   tool: z.string().min(1),
   args: z.unknown(),
@@ -73,6 +78,8 @@ export const ActionProposedPayloadSchema = z.object({
   /** The model's tool call this action answers; its `tool.completed` settles the action. */
   tool_call_id: z.string().min(1).optional(),
   agent: z.string().min(1),
+  /** The turn that proposed it; absent in logs from before lanes. */
+  turn_id: z.string().min(1).optional(),
   tool: z.string().min(1),
   args: z.unknown(),
 });
@@ -81,6 +88,9 @@ export const ActionProposedPayloadSchema = z.object({
 export const ActionResolvedPayloadSchema = z.object({
   v: v1,
   action_id: z.string().min(1),
+  /** The lane the action holds (absent in logs from before lanes: the action id names it). */
+  agent: z.string().min(1).optional(),
+  turn_id: z.string().min(1).optional(),
   reason: z.string().optional(),
 });
 

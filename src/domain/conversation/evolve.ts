@@ -1,7 +1,7 @@
 import { InvariantViolationError } from '../errors/invariant-violation-error.ts';
 import { handoffFromEvent } from '../handoffs/handoff-event.ts';
 import { draftOf, type ConversationDraft } from './conversation-draft.ts';
-import type { ConversationState } from './conversation-state.ts';
+import type { ConversationState, TurnInProgress } from './conversation-state.ts';
 import { applyArtifact } from './evolve-artifact.ts';
 import { ARTIFACT_EVENT_PREFIX, EVENT_TYPES, HANDOFF_EVENT_PREFIX } from './event-types.ts';
 import {
@@ -51,15 +51,16 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
   const where = { seq: event.seq, event_id: event.id };
   switch (event.type) {
     case EVENT_TYPES.chatMessage:
-      return read(draft, event, ChatMessagePayloadSchema, ({ text }) => {
-        draft.history.push({ role: 'user', content: text, ...where });
+      return read(draft, event, ChatMessagePayloadSchema, ({ text, to }) => {
+        draft.history.push({ role: 'user', content: text, to: to ?? null, ...where });
+        if (to !== undefined) draft.last_addressed = { agent: to, seq: event.seq };
       });
     case EVENT_TYPES.agentResponse:
       return read(draft, event, AgentResponsePayloadSchema, ({ agent, text, turn_id, tool_calls }) => {
         const calls = tool_calls ?? [];
         draft.history.push(calls.length > 0 ? { role: 'assistant', agent, content: text, tool_calls: calls, ...where } : { role: 'assistant', agent, content: text, ...where });
-        const turn = draft.turn_in_progress;
-        if (calls.length === 0 && turn !== null && (turn_id === undefined || turn_id === turn.turn_id)) draft.turn_in_progress = null;
+        // A final answer closes its agent's lane; without a turn id (older logs) it is the lane's turn.
+        if (calls.length === 0) endTurn(draft, (turn) => turn.agent === agent && (turn_id === undefined || turn_id === turn.turn_id));
       });
     case EVENT_TYPES.agentActivated:
       return read(draft, event, AgentActivatedPayloadSchema, ({ agent, handoff_id }) => {
@@ -69,16 +70,14 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
       });
     case EVENT_TYPES.turnStarted:
       return read(draft, event, TurnStartedPayloadSchema, ({ agent, turn_id, kind }) => {
-        draft.turn_in_progress = { turn_id, agent, kind, seq: event.seq };
+        // One turn per lane: a start replaces whatever the lane held (decide never starts a second).
+        endTurn(draft, (turn) => turn.agent === agent);
+        draft.turns_in_progress.push({ turn_id, agent, kind, seq: event.seq });
       });
     case EVENT_TYPES.turnFailed:
-      return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) => {
-        if (draft.turn_in_progress?.turn_id === turn_id) draft.turn_in_progress = null;
-      });
+      return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) => endTurn(draft, (turn) => turn.turn_id === turn_id));
     case EVENT_TYPES.toolLoopLimitReached:
-      return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) => {
-        if (draft.turn_in_progress?.turn_id === turn_id) draft.turn_in_progress = null;
-      });
+      return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) => endTurn(draft, (turn) => turn.turn_id === turn_id));
     case EVENT_TYPES.readinessConfirmed:
       return read(draft, event, ReadinessConfirmedPayloadSchema, () => {
         // The first confirmation is the one that counts; `decide` never appends a second.
@@ -90,8 +89,9 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         draft.pending_actions = draft.pending_actions.filter((action) => action.tool_call_id !== tool_call_id);
       });
     case EVENT_TYPES.actionProposed:
-      return read(draft, event, ActionProposedPayloadSchema, ({ action_id, tool_call_id, agent, tool, args }) => {
-        draft.pending_actions.push({ action_id, tool_call_id: tool_call_id ?? null, status: 'proposed', agent, tool, args, seq: event.seq });
+      return read(draft, event, ActionProposedPayloadSchema, ({ action_id, tool_call_id, agent, turn_id, tool, args }) => {
+        const turn = turn_id ?? draft.turns_in_progress.find((open) => open.agent === agent)?.turn_id ?? null;
+        draft.pending_actions.push({ action_id, tool_call_id: tool_call_id ?? null, status: 'proposed', agent, turn_id: turn, tool, args, seq: event.seq });
       });
     case EVENT_TYPES.actionApproved:
       return read(draft, event, ActionResolvedPayloadSchema, ({ action_id }) => {
@@ -105,6 +105,11 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
   }
   if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
   if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);
+}
+
+/** Closes the turn(s) in progress that `matches` picks; the other lanes go on. */
+function endTurn(draft: ConversationDraft, matches: (turn: TurnInProgress) => boolean): void {
+  if (draft.turns_in_progress.some(matches)) draft.turns_in_progress = draft.turns_in_progress.filter((turn) => !matches(turn));
 }
 
 function applyHandoff(draft: ConversationDraft, event: SessionEvent): void {

@@ -2,10 +2,12 @@ export { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
 export { buildSessionEvents, eventIdForSeq } from './test-support/build-session-events.ts';
 export type { EventSpec } from './test-support/build-session-events.ts';
 export type { CommandOf, ConversationCommand } from './commands.ts';
-export { activeAgent, openHandoffs } from './conversation-queries.ts';
+export { activeAgent, isInLane, laneOf, openHandoffs, turnInProgress } from './conversation-queries.ts';
+export type { LaneState } from './conversation-queries.ts';
 export { initialState } from './conversation-state.ts';
 export type {
   ActiveAgent,
+  Addressed,
   ChatHistoryEntry,
   ConversationState,
   PendingAction,

@@ -29,7 +29,7 @@ describe('rehydrate', () => {
     ['a turn closed by turn.failed', [started('t1'), { type: 'turn.failed', payload: { v: 1, turn_id: 't1', reason: 'provider down' } }], null],
     ['a turn.failed of another turn', [started('t1'), { type: 'turn.failed', payload: { v: 1, turn_id: 't0', reason: 'late' } }], 't1'],
   ])('sees %s', (_case, specs, turnInProgress) => {
-    expect(given(specs).turn_in_progress?.turn_id ?? null).toBe(turnInProgress);
+    expect(given(specs).turns_in_progress[0]?.turn_id ?? null).toBe(turnInProgress);
   });
 
   it('keeps proposed actions pending until denied or, once approved, until their run is recorded', () => {
@@ -86,14 +86,14 @@ describe('rehydrate properties', () => {
     fc.assert(
       fc.property(sessionLogArbitrary, (log) => {
         const state = rehydrate(log);
-        const turn = state.turn_in_progress;
-        if (turn !== null) {
+        for (const turn of state.turns_in_progress) {
           const closed = log.some(
             (event) =>
               event.seq > turn.seq &&
-              (event.type === 'turn.failed' || event.type === 'agent.response') &&
               typeof event.payload === 'object' && event.payload !== null &&
-              (event.payload as { turn_id?: unknown }).turn_id === turn.turn_id,
+              (event.payload as { turn_id?: unknown }).turn_id === turn.turn_id &&
+              // A final answer closes only its own agent's lane; a failure names the turn.
+              (event.type === 'turn.failed' || (event.type === 'agent.response' && (event.payload as { agent?: unknown }).agent === turn.agent)),
           );
           expect(closed).toBe(false);
         }

@@ -35,7 +35,7 @@ describe('upcast over the frozen v1 fixture', () => {
         { agent: 'po', handoff_id: handoff.id, seq: 13 },
       ],
       history: [
-        { role: 'user', content: 'Quero um app para agendar consultas em clínicas.', seq: 2, event_id: at(2).id },
+        { role: 'user', content: 'Quero um app para agendar consultas em clínicas.', to: null, seq: 2, event_id: at(2).id },
         {
           role: 'tool',
           agent: 'criativo',
@@ -49,7 +49,7 @@ describe('upcast over the frozen v1 fixture', () => {
         },
         { role: 'assistant', agent: 'criativo', content: 'Anotei a regra de cancelamento. Quem pode remarcar?', seq: 6, event_id: at(6).id },
         { role: 'assistant', agent: 'criativo', content: 'Consolidei o brief e ofereci o trabalho ao PO.', seq: 10, event_id: at(10).id },
-        { role: 'user', content: 'Comece pelos épicos.', seq: 15, event_id: at(15).id },
+        { role: 'user', content: 'Comece pelos épicos.', to: null, seq: 15, event_id: at(15).id },
       ],
       business_rules: [{ ...rule, event_id: at(5).id, seq: 5, origin: [2] }],
       product_brief: {
@@ -72,8 +72,8 @@ describe('upcast over the frozen v1 fixture', () => {
       ],
       readiness: { confirmed: true, event_id: at(7).id, seq: 7, confirmed_at: '2026-07-24T12:07:00.000Z' },
       handoffs: [{ ...handoff, status: 'accepted' }],
-      turn_in_progress: { turn_id: 'turn-3', agent: 'po', kind: 'message', seq: 16 },
-      pending_actions: [{ action_id: 'action-1', tool_call_id: null, status: 'proposed', agent: 'po', tool: 'create_backlog', args: { epics: 1 }, seq: 14 }],
+      turns_in_progress: [{ turn_id: 'turn-3', agent: 'po', kind: 'message', seq: 16 }],
+      pending_actions: [{ action_id: 'action-1', tool_call_id: null, status: 'proposed', agent: 'po', turn_id: null, tool: 'create_backlog', args: { epics: 1 }, seq: 14 }],
       skipped: [],
     };
     expect(rehydrate(events)).toEqual(expected);

@@ -30,7 +30,7 @@ const moduleContracts = createRoute({
 });
 const backlog = get('/api/projects/{id}/backlog', "The project's backlog: epics, stories and tasks at their latest declaration", 'Backlog');
 const devs = get('/api/sessions/{id}/devs', "Each dev agent of the session: its handoff, its blocks and the tasks it committed", 'DevProgress');
-const acceptDevs = createRoute({ method: 'post', path: '/api/sessions/{id}/dev-handoffs/accept', summary: 'Accept every offered handoff to a dev agent; their kickoffs run one after another', request: { params: idOnly, body: noBody }, responses: { 200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'), ...errorResponses(400, 404, 413, 415) } });
+const acceptDevs = createRoute({ method: 'post', path: '/api/sessions/{id}/dev-handoffs/accept', summary: 'Accept every offered handoff to a dev agent; their kickoffs run side by side, up to FORJA_MAX_PARALLEL_TURNS at once, the rest in the order offered', request: { params: idOnly, body: noBody }, responses: { 200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'), ...errorResponses(400, 404, 413, 415) } });
 const kickoffs = createRoute({ method: 'post', path: '/api/sessions/{id}/kickoffs', summary: 'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet', request: { params: idOnly, body: noBody }, responses: { 202: jsonContent(anything('KickoffsQueued'), 'Queued'), ...errorResponses(400, 404, 413, 415) } });
 
 const notFound = (what: string, id: string) => apiError('not_found', `No ${what} with id ${id}.`, 'id');

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { newRouter } from '../router.ts';
+import { AGENT_SLUG_PATTERN } from '../../domain/handoffs/index.ts';
 import { DEFAULT_READ_LIMIT, findSession } from '../../store/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
@@ -9,7 +10,11 @@ import { decimalText, errorResponses, idParameter, jsonBody, jsonContent, Sessio
 const MAX_MESSAGE_CHARACTERS = 32_000;
 const sessionParameters = z.object({ id: idParameter('id') });
 const NewMessageSchema = z
-  .strictObject({ text: text().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`)) })
+  .strictObject({
+    text: text().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`)),
+    /** The agent the message is for (`criativo`, `po`, `dev:<module>` …); without it, the session's current addressee. */
+    to: z.string().regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`).optional(),
+  })
   .openapi('NewMessage');
 const EventsQuerySchema = z.object({
   after: seqText().optional().openapi({ param: { name: 'after', in: 'query' }, example: '0' }),
@@ -26,7 +31,7 @@ const show = createRoute({
 const postMessage = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/messages',
-  summary: "Append the person's message (a chat.message event); the active agent answers in a turn streamed over /stream",
+  summary: "Append the person's message (a chat.message event) for `to` (an active agent; default: the session's current addressee), who answers in a turn streamed over /stream; 409 names the active agents",
   request: { params: sessionParameters, body: jsonBody(NewMessageSchema) },
   responses: { 201: jsonContent(SessionEventSchema, 'The appended event'), ...errorResponses(400, 404, 409, 413, 415) },
 });
@@ -57,8 +62,9 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
     })
     .openapi(postMessage, async (context) => {
       const { id } = context.req.valid('param');
-      const outcome = await conversation.postMessage(id, context.req.valid('json').text, actorOf(context));
-      if (!outcome.ok) return outcome.status === 409 ? context.json(apiError(outcome.code, outcome.message), 409) : context.json(sessionNotFound(id), 404);
+      const { text, to } = context.req.valid('json');
+      const outcome = await conversation.postMessage(id, text, to, actorOf(context));
+      if (!outcome.ok) return outcome.status === 409 ? context.json(apiError(outcome.code, outcome.message, outcome.code === 'not_active' ? 'to' : undefined), 409) : context.json(sessionNotFound(id), 404);
       return context.json(outcome.event, 201);
     })
     .openapi(sessionState, async (context) => {

@@ -1,4 +1,4 @@
-import type { ChatHistoryEntry } from '../../../domain/conversation/index.ts';
+import { isInLane, type ChatHistoryEntry } from '../../../domain/conversation/index.ts';
 import type { ModelGateway, ModelMessage, ToolDefinition } from '../../../gateway/index.ts';
 import {
   contextMarginTokens,
@@ -118,13 +118,13 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     return fresh;
   }
 
-  /** The agent's entries after `throughSeq`: the person's messages, its own turns and tool results. */
+  /** The agent's lane after `throughSeq`: the person's messages to it, its own turns and tool results. */
   function tail(view: SessionView, agent: string, throughSeq: number, budget: number): RenderedEntry[] {
     const history = view.state.history;
     const entries: RenderedEntry[] = [];
     for (let index = firstAfter(history, throughSeq); index < history.length; index += 1) {
       const entry = history[index]!;
-      if (entry.role === 'user' || entry.agent === agent) entries.push(render(entry, budget));
+      if (isInLane(entry, agent)) entries.push(render(entry, budget));
     }
     return entries;
   }

@@ -10,7 +10,7 @@ const historyArbitrary = fc.array(fc.record({ words: fc.integer({ min: 1, max: 8
   const entries: ChatHistoryEntry[] = [];
   let seq = 1;
   for (const turn of turns) {
-    entries.push({ role: 'user', content: 'palavra '.repeat(turn.words), seq: seq++, event_id: `e${seq}` });
+    entries.push({ role: 'user', to: null, content: 'palavra '.repeat(turn.words), seq: seq++, event_id: `e${seq}` });
     if (turn.tool) {
       entries.push({ role: 'assistant', agent: 'a', content: '', tool_calls: [{ id: `c${seq}`, name: 'read', arguments: {} }], seq: seq++, event_id: `e${seq}` });
       entries.push({ role: 'tool', agent: 'a', tool_call_id: `c${seq - 1}`, tool: 'read', args: {}, ok: true, content: 'resultado '.repeat(turn.words), seq: seq++, event_id: `e${seq}` });

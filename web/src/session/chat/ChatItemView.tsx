@@ -15,7 +15,7 @@ const MAX_TOOL_RESULT_CHARACTERS = 240;
 export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Readonly<Record<string, HandoffView>> }) {
   switch (item.kind) {
     case 'user':
-      return <UserMessage seq={item.seq} text={item.text} />;
+      return <UserMessage seq={item.seq} text={item.text} to={item.to} />;
     case 'agent':
       return <AgentMessage seq={item.seq} agent={item.agent} text={item.text} tools={item.tools} />;
     case 'activated':

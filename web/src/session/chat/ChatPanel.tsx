@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { t } from '../../i18n/t.ts';
 import type { SessionView } from '../fold/session-view.ts';
 import type { LiveText } from '../stream-reducer.ts';
+import { AgentLanes } from './AgentLanes.tsx';
 import { ChatItemView } from './ChatItemView.tsx';
 import { Composer } from './Composer.tsx';
 import { ReadinessButton } from './ReadinessButton.tsx';
@@ -12,8 +13,8 @@ import { TurnIndicator } from './TurnIndicator.tsx';
 const NEAR_BOTTOM_PIXELS = 160;
 
 /**
- * The chat: the agent chat once an agent is active in the session (everything that happened, streaming text
- * included), otherwise the human chat (the person's messages only) with the button that starts Criativo.
+ * The chat: the agent chat once an agent is active in the session (everything that happened, one streaming
+ * bubble per lane whose turn is running, each agent's status), otherwise the human chat (the person's messages only) with the button that starts Criativo.
  */
 export function ChatPanel({ sessionId, view, live }: { sessionId: string; view: SessionView; live: LiveText[] }) {
   const mode = view.activeAgents.length > 0 ? 'agent' : 'human';
@@ -37,6 +38,7 @@ export function ChatPanel({ sessionId, view, live }: { sessionId: string; view: 
   return (
     <section className="panel chat" data-testid="chat" data-mode={mode} aria-label={t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}>
       <h2>{t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}</h2>
+      {mode === 'agent' && <AgentLanes lanes={view.lanes} />}
       <ol className="chat-list" ref={listRef} onScroll={onScroll} data-testid="chat-list">
         {items.length === 0 && live.length === 0 && <li className="muted empty">{t('chat.empty')}</li>}
         {items.map((item) => (
@@ -47,7 +49,7 @@ export function ChatPanel({ sessionId, view, live }: { sessionId: string; view: 
       </ol>
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
       {mode === 'agent' && view.activeAgents.includes('criativo') && view.brief === null && <ReadinessButton sessionId={sessionId} />}
-      <Composer sessionId={sessionId} />
+      <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>
   );
 }

@@ -1,11 +1,18 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { postJson } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
+import { addressMessage } from './address-message.ts';
 
-/** The message box. Enter sends, Shift+Enter breaks the line; the message appears when the log has it. */
-export function Composer({ sessionId }: { sessionId: string }) {
+/**
+ * The message box, with the agent it goes to: the picker (default: the session's current addressee) or
+ * `@slug` at the start of the message. Enter sends, Shift+Enter breaks the line; the message appears when
+ * the log has it.
+ */
+export function Composer({ sessionId, activeAgents = [], addressee = null }: { sessionId: string; activeAgents?: string[]; addressee?: string | null }) {
   const [text, setText] = useState('');
+  const [picked, setPicked] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -15,7 +22,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
     setSending(true);
     setError(null);
     try {
-      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, { text });
+      const message = addressMessage(text, picked, activeAgents);
+      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, message.to === null ? { text: message.text } : message);
       setText('');
     } catch (failure) {
       setError(failure);
@@ -32,6 +40,19 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   return (
     <form className="composer" onSubmit={send}>
+      {activeAgents.length > 1 && (
+        <label className="addressee" title={t('chat.to.hint')}>
+          {t('chat.to.label')}{' '}
+          <select data-testid="addressee-picker" value={picked ?? ''} onChange={(event) => setPicked(event.target.value === '' ? null : event.target.value)}>
+            <option value="">{addressee === null ? '—' : t('chat.to.default', { agent: agentName(addressee) })}</option>
+            {activeAgents.map((agent) => (
+              <option key={agent} value={agent}>
+                {agentName(agent)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label htmlFor="message-input" className="visually-hidden">
         {t('chat.input.label')}
       </label>

@@ -1,11 +1,13 @@
+import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 
-/** What the person wrote. */
-export function UserMessage({ seq, text }: { seq: number; text: string }) {
+/** What the person wrote, and to whom when it named an agent. */
+export function UserMessage({ seq, text, to = null }: { seq: number; text: string; to?: string | null }) {
   return (
-    <li className="message user" data-testid="message-user" data-seq={seq}>
+    <li className="message user" data-testid="message-user" data-seq={seq} data-to={to ?? undefined}>
       <span className="author">
         {t('chat.you')} <span className="seq">#{seq}</span>
+        {to !== null && <span className="to"> · {t('chat.toAgent', { agent: agentName(to) })}</span>}
       </span>
       <p className="text">{text}</p>
     </li>

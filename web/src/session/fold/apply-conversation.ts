@@ -8,11 +8,15 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
   const agent = text(payload['agent'], event.actor);
   const turnId = text(payload['turn_id']);
   switch (event.type) {
-    case 'chat.message':
-      draft.chat.push({ kind: 'user', seq: event.seq, text: text(payload['text']) });
+    case 'chat.message': {
+      const to = optionalText(payload['to']);
+      draft.chat.push({ kind: 'user', seq: event.seq, text: text(payload['text']), to });
+      if (to !== null) draft.lastAddressed = { agent: to, seq: event.seq };
       return;
+    }
     case 'agent.activated':
       if (!draft.activeAgents.includes(agent)) draft.activeAgents.push(agent);
+      if (!draft.activatedAt.has(agent)) draft.activatedAt.set(agent, event.seq);
       draft.chat.push({ kind: 'activated', seq: event.seq, agent });
       if (isDevAgent(agent)) devProgress(draft, agent).activeSince ??= event.seq;
       return;

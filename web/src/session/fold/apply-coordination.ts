@@ -21,6 +21,7 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
       offeredSeq: known?.offeredSeq ?? event.seq,
     };
     if (known === undefined) draft.chat.push({ kind: 'handoff', seq: event.seq, handoffId: id });
+    if (status === 'completed') draft.completedHandoffs.add(draft.handoffs[id].to);
     return;
   }
   const actionId = optionalText(payload['action_id']);

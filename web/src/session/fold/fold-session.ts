@@ -3,7 +3,7 @@ import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
 import { newSessionDraft, type SessionDraft } from './session-draft.ts';
-import type { SessionView } from './session-view.ts';
+import type { AgentStatus, SessionView } from './session-view.ts';
 
 /**
  * Folds a session's events (in seq order) into what the page shows. Pure. Unknown event types are ignored
@@ -30,6 +30,8 @@ function toView(draft: SessionDraft): SessionView {
     lastSeq: draft.lastSeq,
     chat: draft.chat,
     activeAgents: draft.activeAgents,
+    lanes: draft.activeAgents.map((agent) => ({ agent, status: laneStatus(draft, agent) })),
+    addressee: addresseeOf(draft),
     rules: draft.rules,
     brief: draft.brief,
     readinessConfirmed: draft.readinessConfirmed,
@@ -43,4 +45,26 @@ function toView(draft: SessionDraft): SessionView {
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
     unreadable: draft.unreadable,
   };
+}
+
+/** An agent's status: waiting for the person over working, working over blocked, blocked over done; else idle. */
+function laneStatus(draft: SessionDraft, agent: string): AgentStatus {
+  const turns = [...draft.openTurns.values()].filter((turn) => turn.agent === agent);
+  const proposed = [...draft.actions.values()].some((action) => action.agent === agent && action.status === 'proposed');
+  if (proposed || turns.some((turn) => turn.paused)) return 'waiting';
+  if (turns.length > 0) return 'working';
+  const dev = draft.devs.get(agent);
+  const lastBlock = dev?.blocks.at(-1)?.seq ?? 0;
+  const lastFinish = dev?.finished.at(-1)?.seq ?? 0;
+  if (lastBlock > lastFinish) return 'blocked';
+  if (draft.completedHandoffs.has(agent) || lastFinish > 0) return 'done';
+  return 'idle';
+}
+
+/** The server's rule (src/conversation/responding-agent.ts): the agent last written to, unless one was activated after. */
+function addresseeOf(draft: SessionDraft): string | null {
+  const last = draft.activeAgents.at(-1) ?? null;
+  const addressed = draft.lastAddressed;
+  if (addressed !== null && draft.activeAgents.includes(addressed.agent) && (last === null || addressed.seq > (draft.activatedAt.get(last) ?? 0))) return addressed.agent;
+  return last;
 }

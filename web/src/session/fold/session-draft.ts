@@ -5,6 +5,11 @@ export type SessionDraft = {
   lastSeq: number;
   chat: ChatItem[];
   activeAgents: string[];
+  /** The last message's addressee and seq; and the seq each agent was activated at. */
+  lastAddressed: { agent: string; seq: number } | null;
+  activatedAt: Map<string, number>;
+  /** Agents whose handoff (to them) was completed: their part is done. */
+  completedHandoffs: Set<string>;
   rules: BusinessRule[];
   brief: ProductBrief | null;
   readinessConfirmed: boolean;
@@ -26,6 +31,9 @@ export function newSessionDraft(): SessionDraft {
     lastSeq: 0,
     chat: [],
     activeAgents: [],
+    lastAddressed: null,
+    activatedAt: new Map(),
+    completedHandoffs: new Set(),
     rules: [],
     brief: null,
     readinessConfirmed: false,

@@ -1,7 +1,7 @@
 /** What the session page shows, folded from the session's events (see fold-session.ts). */
 
 export type ChatItem =
-  | { kind: 'user'; seq: number; text: string }
+  | { kind: 'user'; seq: number; text: string; to: string | null }
   | { kind: 'agent'; seq: number; agent: string; text: string; tools: string[] }
   | { kind: 'tool'; seq: number; agent: string; tool: string; ok: boolean; result: string }
   | { kind: 'activated'; seq: number; agent: string }
@@ -67,11 +67,19 @@ export type DevProgress = {
   failures: number;
 };
 
+/** Where an agent's lane stands: "idle" (nothing to do now) never means "done" (its part is finished). */
+export type AgentStatus = 'working' | 'waiting' | 'blocked' | 'idle' | 'done';
+export type AgentLane = { agent: string; status: AgentStatus };
+
 export type SessionView = {
   lastSeq: number;
   chat: ChatItem[];
   /** Agents activated in the session, in activation order. */
   activeAgents: string[];
+  /** Each active agent's lane and its status, in activation order. */
+  lanes: AgentLane[];
+  /** Who a message without an addressee goes to, as the server decides it: the agent last written to, unless one was activated since. */
+  addressee: string | null;
   rules: BusinessRule[];
   brief: ProductBrief | null;
   readinessConfirmed: boolean;

@@ -40,9 +40,7 @@ const script = (marker: string): ScriptInput => ({
 async function throughTheArquiteto(forja: Forja) {
   const { projectId, sessionId } = await newSessionThroughApi(forja);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.' });
-  await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada.' });
   await forja.conversation.idle(sessionId);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
   await forja.conversation.idle(sessionId);

@@ -66,4 +66,17 @@ describe('session views', () => {
     expect(views.size()).toBe(0);
     expect((await views.load('s1')).state.last_seq).toBe(1);
   });
+
+  it('folds each event once when lanes refresh the same view at the same time', async () => {
+    const events = [event(1, 'session.created', { v: 1 }), event(2, 'chat.message', { v: 1, text: 'hi' })];
+    const views = createSessionViews(memoryLog(events));
+    const view = await views.load('s1');
+    events.push(event(3, 'chat.message', { v: 1, text: 'a' }), event(4, 'chat.message', { v: 1, text: 'b' }));
+    // Both reads are in flight before either folds: the second must not fold seq 3 and 4 again.
+    const [left, right] = await Promise.all([views.load('s1'), views.load('s1')]);
+    expect(left).toBe(view);
+    expect(right).toBe(view);
+    expect(view.events.map((stored) => stored.seq)).toEqual([1, 2, 3, 4]);
+    expect(view.state.history.map((entry) => entry.content)).toEqual(['hi', 'a', 'b']);
+  });
 });

@@ -18,16 +18,18 @@ export interface SessionView {
 /** Reads the events after the view's last seq and folds them in; the first call reads the whole log. */
 export async function refreshSessionView(eventLog: EventLog, sessionId: string, view?: SessionView): Promise<SessionView> {
   const owned = own(view ?? { state: initialState(), events: [] });
-  let afterSeq = owned.state.last_seq;
   for (;;) {
-    const page = await eventLog.read(sessionId, { afterSeq, limit: PAGE });
-    if (page.length === 0) break;
-    foldEventsInto(owned.state, page);
-    for (const event of page) {
-      owned.events.push(event);
-      if (event.type === SESSION_ENDED && !endedAt.has(owned)) endedAt.set(owned, event.seq);
+    const page = await eventLog.read(sessionId, { afterSeq: owned.state.last_seq, limit: PAGE });
+    // Lanes refresh the same view concurrently: another refresh may have folded part of this page while the
+    // read was in flight. Folding is synchronous, so what is still new is decided here, just before it.
+    const fresh = page.filter((event) => event.seq > owned.state.last_seq);
+    if (fresh.length > 0) {
+      foldEventsInto(owned.state, fresh);
+      for (const event of fresh) {
+        owned.events.push(event);
+        if (event.type === SESSION_ENDED && !endedAt.has(owned)) endedAt.set(owned, event.seq);
+      }
     }
-    afterSeq = page.at(-1)!.seq;
     if (page.length < PAGE) break;
   }
   return owned;

@@ -214,7 +214,7 @@ describe('ApproveAction and DenyAction', () => {
     const personId = '0f9d6a52-3c1e-4b7a-9d2e-6f1a2b3c4d5e';
     expect(given(proposed).when({ type: 'ApproveAction', action_id: 'a1', actor: personId })).toEqual({
       ok: true,
-      events: [{ type: 'action.approved', actor: personId, payload: { v: 1, action_id: 'a1' } }],
+      events: [{ type: 'action.approved', actor: personId, payload: { v: 1, action_id: 'a1', agent: 'po' } }],
     });
     const denied: EventSpec = { type: 'action.denied', payload: { v: 1, action_id: 'a1' } };
     expect(given(proposed, denied).when({ type: 'ApproveAction', action_id: 'a1', actor: 'user' })).toEqual({

@@ -17,7 +17,7 @@ import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import { createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { createHooks, createInstructionFiles, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { createHooks, createInstructionFiles, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
 import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
@@ -69,7 +69,9 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     flags: config.flags,
     clock: Date.now,
   });
-  const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace') };
+  // FORJA_TOKENIZER, else the BPE of the model's family where one ships, else the conservative estimate.
+  const tokenizer = await tokenizerFromName(tokenizerNameFromEnvironment(options.env ?? process.env));
+  const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace'), tokenizer };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
   const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };

@@ -1,6 +1,7 @@
-import { open, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { InstructionSkip, InstructionSource } from './instruction-sources.ts';
+import type { InstructionSkip } from './instruction-sources.ts';
 
 // fatal: a file that is not valid UTF-8 is skipped by name rather than read with replacement characters.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -15,12 +16,17 @@ function messageOf(error: unknown): string {
 }
 
 async function readBytes(realPath: string, relative: string, maxBytes: number): Promise<Uint8Array | InstructionSkip> {
+  // Checked before opening: opening a FIFO for reading blocks until a writer comes, which may be never.
+  const found = await stat(realPath).catch((error: unknown) => error as Error);
+  if (found instanceof Error) return { path: relative, reason: 'unreadable', detail: messageOf(found) };
+  if (!found.isFile()) return { path: relative, reason: 'not_regular_file' };
   let handle;
   try {
-    handle = await open(realPath, 'r');
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { path: relative, reason: 'unreadable', detail: 'not a regular file' };
-    if (stat.size > maxBytes) return { path: relative, reason: 'too_large', detail: `${stat.size} bytes > ${maxBytes}` };
+    // O_NONBLOCK too, should the path be swapped for a FIFO between the check and the open.
+    handle = await open(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    const opened = await handle.stat();
+    if (!opened.isFile()) return { path: relative, reason: 'not_regular_file' };
+    if (opened.size > maxBytes) return { path: relative, reason: 'too_large', detail: `${opened.size} bytes > ${maxBytes}` };
     return await handle.readFile();
   } catch (error) {
     return { path: relative, reason: 'unreadable', detail: messageOf(error) };
@@ -29,17 +35,24 @@ async function readBytes(realPath: string, relative: string, maxBytes: number): 
   }
 }
 
+/** A file read for its text: where it really is (duplicates share it) and its content. */
+export interface InstructionFileRead {
+  readonly realPath: string;
+  readonly content: string;
+}
+
 /**
- * Reads one instruction file as strict UTF-8. Never throws: a file that cannot be resolved or read, is
- * larger than `maxBytes`, is not valid UTF-8, or is a symbolic link resolving outside the workspace comes
- * back as a named skip. A leading byte-order mark is dropped.
+ * Reads one instruction file as strict UTF-8. Never throws: a file that cannot be resolved or read, is not
+ * a regular file (a FIFO, a device, a directory), is larger than `maxBytes`, is not valid UTF-8, is empty
+ * (or only whitespace), or is a symbolic link resolving outside the workspace comes back as a named skip.
+ * A leading byte-order mark is dropped.
  */
 export async function readInstructionFile(
   root: string,
   rootRealPath: string,
   relative: string,
   maxBytes: number,
-): Promise<{ source: InstructionSource } | { skip: InstructionSkip }> {
+): Promise<{ read: InstructionFileRead } | { skip: InstructionSkip }> {
   let realPath: string;
   try {
     realPath = await realpath(path.join(root, relative));
@@ -51,10 +64,13 @@ export async function readInstructionFile(
   }
   const bytes = await readBytes(realPath, relative, maxBytes);
   if (!(bytes instanceof Uint8Array)) return { skip: bytes };
+  let content: string;
   try {
-    const priorityKind = relative.includes('/') ? 'dir' : 'root';
-    return { source: { id: relative, content: strictUtf8.decode(bytes), priority_kind: priorityKind } };
+    content = strictUtf8.decode(bytes);
   } catch {
     return { skip: { path: relative, reason: 'not_utf8' } };
   }
+  // An empty file would cost a header and say nothing.
+  if (content.trim() === '') return { skip: { path: relative, reason: 'empty' } };
+  return { read: { realPath, content } };
 }

@@ -15,7 +15,7 @@ import { createSessionViews } from './conversation/session-views.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
+import { countEndedCalls, createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
 import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { createHooks, createInstructionFiles, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
@@ -60,7 +60,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database);
   const liveTurns = createLiveTurns();
-  const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger) });
+  const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
   await expireStaleReservations(database);
   const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
@@ -108,11 +108,19 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   };
 }
 
-function providerFromEnvironment(env: NodeJS.ProcessEnv, logger: Logger): ModelProvider | { notConfigured: string } {
-  const result = createProviderFromConfig(env, { retries: { onRetry: (notice) => logger.warn({ provider: notice.provider, attempt: notice.attempt, delay_ms: notice.delayMs }, 'retrying the model provider') } });
+function providerFromEnvironment(env: NodeJS.ProcessEnv, logger: Logger, scriptedPositions: Record<string, Record<string, number>>): ModelProvider | { notConfigured: string } {
+  const result = createProviderFromConfig(env, { scriptedPositions, retries: { onRetry: (notice) => logger.warn({ provider: notice.provider, attempt: notice.attempt, delay_ms: notice.delayMs }, 'retrying the model provider') } });
   if (result.ok) return result.provider;
   logger.warn(result.error.message);
   return { notConfigured: result.error.message };
+}
+
+/** A scripted model resumes after a restart: each script's cursor is the calls that already ended (ADR 0030). */
+async function scriptedPositions(database: Database, env: NodeJS.ProcessEnv, logger: Logger): Promise<Record<string, Record<string, number>>> {
+  if (!env.FORJA_MODEL?.trim().startsWith('scripted:')) return {};
+  const positions = await countEndedCalls(database, 'scripted');
+  if (Object.keys(positions).length > 0) logger.info({ turns_taken: positions }, 'scripted models resume where the log says');
+  return positions;
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

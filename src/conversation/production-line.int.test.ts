@@ -23,11 +23,13 @@ async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
   return { forja, provider, dataDirectory, close: async () => (await forja.close(), await database.close(), await rm(dataDirectory, { recursive: true, force: true })) };
 }
 
-/** The person's part up to the Arquiteto: idea, readiness, accepting the PO's and then the Arquiteto's handoff. */
+/** The person's part up to the Arquiteto: two messages, readiness, accepting the PO's and then the Arquiteto's handoff. */
 async function throughTheArquiteto(forja: Forja) {
   const { projectId, sessionId } = await newSessionThroughApi(forja);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.' });
+  await forja.conversation.idle(sessionId);
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
   await forja.conversation.idle(sessionId);
   const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
   expect(ready.status).toBe(201);

@@ -2,6 +2,7 @@ export type { BudgetFigures, GatewayStatus, GatewayTurnOptions, GatewayTurnOutco
 export { createModelGateway, type GatewayDependencies } from './create-model-gateway.ts';
 export { createEmbeddingGateway, createEmbeddingProviderFromConfig, type EmbeddingGateway, type EmbeddingOutcome, type EmbeddingProvider, type EmbeddingRequest } from './embeddings/index.ts';
 export { expireStaleReservations } from './metering/settle-call.ts';
+export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.ts';
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
 export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';
 export type { FinishReason, ModelMessage, ToolCallPart, ToolDefinition } from './providers/index.ts';

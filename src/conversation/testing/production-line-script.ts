@@ -5,7 +5,13 @@
  * `examples/production-line-demo.json` is exactly this script (a test keeps them equal). Plain data in the
  * scripted model's file format, so conversation code never imports the providers.
  */
-type ScriptTurn = { agent: string; text?: string; tool_calls?: Array<{ name: string; arguments: Record<string, unknown> }> };
+type ScriptTurn = {
+  agent: string;
+  text?: string;
+  tool_calls?: Array<{ name: string; arguments: Record<string, unknown> }>;
+  /** What the call must carry (the scripted model fails it otherwise): the line's hand-offs reach each model. */
+  expect?: { system?: string[]; messages?: string[]; tools?: string[] };
+};
 export const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco por assinatura, entregue de madrugada.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
 export const MAP = {
   version: 1,
@@ -24,13 +30,18 @@ export const CONTRACTS = {
 };
 export const PEDIDOS_CODE = "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  export const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
 
-/** The line up to the Arquiteto's handoff: Criativo with the person, the brief, the PO's backlog. */
+/**
+ * The line up to the Arquiteto's handoff: Criativo with the person (two messages: the first answer records a
+ * rule), the brief, the PO's backlog.
+ */
 export const UP_TO_ARQUITETO: ScriptTurn[] = [
-  { agent: 'criativo', text: 'Anotei a regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [3] } }] },
-  { agent: 'criativo', text: 'Quando quiser, aperte "Estou pronto para produzir".' },
-  { agent: 'criativo', text: JSON.stringify(BRIEF) },
+  { agent: 'criativo', text: 'Anotei a regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [3] } }], expect: { system: ['Você é o Criativo'], tools: ['emit_artifact'] } },
+  { agent: 'criativo', text: 'Regra registrada. Quem vai receber o pão?', expect: { system: ['Entrega cedo: Toda entrega acontece antes das 6h.'], messages: ['emit_artifact(', 'tool: '] } },
+  { agent: 'criativo', text: 'Anotado. Quando quiser, aperte "Estou pronto para produzir".', expect: { messages: ['assistant: Anotei a regra.', 'assistant: Regra registrada. Quem vai receber o pão?', 'user: [#'] } },
+  { agent: 'criativo', text: JSON.stringify(BRIEF), expect: { system: ['Consolide o product brief', '): Entrega cedo'], messages: ['assistant: Anotado.'] } },
   {
     agent: 'po',
+    expect: { system: ['## Product brief: Padaria do amanhecer', 'Entrega cedo'], tools: ['declare_backlog', 'hand_off_to_arquiteto'] },
     text: 'Escrevo o backlog.',
     tool_calls: [
       {
@@ -54,12 +65,12 @@ export const UP_TO_ARQUITETO: ScriptTurn[] = [
 ];
 
 export const ARQUITETO: ScriptTurn[] = [
-  { agent: 'arquiteto', tool_calls: [{ name: 'declare_project_image', arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' } }] },
+  { agent: 'arquiteto', expect: { system: ['AT-001', 'AT-002'], tools: ['declare_module_map', 'declare_module_contracts', 'hand_off_to_devs'] }, tool_calls: [{ name: 'declare_project_image', arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' } }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'route_modules_to_infra', arguments: { version: 1, routes: [{ module: 'catalogo', infra: 'biblioteca' }, { module: 'pedidos', infra: 'serviço HTTP' }] } }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'declare_c4_diagram', arguments: { version: 1, system: { name: 'Padaria', description: 'Pão por assinatura' }, actors: [{ id: 'cliente', kind: 'person', name: 'Cliente' }], relations: [{ from: 'cliente', to: 'pedidos', description: 'assina' }] } }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_contracts', arguments: WRONG_CONTRACTS }] },
-  { agent: 'arquiteto', text: 'Corrijo os contratos.', tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS }] },
+  { agent: 'arquiteto', expect: { messages: ['declare_module_contracts(', 'tool: ', 'unknown tipo "classe"'] }, text: 'Corrijo os contratos.', tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'assign_tasks_to_modules', arguments: { assignments: [{ task_id: 'AT-001', module: 'catalogo' }, { task_id: 'AT-002', module: 'pedidos' }] } }] },
   { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
   { agent: 'arquiteto', text: 'Arquitetura declarada: aceite os handoffs dos devs.' },
@@ -70,7 +81,7 @@ export const DEVS: ScriptTurn[] = [
   { agent: 'dev:catalogo', tool_calls: [{ name: 'report_blocked', arguments: { modulo: 'pedidos', falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia' } }] },
   { agent: 'dev:catalogo', text: 'Bloqueado: falta o evento PedidoCriado de pedidos.' },
   { agent: 'dev:pedidos', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }] },
-  { agent: 'dev:pedidos', tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } }] },
+  { agent: 'dev:pedidos', expect: { messages: ['listar_contratos_de_modulos(', 'listarPaes(): Pao[]'], tools: ['write_file', 'finish_task'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } }] },
   { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
   { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
 ];

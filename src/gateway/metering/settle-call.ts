@@ -28,6 +28,9 @@ export async function settleCall(database: Queryable, usageId: string, settlemen
   );
 }
 
+/** The error an abandoned reservation is settled with: the call never ended, its process did. */
+export const abandonedReservationError = 'reservation abandoned (the process stopped during the call)';
+
 /**
  * Reservations left open by a process that died mid-call would hold budget forever; after this age they are
  * settled as errors with their reservation counted as estimated usage (the provider may have been billed).
@@ -35,9 +38,9 @@ export async function settleCall(database: Queryable, usageId: string, settlemen
 export async function expireStaleReservations(database: Queryable, olderThanMinutes = 30): Promise<number> {
   const result = await database.query<{ id: string }>(
     `update token_usage set outcome = 'error', input_tokens = reserved_tokens, reserved_tokens = 0, estimated = true,
-       error = 'reservation abandoned (the process stopped during the call)', settled_at = now()
+       error = $2, settled_at = now()
      where outcome = 'reserved' and created_at < now() - make_interval(mins => $1) returning id`,
-    [olderThanMinutes],
+    [olderThanMinutes, abandonedReservationError],
   );
   return result.rows.length;
 }

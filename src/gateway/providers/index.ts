@@ -29,6 +29,7 @@ export { ProviderTimeoutError, type TimeoutPhase } from './errors/provider-timeo
 export { ProviderCancelledError } from './errors/provider-cancelled-error.ts';
 export { ProviderConnectionError } from './errors/provider-connection-error.ts';
 export { ScriptExhaustedError } from './errors/script-exhausted-error.ts';
+export { ScriptExpectationError, type ExpectationCheck } from './errors/script-expectation-error.ts';
 export { ScriptInvalidError, type ScriptIssue } from './errors/script-invalid-error.ts';
 export { ModelNotConfiguredError, type ModelConfigurationProblem } from './errors/model-not-configured-error.ts';
 export { isRetryableProviderError } from './errors/is-retryable-provider-error.ts';
@@ -53,7 +54,7 @@ export {
 } from './scripted/create-scripted-provider.ts';
 export { loadScriptedProvider } from './scripted/load-scripted-provider.ts';
 export { parseScriptText, validateScript } from './scripted/parse-script.ts';
-export type { Script, ScriptInput, ScriptedTurn } from './scripted/script-schema.ts';
+export type { Script, ScriptInput, ScriptedExpectation, ScriptedTurn } from './scripted/script-schema.ts';
 
 export {
   defaultProviderTimeouts,

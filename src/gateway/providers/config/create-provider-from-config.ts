@@ -5,6 +5,7 @@ import type { ProviderTimeouts } from '../http/provider-timeouts.ts';
 import type { ModelProvider } from '../model-provider.ts';
 import { createOpenAiProvider } from '../openai/create-openai-provider.ts';
 import { withRetries, type RetryOptions } from '../retry/with-retries.ts';
+import type { ScriptPosition } from '../scripted/create-scripted-provider.ts';
 import { loadScriptedProvider } from '../scripted/load-scripted-provider.ts';
 import { modelMalformedError, modelUnsetError, unknownProviderError } from './model-configuration-errors.ts';
 import { parseModelSetting } from './parse-model-setting.ts';
@@ -18,6 +19,11 @@ export type ProviderConfigOptions = {
   /** Retries for the HTTP providers; on by default, `false` to leave them to the caller. */
   retries?: RetryOptions | false;
   fetch?: typeof globalThis.fetch;
+  /**
+   * Where a scripted model's cursor starts, per script path (the model name): how many of each agent's
+   * turns calls already took, as the log says after a restart, so a demo resumes instead of replaying.
+   */
+  scriptedPositions?: Readonly<Record<string, ScriptPosition>>;
 };
 
 /** A provider, or the reason none could be built; bad configuration is an expected outcome. */
@@ -37,7 +43,7 @@ export function createProviderFromConfig(env: ProviderEnvironment, options: Prov
     if (setting.problem === 'unknown-provider') return { ok: false, error: unknownProviderError(setting.provider ?? '') };
     return { ok: false, error: modelMalformedError(env['FORJA_MODEL']?.trim() ?? '') };
   }
-  if (setting.kind === 'scripted') return loadScripted(setting.model);
+  if (setting.kind === 'scripted') return loadScripted(setting.model, options.retries, options.scriptedPositions?.[setting.model]);
 
   const read = readCredentials({ env, provider: setting.kind, model: setting.model });
   if (!read.ok) return read;
@@ -51,9 +57,11 @@ export function createProviderFromConfig(env: ProviderEnvironment, options: Prov
   return { ok: true, provider: options.retries === false ? adapter : withRetries(adapter, options.retries) };
 }
 
-function loadScripted(path: string): ProviderConfigResult {
+// Retried like the HTTP providers, so a script's `fail: {status: 429}` turn is retried as a real 429 is.
+function loadScripted(path: string, retries: RetryOptions | false | undefined, startAt: ScriptPosition | undefined): ProviderConfigResult {
   try {
-    return { ok: true, provider: loadScriptedProvider(path) };
+    const provider = loadScriptedProvider(path, startAt === undefined ? {} : { startAt });
+    return { ok: true, provider: retries === false ? provider : withRetries(provider, retries) };
   } catch (error) {
     if (error instanceof ScriptInvalidError) return { ok: false, error };
     throw error;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ModelNotConfiguredError } from '../errors/model-not-configured-error.ts';
 import { ScriptInvalidError } from '../errors/script-invalid-error.ts';
+import { collectStream, joinText } from '../testing/collect-stream.ts';
 import { createProviderFromConfig, type ProviderConfigResult } from './create-provider-from-config.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'forja-config-'));
@@ -89,5 +90,16 @@ describe('createProviderFromConfig', () => {
     const error = errorOf(createProviderFromConfig({ FORJA_MODEL: `scripted:${bad}` }));
     expect(error).toBeInstanceOf(ScriptInvalidError);
     expect(error.message).toContain('turns[0].agent');
+  });
+
+  it('retries a scripted provider error as it retries a real one', async () => {
+    const path = join(directory, 'flaky.json');
+    const turns = [{ agent: 'criativo', fail: { status: 503, message: 'overloaded', retry_after: 0 } }, { agent: 'criativo', text: 'Back.' }];
+    writeFileSync(path, JSON.stringify({ turns }));
+    const result = createProviderFromConfig({ FORJA_MODEL: `scripted:${path}` });
+    if (!result.ok) throw result.error;
+    const request = { agent: 'criativo', system: '', messages: [], tools: [], maxOutputTokens: 10 };
+    const { parts, error } = await collectStream(result.provider.stream(request, { signal: new AbortController().signal }));
+    expect([error, joinText(parts)]).toEqual([undefined, 'Back.']);
   });
 });

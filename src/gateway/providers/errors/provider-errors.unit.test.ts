@@ -8,9 +8,19 @@ import { ProviderHttpError } from './provider-http-error.ts';
 import { ProviderStreamError } from './provider-stream-error.ts';
 import { ProviderTimeoutError } from './provider-timeout-error.ts';
 import { ScriptExhaustedError } from './script-exhausted-error.ts';
+import { ScriptExpectationError } from './script-expectation-error.ts';
 import { ScriptInvalidError } from './script-invalid-error.ts';
 
 const http = (status: number) => new ProviderHttpError({ provider: 'openai', status, body: '' });
+const expectationError = new ScriptExpectationError({
+  source: 'demo.json',
+  agent: 'criativo',
+  scriptIndex: 3,
+  agentTurn: 1,
+  check: 'tools',
+  expected: 'the tool "emit_artifact" to be offered',
+  received: 'no tools',
+});
 
 describe('provider errors', () => {
   it('carry a stable name and belong to the ProviderError hierarchy', () => {
@@ -21,6 +31,7 @@ describe('provider errors', () => {
       [new ProviderCancelledError('openai'), 'ProviderCancelledError'],
       [new ProviderConnectionError('openai', new Error('fetch failed')), 'ProviderConnectionError'],
       [new ScriptExhaustedError({ agent: 'po', turnCount: 2 }), 'ScriptExhaustedError'],
+      [expectationError, 'ScriptExpectationError'],
     ];
     for (const [error, name] of errors) {
       expect(error.name).toBe(name);
@@ -40,6 +51,9 @@ describe('provider errors', () => {
     expect(new ScriptExhaustedError({ agent: 'po', turnCount: 2 }).message).toBe(
       'scripted model has no turn left for agent "po": all 2 of its turns in the script were already used',
     );
+    expect(expectationError.message).toBe(
+      'scripted model: the call does not match turns[3] (criativo\'s turn 2) of demo.json: expected the tool "emit_artifact" to be offered; received no tools',
+    );
     expect(new ProviderTimeoutError({ provider: 'anthropic', phase: 'first-byte', timeoutMs: 100 }).message).toBe(
       'anthropic timed out waiting 100 ms for the first byte',
     );
@@ -55,6 +69,7 @@ describe('provider errors', () => {
     expect(isRetryableProviderError(new ProviderTimeoutError({ provider: 'a', phase: 'first-byte', timeoutMs: 1 }))).toBe(true);
     expect(isRetryableProviderError(new ProviderCancelledError('a'))).toBe(false);
     expect(isRetryableProviderError(new ScriptExhaustedError({ agent: 'po', turnCount: 0 }))).toBe(false);
+    expect(isRetryableProviderError(expectationError)).toBe(false);
     expect(isRetryableProviderError(new Error('anything else'))).toBe(false);
   });
 });

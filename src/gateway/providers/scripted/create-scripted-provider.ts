@@ -1,8 +1,12 @@
 import { ProviderCancelledError } from '../errors/provider-cancelled-error.ts';
+import { ProviderHttpError } from '../errors/provider-http-error.ts';
 import { ScriptExhaustedError } from '../errors/script-exhausted-error.ts';
+import { ScriptExpectationError } from '../errors/script-expectation-error.ts';
 import type { ModelProvider, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-provider.ts';
+import { realSleep, sleepUnlessCancelled, type Sleep } from '../retry/sleep-unless-cancelled.ts';
 import { finishStream } from '../shared/finish-stream.ts';
 import { toToolCallPart } from '../shared/to-tool-call-part.ts';
+import { matchExpectation } from './match-expectation.ts';
 import { validateScript } from './parse-script.ts';
 import type { Script, ScriptInput, ScriptedTurn } from './script-schema.ts';
 import { splitIntoWordDeltas } from './split-into-word-deltas.ts';
@@ -16,6 +20,8 @@ export type ScriptedProviderOptions = {
   startAt?: ScriptPosition;
   /** Reported as the model name and in errors: the file path, or `in-memory script`. */
   source?: string;
+  /** How `delay_ms` and `pace_ms` are waited; the real timer unless a test records the waits. */
+  sleep?: Sleep;
 };
 
 /** The scripted provider, plus what a test needs to check the script was played exactly. */
@@ -30,13 +36,16 @@ export type ScriptedProvider = ModelProvider & {
 
 /**
  * A deterministic model for tests and demos. Each call for an agent takes that agent's next turn in
- * script order, streams its text word by word, then returns its tool calls with deterministic ids
+ * script order, checks the request against the turn's `expect` (ScriptExpectationError when it does not
+ * match), waits `delay_ms`, then either fails as the provider would (`fail`: ProviderHttpError) or
+ * streams its text word by word, `pace_ms` apart, then its tool calls with deterministic ids
  * (`call_<agent>_<turnIndex>_<i>`). A call with no turn left throws ScriptExhaustedError.
  */
 export function createScriptedProvider(options: ScriptedProviderOptions): ScriptedProvider {
   const source = options.source ?? 'in-memory script';
   const script = validateScript(options.script, source);
   const turnsByAgent = groupTurnsByAgent(script);
+  const scriptIndexOf = new Map(script.turns.map((turn, index) => [turn, index]));
   const cursor = new Map<string, number>(Object.entries(readStartAt(options.startAt ?? {})));
 
   async function* stream(request: ModelRequest, { signal }: ModelStreamOptions): AsyncGenerator<ModelStreamPart> {
@@ -51,13 +60,30 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
     // Taken before the first part, so a cancelled call still consumes its turn, as a real call would.
     cursor.set(request.agent, turnIndex + 1);
 
-    for (const text of splitIntoWordDeltas(turn.text)) {
+    const mismatch = matchExpectation(turn.expect, request);
+    if (mismatch !== undefined) {
+      throw new ScriptExpectationError({ source, agent: request.agent, scriptIndex: scriptIndexOf.get(turn) ?? -1, agentTurn: turnIndex, ...mismatch });
+    }
+    const wait = (ms: number | undefined) => (ms ? sleepUnlessCancelled({ ms, signal, sleep: options.sleep ?? realSleep, provider: 'scripted' }) : undefined);
+    await wait(turn.delay_ms);
+    if (turn.fail !== undefined) {
+      const { status, message, retry_after: retryAfter } = turn.fail;
+      const retryAfterMs = retryAfter === undefined ? {} : { retryAfterMs: Math.round(retryAfter * 1000) };
+      throw new ProviderHttpError({ provider: 'scripted', status, body: message, detail: message, ...retryAfterMs });
+    }
+
+    let partsSent = 0;
+    const paced = async () => {
+      if (partsSent++ > 0) await wait(turn.pace_ms);
       ensureNotCancelled();
+    };
+    for (const text of splitIntoWordDeltas(turn.text)) {
+      await paced();
       yield { type: 'text-delta', text };
     }
     const rawArguments: string[] = [];
     for (const [callIndex, call] of turn.tool_calls.entries()) {
-      ensureNotCancelled();
+      await paced();
       const id = `call_${request.agent}_${turnIndex}_${callIndex}`;
       rawArguments.push(JSON.stringify(call.arguments));
       yield toToolCallPart({ id, name: call.name, rawArguments: JSON.stringify(call.arguments) });

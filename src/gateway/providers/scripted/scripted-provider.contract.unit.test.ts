@@ -15,12 +15,13 @@ describeModelProviderContract('scripted', (scenario) => {
       return { provider: createScriptedProvider({ script: { turns: [turn] } }) };
     }
     case 'failure':
-      // The scripted provider's one failure: no turn left for the agent.
-      return { provider: createScriptedProvider({ script: { turns: [] } }) };
+      // A scripted provider error, as a real provider answers a request it refuses.
+      return { provider: createScriptedProvider({ script: { turns: [{ agent: contractAgent, fail: { status: 400, message: 'scripted failure' } }] } }) };
     case 'endless':
+      // The first delta at once, then a pause far longer than the test: cancellation must not wait it out.
       return {
         provider: createScriptedProvider({
-          script: { turns: [{ agent: contractAgent, text: `${scenario.firstText} ${'and then more '.repeat(200)}` }] },
+          script: { turns: [{ agent: contractAgent, text: `${scenario.firstText} and then more`, pace_ms: 600_000 }] },
         }),
       };
   }

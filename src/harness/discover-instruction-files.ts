@@ -58,12 +58,28 @@ function nameRank(relative: string): number {
   return (INSTRUCTION_FILE_NAMES as readonly string[]).indexOf(relative.slice(relative.lastIndexOf('/') + 1));
 }
 
+function ancestorDirectories(files: readonly string[]): Set<string> {
+  const directories = new Set<string>(['']);
+  for (const file of files) {
+    for (let directory = governedDirectory(file); directory !== '' && !directories.has(directory); directory = governedDirectory(directory)) {
+      directories.add(directory);
+    }
+  }
+  return directories;
+}
+
 async function listCandidates(root: string, method: DiscoveryMethod | 'auto', startedAtMs: number) {
   const stamps = new Map<string, string>();
   if (method !== 'walk') {
     const listing = await listGitFiles(root, INSTRUCTION_FILE_NAMES);
     if (listing !== null) {
       stamps.set(listing.indexPath, trustedStampOf(listing.indexPath, startedAtMs));
+      // The directories that hold an instruction file, and their parents: a file added beside one of them
+      // (or a directory made there) moves that directory's mtime. Others are seen through the index.
+      for (const directory of ancestorDirectories(listing.found)) {
+        const absolute = directory === '' ? root : path.join(root, directory);
+        stamps.set(absolute, trustedStampOf(absolute, startedAtMs));
+      }
       return { method: 'git' as const, found: listing.found, skipped: [], stamps };
     }
     if (method === 'git') throw new Error(`${root}: not inside a git work tree (or git cannot run)`);

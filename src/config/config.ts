@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { TOKENIZER_NAMES, isTokenizerName } from '../harness/index.ts';
 import { readFeatureFlags, type FeatureFlags } from './feature-flags.ts';
 
 /** Everything Forja reads from its environment, with defaults that work offline on a fresh machine. */
@@ -35,6 +36,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
+  }
+  const tokenizer = env.FORJA_TOKENIZER?.trim();
+  if (tokenizer && !isTokenizerName(tokenizer)) {
+    return { ok: false, error: { variable: 'FORJA_TOKENIZER', message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".` } };
   }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };

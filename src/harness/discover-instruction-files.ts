@@ -111,11 +111,12 @@ export async function discoverInstructionFiles(
   const listed = await listCandidates(root, options.method ?? 'auto', startedAtMs);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_INSTRUCTION_FILE_BYTES;
   const ordered = orderInstructionPaths(listed.found);
-  // Stamped before reading, so an edit during the read shows on the next check.
-  for (const relative of ordered) listed.stamps.set(path.join(root, relative), trustedStampOf(path.join(root, relative), startedAtMs));
-  const candidates: Candidate[] = await Promise.all(
-    ordered.map(async (relative) => ({ relative, ...(await readInstructionFile(root, rootRealPath, relative, maxBytes)) })),
-  );
+  const candidates: Candidate[] = ordered.map((relative) => {
+    const outcome = readInstructionFile(root, rootRealPath, relative, maxBytes);
+    // Stamped from the stat taken before the read, so an edit during the read shows on the next check.
+    listed.stamps.set(path.join(root, relative), trustedStampOf(path.join(root, relative), startedAtMs, outcome.stat));
+    return { relative, ...('read' in outcome ? { read: outcome.read } : { skip: outcome.skip }) };
+  });
   const byDirectory = new Map<string, Candidate[]>();
   for (const candidate of candidates) {
     const directory = governedDirectory(candidate.relative);

@@ -28,9 +28,8 @@ export function stampOf(absolutePath: string): string {
   return found === undefined ? 'none' : `${found.mtimeMs}:${found.ctimeMs}:${found.size}:${found.ino}`;
 }
 
-/** The stamp to keep for a path stat'ed now, for a discovery that started at `startedAtMs`. */
-export function trustedStampOf(absolutePath: string, startedAtMs: number): string {
-  const found = statSync(absolutePath, { throwIfNoEntry: false });
+/** The stamp to keep for a path stat'ed now (or `found`, its stat), for a discovery that started at `startedAtMs`. */
+export function trustedStampOf(absolutePath: string, startedAtMs: number, found = statSync(absolutePath, { throwIfNoEntry: false })): string {
   if (found === undefined) return 'none';
   // mtime alone: an edit after an old mtime moves it, whatever ctime says (utimes or a rename set only that).
   if (found.mtimeMs >= startedAtMs - RACY_WINDOW_MS) return UNKNOWN;

@@ -131,7 +131,7 @@ export async function run(): Promise<BenchReport> {
       notes: [
         `tree: ${tree.files} files (generated and committed in ${Math.round(generateMs)} ms): ${PACKAGES} packages with nested AGENTS.md, ` +
           `a .gitignored node_modules of ${NODE_MODULES_DIRECTORIES * NODE_MODULES_FILES_EACH} files`,
-        'discovery is the same git ls-files (its output filtered by name in the process: a glob pathspec made git slower), then a realpath, stat and read of each file found',
+        'discovery is the same git ls-files (its output filtered by name in the process: a glob pathspec made git slower), then an lstat and a read of each file found (realpath only for a link)',
         'cold = a fresh loader, nothing cached in the process; the OS page cache cannot be dropped here, so it is warm for git and the loader alike (runs are interleaved)',
         `cold is ${round(coldMedian / gitMedian, 2)}× git ls-files -co --exclude-standard (target ≤ 1.2×); ` +
           `a cached load, freshness check included, is ${Math.round(coldMedian / cachedMedian)}× faster than cold`,

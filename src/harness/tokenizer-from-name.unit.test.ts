@@ -59,7 +59,7 @@ describe('BPE in chunks', () => {
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
     const words = fc.constantFrom('a', 'word', ' ', '  ', '\n', '{"k":', '1234', 'é', '中文', '};\n', "'s", '\t');
     fc.assert(
-      fc.property(fc.array(words, { maxLength: 3000 }), (parts) => {
+      fc.property(fc.array(words, { minLength: 4000, maxLength: 12_000 }), (parts) => {
         const text = parts.join('');
         const exact = bpeChunks(text).exact;
         if (!exact) return;
@@ -67,6 +67,15 @@ describe('BPE in chunks', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('does not cut where a piece goes on across whitespace (punctuation takes the newlines after it)', async () => {
+    const bpe = await createBpeTokenizer('o200k_base');
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    for (const tail of ['x};\n\n  }', 'x;\n\t\treturn', 'x)\r\n', 'x.\n \n end']) {
+      const text = `${'word '.repeat(819)}${tail}${' more'.repeat(10)}`;
+      expect(bpe.count(text)).toEqual({ tokens: countTokens(text, { disallowedSpecial: new Set() }), estimated: false });
+    }
   });
 
   it('cuts a long run without spaces, and says the count is then an estimate', async () => {

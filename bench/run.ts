@@ -13,7 +13,9 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'provider-overhead': () => import('./gateway/provider-overhead.ts'),
   'graph-projection': () => import('./memory/graph-projection.ts'),
   'rag-search': () => import('./memory/rag-search.ts'),
+  'rag-questions': () => import('./memory/rag-questions.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
+  'conversation-growth': () => import('./conversation/conversation-growth.ts'),
 };
 
 const filters = process.argv.slice(2);

@@ -12,15 +12,19 @@ import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
+import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
+import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/summarize-history.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { countEndedCalls, createModelGateway, expireStaleReservations, type ModelGateway } from './gateway/index.ts';
-import { createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { createHooks, createInstructionFiles, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { countEndedCalls, createModelGateway, createModelHealth, expireStaleReservations, type ModelGateway, type ModelHealth } from './gateway/index.ts';
+import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
+import { createHooks, createInstructionFiles, readContextWindowSettings, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
+import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
-import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, type Embedder, type Memory } from './memory/index.ts';
-import { createEventLog, createEventNotifications, openDatabase, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
+import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, resolveTemplate, TEMPLATE_NAMES, type Embedder, type Memory } from './memory/index.ts';
+import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
 import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
@@ -30,10 +34,14 @@ export interface Forja {
   notifications: EventNotifications;
   liveTurns: LiveTurns;
   gateway: ModelGateway;
+  /** Whether the model endpoint answers, looked at again periodically (a local server may start later). */
+  modelHealth: ModelHealth;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   memory: Memory;
   app: ForjaApp;
+  /** Whether people must sign in: from the moment the first account exists (ADR 0100). */
+  accountsInUse(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -51,16 +59,22 @@ export interface ForjaOptions {
   idleReleaseMs?: number;
   /** The relational memory: `workers: false` leaves the graph projector and RAG indexer stopped (tests drive their cycles). */
   memory?: { workers?: boolean; intervalMs?: number; vectorSearch?: 'auto' | 'exact'; embedder?: Embedder };
+  /** Sign-in attempt limits (tests use a clock of their own). */
+  signInLimiter?: SignInLimiter;
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
 export async function createForja(config: ForjaConfig, logger: Logger, options: ForjaOptions = {}): Promise<Forja> {
+  // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
+  const windows = readContextWindowSettings(options.env ?? process.env);
+  if (!windows.ok) throw new Error(windows.message);
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database);
   const liveTurns = createLiveTurns();
   const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
+  const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });
   await expireStaleReservations(database);
   const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
@@ -74,32 +88,52 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace'), tokenizer };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
-  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, newId: randomUUID };
+  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, ragSearch: memory.ragSearch, newId: randomUUID };
   const catalog = createAgentCatalog({ prompts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
   const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
+  const summaryInstruction = () => resolveTemplate({ enabled: config.flags.graph_templates_enabled, name: TEMPLATE_NAMES.contextManagerSummarize, inline: INLINE_SUMMARY_INSTRUCTION, read: memory.readTemplate });
+  const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { instruction: summaryInstruction } });
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), views, contextManager, newId: randomUUID },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, instructionFiles, conversation, memory, logger, version: FORJA_VERSION });
+  const access = {
+    network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
+    accountsInUse: accountsInUse(database),
+    signInLimiter: options.signInLimiter ?? createSignInLimiter(),
+  };
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access });
   if (options.memory?.workers !== false) memory.start();
+  modelHealth.start();
+  // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
+  const pruneOutboxRows = setInterval(() => {
+    pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
+      (pruned) => pruned > 0 && logger.info({ pruned }, 'pruned processed outbox rows'),
+      (error: unknown) => logger.warn({ err: error }, 'pruning the outbox failed; it is tried again in an hour'),
+    );
+  }, 60 * 60_000);
+  pruneOutboxRows.unref();
   return {
     database,
     eventLog,
     notifications,
     liveTurns,
     gateway,
+    modelHealth,
     instructionFiles,
     conversation,
     memory,
     app,
+    accountsInUse: access.accountsInUse,
     // Closing twice (a signal during shutdown, a test's cleanup) must not release resources twice.
     close: once(async () => {
       clearInterval(releaseIdleViews);
+      clearInterval(pruneOutboxRows);
+      await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
       await notifications.close();

@@ -7,7 +7,8 @@ import type { BenchReport } from '../lib/bench-report.ts';
 import { round } from '../lib/latency.ts';
 
 const REPOSITORY = resolve(import.meta.dirname, '../..');
-const SHARED = resolve(REPOSITORY, '../shared');
+/** Fixed texts the repository ships, so the corpus is the same on every machine. */
+const FIXTURES = join(REPOSITORY, 'bench/fixtures/tokenizer');
 const MAX_FILES_PER_KIND = 40;
 const MAX_FILE_BYTES = 256 * 1024;
 
@@ -26,16 +27,22 @@ function filesUnder(directory: string, extensions: readonly string[]): string[] 
     .sort();
 }
 
-/** The repository's own TypeScript and Markdown, and the seed records (Russian prose), largest first per kind. */
+/**
+ * The repository's own TypeScript, Markdown and lockfile, and the shipped Russian and CJK prose, largest first per
+ * kind. Only files in the repository: the corpus must not change with what else the machine has.
+ */
 function corpus(): CorpusFile[] {
   const kinds: Array<[string, string[]]> = [
     ['typescript', [...filesUnder(join(REPOSITORY, 'src'), ['.ts']), ...filesUnder(join(REPOSITORY, 'bench'), ['.ts'])]],
-    ['markdown', [...filesUnder(REPOSITORY, ['.md']), ...filesUnder(SHARED, ['.md'])]],
-    ['seed record', filesUnder(join(SHARED, 'seeds'), ['.txt'])],
+    ['markdown', filesUnder(REPOSITORY, ['.md']).filter((file) => !file.includes('/test-results/'))],
+    // Files that change only with a commit (never bench/results, which this benchmark itself rewrites).
+    ['json', ['package.json', 'package-lock.json', 'tsconfig.json', 'src/domain/conversation/__fixtures__/criativo-session.v1.json'].map((file) => join(REPOSITORY, file))],
+    ['russian prose', [join(FIXTURES, 'russian-prose.txt')]],
+    ['cjk prose', [join(FIXTURES, 'cjk-prose.txt')]],
   ];
   return kinds.flatMap(([kind, files]) =>
     [...new Set(files)]
-      .map((file) => ({ kind, label: relative(resolve(REPOSITORY, '..'), file), text: readFileSync(file, 'utf8') }))
+      .map((file) => ({ kind, label: relative(REPOSITORY, file), text: readFileSync(file, 'utf8') }))
       .sort((left, right) => right.text.length - left.text.length || (left.label < right.label ? -1 : 1))
       .slice(0, MAX_FILES_PER_KIND),
   );
@@ -46,7 +53,7 @@ const meanAbsoluteErrorPercent = (errors: readonly number[]) =>
 
 /**
  * (c) The bytes/4 estimate against real BPE counts (o200k_base, cl100k_base) on the repository's own files and
- * the seed records: per file the ratio estimate/BPE, then per kind the mean absolute error in percent.
+ * the shipped prose fixtures: per file the ratio estimate/BPE, then per kind the mean absolute error in percent.
  */
 export async function run(): Promise<BenchReport> {
   const o200k = await createBpeTokenizer('o200k_base');
@@ -88,7 +95,7 @@ export async function run(): Promise<BenchReport> {
       ...summary,
       `all: mean absolute error ${meanAbsoluteErrorPercent(all.flatMap((kind) => kind.o200k))}% vs o200k over ${files.length} files`,
       'ratio > 1: the estimate counts more tokens than the model would (budgets err on the safe side); < 1: fewer',
-      `BPE counting took ${Math.round(performance.now() - start)} ms in all; seed records are read from ../shared when present`,
+      `BPE counting took ${Math.round(performance.now() - start)} ms in all; the corpus is the repository's own files and bench/fixtures/tokenizer`,
     ],
   };
 }

@@ -41,6 +41,8 @@ export interface ContextCommandOptions {
   readonly scope?: string;
   /** The model's context window in tokens: the instruction layer's budget follows it. */
   readonly window?: string;
+  /** A session: show the agent's next call in it instead (`session-context-command.ts`). */
+  readonly session?: string;
 }
 
 export interface ContextCommandDeps {

@@ -2,9 +2,13 @@ import { Command, CommanderError } from 'commander';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../config/logger.ts';
 import { FORJA_VERSION } from '../config/version.ts';
-import { DataDirectoryInUseError } from '../store/index.ts';
+import { DataDirectoryInUseError, DataDirectoryUnusableError } from '../store/index.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
+import { registerAccountCommands } from './account-commands.ts';
+import { demoCommand } from './demo-command.ts';
+import { runSessionContextCommand } from './session-context-command.ts';
+import { readContextWindowSettings } from '../harness/index.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -15,9 +19,18 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Reads all of stdin (`forja user add` takes the password there). */
+  stdin?: () => Promise<string>;
+  stdinIsTerminal?: boolean;
 }
 
-const defaultIo: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), env: process.env };
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  stdin: () => readStdin(),
+  stdinIsTerminal: process.stdin.isTTY === true,
+};
 
 /** The `forja` command line. Returns the exit code instead of exiting, so it can be tested in-process. */
 export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
@@ -38,13 +51,29 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         exitCode = EXIT_USAGE;
         return;
       }
-      await serveCommand(loaded.config, createLogger(loaded.config.logLevel));
+      // The window settings belong to the harness (src/config imports nothing of Forja), checked here alike.
+      const windows = readContextWindowSettings(io.env);
+      if (!windows.ok) {
+        io.stderr(`forja: ${windows.message}\n`);
+        exitCode = EXIT_USAGE;
+        return;
+      }
+      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), { stderr: io.stderr });
+    });
+
+  program
+    .command('demo')
+    .description('Serve a shipped demo on a scripted model, paced like a real one, and print what to click')
+    .argument('[name]', 'criativo (Criativo up to the brief) or line (the whole production line)', 'line')
+    .action(async (name: string) => {
+      exitCode = await demoCommand(name, io);
     });
 
   program
     .command('context')
     .description('Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut')
-    .requiredOption('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .option('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
+    .option('--session <id>', "instead: exactly what the agent's next call in this session sends (history, compaction point, tokens)")
     .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, dev:<module>, psicologo, anamnese, ux-designer)')
     .option('--project <id>', "also read the agent's instruction patch of this project from the database")
     .option('--context-file <file>', 'text of the contexto_projeto layer')
@@ -62,6 +91,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   registerMemoryCommands(program, io, (code) => {
     exitCode = code;
   });
+  registerAccountCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -75,6 +107,11 @@ function reportFailure(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
     // --help and --version end through here too, with exit code 0.
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  // A data directory that cannot be created is a setting to change: the usage exit code, like any bad setting.
+  if (error instanceof DataDirectoryUnusableError) {
+    io.stderr(`forja: ${error.message}\n`);
+    return EXIT_USAGE;
   }
   if (error instanceof DataDirectoryInUseError) {
     io.stderr(`forja: ${error.message}\n`);
@@ -90,5 +127,37 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
     io.stderr(`forja: ${loaded.error.message}\n`);
     return EXIT_USAGE;
   }
+  if (options.session !== undefined) return runSessionContextCommand({ session: options.session, ...(options.agent === undefined ? {} : { agent: options.agent }), ...(options.json ? { json: true } : {}) }, loaded.config, io);
   return runContextCommandWithDatabase(options, loaded.config, io);
+}
+
+/** All of stdin; on a terminal, one line typed without echo (a password). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return readHiddenLine();
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function readHiddenLine(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let line = '';
+    const done = (finish: () => void) => {
+      process.stdin.setRawMode(false);
+      process.stdin.pause();
+      process.stdin.off('data', onData);
+      process.stderr.write('\n');
+      finish();
+    };
+    const onData = (chunk: Buffer) => {
+      for (const character of chunk.toString('utf8')) {
+        if (character === '\r' || character === '\n') return done(() => resolve(line));
+        if (character === '\u0003') return done(() => reject(new Error('cancelled')));
+        line = character === '\u007f' || character === '\b' ? line.slice(0, -1) : line + character;
+      }
+    };
+    process.stdin.setRawMode(true);
+    process.stdin.resume();
+    process.stdin.on('data', onData);
+  });
 }

@@ -72,12 +72,22 @@ describe('forja serve on embedded PGlite', { timeout: 120_000 }, () => {
     expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
   });
 
-  it('exits 2 naming the variable when the configuration is wrong', async () => {
-    const child = spawn(process.execPath, [FORJA_BIN, 'serve'], { env: { ...process.env, PORT: 'eighty' } });
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number'],
+    [{ FORJA_MODEL: 'gpt-4o' }, 'FORJA_MODEL="gpt-4o" is not provider:model'],
+    [{ FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: 'not-a-url' }, 'OPENAI_BASE_URL must be an absolute http:// or https:// URL'],
+    [{ ANTHROPIC_BASE_URL: 'not-a-url' }, 'ANTHROPIC_BASE_URL must be an absolute http:// or https:// URL'],
+    [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE must be proposed or direct'],
+    [{ FORJA_TERMINAL_TIMEOUT_SECONDS: '0' }, 'FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600'],
+    [{ PSYCHOLOGIST_ENABLED: 'maybe' }, 'PSYCHOLOGIST_ENABLED must be true or false'],
+    [{ FORJA_DATA_DIR: '/proc/forja' }, 'FORJA_DATA_DIR=/proc/forja cannot be used as the data directory'],
+  ])('exits 2 with one line naming the variable and the rule: %o', async (env, rule) => {
+    const child = spawn(process.execPath, [FORJA_BIN, 'serve'], { env: { ...process.env, PORT: '0', FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-serve-')), DATABASE_URL: '', ...env } });
     started.push(child);
     let errorOutput = '';
     child.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
-    expect(errorOutput).toContain('PORT must be a whole number');
+    expect(errorOutput).toContain(rule);
+    expect(errorOutput.trimEnd().split('\n')).toEqual([expect.stringMatching(/^forja: /)]);
   });
 });

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
 import { TOKENIZER_NAMES, isTokenizerName } from '../harness/index.ts';
+import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
+import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
+import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
+import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
+import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
 import { readFeatureFlags, type FeatureFlags } from './feature-flags.ts';
 
 /** Everything Forja reads from its environment, with defaults that work offline on a fresh machine. */
@@ -12,6 +17,8 @@ export interface ForjaConfig {
   databaseUrl: string | undefined;
   logLevel: string;
   flags: FeatureFlags;
+  /** FORJA_PUBLIC_URL: the addresses people reach Forja by, besides the one it listens on (ADR 0100). */
+  publicUrls: URL[];
 }
 
 export interface ConfigError {
@@ -23,7 +30,11 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4321;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Reads and checks the environment; a wrong value is a named error, never a silent default. */
+/**
+ * Reads and checks the whole environment, in this one place, before anything starts: a wrong value is a named
+ * error (the command exits 2 with it), never a warning and a silent default. The model, terminal and embedding
+ * settings are checked by the same code that later reads them, so the check and the use cannot disagree.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cwd()): { ok: true; config: ForjaConfig } | { ok: false; error: ConfigError } {
   const port = env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -41,8 +52,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   if (tokenizer && !isTokenizerName(tokenizer)) {
     return { ok: false, error: { variable: 'FORJA_TOKENIZER', message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".` } };
   }
+  const publicUrls = readPublicUrls(env.FORJA_PUBLIC_URL);
+  if (!Array.isArray(publicUrls)) return { ok: false, error: publicUrls };
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
+  const settings = checkComponentSettings(env);
+  if (settings !== null) return { ok: false, error: settings };
   return {
     ok: true,
     config: {
@@ -52,6 +67,38 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
       dataDirectory: resolve(workingDirectory, env.FORJA_DATA_DIR || '.forja'),
       databaseUrl,
       logLevel,
+      publicUrls,
     },
   };
+}
+
+/** FORJA_PUBLIC_URL: one or more comma-separated http(s) origins, such as `https://forja.example.com`. */
+function readPublicUrls(value: string | undefined): URL[] | ConfigError {
+  const urls: URL[] = [];
+  for (const text of (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const url = URL.canParse(text) ? new URL(text) : null;
+    if (url === null || !['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '')) {
+      return { variable: 'FORJA_PUBLIC_URL', message: `FORJA_PUBLIC_URL must be comma-separated http:// or https:// addresses without a path, such as https://forja.example.com, not "${text}".` };
+    }
+    urls.push(url);
+  }
+  return urls;
+}
+
+/** The settings other parts read from the environment: models and their endpoints, embeddings, the terminal. */
+function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
+  const baseUrl = checkBaseUrls(env);
+  if (baseUrl !== null) return { variable: baseUrl.variables[0] ?? 'OPENAI_BASE_URL', message: baseUrl.message };
+  // Unset FORJA_MODEL is allowed: Forja starts, and each agent turn says what to set. A set one must work.
+  const model = createProviderFromConfig(env, { retries: false });
+  if (!model.ok) {
+    const { error } = model;
+    if (!(error instanceof ModelNotConfiguredError)) return { variable: 'FORJA_MODEL', message: `FORJA_MODEL names a script that cannot be used: ${error.message}` };
+    if (error.problem !== 'model-unset') return { variable: error.variables[0] ?? 'FORJA_MODEL', message: error.message };
+  }
+  const embeddings = createEmbeddingProviderFromConfig(env);
+  if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };
+  const terminal = readTerminalSettings(env);
+  if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
+  return null;
 }

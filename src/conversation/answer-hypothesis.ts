@@ -7,7 +7,7 @@ import { refusal } from './conversation-dependencies.ts';
  * `POST /api/hypotheses/:id/accept|dismiss`: the person's answer to a Psicólogo hypothesis, appended to the
  * session it was proposed in (`hypothesis.accepted` / `.dismissed`); a second answer is a 409 naming the first.
  */
-export async function answerHypothesis(dependencies: ConversationDependencies, hypothesisId: string, answer: HypothesisAnswer): Promise<{ ok: true; event: SessionEvent } | Refusal> {
+export async function answerHypothesis(dependencies: ConversationDependencies, hypothesisId: string, answer: HypothesisAnswer, actor?: string): Promise<{ ok: true; event: SessionEvent } | Refusal> {
   const found = await dependencies.database.query<{ session_id: string }>(
     `select session_id from session_events where type = $1 and payload->>'hypothesis_id' = $2 limit 1`,
     [MEMORY_EVENT_TYPES.hypothesisProposed, hypothesisId],
@@ -16,7 +16,7 @@ export async function answerHypothesis(dependencies: ConversationDependencies, h
   if (sessionId === undefined) return refusal(404, 'not_found', `No hypothesis with id ${hypothesisId}.`);
   return dependencies.queue.enqueue(sessionId, async () => {
     const view = await dependencies.views.load(sessionId);
-    const decision = decideHypothesisAnswer(view.events, hypothesisId, answer);
+    const decision = decideHypothesisAnswer(view.events, hypothesisId, answer, actor);
     if (!decision.ok) return refusal(decision.problem === 'not_found' ? 404 : 409, decision.problem, decision.reason);
     const appended = await dependencies.eventLog.append(sessionId, [decision.event], { expectedSeq: view.state.last_seq });
     if (!appended.success) return refusal(409, 'conflict', appended.error.message);

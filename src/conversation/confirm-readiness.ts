@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
 import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
-import { decide, type ConversationState } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR, type ConversationState } from '../domain/conversation/index.ts';
+import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
 import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
@@ -23,15 +24,21 @@ export interface ReadinessOutcome {
  * row and `handoff.offered` in one transaction. Without readiness no brief exists, whatever the model says
  * (the domain refuses it). A consolidation that failed can be retried by pressing the button again.
  */
-export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string): Promise<ReadinessOutcome | Refusal> {
+export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string, actor = PERSON_ACTOR): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   return dependencies.queue.enqueue(sessionId, async () => {
     let view = await dependencies.views.load(sessionId);
     if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
-    if (!view.state.readiness.confirmed) {
-      const confirmed = decide({ type: 'ConfirmReadiness', actor: 'user' }, view.state);
-      if (!confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
+    const confirmed = view.state.readiness.confirmed ? null : decide({ type: 'ConfirmReadiness', actor }, view.state);
+    if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
+    const running = view.state.turn_in_progress;
+    if (running !== null) return refusal(409, 'turn_refused', `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one session run one at a time`);
+    // A refused request stores nothing: a call the gateway would refuse (no model, no budget) is refused here,
+    // before readiness and the turn are recorded. A refusal by the reservation itself (a race) is recorded.
+    const preflight = await dependencies.gateway.preflight(await consolidationRequest(prompts, session.project_id, sessionId, view.state));
+    if (!preflight.ok) return refusal(preflight.status === 'not_configured' ? 503 : 409, preflight.status, preflight.message);
+    if (confirmed) {
       const appended = await dependencies.eventLog.append(sessionId, confirmed.events, { expectedSeq: view.state.last_seq });
       if (!appended.success) return refusal(409, 'conflict', appended.error.message);
       view = await dependencies.views.load(sessionId);
@@ -46,17 +53,7 @@ async function consolidate(dependencies: ConversationDependencies, prompts: Prom
   if (!started.ok) return refusal(409, 'turn_refused', started.reason);
   await dependencies.eventLog.append(sessionId, started.events);
 
-  const rules = state.business_rules.map((rule) => ({ event_id: rule.event_id, seq: rule.seq, title: rule.title }));
-  const report = await buildSystemPrompt(prompts, 'criativo', projectId, { taskState: consolidationTask(rules) });
-  const outcome = await dependencies.gateway.runTurn({
-    projectId,
-    sessionId,
-    agent: 'criativo',
-    system: report.prompt,
-    messages: historyToMessages(state.history, 'criativo'),
-    tools: [],
-    maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS,
-  });
+  const outcome = await dependencies.gateway.runTurn(await consolidationRequest(prompts, projectId, sessionId, state));
   if (outcome.status !== 'completed') {
     const message = outcome.status === 'cancelled' ? 'The consolidation was cancelled.' : outcome.message;
     await failTurn(dependencies, sessionId, turnId, outcome.status, message);
@@ -85,6 +82,12 @@ async function consolidate(dependencies: ConversationDependencies, prompts: Prom
   await dependencies.views.load(sessionId);
   dependencies.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: turnId, status: 'completed' });
   return { ok: true, brief: appended[0]!, handoff: offered.handoff };
+}
+
+async function consolidationRequest(prompts: PromptSources, projectId: string, sessionId: string, state: ConversationState): Promise<GatewayTurnRequest> {
+  const rules = state.business_rules.map((rule) => ({ event_id: rule.event_id, seq: rule.seq, title: rule.title }));
+  const report = await buildSystemPrompt(prompts, 'criativo', projectId, { taskState: consolidationTask(rules) });
+  return { projectId, sessionId, agent: 'criativo', system: report.prompt, messages: historyToMessages(state.history, 'criativo'), tools: [], maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS };
 }
 
 async function failTurn(dependencies: ConversationDependencies, sessionId: string, turnId: string, reason: string, message: string): Promise<void> {

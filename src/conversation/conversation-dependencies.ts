@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ContextManager } from '../agents/runtime/context-manager/create-context-manager.ts';
 import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { ModelGateway } from '../gateway/index.ts';
@@ -18,6 +19,8 @@ export interface ConversationDependencies {
   logger: Logger;
   queue: SessionQueue;
   views: SessionViews;
+  /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
+  contextManager?: ContextManager;
   newId: () => string;
 }
 

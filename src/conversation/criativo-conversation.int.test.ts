@@ -149,6 +149,31 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
   });
 
+  it('refuses readiness the budget does not cover (409) and stores nothing; with budget, the same press consolidates', async () => {
+    const started = await startScriptedForja(engine, { turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }] });
+    forja = started.forja;
+    const { projectId, sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: 10 });
+    const count = async () => (await forja.database.query<{ events: number; usage: number }>('select (select count(*) from session_events)::int as events, (select count(*) from token_usage)::int as usage')).rows[0]!;
+    const before = await count();
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 409, body: { error: { code: 'budget_exceeded', message: expect.stringContaining('budget (10)') } } });
+    expect(await count()).toEqual(before);
+    await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: null });
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
+  });
+
+  it('refuses readiness while a turn is in progress (409) and stores nothing', async () => {
+    forja = (await startScriptedForja(engine, { turns: [] })).forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    // What a process killed mid-turn leaves, before the restart resumes it.
+    await forja.eventLog.append(sessionId, [{ type: 'turn.started', actor: 'criativo', payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' } }]);
+    const before = await eventTypes(forja, sessionId);
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 409, body: { error: { code: 'turn_refused', message: expect.stringContaining('turn-lost') } } });
+    expect(await eventTypes(forja, sessionId)).toEqual(before);
+  });
+
   it('after a process died in the middle of a turn, answers that turn once on restart and the conversation goes on', async () => {
     const { createForja } = await import('../composition.ts');
     const { loadConfig } = await import('../config/config.ts');

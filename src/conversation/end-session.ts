@@ -1,5 +1,6 @@
 import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
 import { classifySessionEnd, type SessionEndReason } from '../domain/memory/index.ts';
+import { PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { MEMORY_EVENT_TYPES } from '../memory/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
@@ -18,7 +19,7 @@ export interface EndedSession {
  * (completed, abandoned, blocked, budget). Then each enabled companion (Psicólogo, Anamnese) runs in the
  * session's queue with that reason as its trigger; their failures are logged, never the caller's.
  */
-export async function endSession(dependencies: ConversationDependencies, companions: readonly SessionEndCompanion[], sessionId: string): Promise<EndedSession | Refusal> {
+export async function endSession(dependencies: ConversationDependencies, companions: readonly SessionEndCompanion[], sessionId: string, actor = PERSON_ACTOR): Promise<EndedSession | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   const ended = await dependencies.queue.enqueue(sessionId, async (): Promise<EndedSession | Refusal> => {
@@ -26,7 +27,7 @@ export async function endSession(dependencies: ConversationDependencies, compani
     const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
     if (earlier !== undefined) return refusal(409, 'already_ended', `Session ${sessionId} already ended (event #${earlier.seq}).`);
     const reason = classifySessionEnd(view.events);
-    const appended = await dependencies.eventLog.append(sessionId, [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor: 'user', payload: { v: 1, reason } }], { expectedSeq: view.state.last_seq });
+    const appended = await dependencies.eventLog.append(sessionId, [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor, payload: { v: 1, reason } }], { expectedSeq: view.state.last_seq });
     if (!appended.success) return refusal(409, 'conflict', appended.error.message);
     await dependencies.views.load(sessionId);
     return { ok: true, event: appended.events[0]!, reason, companions: [] };

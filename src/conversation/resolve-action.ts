@@ -1,4 +1,4 @@
-import { decide } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { findSession } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
@@ -15,7 +15,7 @@ export interface ActionResolution {
  * refused) and resumes the paused loop, which runs the tool and records its `tool.completed`. Denial
  * appends `action.denied` with the tool's answer for the model, and the loop goes on without it.
  */
-export async function resolveAction(dependencies: ConversationDependencies, actionId: string, answer: { approve: true } | { approve: false; reason?: string }): Promise<ActionResolution | Refusal> {
+export async function resolveAction(dependencies: ConversationDependencies, actionId: string, answer: { approve: true } | { approve: false; reason?: string }, actor = PERSON_ACTOR): Promise<ActionResolution | Refusal> {
   const found = await dependencies.database.query<{ session_id: string }>(
     "select session_id from session_events where type = 'action.proposed' and payload->>'action_id' = $1 limit 1",
     [actionId],
@@ -27,8 +27,8 @@ export async function resolveAction(dependencies: ConversationDependencies, acti
     const view = await dependencies.views.load(sessionId);
     const action = view.state.pending_actions.find((pending) => pending.action_id === actionId);
     const command = answer.approve
-      ? ({ type: 'ApproveAction', action_id: actionId, actor: 'user' } as const)
-      : ({ type: 'DenyAction', action_id: actionId, actor: 'user', ...(answer.reason === undefined ? {} : { reason: answer.reason }) } as const);
+      ? ({ type: 'ApproveAction', action_id: actionId, actor } as const)
+      : ({ type: 'DenyAction', action_id: actionId, actor, ...(answer.reason === undefined ? {} : { reason: answer.reason }) } as const);
     const decision = decide(command, view.state);
     if (!decision.ok || action === undefined) return refusal(409, 'action_not_pending', decision.ok ? `action ${actionId} is not pending` : decision.reason);
     const events = [...decision.events];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventLog, SessionEvent } from '../store/index.ts';
+import { refreshSessionView, sessionEndedSeq } from '../agents/runtime/session-view.ts';
 import { createSessionViews } from './session-views.ts';
 
 /** An in-memory log with just what views read; enough to test caching and release without a database. */
@@ -33,6 +34,24 @@ describe('session views', () => {
     expect(view.state.last_seq).toBe(3);
     expect(view.state.history.map((entry) => entry.content)).toEqual(['hi', 'again']);
     expect(view.events).toHaveLength(3);
+  });
+
+  it('refreshes a view in place, copying nothing: the same view, state and arrays, only what was appended folded', async () => {
+    const events = [event(1, 'session.created', { v: 1 }), event(2, 'chat.message', { v: 1, text: 'hi' })];
+    const views = createSessionViews(memoryLog(events));
+    const first = await views.load('s1');
+    const { state, events: folded } = first;
+    const history = state.history;
+    events.push(event(3, 'chat.message', { v: 1, text: 'again' }), event(4, 'session.ended', { v: 1, reason: 'done' }));
+    const second = await views.load('s1');
+    expect(second).toBe(first);
+    expect(second.state).toBe(state);
+    expect(second.state.history).toBe(history);
+    expect(second.events).toBe(folded);
+    expect(history.map((entry) => entry.content)).toEqual(['hi', 'again']);
+    expect(sessionEndedSeq(second)).toBe(4);
+    // Refreshing again through another holder of the same view folds nothing twice.
+    expect((await refreshSessionView(memoryLog(events), 's1', first)).state.history).toHaveLength(2);
   });
 
   it('releases runtimes idle for longer than the limit, and rehydrates them from the log on next use', async () => {

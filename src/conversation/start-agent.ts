@@ -1,4 +1,4 @@
-import { decide } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
@@ -7,11 +7,11 @@ import { refusal } from './conversation-dependencies.ts';
  * `POST /api/sessions/:id/agents/:slug/start`: the activation rule (an accepted handoff addressed to the
  * agent, or a user-started agent) decides before anything runs; a refusal is a 409 with the reason.
  */
-export async function startAgent(dependencies: ConversationDependencies, sessionId: string, agent: string): Promise<{ ok: true; event: SessionEvent } | Refusal> {
+export async function startAgent(dependencies: ConversationDependencies, sessionId: string, agent: string, actor = PERSON_ACTOR): Promise<{ ok: true; event: SessionEvent } | Refusal> {
   if ((await findSession(dependencies.database, sessionId)) === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   return dependencies.queue.enqueue(sessionId, async () => {
     const view = await dependencies.views.load(sessionId);
-    const decision = decide({ type: 'ActivateAgent', agent, actor: 'user' }, view.state);
+    const decision = decide({ type: 'ActivateAgent', agent, actor }, view.state);
     if (!decision.ok) return refusal(409, 'activation_refused', decision.reason);
     const appended = await dependencies.eventLog.append(sessionId, decision.events, { expectedSeq: view.state.last_seq });
     if (!appended.success) return refusal(409, 'conflict', appended.error.message);

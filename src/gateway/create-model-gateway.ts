@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Database, EventLog } from '../store/index.ts';
-import type { GatewayStatus, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway } from './model-gateway.ts';
+import type { BudgetFigures, GatewayPreflight, GatewayStatus, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway } from './model-gateway.ts';
+import { checkBudget } from './metering/check-budget.ts';
 import { reserveCall, type CallIdentity } from './metering/reserve-call.ts';
 import { settleCall } from './metering/settle-call.ts';
 import { consumeStream, type StreamProgress } from './consume-stream.ts';
@@ -29,9 +30,9 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 
   async function runTurn(request: GatewayTurnRequest, options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {}): Promise<GatewayTurnOutcome> {
     if ('notConfigured' in provider) return { status: 'not_configured', message: provider.notConfigured };
-    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model };
-    const modelRequest = { agent: request.agent, system: request.system, messages: request.messages, tools: request.tools, maxOutputTokens: request.maxOutputTokens, ...(request.temperature === undefined ? {} : { temperature: request.temperature }) };
-    const inputEstimate = estimateRequestTokens(modelRequest);
+    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }) };
+    const modelRequest = toModelRequest(request);
+    const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
     const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens);
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
 
@@ -61,14 +62,27 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     }
   }
 
-  async function refuse(call: CallIdentity, usageId: string, figures: Extract<GatewayTurnOutcome, { status: 'budget_exceeded' }>['figures']): Promise<GatewayTurnOutcome> {
-    const message = `The project's token budget (${figures.max_tokens}) does not cover this turn: ${figures.spent_tokens} spent, ${figures.reserved_tokens} reserved by turns in progress, ${figures.requested_tokens} requested.`;
+  async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
+    if ('notConfigured' in provider) return { ok: false, status: 'not_configured', message: provider.notConfigured };
+    const checked = await checkBudget(database, request.projectId, estimateRequestTokens(toModelRequest(request)) + request.maxOutputTokens);
+    return checked.ok ? { ok: true } : { ok: false, status: 'budget_exceeded', message: budgetMessage(checked.figures), figures: checked.figures };
+  }
+
+  async function refuse(call: CallIdentity, usageId: string, figures: BudgetFigures): Promise<GatewayTurnOutcome> {
+    const message = budgetMessage(figures);
     if (call.sessionId) await eventLog.append(call.sessionId, [{ type: 'budget.exceeded', actor: 'system', payload: { v: 1, agent: call.agent, usage_id: usageId, ...figures } }]);
     logger.info({ ...call, ...figures }, 'model turn refused by the budget');
     return { status: 'budget_exceeded', usageId, message, figures };
   }
 
-  return { status, runTurn };
+  return { status, runTurn, preflight };
 }
+
+function toModelRequest(request: GatewayTurnRequest) {
+  return { agent: request.agent, system: request.system, messages: request.messages, tools: request.tools, maxOutputTokens: request.maxOutputTokens, ...(request.temperature === undefined ? {} : { temperature: request.temperature }) };
+}
+
+const budgetMessage = (figures: BudgetFigures) =>
+  `The project's token budget (${figures.max_tokens}) does not cover this turn: ${figures.spent_tokens} spent, ${figures.reserved_tokens} reserved by turns in progress, ${figures.requested_tokens} requested.`;
 
 const elapsed = (at: number | null, since: number) => (at === null ? null : at - since);

@@ -1,5 +1,6 @@
-export type { BudgetFigures, GatewayStatus, GatewayTurnOptions, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway, TurnUsage } from './model-gateway.ts';
+export type { BudgetFigures, GatewayPreflight, GatewayStatus, GatewayTurnOptions, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway, TurnUsage } from './model-gateway.ts';
 export { createModelGateway, type GatewayDependencies } from './create-model-gateway.ts';
+export { createModelHealth, type ModelHealth, type ModelHealthReport } from './model-health.ts';
 export { createEmbeddingGateway, createEmbeddingProviderFromConfig, type EmbeddingGateway, type EmbeddingOutcome, type EmbeddingProvider, type EmbeddingRequest } from './embeddings/index.ts';
 export { expireStaleReservations } from './metering/settle-call.ts';
 export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.ts';

@@ -8,7 +8,14 @@ export interface ModelGateway {
   /** The configured provider and model, or why there is none (named environment variables to set). */
   status(): GatewayStatus;
   runTurn(request: GatewayTurnRequest, options?: GatewayTurnOptions): Promise<GatewayTurnOutcome>;
+  /**
+   * Whether `runTurn(request)` would be refused now (no provider, or the budget does not cover it), recording
+   * nothing: for a use case that must refuse before it stores anything. `runTurn` still decides for good.
+   */
+  preflight(request: GatewayTurnRequest): Promise<GatewayPreflight>;
 }
+
+export type GatewayPreflight = { ok: true } | { ok: false; status: 'not_configured'; message: string } | { ok: false; status: 'budget_exceeded'; message: string; figures: BudgetFigures };
 
 export type GatewayStatus = { configured: true; provider: string; model: string } | { configured: false; message: string };
 
@@ -21,6 +28,10 @@ export interface GatewayTurnRequest {
   tools: ToolDefinition[];
   maxOutputTokens: number;
   temperature?: number;
+  /** The agent this call is made for, when `agent` works for another (recorded in `token_usage.on_behalf_of`). */
+  onBehalfOf?: string;
+  /** The input's token count when the caller already measured it (the ContextManager does), so it is not measured twice. */
+  inputTokens?: number;
 }
 
 export interface GatewayTurnOptions {

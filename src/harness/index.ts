@@ -5,6 +5,19 @@ export type { AssemblyReport, LayerReport, PromptUnit, UnitReport } from './asse
 export { createBpeTokenizer, type BpeEncodingName } from './bpe-tokenizer.ts';
 export { conservativeTokenizer } from './conservative-tokenizer.ts';
 export {
+  CONTEXT_TOKENS_VARIABLE,
+  DEFAULT_CONTEXT_TOKENS,
+  NO_CONTEXT_WINDOW_SETTINGS,
+  contextMarginTokens,
+  contextWindowFor,
+  historyBudget,
+  modelFamilyWindow,
+  readContextWindowSettings,
+  type ContextWindow,
+  type ContextWindowSettings,
+  type RequestFrame,
+} from './context-window.ts';
+export {
   DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
   GLOBAL_INSTRUCTION_MARKER,
   discoverInstructionFiles,

@@ -33,8 +33,9 @@ describe.each(testDatabaseEngines())('HTTP API on $name', (engine) => {
     expect(await call('GET', `/api/projects/${created.body.id}`)).toMatchObject({ status: 200, body: created.body });
     const session = await call('POST', `/api/projects/${created.body.id}/sessions`, {});
     expect(session).toMatchObject({ status: 201, body: { project_id: created.body.id, title: null, last_seq: 1 } });
+    expect(await call('POST', `/api/projects/${created.body.id}/sessions`, { title: '  ' })).toMatchObject({ status: 201, body: { title: null } });
     expect(await call('GET', `/api/sessions/${session.body.id}`)).toMatchObject({ status: 200, body: { id: session.body.id } });
-    expect((await call('GET', `/api/projects/${created.body.id}/sessions`)).body.sessions).toEqual([session.body]);
+    expect((await call('GET', `/api/projects/${created.body.id}/sessions`)).body.sessions[0]).toEqual(session.body);
   });
 
   it('appends a message as a chat.message event and reads it back in seq order', async () => {
@@ -72,6 +73,18 @@ describe.each(testDatabaseEngines())('HTTP API on $name', (engine) => {
       ['a message that is not text', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/messages`, { text: { rich: true } }], 400, 'invalid_field', 'text'],
       ['a message too long', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/messages`, { text: 'x'.repeat(32_001) }], 400, 'invalid_field', 'text'],
       ['a message with an extra field', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/messages`, { text: 'hi', actor: 'system' }], 400, 'unknown_field', 'actor'],
+      ['a NUL in a project name', () => ['POST', '/api/projects', { name: 'Pa\u0000daria' }], 400, 'invalid_field', 'name'],
+      ['a lone surrogate in a project name', () => ['POST', '/api/projects', { name: 'Padaria \ud83d' }], 400, 'invalid_field', 'name'],
+      ['a lone surrogate in a session title', ({ projectId }) => ['POST', `/api/projects/${projectId}/sessions`, { title: '\udc00' }], 400, 'invalid_field', 'title'],
+      ['a NUL in a message', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/messages`, { text: 'oi\u0000' }], 400, 'invalid_field', 'text'],
+      ['a lone surrogate in a message', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/messages`, { text: 'oi \ud800' }], 400, 'invalid_field', 'text'],
+      ['a NUL in a rejection reason', () => ['POST', `/api/handoffs/${UNKNOWN_ID}/reject`, { reason: '\u0000' }], 400, 'invalid_field', 'reason'],
+      ['a NUL in instructions', ({ projectId }) => ['PUT', `/api/projects/${projectId}/agents/po/instructions`, { content: '\u0000' }], 400, 'invalid_field', 'content'],
+      ['a NUL in a search query', ({ projectId }) => ['POST', `/api/projects/${projectId}/rag/search`, { query: 'pão\u0000' }], 400, 'invalid_field', 'query'],
+      ['a text body on a route without a body', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/readiness`, 'go', { 'content-type': 'text/plain' }], 415, 'unsupported_media_type'],
+      ['malformed JSON on a route without a body', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/end`, '{"', { 'content-type': 'application/json' }], 400, 'malformed_json'],
+      ['a field on a route without a body', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/agents/criativo/start`, { force: true }], 400, 'unknown_field', 'force'],
+      ['an array on a route without a body', ({ sessionId }) => ['POST', `/api/sessions/${sessionId}/kickoffs`, []], 400, 'invalid_request'],
     ];
 
     it.each(cases)('%s', async (_name, build, status, code, field) => {
@@ -92,10 +105,23 @@ describe.each(testDatabaseEngines())('HTTP API on $name', (engine) => {
       ['limit=0', 'limit'],
       ['limit=5000', 'limit'],
       ['limit=1.5', 'limit'],
+      ['after=0x10', 'after'],
+      ['after=2147483648', 'after'],
+      ['after=1e3', 'after'],
+      ['limit=+1', 'limit'],
+      ['after=1&after=2', 'after'],
     ])('a bad events query: %s', async (query, field) => {
       const { sessionId } = await newSession();
       const response = await call('GET', `/api/sessions/${sessionId}/events?${query}`);
       expect(response).toMatchObject({ status: 400, body: { error: { code: 'invalid_field', field } } });
+    });
+
+    it('accepts an empty body, whatever its content type, or {} on a route that takes no body', async () => {
+      const { sessionId } = await newSession();
+      expect((await call('POST', `/api/sessions/${sessionId}/agents/criativo/start`, '', { 'content-type': 'text/plain' })).status).toBe(201);
+      expect((await call('POST', `/api/sessions/${sessionId}/kickoffs`, '', { 'content-type': 'application/json' })).status).toBe(202);
+      expect((await call('POST', `/api/sessions/${sessionId}/kickoffs`, {})).status).toBe(202);
+      expect((await call('POST', `/api/sessions/${sessionId}/end`)).status).toBe(201);
     });
 
     it('answers JSON 404 for an unknown route', async () => {

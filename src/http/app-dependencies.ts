@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
+import type { SignInLimiter } from '../accounts/sign-in-limiter.ts';
 import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { ConversationService } from '../conversation/conversation-service.ts';
-import type { ModelGateway } from '../gateway/index.ts';
+import type { ModelGateway, ModelHealth } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
+import type { NetworkPolicy } from './access/request-origin-rule.ts';
 
 /** What the HTTP layer is given. Routes receive ports and use cases, never construct them. */
 export interface AppDependencies {
@@ -13,10 +15,20 @@ export interface AppDependencies {
   notifications: EventNotifications;
   liveTurns: LiveTurns;
   gateway: ModelGateway;
+  modelHealth: ModelHealth;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   /** The relational memory: graph, templates, RAG (ADR 0101). */
   memory: Memory;
   logger: Logger;
   version: string;
+  /** Who may send requests (ADR 0100): the Host and Origin rule, accounts once the first exists, sign-in limits. */
+  access: AccessSettings;
+}
+
+export interface AccessSettings {
+  network: NetworkPolicy;
+  /** Whether accounts are required: true from the moment the first person exists. */
+  accountsInUse: () => Promise<boolean>;
+  signInLimiter: SignInLimiter;
 }

@@ -1,9 +1,13 @@
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { accessControl, requestOriginGuard } from './access/access-middleware.ts';
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { jsonBodies, MALFORMED_JSON, NOT_JSON } from './json-bodies.ts';
+import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
+import { authRoutes } from './routes/auth.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { healthRoutes } from './routes/health.ts';
 import { memoryRoutes } from './routes/memory.ts';
@@ -24,9 +28,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export function createApp(dependencies: AppDependencies) {
   const app = newRouter();
 
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
+  // Before anything else: the Host and Origin rule for every request, then who is asking (ADR 0100).
+  app.use('*', requestOriginGuard(dependencies.access.network));
+  app.use('/api/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
 
-  for (const routes of [healthRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes]) app.route('/', routes(dependencies));
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
+  app.use('/api/*', jsonBodies());
+
+  for (const routes of [healthRoutes, authRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes, agentContextRoutes]) app.route('/', routes(dependencies));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
   app.route('/', staticWebRoutes());
@@ -41,8 +50,8 @@ export function createApp(dependencies: AppDependencies) {
 }
 
 function httpExceptionBody(error: HTTPException) {
-  if (error.status === 400 && /malformed json/i.test(error.message)) return apiError('malformed_json', 'The request body is not valid JSON.');
-  if (error.status === 415) return apiError('unsupported_media_type', 'Send the request body as JSON with the header Content-Type: application/json.');
+  if (error.status === 400 && /malformed json/i.test(error.message)) return MALFORMED_JSON;
+  if (error.status === 415) return NOT_JSON;
   return apiError('http_error', error.message);
 }
 

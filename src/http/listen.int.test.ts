@@ -28,4 +28,27 @@ describe('listen: graceful close', () => {
     expect(closed).toBe(true);
     await expect(fetch(`${server.url}/after`)).rejects.toThrow();
   });
+
+  it('ends open event streams at once instead of waiting for them through the grace period', async () => {
+    const encoder = new TextEncoder();
+    let cancelled = false;
+    const server = await listen(
+      () =>
+        new Response(
+          new ReadableStream({
+            start: (controller) => controller.enqueue(encoder.encode(': hello\n\n')),
+            cancel: () => void (cancelled = true),
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+      // A grace period longer than any test: closing returns only because the stream is ended.
+      { host: '127.0.0.1', port: 0, shutdownGraceMs: 3_600_000 },
+    );
+    const response = await fetch(`${server.url}/stream`);
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(': hello\n\n');
+    await server.close();
+    await expect(reader.read()).rejects.toThrow();
+    expect(cancelled).toBe(true);
+  });
 });

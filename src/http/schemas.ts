@@ -15,6 +15,46 @@ export const SessionEventSchema = z
   .object({ id: z.uuid(), session_id: z.uuid(), seq: z.number().int(), type: z.string(), actor: z.string(), payload: z.unknown(), created_at: z.string() })
   .openapi('SessionEvent');
 
+/**
+ * Text a request may carry, for every text field of every route: Postgres refuses a NUL character in `text`
+ * and `jsonb`, and a lone UTF-16 surrogate in `jsonb` (in `text` it would be stored as U+FFFD), so both are
+ * refused here with a 400 naming the field, before anything is stored.
+ */
+export const text = () =>
+  z
+    .string({ error: 'must be text' })
+    .refine((value) => !value.includes('\u0000'), 'must not contain the NUL character (\\u0000)')
+    .refine((value) => value.isWellFormed(), 'must not contain a lone UTF-16 surrogate (\\uD800–\\uDFFF without its pair)');
+
+/** The largest seq an event can have (the column is a Postgres `integer`). */
+export const MAX_SEQ = 2_147_483_647;
+
+/**
+ * A whole number written in decimal digits (no sign, hex, exponent or spaces), from `min` to `max`: for query
+ * strings and headers, where `z.coerce.number` would read `0x10` as 16 and `1e3` as 1000.
+ */
+export const decimalText = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().min(min, min === 0 ? 'must be 0 or more' : `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+/** A seq in a query string or header: after which event to read. */
+export const seqText = () => decimalText(0, MAX_SEQ);
+
+/**
+ * The body of a route that takes none: an empty body (any content type) or `{}`. The app reads an empty body
+ * as `{}` and refuses a non-empty one that is not JSON (415) or not valid JSON (400), so the strict schema
+ * refuses the rest: any field, an array, a string.
+ */
+export const noBody = optionalJsonBody(z.strictObject({}).openapi('NoBody'));
+
+/** A body that may be left out (read as `{}`); when sent, JSON matching the schema. */
+export function optionalJsonBody<Schema extends z.ZodType>(schema: Schema) {
+  return { required: false, content: { 'application/json': { schema } } };
+}
+
 export const idParameter = (name: string) =>
   z.uuid({ error: `must be a UUID` }).openapi({ param: { name, in: 'path' }, example: '0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f' });
 

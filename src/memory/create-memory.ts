@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createEmbeddingGateway, createEmbeddingProviderFromConfig } from '../gateway/index.ts';
-import type { Database, Queryable } from '../store/index.ts';
+import { SESSION_EVENTS_CHANNEL, type Database, type Queryable } from '../store/index.ts';
 import type { GraphStore } from './graph/graph-store.ts';
 import { GraphUnavailableError } from './graph/graph-unavailable-error.ts';
 import { createPostgresGraphStore } from './graph/postgres-graph-store.ts';
@@ -51,14 +51,23 @@ export interface Memory {
  * outbox, the embedder (provider embeddings through the gateway when `FORJA_EMBEDDING_MODEL` is set, else
  * the local one) and the vector index (HNSW where pgvector exists, exact otherwise).
  */
+/** Outbox rows per worker transaction: short on PGlite (one connection), larger on a server. */
+const PGLITE_WORKER_BATCH_SIZE = 10;
+const SERVER_WORKER_BATCH_SIZE = 100;
+
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const { database, logger } = options;
   const graphFor = (queryable: Queryable) => createPostgresGraphStore(queryable);
   const embedder = options.embedder ?? configuredEmbedder(options);
   const vectorIndex = await createPostgresVectorIndex(database, { method: options.vectorSearch ?? 'auto' });
   const search = (projectId: string, request: RagSearchRequest) => ragSearch({ embedder, index: vectorIndex }, projectId, request);
-  const projector = createGraphProjector({ database, graphFor, logger, ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }) });
-  const indexer = createRagIndexer({ database, embedder, index: vectorIndex, logger, ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }) });
+  // On PGlite a transaction holds the only connection and its queries resolve without yielding to the event
+  // loop: small batches (each its own transaction, a macrotask between them) keep HTTP, SSE and appends moving.
+  const batchSize = database.kind === 'pglite' ? PGLITE_WORKER_BATCH_SIZE : SERVER_WORKER_BATCH_SIZE;
+  const intervals = options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs };
+  const projector = createGraphProjector({ database, graphFor, logger, batchSize, ...intervals });
+  const indexer = createRagIndexer({ database, embedder, index: vectorIndex, logger, batchSize, ...intervals });
+  let listening: Promise<(() => Promise<void>) | null> | null = null;
   logger.debug({ embedder: embedder.name, vector_search: vectorIndex.method }, 'relational memory ready');
   return {
     graphFor,
@@ -80,8 +89,21 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     start: () => {
       projector.start();
       indexer.start();
+      // Every append notifies on commit; the workers drain at once instead of at their next poll.
+      listening ??= database
+        .listen(SESSION_EVENTS_CHANNEL, () => {
+          projector.wake();
+          indexer.wake();
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'the memory workers cannot listen for appends; they poll');
+          return null;
+        });
     },
     stop: async () => {
+      const unlisten = await listening;
+      listening = null;
+      await unlisten?.();
       await Promise.all([projector.stop(), indexer.stop()]);
     },
   };

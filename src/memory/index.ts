@@ -39,7 +39,7 @@ export { createLocalEmbedder, embedLocally, LOCAL_EMBEDDER_NAME, LOCAL_EMBEDDING
 export { createGatewayEmbedder } from './rag/gateway-embedder.ts';
 export { chunkText } from './rag/chunk-text.ts';
 export type { IndexedChunk, ProjectFragment, RagHit } from './rag/project-fragment.ts';
-export type { SearchMethod, VectorIndex } from './rag/vector-index.ts';
+export type { SearchMethod, SearchPart, VectorIndex } from './rag/vector-index.ts';
 export { createPostgresVectorIndex, DEFAULT_EF_SEARCH, hasVectorColumn, type PostgresVectorIndexOptions } from './rag/postgres-vector-index.ts';
 export { MAX_RAG_K, ragSearch, type RagSearchRequest, type RagSearchResult } from './rag/rag-search.ts';
 export { RAG_INDEX_AGGREGATE, ragIndexRule } from './rag/rag-index-rule.ts';

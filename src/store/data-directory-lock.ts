@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
+import { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
 
 const LOCK_FILE_NAME = 'forja.lock';
 
@@ -15,7 +16,7 @@ export interface DataDirectoryLock {
  * process that died is taken over.
  */
 export function lockDataDirectory(dataDirectory: string, processId = process.pid): DataDirectoryLock {
-  mkdirSync(dataDirectory, { recursive: true });
+  makeDirectory(dataDirectory, dataDirectory);
   const path = join(dataDirectory, LOCK_FILE_NAME);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
@@ -24,13 +25,42 @@ export function lockDataDirectory(dataDirectory: string, processId = process.pid
       closeSync(descriptor);
       return { path, release: () => releaseIfOwned(path, processId) };
     } catch (error) {
-      if (!isCode(error, 'EEXIST')) throw error;
+      if (!isCode(error, 'EEXIST')) throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
       const holder = readHolder(path);
       if (holder !== null && holder !== processId && isAlive(holder)) throw new DataDirectoryInUseError(dataDirectory, holder);
       unlinkSync(path);
     }
   }
   throw new DataDirectoryInUseError(dataDirectory, readHolder(path));
+}
+
+/**
+ * `mkdir -p`, one level at a time. Not `mkdirSync(…, { recursive: true })`: on a path the kernel refuses with
+ * ENOENT although its parent exists (`/proc/forja`), Node's recursive mkdir retries forever and Forja hung.
+ */
+function makeDirectory(path: string, dataDirectory: string): void {
+  try {
+    mkdirSync(path);
+    return;
+  } catch (error) {
+    if (isCode(error, 'EEXIST')) return requireDirectory(path, dataDirectory);
+    if (!isCode(error, 'ENOENT') || dirname(path) === path) throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
+  }
+  makeDirectory(dirname(path), dataDirectory);
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    if (isCode(error, 'EEXIST')) return requireDirectory(path, dataDirectory);
+    throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
+  }
+}
+
+function requireDirectory(path: string, dataDirectory: string): void {
+  if (!statSync(path).isDirectory()) throw new DataDirectoryUnusableError(dataDirectory, `${path} exists and is not a directory`);
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function releaseIfOwned(path: string, processId: number): void {

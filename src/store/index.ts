@@ -1,6 +1,7 @@
 export type { Database, DatabaseKind, Queryable, QueryResult } from './database.ts';
 export { openDatabase, type DatabaseSettings } from './open-database.ts';
 export { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
+export { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
 export { createEventLog, type EventLog } from './event-log/event-log.ts';
 export type { AppendOptions, OutboxRule } from './event-log/append-events.ts';
 export type { AppendOutcome, ExpectedSeqConflict, SessionNotFound } from './event-log/append-outcome.ts';
@@ -14,3 +15,28 @@ export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotificatio
 export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';
 export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';
 export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';
+export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.ts';
+export {
+  anyPersonExists,
+  createPerson,
+  deleteAuthSession,
+  findPersonById,
+  findPersonBySessionHash,
+  findPersonByTokenHash,
+  findPersonByUsername,
+  insertApiToken,
+  insertAuthSession,
+  listApiTokens,
+  listMembers,
+  listProjectsOfPerson,
+  projectOfResource,
+  putMember,
+  revokeApiToken,
+  roleIn,
+  USERNAME_PATTERN,
+  type ApiTokenRow,
+  type Member,
+  type MemberRole,
+  type Person,
+  type ResourceKind,
+} from './accounts/accounts.ts';

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { Database, QueryResult } from './database.ts';
 
 const NUMERIC_OID = 1700;
@@ -20,9 +21,10 @@ export interface PgliteDatabase extends Database {
 export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<PgliteDatabase> {
   // Sums of bigint are numeric; Forja's sums are token counts, well within a double, so they arrive as numbers
   // on both engines.
-  // pgvector is loaded so that the RAG index can use HNSW (migration 0005 creates the extension when available).
+  // pgvector is loaded so that the RAG index can use HNSW, unaccent so that search folds accents (migrations
+  // 0005 and 0006 create the extensions when available).
   const pglite = await PGlite.create(options.dataDirectory ?? 'memory://', {
-    extensions: { vector },
+    extensions: { vector, unaccent },
     parsers: { [NUMERIC_OID]: (value: string) => Number(value) },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });

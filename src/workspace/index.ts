@@ -2,8 +2,6 @@ export { ARCHITECTURE_TYPES, currentArchitecture } from './current-architecture.
 export type { ArtifactVersion, ProjectArchitecture } from './current-architecture.ts';
 export { ARCHITECTURE_DOC_PATHS, architectureDocFile, architectureDocFiles } from './docs/architecture-doc-files.ts';
 export { syncArchitectureDocs } from './docs/sync-architecture-docs.ts';
-export { confinePath } from './files/confine-path.ts';
-export type { ConfinedPath } from './files/confine-path.ts';
 export { MAX_READ_BYTES, readWorktreeFile } from './files/read-worktree-file.ts';
 export type { WorktreeRead } from './files/read-worktree-file.ts';
 export { MAX_SEARCH_MATCHES, searchWorktree } from './files/search-worktree.ts';

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,6 +53,7 @@ describe('project workspaces', () => {
     await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1: pedido');
     await rm(pedidos.directory, { recursive: true, force: true });
     await workspaces.ensureWorktree(PROJECT, 'pedidos');
-    expect((await gitAt(pedidos.directory).raw(['log', '-1', '--format=%s'])).trim()).toBe('AT-1: pedido');
+    expect((await git().raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-1: pedido');
+    expect(await readFile(join(pedidos.directory, 'pedido.ts'), 'utf8')).toBe('export {};\n');
   });
 });

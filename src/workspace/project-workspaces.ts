@@ -53,7 +53,7 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
       lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);
         await ensureWorktree(await ensure(projectId), worktree.directory, worktree.branch);
-        return commitWorktree(worktree.directory, worktree.branch, message);
+        return commitWorktree(repository(projectId), worktree.directory, worktree.branch, message);
       }),
   };
 }

@@ -168,6 +168,30 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  it('shows where an agent\'s earlier conversation was summarised, with the summary on demand', async () => {
+    const sessionId = await newSession(unconfigured, 'Long talk');
+    await unconfigured.forja.eventLog.append(sessionId, [
+      { type: 'agent.activated', actor: 'user', payload: { v: 1, agent: 'criativo', handoff_id: null } },
+      { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'The bakery is called Dawn Bread.' } },
+      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: 'Noted: Dawn Bread.' } },
+      { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'Deliveries before 6.' } },
+      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: 'Before 6, then.' } },
+      { type: 'context.compacted', actor: 'context-manager', payload: { v: 1, agent: 'criativo', through_seq: 4, summary: 'The bakery is called Dawn Bread (#3).', tokens_before: 1200, tokens_after: 300 } },
+    ]);
+    const { page, errors } = await chromium.newPage();
+    await page.goto(`${unconfigured.url}/sessions/${sessionId}`);
+    const divider = page.locator('[data-testid="compaction-divider"][data-through-seq="4"]');
+    await divider.waitFor();
+    expect(await divider.textContent()).toContain('Earlier conversation summarised for Criativo (up to #4)');
+    const order = await page.locator('[data-testid="message-user"], [data-testid="message-agent"], [data-testid="compaction-divider"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-seq') ?? 'divider'));
+    expect(order).toEqual(['3', '4', 'divider', '5', '6']);
+    expect(await page.getByTestId('compaction-summary').isVisible()).toBe(false);
+    await divider.getByText('Show the summary').click();
+    await page.getByTestId('compaction-summary').filter({ hasText: 'The bakery is called Dawn Bread (#3).' }).waitFor({ state: 'visible' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('explains that no model is configured, on the page and when an agent cannot answer', async () => {
     const sessionId = await newSession(unconfigured, 'No model here');
     const { page, errors } = await chromium.newPage();

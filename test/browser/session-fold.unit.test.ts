@@ -37,6 +37,25 @@ describe('foldSession', () => {
     expect(view.lastSeq).toBe(12);
   });
 
+  it('puts a compaction divider after the last message its summary covers, with the summary, and notes a cut window', () => {
+    const view = foldSession(
+      log(
+        ['session.created', { v: 1 }],
+        ['agent.activated', { v: 1, agent: 'criativo', handoff_id: null }],
+        ['chat.message', { v: 1, text: 'one' }, 'user'],
+        ['agent.response', { v: 1, agent: 'criativo', text: 'first' }, 'criativo'],
+        ['chat.message', { v: 1, text: 'two' }, 'user'],
+        ['agent.response', { v: 1, agent: 'criativo', text: 'second' }, 'criativo'],
+        ['context.compacted', { v: 1, agent: 'criativo', through_seq: 4, summary: 'They said one.', tokens_before: 900, tokens_after: 300 }, 'context-manager'],
+        ['context.compaction_failed', { v: 1, agent: 'criativo', reason: 'failed', message: 'boom', left_out: 0, window_from_seq: 5 }, 'context-manager'],
+        ['context.compaction_failed', { v: 1, agent: 'criativo', reason: 'failed', message: 'boom', left_out: 3, window_from_seq: 6 }, 'context-manager'],
+      ),
+    );
+    expect(view.chat.map((item) => [item.kind, item.seq])).toEqual([['activated', 2], ['user', 3], ['agent', 4], ['compaction', 7], ['user', 5], ['agent', 6], ['window', 9]]);
+    expect(view.chat[3]).toEqual({ kind: 'compaction', seq: 7, agent: 'criativo', throughSeq: 4, summary: 'They said one.', tokensBefore: 900, tokensAfter: 300 });
+    expect(view.chat[6]).toEqual({ kind: 'window', seq: 9, agent: 'criativo', reason: 'failed', leftOut: 3 });
+  });
+
   it('closes a turn on its final response, a failure or the loop limit, and pauses it on a proposed action', () => {
     const turn = (id: string) => ['turn.started', { v: 1, agent: 'dev:api', turn_id: id, kind: 'message' }] as [string, unknown];
     const view = foldSession(

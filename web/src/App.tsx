@@ -1,5 +1,10 @@
+import { SignInPage } from './account/SignInPage.tsx';
+import { useMe } from './account/use-me.ts';
+import type { Person } from './api/types.ts';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
+import { ErrorMessage } from './components/ErrorMessage.tsx';
 import { Link } from './components/Link.tsx';
+import { ModelHealthBanner } from './components/ModelHealthBanner.tsx';
 import { t } from './i18n/t.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { ProjectPage } from './pages/ProjectPage.tsx';
@@ -8,9 +13,14 @@ import { SessionPage } from './pages/SessionPage.tsx';
 import type { Route } from './routing/match-route.ts';
 import { useRoute } from './routing/use-route.ts';
 
-/** The app shell: a header and the page the path names, each page behind its own error boundary. */
+/**
+ * The app shell: a header (with who is signed in, when accounts are in use) and the page the path names,
+ * each page behind its own error boundary; the sign-in page while nobody is signed in.
+ */
 export function App() {
   const route = useRoute();
+  const account = useMe();
+  const person = account.state.status === 'ready' ? account.state.me.person : null;
   return (
     <>
       <header className="app-header">
@@ -18,20 +28,41 @@ export function App() {
           {t('app.name')}
         </Link>
         <span className="muted small">{t('app.tagline')}</span>
+        {person !== null && (
+          <span className="account small" data-testid="signed-in-as" data-person-id={person.id}>
+            {t('account.signedInAs', { name: person.username })}{' '}
+            <button type="button" data-testid="sign-out" onClick={() => void account.signOut()}>
+              {t('account.signOut')}
+            </button>
+          </span>
+        )}
       </header>
-      <ErrorBoundary resetKey={routeKey(route)}>
-        <Page route={route} />
-      </ErrorBoundary>
+      <ModelHealthBanner />
+      {account.state.status === 'loading' && <p className="page muted">{t('common.loading')}</p>}
+      {account.state.status === 'failed' && (
+        <main className="page narrow">
+          <ErrorMessage error={account.state.error} />
+          <button type="button" onClick={account.reload}>
+            {t('common.retry')}
+          </button>
+        </main>
+      )}
+      {account.state.status === 'signed-out' && <SignInPage onSignedIn={account.signedIn} />}
+      {account.state.status === 'ready' && (
+        <ErrorBoundary resetKey={routeKey(route)}>
+          <Page route={route} person={person} />
+        </ErrorBoundary>
+      )}
     </>
   );
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, person }: { route: Route; person: Person | null }) {
   switch (route.page) {
     case 'projects':
       return <ProjectsPage />;
     case 'project':
-      return <ProjectPage key={route.projectId} projectId={route.projectId} />;
+      return <ProjectPage key={route.projectId} projectId={route.projectId} person={person} />;
     case 'session':
       return <SessionPage key={route.sessionId} sessionId={route.sessionId} />;
     case 'not-found':

@@ -6,7 +6,7 @@ export const ANAMNESE_KICKOFF = [
   'Mapeie as competências que a pessoa demonstra nos eventos mostrados, priorizando as ainda sem perfil.',
   'Cada perfil cita como evidência os #seq dos eventos. Níveis: iniciante, intermediario, avancado, especialista.',
   'Nunca infira saúde, personalidade, idade ou gênero: um perfil assim é recusado.',
-  'Responda APENAS com JSON: {"profiles": [{"competency": string, "level": string, "summary": string, "evidence": [seq, …]}]}.',
+  'Responda APENAS com JSON: {"profiles": [{"competency": string, "level": string, "evidence": [seq, …]}]} — nenhum outro campo; a competência é uma das do projeto.',
 ].join('\n');
 
 /** The competencies the Anamnese maps; those without a profile are its trigger (and its RAG query). */

@@ -23,13 +23,14 @@ export async function assembleAnamneseContext(
   trigger: { projectId: string },
   events: readonly SessionEvent[],
   profiled: ReadonlyArray<{ competency: string }>,
+  vocabulary: readonly string[] = ANAMNESE_COMPETENCIES,
 ): Promise<AnamneseContext> {
-  const missing = ragQueryForAnamnese(ANAMNESE_COMPETENCIES, profiled);
+  const missing = ragQueryForAnamnese(vocabulary, profiled);
   const triage = await composeTriageWithRag({ recentEvents: events, ...ANAMNESE_TRIAGE_LIMITS, search: dependencies.ragSearchFor(trigger.projectId), query: missing });
   const kickoff = await resolveTemplate({ enabled: dependencies.flags.graph_templates_enabled, name: TEMPLATE_NAMES.anamneseKickoff, inline: ANAMNESE_KICKOFF, read: dependencies.readTemplate });
   const report = await buildSystemPrompt(dependencies.prompts, 'anamnese', trigger.projectId, {
     projectContext: triage.window.text,
-    taskState: `${kickoff.text}\n\nCompetências ainda sem perfil: ${missing ?? '(nenhuma)'}.`,
+    taskState: `${kickoff.text}\n\nCompetências do projeto (use exatamente estes nomes): ${vocabulary.join(', ')}.\nCompetências ainda sem perfil: ${missing ?? '(nenhuma)'}.`,
   });
   return { report, triage, kickoff, missing };
 }

@@ -6,7 +6,7 @@ import { ANAMNESE_COMPETENCIES, ANAMNESE_KICKOFF, ANAMNESE_TRIAGE_LIMITS } from 
 import { assembleAnamneseContext } from './assemble-anamnese-context.ts';
 
 const events = buildSessionEvents('s', [{ type: 'chat.message', actor: 'user', payload: { v: 1, text: 'Escrevi a consulta SQL do relatório' } }]);
-const found: RagSearchResult = { hits: [{ chunk_id: 'c#0', source_kind: 'doc', source_id: 'doc:docs/x.md', source: 'docs/x.md', text: 'testes de contrato', score: 0.7 }], degraded: false, method: 'exact' };
+const found: RagSearchResult = { hits: [{ chunk_id: 'c#0', source_kind: 'doc', source_id: 'doc:docs/x.md', source: 'docs/x.md', text: 'testes de contrato', score: 0.7 }], degraded: false, method: 'exact', parts: ['fts', 'exact'] };
 
 describe('the Anamnese context with RAG (ADR 0101)', () => {
   it('searches for the competencies still without a profile — their names only, never a profile text', async () => {
@@ -31,8 +31,8 @@ describe('the Anamnese context with RAG (ADR 0101)', () => {
 
   it('is byte-identical without hits, shows degraded: true when RAG fails, and falls back to the inline kickoff', async () => {
     const withoutRag = await assembleAnamneseContext(companionTestDependencies({ rag: null }), { projectId: 'p' }, events, []);
-    const empty = await assembleAnamneseContext(companionTestDependencies({ rag: async () => ({ hits: [], degraded: false, method: 'hnsw' }) }), { projectId: 'p' }, events, []);
-    const failing = await assembleAnamneseContext(companionTestDependencies({ rag: async () => ({ hits: [], degraded: true, reason: 'index down', method: 'hnsw' }) }), { projectId: 'p' }, events, []);
+    const empty = await assembleAnamneseContext(companionTestDependencies({ rag: async () => ({ hits: [], degraded: false, method: 'hnsw', parts: ['fts', 'hnsw'] }) }), { projectId: 'p' }, events, []);
+    const failing = await assembleAnamneseContext(companionTestDependencies({ rag: async () => ({ hits: [], degraded: true, reason: 'index down', method: 'hnsw', parts: ['fts', 'hnsw'] }) }), { projectId: 'p' }, events, []);
     expect(empty.report.prompt).toBe(withoutRag.report.prompt);
     expect(failing.report.prompt).toContain('degraded: true (reason: index down)');
     expect(withoutRag.kickoff).toEqual({ text: ANAMNESE_KICKOFF, source: 'inline', reason: 'flag_off' });

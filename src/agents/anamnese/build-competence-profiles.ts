@@ -1,8 +1,10 @@
+import { competencyVocabulary } from '../../domain/memory/index.ts';
 import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
+import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
 import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
 import { readSessionEvents } from '../companions/read-session-events.ts';
-import { ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-kickoff.ts';
+import { ANAMNESE_COMPETENCIES, ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-kickoff.ts';
 import { assembleAnamneseContext } from './assemble-anamnese-context.ts';
 import { parseProfiles } from './parse-profiles.ts';
 import { readProfiledCompetencies } from './read-profiled-competencies.ts';
@@ -12,12 +14,18 @@ export type AnamneseOutcome = { status: 'recorded'; events: SessionEvent[]; prob
 /**
  * The Anamnese (ADR 0101): one model turn through the gateway over the session's recent events (and RAG
  * fragments for competencies without a profile); each profile the prohibition accepts is appended as
- * `anamnese.profile_recorded`; each it refuses as `anamnese.profile_refused`, with categories and paths only.
+ * `anamnese.profile_recorded` (closed: competency of the project's vocabulary, level, evidence); each the
+ * prohibition refuses as `anamnese.profile_refused`, with categories and paths only.
  */
 export async function buildCompetenceProfiles(dependencies: CompanionDependencies, trigger: { projectId: string; sessionId: string }): Promise<AnamneseOutcome> {
   const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
-  const profiled = await readProfiledCompetencies(dependencies.database, trigger.projectId);
-  const context = await assembleAnamneseContext(dependencies, trigger, events, profiled);
+  const [profiled, architecture] = await Promise.all([
+    readProfiledCompetencies(dependencies.database, trigger.projectId),
+    readProjectArchitecture(dependencies.database, trigger.projectId),
+  ]);
+  const stacks = (architecture.module_map?.data.modules ?? []).map((module) => module.stack);
+  const vocabulary = competencyVocabulary(ANAMNESE_COMPETENCIES, stacks);
+  const context = await assembleAnamneseContext(dependencies, trigger, events, profiled, vocabulary);
   const outcome = await dependencies.gateway.runTurn({
     projectId: trigger.projectId,
     sessionId: trigger.sessionId,
@@ -29,12 +37,12 @@ export async function buildCompetenceProfiles(dependencies: CompanionDependencie
   });
   if (outcome.status !== 'completed') return { status: 'failed', reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message };
 
-  const { profiles, refused, problems } = parseProfiles(outcome.text, new Set(events.map((event) => event.seq)));
+  const { profiles, refused, problems } = parseProfiles(outcome.text, new Set(events.map((event) => event.seq)), vocabulary);
   const toAppend: NewSessionEvent[] = [
     ...profiles.map((profile) => ({
       type: MEMORY_EVENT_TYPES.anamneseProfileRecorded,
       actor: 'anamnese',
-      payload: { v: 1, profile_id: dependencies.newId(), competency: profile.competency, level: profile.level, summary: profile.summary, evidence: [...profile.evidence] },
+      payload: { v: 2, profile_id: dependencies.newId(), competency: profile.competency, level: profile.level, evidence: [...profile.evidence] },
     })),
     ...refused.map((profile) => ({
       type: MEMORY_EVENT_TYPES.anamneseProfileRefused,

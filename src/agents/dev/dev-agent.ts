@@ -8,6 +8,7 @@ import { devKickoff } from './dev-kickoff.ts';
 import { fileTools } from './file-tools.ts';
 import { finishTaskTool } from './finish-task-tool.ts';
 import { listModuleContractsTool } from './list-module-contracts-tool.ts';
+import { ragFeedbackTool, ragSearchTool } from './rag-tools.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { terminalTool } from './terminal-tool.ts';
@@ -22,7 +23,7 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
     slug: `${DEV_SLUG_PREFIX}${module}`,
     maxIterations: DEV_MAX_ITERATIONS,
     maxOutputTokens: DEV_MAX_OUTPUT_TOKENS,
-    tools: [...fileTools(dependencies), terminalTool(dependencies), listModuleContractsTool(dependencies), reportBlockedTool(), finishTaskTool(dependencies)],
+    tools: [...fileTools(dependencies), terminalTool(dependencies), listModuleContractsTool(dependencies), ragSearchTool(dependencies.ragSearch), ragFeedbackTool(), reportBlockedTool(), finishTaskTool(dependencies)],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, worktree] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),

@@ -1,6 +1,7 @@
 import type { Database } from '../../store/index.ts';
 import type { ProjectWorkspaces, TerminalRunner } from '../../workspace/index.ts';
 import type { PromptSources } from '../runtime/build-system-prompt.ts';
+import type { DevProjectSearch } from './rag-tools.ts';
 
 /** What a dev agent is given: its worktree comes from the workspaces, its commands run through `terminal`. */
 export interface DevDependencies {
@@ -8,4 +9,6 @@ export interface DevDependencies {
   database: Database;
   workspaces: ProjectWorkspaces;
   terminal: TerminalRunner;
+  /** The project search behind `rag_search` (the memory's hybrid search). */
+  ragSearch: DevProjectSearch;
 }

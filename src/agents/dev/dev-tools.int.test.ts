@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -29,9 +29,11 @@ const ESCAPES: Array<[string, string, RegExp]> = [
   ['a "../" hidden in the middle', 'src/../../outside/secret.txt', /"\.\." climbs above the root of your worktree/],
   ['an absolute path', '/etc/passwd', /absolute paths are not accepted/],
   ['an absolute path to the outside directory', '@outside/secret.txt', /absolute paths are not accepted/],
-  ['a directory symlink leading out', 'escape/secret.txt', /a symbolic link leads outside your worktree/],
-  ['a file symlink leading out', 'secret-link.txt', /a symbolic link leads outside your worktree/],
-  ['a dangling symlink pointing out', 'dangling.txt', /symbolic link whose target does not exist/],
+  ['a directory symlink leading out', 'escape/secret.txt', /escape is a symbolic link; file tools never follow links/],
+  ['a file symlink leading out', 'secret-link.txt', /secret-link\.txt (refused|cannot be written): it is a symbolic link; file tools never follow links/],
+  ['a dangling symlink pointing out', 'dangling.txt', /dangling\.txt (refused|cannot be written): it is a symbolic link; file tools never follow links/],
+  ['a hard link to a file outside', 'hard-link.txt', /hard-link\.txt (refused|cannot be written): it has 2 hard links/],
+  ['a file used as a directory', 'plain.txt/child.txt', /plain\.txt is a file, not a directory, so nothing can be inside it/],
   ['git metadata', '.git', /\.git links the worktree to its repository/],
 ];
 
@@ -50,6 +52,8 @@ describe.each(testDatabaseEngines())('dev tools on $name', (engine) => {
     await symlink(outside, join(worktree.directory, 'escape'));
     await symlink(join(outside, 'secret.txt'), join(worktree.directory, 'secret-link.txt'));
     await symlink(join(outside, 'created-through-link.txt'), join(worktree.directory, 'dangling.txt'));
+    await link(join(outside, 'secret.txt'), join(worktree.directory, 'hard-link.txt'));
+    await writeFile(join(worktree.directory, 'plain.txt'), 'plain');
   });
   afterEach(async () => {
     await fixture.close();
@@ -87,6 +91,8 @@ describe.each(testDatabaseEngines())('dev tools on $name', (engine) => {
     await rm(join(worktree.directory, 'escape'));
     await rm(join(worktree.directory, 'secret-link.txt'));
     await rm(join(worktree.directory, 'dangling.txt'));
+    await rm(join(worktree.directory, 'hard-link.txt'));
+    await rm(join(worktree.directory, 'plain.txt'));
     expect((await fixture.call(tools(), 'finish_task', { task_id: 'AT-001', resumo: 'x' }, dev)).result).toContain('nothing to commit on dev-pedidos');
 
     await fixture.call(tools(), 'write_file', { path: 'src/pedidos.ts', content: 'export {};\n' }, dev);
@@ -96,6 +102,14 @@ describe.each(testDatabaseEngines())('dev tools on $name', (engine) => {
     expect((await git.raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-001: --amend: a tela de pedidos');
     expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe('export {};\n');
     expect((await fixture.eventLog.read(fixture.sessionId)).at(-1)).toMatchObject({ type: 'dev.task_finished', payload: { agent: 'dev:pedidos', module: 'pedidos', task_id: 'AT-001', branch: 'dev-pedidos', files: ['src/pedidos.ts'] } });
+  });
+
+  it('replaces a file without writing into it: its mode stays, no scratch file is left', async () => {
+    await writeFile(join(worktree.directory, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(await fixture.call(tools(), 'write_file', { path: 'run.sh', content: '#!/bin/sh\necho oi\n' }, dev)).toMatchObject({ ok: true });
+    expect((await stat(join(worktree.directory, 'run.sh'))).mode & 0o777).toBe(0o755);
+    expect(await readFile(join(worktree.directory, 'run.sh'), 'utf8')).toBe('#!/bin/sh\necho oi\n');
+    expect((await readdir(worktree.directory)).filter((name) => name.startsWith('.forja-write-'))).toEqual([]);
   });
 
   it('records a block for a missing interface', async () => {

@@ -12,8 +12,9 @@ export type PsicologoOutcome =
 
 /**
  * The Psicólogo's analysis of an ended session (ADR 0101): one model turn through the gateway (metered),
- * whose hypotheses — each backed by events of the session — are appended as `hypothesis.proposed` for the
- * person to accept or dismiss. A model that fails or answers nothing usable changes nothing.
+ * whose hypotheses — each about how the person works and backed by events of the session — are appended as
+ * `hypothesis.proposed` for the person to accept or dismiss; those the prohibition refuses as
+ * `hypothesis.refused`, with categories and paths only. A model that fails or answers nothing usable changes nothing.
  */
 export async function analyseEndedSession(dependencies: CompanionDependencies, trigger: SessionEndTrigger): Promise<PsicologoOutcome> {
   const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
@@ -29,17 +30,21 @@ export async function analyseEndedSession(dependencies: CompanionDependencies, t
   });
   if (outcome.status !== 'completed') return { status: 'failed', reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message };
 
-  const { hypotheses, problems } = parseHypotheses(outcome.text, new Set(events.map((event) => event.seq)));
-  if (hypotheses.length === 0) return { status: 'proposed', events: [], problems };
+  const { hypotheses, refused, problems } = parseHypotheses(outcome.text, new Set(events.map((event) => event.seq)));
+  if (hypotheses.length === 0 && refused.length === 0) return { status: 'proposed', events: [], problems };
   const rag = context.triage.rag.degraded === false ? { degraded: false } : { degraded: true, reason: context.triage.rag.degraded.reason };
-  const appended = await dependencies.eventLog.append(
-    trigger.sessionId,
-    hypotheses.map((hypothesis) => ({
+  const appended = await dependencies.eventLog.append(trigger.sessionId, [
+    ...hypotheses.map((hypothesis) => ({
       type: MEMORY_EVENT_TYPES.hypothesisProposed,
       actor: 'psicologo',
-      payload: { v: 1, hypothesis_id: dependencies.newId(), statement: hypothesis.statement, evidence: [...hypothesis.evidence], trigger: { kind: 'session.ended', reason: trigger.reason }, rag },
+      payload: { v: 1, hypothesis_id: dependencies.newId(), aspect: hypothesis.aspect, statement: hypothesis.statement, evidence: [...hypothesis.evidence], trigger: { kind: 'session.ended', reason: trigger.reason }, rag },
     })),
-  );
+    ...refused.map((hypothesis) => ({
+      type: MEMORY_EVENT_TYPES.hypothesisRefused,
+      actor: 'system',
+      payload: { v: 1, categories: [...new Set(hypothesis.violations.map((violation) => violation.category))], paths: hypothesis.violations.map((violation) => violation.path) },
+    })),
+  ]);
   if (!appended.success) return { status: 'failed', reason: appended.error.message };
   return { status: 'proposed', events: appended.events, problems };
 }

@@ -6,7 +6,7 @@ export const PSICOLOGO_KICKOFF = [
   'Analise a sessão que terminou a partir do gatilho (o motivo classificado) e dos eventos mostrados.',
   'Proponha até 3 hipóteses sobre como a pessoa trabalha, cada uma com as evidências: os #seq dos eventos.',
   'Nunca infira saúde, personalidade, idade ou gênero. A pessoa aceita ou descarta cada hipótese.',
-  'Responda APENAS com JSON: {"hypotheses": [{"statement": string, "evidence": [seq, …]}]}.',
+  'Responda APENAS com JSON: {"hypotheses": [{"aspect": "ritmo" | "decisoes" | "bloqueios", "statement": string, "evidence": [seq, …]}]}.',
 ].join('\n');
 
 /**

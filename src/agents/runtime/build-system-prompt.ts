@@ -48,7 +48,7 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
   const scope = parts.instructionScope === undefined ? {} : { scope: parts.instructionScope };
   // The full slug: a dev reads the patch of `dev` and then the one stored for `dev:<module>`.
   const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent, ...scope }) : { sources: [] };
-  return assemblePrompt(
+  const report = assemblePrompt(
     {
       agent,
       identidade: isAgentSlug(identitySlug) ? AGENT_IDENTITIES[identitySlug] : '',
@@ -62,6 +62,19 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
       ...(sources.contextWindowTokens === undefined ? {} : { budgets: { instruction_files: instructionBudgetForWindow(sources.contextWindowTokens) } }),
     },
   );
+  const byAgent = assemblies.get(sources) ?? new Map<string, AssemblyReport>();
+  byAgent.set(agent, report);
+  assemblies.set(sources, byAgent);
+  return report;
+}
+
+// The latest assembly per agent, per set of sources (one per Forja): how `forja context --session` shows layers.
+const assemblies = new WeakMap<PromptSources, Map<string, AssemblyReport>>();
+
+/** The layer report of the prompt `agent` was last assembled with, when `prompt` is that prompt. */
+export function lastAssemblyOf(sources: PromptSources, agent: string, prompt: string): AssemblyReport | null {
+  const report = assemblies.get(sources)?.get(agent);
+  return report !== undefined && report.prompt === prompt ? report : null;
 }
 
 /** The session's business rules as prompt units (oldest first, so the oldest are dropped first). */

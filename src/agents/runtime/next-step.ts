@@ -1,4 +1,5 @@
 import type { ConversationState, PendingAction, RecordedToolCall } from '../../domain/conversation/index.ts';
+import { firstAfter } from './first-after.ts';
 
 /**
  * What the tool loop does next, decided from the log alone (so a restarted process decides the same):
@@ -23,10 +24,12 @@ export interface NextStepInput {
 export function nextStep(state: ConversationState, input: NextStepInput): NextStep {
   const turn = state.turn_in_progress;
   if (turn === null || turn.agent !== input.agent) return { kind: 'done' };
-  const responses = state.history.filter((entry) => entry.role === 'assistant' && entry.agent === input.agent && entry.seq > turn.seq);
+  // Only the turn's own entries matter: read the history from the turn's start, not from the beginning.
+  const turnEntries = state.history.slice(firstAfter(state.history, turn.seq));
+  const responses = turnEntries.filter((entry) => entry.role === 'assistant' && entry.agent === input.agent);
   const last = responses.at(-1);
   const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
-  const completed = new Set(state.history.flatMap((entry) => (entry.role === 'tool' && entry.seq > turn.seq ? [entry.tool_call_id] : [])));
+  const completed = new Set(turnEntries.flatMap((entry) => (entry.role === 'tool' ? [entry.tool_call_id] : [])));
   const awaiting: PendingAction[] = [];
   for (const call of calls) {
     if (completed.has(call.id)) continue;

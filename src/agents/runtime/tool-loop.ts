@@ -4,6 +4,7 @@ import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
 import type { EventLog, NewSessionEvent } from '../../store/index.ts';
 import type { AgentTool } from './agent-tool.ts';
+import type { ContextManager } from './context-manager/create-context-manager.ts';
 import { historyToMessages } from './history-to-messages.ts';
 import type { LiveTurns } from './live-turns.ts';
 import { nextStep } from './next-step.ts';
@@ -16,6 +17,8 @@ export interface ToolLoopDependencies {
   gateway: ModelGateway;
   liveTurns: LiveTurns;
   hooks: Hooks;
+  /** Fits each request into the model's window (DESIGN §3); without it the whole history is sent. */
+  contextManager?: ContextManager;
   newId?: () => string;
 }
 
@@ -93,8 +96,16 @@ export async function runToolLoop(dependencies: ToolLoopDependencies, agent: Loo
 
       case 'call_model': {
         const system = await agent.buildSystemPrompt(view, scope);
+        const tools = toToolDefinitions(agent.tools);
+        const frame = { view, projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, system, tools, maxOutputTokens: agent.maxOutputTokens, ...(scope.signal ? { signal: scope.signal } : {}) };
+        const context = dependencies.contextManager ? await dependencies.contextManager.prepare(frame, append) : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
+        if (!context.ok) {
+          await append([{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: turnId, agent: agent.slug, reason: context.reason, message: context.message } }]);
+          liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'failed' });
+          return { status: 'failed', reason: context.reason, message: context.message };
+        }
         const outcome = await gateway.runTurn(
-          { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, system, messages: historyToMessages(view.state.history, agent.slug), tools: toToolDefinitions(agent.tools), maxOutputTokens: agent.maxOutputTokens },
+          { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, system, messages: context.messages, tools, maxOutputTokens: agent.maxOutputTokens, ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}) },
           {
             ...(scope.signal ? { signal: scope.signal } : {}),
             onTextDelta: (text) => {

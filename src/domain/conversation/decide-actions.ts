@@ -1,4 +1,4 @@
-import { PERSON_ACTOR } from './actors.ts';
+import { isPersonActor, PERSON_ACTOR } from './actors.ts';
 import type { CommandOf } from './commands.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { accept, refuse, type Decision } from './decision.ts';
@@ -10,16 +10,16 @@ import { EVENT_TYPES } from './event-types.ts';
  */
 export function decideResolveAction(command: CommandOf<'ApproveAction' | 'DenyAction'>, state: ConversationState): Decision {
   const verb = command.type === 'ApproveAction' ? 'approves' : 'denies';
-  if (command.actor !== PERSON_ACTOR) {
-    return refuse(`only the person (actor "${PERSON_ACTOR}") ${verb} a proposed action, not "${command.actor}"`);
+  if (!isPersonActor(command.actor)) {
+    return refuse(`only the person (actor "${PERSON_ACTOR}" or a person id) ${verb} a proposed action, not "${command.actor}"`);
   }
   const action = state.pending_actions.find((pending) => pending.action_id === command.action_id);
   if (action === undefined) return refuse(`action ${command.action_id} is not pending in this session`);
   if (action.status === 'approved') return refuse(`action ${command.action_id} was already approved`);
   if (command.type === 'ApproveAction') {
-    return accept({ type: EVENT_TYPES.actionApproved, actor: PERSON_ACTOR, payload: { v: 1, action_id: command.action_id } });
+    return accept({ type: EVENT_TYPES.actionApproved, actor: command.actor, payload: { v: 1, action_id: command.action_id } });
   }
   const reason = command.reason?.trim();
   const payload = reason ? { v: 1, action_id: command.action_id, reason } : { v: 1, action_id: command.action_id };
-  return accept({ type: EVENT_TYPES.actionDenied, actor: PERSON_ACTOR, payload });
+  return accept({ type: EVENT_TYPES.actionDenied, actor: command.actor, payload });
 }

@@ -1,6 +1,6 @@
 import { canActivate, USER_STARTED_AGENTS } from '../handoffs/agent-activation.ts';
 import { AGENT_SLUG_PATTERN } from '../handoffs/handoff.ts';
-import { PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
+import { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
 import type { CommandOf } from './commands.ts';
 import { activeAgent } from './conversation-queries.ts';
 import type { ConversationState } from './conversation-state.ts';
@@ -19,8 +19,8 @@ export function decideActivateAgent(command: CommandOf<'ActivateAgent'>, state: 
   if (active !== undefined) return refuse(`agent ${agent} is already active in this session (since seq ${active.seq})`);
   const activation = canActivate(agent, state.handoffs);
   if (!activation.allowed) return refuse(activation.reason);
-  if (USER_STARTED_AGENTS.has(agent) && activation.handoff === undefined && actor !== PERSON_ACTOR) {
-    return refuse(`agent ${agent} is started only by the person (actor "${PERSON_ACTOR}"), not by "${actor}"`);
+  if (USER_STARTED_AGENTS.has(agent) && activation.handoff === undefined && !isPersonActor(actor)) {
+    return refuse(`agent ${agent} is started only by the person (actor "${PERSON_ACTOR}" or a person id), not by "${actor}"`);
   }
   const handoffId = activation.handoff?.id ?? null;
   return accept({ type: EVENT_TYPES.agentActivated, actor, payload: { v: 1, agent, handoff_id: handoffId } });

@@ -1,7 +1,7 @@
 import { artifactEventType } from '../artifacts/artifact-payload.ts';
 import { PRODUCT_BRIEF_TYPE, productBriefDefinition, type ProductBrief } from '../artifacts/product-brief.ts';
 import { validateArtifactData } from '../artifacts/validate-artifact-data.ts';
-import { PERSON_ACTOR } from './actors.ts';
+import { isPersonActor, PERSON_ACTOR } from './actors.ts';
 import type { CommandOf } from './commands.ts';
 import { activeAgent } from './conversation-queries.ts';
 import type { ConversationState } from './conversation-state.ts';
@@ -16,14 +16,14 @@ export const READINESS_AGENT = 'criativo';
  * (ADR 0008 §5), so any other actor is refused; it happens once, and only while Criativo is active.
  */
 export function decideConfirmReadiness(command: CommandOf<'ConfirmReadiness'>, state: ConversationState): Decision {
-  if (command.actor !== PERSON_ACTOR) {
-    return refuse(`readiness is confirmed only by the person (actor "${PERSON_ACTOR}"), not by "${command.actor}"`);
+  if (!isPersonActor(command.actor)) {
+    return refuse(`readiness is confirmed only by the person (actor "${PERSON_ACTOR}" or a person id), not by "${command.actor}"`);
   }
   if (state.readiness.confirmed) return refuse(`readiness was already confirmed in this session (seq ${state.readiness.seq})`);
   if (activeAgent(state, READINESS_AGENT) === undefined) {
     return refuse(`readiness needs ${READINESS_AGENT} active in this session; start ${READINESS_AGENT} first`);
   }
-  return accept({ type: EVENT_TYPES.readinessConfirmed, actor: PERSON_ACTOR, payload: { v: 1 } });
+  return accept({ type: EVENT_TYPES.readinessConfirmed, actor: command.actor, payload: { v: 1 } });
 }
 
 /**

@@ -29,7 +29,7 @@ describe('ActivateAgent', () => {
   it('refuses Criativo started by anyone but the person', () => {
     expect(given().when({ type: 'ActivateAgent', agent: 'criativo', actor: 'system' })).toEqual({
       ok: false,
-      reason: 'agent criativo is started only by the person (actor "user"), not by "system"',
+      reason: 'agent criativo is started only by the person (actor "user" or a person id), not by "system"',
     });
   });
 
@@ -102,7 +102,7 @@ describe('ConfirmReadiness', () => {
   });
 
   it.each([
-    ['the model asks for it', [criativoStarted], 'criativo', 'readiness is confirmed only by the person (actor "user"), not by "criativo"'],
+    ['the model asks for it', [criativoStarted], 'criativo', 'readiness is confirmed only by the person (actor "user" or a person id), not by "criativo"'],
     ['it was already confirmed', [criativoStarted, readiness], 'user', 'readiness was already confirmed in this session (seq 2)'],
     ['Criativo is not active', [], 'user', 'readiness needs criativo active in this session; start criativo first'],
   ])('refuses when %s', (_case, specs, actor, reason) => {
@@ -201,7 +201,12 @@ describe('ApproveAction and DenyAction', () => {
   it('refuses answers from an agent, and answers to an action no longer pending', () => {
     expect(given(proposed).when({ type: 'ApproveAction', action_id: 'a1', actor: 'po' })).toEqual({
       ok: false,
-      reason: 'only the person (actor "user") approves a proposed action, not "po"',
+      reason: 'only the person (actor "user" or a person id) approves a proposed action, not "po"',
+    });
+    const personId = '0f9d6a52-3c1e-4b7a-9d2e-6f1a2b3c4d5e';
+    expect(given(proposed).when({ type: 'ApproveAction', action_id: 'a1', actor: personId })).toEqual({
+      ok: true,
+      events: [{ type: 'action.approved', actor: personId, payload: { v: 1, action_id: 'a1' } }],
     });
     const denied: EventSpec = { type: 'action.denied', payload: { v: 1, action_id: 'a1' } };
     expect(given(proposed, denied).when({ type: 'ApproveAction', action_id: 'a1', actor: 'user' })).toEqual({

@@ -93,6 +93,36 @@ export const ToolLoopLimitReachedPayloadSchema = z.object({
   ceiling: z.number().int().positive(),
 });
 
+/**
+ * `context.compacted` — the ContextManager summarised `agent`'s history up to `through_seq`: from then on the
+ * agent's requests carry `summary` in place of those messages (the originals stay in the log). `omitted` counts
+ * the oldest messages that did not fit the summarising call itself (0 in the steady state); `usage_id` is the
+ * summarising call's `token_usage` row.
+ */
+export const ContextCompactedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  through_seq: z.number().int().nonnegative(),
+  summary: z.string(),
+  tokens_before: z.number().int().nonnegative(),
+  tokens_after: z.number().int().nonnegative(),
+  omitted: z.number().int().nonnegative().optional(),
+  usage_id: z.string().min(1).optional(),
+});
+
+/**
+ * `context.compaction_failed` — the summarising call did not complete, so this call was sent a window of the
+ * most recent messages that fit, with a note saying `left_out` earlier messages were not sent.
+ */
+export const ContextCompactionFailedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  reason: z.string(),
+  message: z.string(),
+  left_out: z.number().int().nonnegative(),
+  window_from_seq: z.number().int().nonnegative(),
+});
+
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;
 export type AgentResponsePayload = z.infer<typeof AgentResponsePayloadSchema>;
 export type RecordedToolCall = z.infer<typeof RecordedToolCallSchema>;
@@ -102,4 +132,6 @@ export type TurnFailedPayload = z.infer<typeof TurnFailedPayloadSchema>;
 export type ToolCompletedPayload = z.infer<typeof ToolCompletedPayloadSchema>;
 export type ActionProposedPayload = z.infer<typeof ActionProposedPayloadSchema>;
 export type ActionResolvedPayload = z.infer<typeof ActionResolvedPayloadSchema>;
+export type ContextCompactedPayload = z.infer<typeof ContextCompactedPayloadSchema>;
+export type ContextCompactionFailedPayload = z.infer<typeof ContextCompactionFailedPayloadSchema>;
 export type TurnKind = (typeof TURN_KINDS)[number];

@@ -1,7 +1,7 @@
 /**
  * Wire names of the session events the conversation rules read or write.
  *
- * Names from the records (ADR 0008, 0101, DESIGN.md): `chat.message`, `agent.activated`, `agent.response`,
+ * Names from the records (ADR 0008, 0101; see docs/records.md): `chat.message`, `agent.activated`, `agent.response`,
  * `artifact.<type>`, `handoff.<status>`, `toolloop.limit_reached`, `session.ended`.
  * Names chosen here, because the records leave them open:
  * - `turn.started` — a model turn began (one user message = one turn; also the consolidation turn).
@@ -13,6 +13,8 @@
  *   its result (a crash between two events would otherwise leave a dangling call the provider rejects).
  * - `action.proposed` / `action.approved` / `action.denied` — a `proposed` tool waiting for the person.
  * - `budget.exceeded` — the gateway refused a call on budget.
+ * - `context.compacted` / `context.compaction_failed` — the ContextManager summarised an agent's history, or
+ *   could not and sent a recorded window instead (the record names the first, DESIGN §3).
  *
  * Deliberately a leaf module (imports nothing) so every domain folder can import it without cycles.
  */
@@ -30,6 +32,8 @@ export const EVENT_TYPES = {
   budgetExceeded: 'budget.exceeded',
   toolLoopLimitReached: 'toolloop.limit_reached',
   sessionEnded: 'session.ended',
+  contextCompacted: 'context.compacted',
+  contextCompactionFailed: 'context.compaction_failed',
 } as const;
 
 /** Prefix of every artifact event: `artifact.business_rule`, `artifact.product_brief`, … */

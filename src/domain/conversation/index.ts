@@ -1,4 +1,4 @@
-export { PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
+export { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
 export { buildSessionEvents, eventIdForSeq } from './test-support/build-session-events.ts';
 export type { EventSpec } from './test-support/build-session-events.ts';
 export type { CommandOf, ConversationCommand } from './commands.ts';
@@ -25,6 +25,8 @@ export {
   AgentActivatedPayloadSchema,
   AgentResponsePayloadSchema,
   ChatMessagePayloadSchema,
+  ContextCompactedPayloadSchema,
+  ContextCompactionFailedPayloadSchema,
   ReadinessConfirmedPayloadSchema,
   TURN_KINDS,
   ToolCompletedPayloadSchema,
@@ -39,6 +41,8 @@ export type {
   AgentActivatedPayload,
   AgentResponsePayload,
   ChatMessagePayload,
+  ContextCompactedPayload,
+  ContextCompactionFailedPayload,
   ToolCompletedPayload,
   RecordedToolCall,
   TurnFailedPayload,
@@ -48,7 +52,8 @@ export type {
 export { ARTIFACT_EVENT_PREFIX, CONVERSATION_EVENT_TYPES, EVENT_TYPES, HANDOFF_EVENT_PREFIX } from './event-types.ts';
 export { evolve } from './evolve.ts';
 export { CURRENT_PAYLOAD_VERSION } from './read-payload.ts';
-export { foldEvents, rehydrate } from './rehydrate.ts';
+export { foldEvents, foldEventsInto, rehydrate } from './rehydrate.ts';
+export { draftOf, type ConversationDraft } from './conversation-draft.ts';
 export type { NewSessionEvent, SessionEvent } from './session-event.ts';
 export { UPCASTERS, upcast, versionOf } from './upcast.ts';
 export type { PayloadUpcaster, UpcasterTable } from './upcast.ts';

@@ -1,4 +1,4 @@
-import { draftOf } from './conversation-draft.ts';
+import { draftOf, type ConversationDraft } from './conversation-draft.ts';
 import { initialState, type ConversationState } from './conversation-state.ts';
 import { applyEvent } from './evolve.ts';
 import type { SessionEvent } from './session-event.ts';
@@ -20,4 +20,12 @@ export function foldEvents(state: ConversationState, events: readonly SessionEve
   const draft = draftOf(state);
   for (const event of events) applyEvent(draft, event);
   return draft;
+}
+
+/**
+ * Folds events into a draft the caller owns and keeps (a session view's own state), in place: no copy at
+ * all, so folding what was appended costs only that, however long the session.
+ */
+export function foldEventsInto(draft: ConversationDraft, events: readonly SessionEvent[]): void {
+  for (const event of events) applyEvent(draft, event);
 }

@@ -1,4 +1,5 @@
 import {
+  AGE_PATTERNS,
   ALLOWED_TECHNICAL_PHRASES,
   FORBIDDEN_FIELD_TERMS,
   FORBIDDEN_TEXT_TERMS,
@@ -41,8 +42,13 @@ export function checkAnamneseProfile(profile: unknown): AnamneseProfileCheck {
 
 function walk(value: unknown, path: string, violations: AnamneseViolation[]): void {
   if (typeof value === 'string') {
-    const found = findTerm(textWords(value), FORBIDDEN_TEXT_TERMS);
+    const words = textWords(value);
+    const found = findTerm(words, FORBIDDEN_TEXT_TERMS);
     if (found !== null) violations.push({ path, ...found, where: 'text' });
+    else {
+      const age = AGE_PATTERNS.find((pattern) => pattern.test(words));
+      if (age !== undefined) violations.push({ path, category: 'age', term: words.match(age)![0].trim(), where: 'text' });
+    }
     return;
   }
   if (Array.isArray(value)) {

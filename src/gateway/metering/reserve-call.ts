@@ -8,6 +8,8 @@ export interface CallIdentity {
   agent: string;
   provider: string;
   model: string;
+  /** The agent a call is made for, when another agent makes it (the ContextManager's summaries). */
+  onBehalfOf?: string | null;
 }
 
 export type Reservation = { ok: true; usageId: string } | { ok: false; usageId: string; figures: BudgetFigures };
@@ -16,13 +18,13 @@ export type Reservation = { ok: true; usageId: string } | { ok: false; usageId: 
  * Reserves a call's maximum cost before the provider is called. Under the project's budget row lock, the
  * settled spend plus open reservations plus this reservation must fit the budget; so however many turns run
  * at once, spend can pass the budget only by what one call uses beyond its own reservation. A refusal is
- * recorded as a `refused` usage row. One call of `forja_reserve_call` (migration 0002): one round trip.
+ * recorded as a `refused` usage row. One call of `forja_reserve_call` (migrations 0002, 0008): one round trip.
  */
 export async function reserveCall(database: Database, call: CallIdentity, requestedTokens: number): Promise<Reservation> {
   const usageId = randomUUID();
   const result = await database.query<{ reserved: boolean; max_tokens: number | null; spent_tokens: number; reserved_tokens: number }>(
-    'select * from forja_reserve_call($1, $2, $3, $4, $5, $6, $7)',
-    [usageId, call.projectId, call.sessionId, call.agent, call.provider, call.model, requestedTokens],
+    'select * from forja_reserve_call($1, $2, $3, $4, $5, $6, $7, $8)',
+    [usageId, call.projectId, call.sessionId, call.agent, call.provider, call.model, requestedTokens, call.onBehalfOf ?? null],
   );
   const row = result.rows[0]!;
   if (row.reserved) return { ok: true, usageId };

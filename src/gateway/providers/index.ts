@@ -72,3 +72,4 @@ export {
   type ProviderConfigResult,
   type ProviderEnvironment,
 } from './config/create-provider-from-config.ts';
+export { createModelProbe, type ModelProbe, type ProbeResult } from './config/create-model-probe.ts';

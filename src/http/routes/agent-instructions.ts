@@ -5,7 +5,7 @@ import { readProjectArchitecture } from '../../workspace/index.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { errorResponses, idParameter, jsonBody, jsonContent } from '../schemas.ts';
+import { errorResponses, idParameter, jsonBody, jsonContent, text } from '../schemas.ts';
 
 const MAX_INSTRUCTION_CHARACTERS = 64_000;
 const parameters = z.object({
@@ -16,7 +16,7 @@ const parameters = z.object({
     .openapi({ param: { name: 'slug', in: 'path' }, description: `One of ${AGENT_SLUGS.join(', ')}, or dev:<module> for a module of the current module map` }),
 });
 const InstructionsSchema = z.object({ project_id: z.uuid(), agent: z.string(), content: z.string(), updated_at: z.string().nullable() }).openapi('AgentInstructions');
-const NewInstructionsSchema = z.strictObject({ content: z.string().max(MAX_INSTRUCTION_CHARACTERS, `must be at most ${MAX_INSTRUCTION_CHARACTERS} characters`) }).openapi('NewAgentInstructions');
+const NewInstructionsSchema = z.strictObject({ content: text().max(MAX_INSTRUCTION_CHARACTERS, `must be at most ${MAX_INSTRUCTION_CHARACTERS} characters`) }).openapi('NewAgentInstructions');
 
 const read = createRoute({
   method: 'get',

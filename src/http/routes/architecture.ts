@@ -6,10 +6,11 @@ import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { MODULE_NAME_PATTERN, deriveC4ContainerView, listModuleContractsForDev } from '../../domain/architecture/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
 import { ARCHITECTURE_DOC_PATHS, readProjectArchitecture } from '../../workspace/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { errorResponses, idParameter, jsonContent } from '../schemas.ts';
+import { errorResponses, idParameter, jsonContent, noBody } from '../schemas.ts';
 
 const idOnly = z.object({ id: idParameter('id') });
 const anything = (name: string) => z.record(z.string(), z.unknown()).openapi(name);
@@ -29,8 +30,8 @@ const moduleContracts = createRoute({
 });
 const backlog = get('/api/projects/{id}/backlog', "The project's backlog: epics, stories and tasks at their latest declaration", 'Backlog');
 const devs = get('/api/sessions/{id}/devs', "Each dev agent of the session: its handoff, its blocks and the tasks it committed", 'DevProgress');
-const acceptDevs = createRoute({ method: 'post', path: '/api/sessions/{id}/dev-handoffs/accept', summary: 'Accept every offered handoff to a dev agent; their kickoffs run one after another', request: { params: idOnly }, responses: { 200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'), ...errorResponses(400, 404) } });
-const kickoffs = createRoute({ method: 'post', path: '/api/sessions/{id}/kickoffs', summary: 'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet', request: { params: idOnly }, responses: { 202: jsonContent(anything('KickoffsQueued'), 'Queued'), ...errorResponses(400, 404) } });
+const acceptDevs = createRoute({ method: 'post', path: '/api/sessions/{id}/dev-handoffs/accept', summary: 'Accept every offered handoff to a dev agent; their kickoffs run one after another', request: { params: idOnly, body: noBody }, responses: { 200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'), ...errorResponses(400, 404, 413, 415) } });
+const kickoffs = createRoute({ method: 'post', path: '/api/sessions/{id}/kickoffs', summary: 'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet', request: { params: idOnly, body: noBody }, responses: { 202: jsonContent(anything('KickoffsQueued'), 'Queued'), ...errorResponses(400, 404, 413, 415) } });
 
 const notFound = (what: string, id: string) => apiError('not_found', `No ${what} with id ${id}.`, 'id');
 
@@ -64,7 +65,7 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       return context.json({ devs: devProgress(view.state, view.events) }, 200);
     })
     .openapi(acceptDevs, async (context) => {
-      const outcome = await conversation.acceptDevHandoffs(context.req.valid('param').id);
+      const outcome = await conversation.acceptDevHandoffs(context.req.valid('param').id, actorOf(context));
       return outcome.ok ? context.json({ accepted: outcome.accepted }, 200) : refused(context, outcome);
     })
     .openapi(kickoffs, async (context) => {

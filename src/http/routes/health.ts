@@ -3,13 +3,31 @@ import { newRouter } from '../router.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { errorResponses, jsonContent } from '../schemas.ts';
 
-const HealthSchema = z.object({ status: z.literal('ok'), version: z.string(), database: z.object({ kind: z.string(), description: z.string() }) }).openapi('Health');
+const ModelHealthSchema = z
+  .object({
+    configured: z.boolean(),
+    provider: z.string().nullable(),
+    model: z.string().nullable(),
+    target: z.string().nullable().openapi({ description: 'The endpoint looked at, without credentials; null for scripted or no model.' }),
+    reachable: z.boolean().nullable().openapi({ description: 'Whether it answered the last look; null before the first.' }),
+    checked_at: z.string().nullable(),
+    reason: z.string().nullable(),
+  })
+  .openapi('ModelHealth');
+
+const HealthSchema = z
+  .object({ status: z.literal('ok'), version: z.string(), database: z.object({ kind: z.string(), description: z.string() }), model: ModelHealthSchema })
+  .openapi('Health');
 
 const health = createRoute({
   method: 'get',
   path: '/api/health',
-  summary: 'Whether the server and its database answer',
-  responses: { 200: jsonContent(HealthSchema, 'Healthy'), ...errorResponses(503) },
+  summary: 'Whether the server and its database answer, and whether the model endpoint does',
+  description:
+    'The model part is the last periodic look (a GET of its model list, no tokens). `?check=model` looks again first ' +
+    '(at most once per 5 s); an unreachable model does not make the server unhealthy.',
+  request: { query: z.object({ check: z.enum(['model']).optional() }) },
+  responses: { 200: jsonContent(HealthSchema, 'Healthy'), ...errorResponses(400, 503) },
 });
 
 export function healthRoutes(dependencies: AppDependencies) {
@@ -21,6 +39,7 @@ export function healthRoutes(dependencies: AppDependencies) {
       return context.json({ error: { code: 'database_unavailable', message: 'The database does not answer.' } }, 503);
     }
     const { kind, description } = dependencies.database;
-    return context.json({ status: 'ok' as const, version: dependencies.version, database: { kind, description } }, 200);
+    const model = context.req.valid('query').check === 'model' ? await dependencies.modelHealth.check() : dependencies.modelHealth.current();
+    return context.json({ status: 'ok' as const, version: dependencies.version, database: { kind, description }, model }, 200);
   });
 }

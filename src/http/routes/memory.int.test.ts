@@ -36,14 +36,14 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
   });
 
   it('with psychologist_enabled, the Psicólogo proposes hypotheses backed by the session; the person accepts or dismisses each once', async () => {
-    const answer = { hypotheses: [{ statement: 'Decide melhor com exemplos concretos', evidence: [2, 3, 40] }, { statement: 'Sem evidência', evidence: [99] }, { statement: 'Prefere entregas pequenas', evidence: [3] }] };
+    const answer = { hypotheses: [{ aspect: 'decisoes', statement: 'Decide melhor com exemplos concretos', evidence: [2, 3, 40] }, { aspect: 'ritmo', statement: 'Sem evidência', evidence: [99] }, { aspect: 'ritmo', statement: 'Prefere entregas pequenas', evidence: [3] }] };
     ({ forja } = await startMemoryForja(engine, { env: { PSYCHOLOGIST_ENABLED: 'true' }, script: { turns: [{ agent: 'psicologo', text: JSON.stringify(answer) }] } }));
     const { projectId, sessionId } = await sessionWithMessages('Quero vender pão', 'Por exemplo: entrega às 6h');
     expect(await call('POST', `/api/sessions/${sessionId}/end`)).toMatchObject({ status: 201, body: { companions: ['psicologo'] } });
     await forja.conversation.idle(sessionId);
     const proposed = (await eventsOf(sessionId)).filter((event) => event.type === 'hypothesis.proposed');
     expect(proposed).toEqual([
-      { seq: 5, type: 'hypothesis.proposed', actor: 'psicologo', payload: { v: 1, hypothesis_id: expect.any(String), statement: 'Decide melhor com exemplos concretos', evidence: [2, 3], trigger: { kind: 'session.ended', reason: 'abandoned' }, rag: { degraded: false } } },
+      { seq: 5, type: 'hypothesis.proposed', actor: 'psicologo', payload: { v: 1, hypothesis_id: expect.any(String), aspect: 'decisoes', statement: 'Decide melhor com exemplos concretos', evidence: [2, 3], trigger: { kind: 'session.ended', reason: 'abandoned' }, rag: { degraded: false } } },
       { seq: 6, type: 'hypothesis.proposed', actor: 'psicologo', payload: expect.objectContaining({ statement: 'Prefere entregas pequenas', evidence: [3] }) },
     ]);
     const [first, second] = proposed.map((event) => (event.payload as { hypothesis_id: string }).hypothesis_id);
@@ -76,10 +76,12 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     expect(usage.body.by_agent_and_model).toEqual([expect.objectContaining({ agent: 'psicologo', calls: 1 })]);
   });
 
-  it('with anamnese_enabled, records competence profiles and refuses one that infers health, keeping no refused text', async () => {
+  it('with anamnese_enabled, records closed competence profiles and refuses one that infers health, keeping no refused text', async () => {
     const answer = { profiles: [
-      { competency: 'Produto', level: 'avancado', summary: 'Descreve o problema e o público com clareza', evidence: [2] },
+      { competency: 'produto', level: 'avancado', evidence: [2] },
       { competency: 'Comunicação', level: 'intermediario', summary: 'Comunica bem, mas parece ter ansiedade com prazos', evidence: [2] },
+      { competency: 'SQL', level: 'iniciante', summary: 'Escreve consultas simples', evidence: [2] },
+      { competency: 'Tem 45 anos', level: 'iniciante', evidence: [2] },
     ] };
     ({ forja } = await startMemoryForja(engine, { env: { ANAMNESE_ENABLED: 'true' }, script: { turns: [{ agent: 'anamnese', text: JSON.stringify(answer) }] } }));
     const { projectId, sessionId } = await sessionWithMessages('Vendo pão para quem acorda cedo');
@@ -87,10 +89,12 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     await forja.conversation.idle(sessionId);
     const events = await eventsOf(sessionId);
     expect(events.slice(3)).toEqual([
-      { seq: 4, type: 'anamnese.profile_recorded', actor: 'anamnese', payload: { v: 1, profile_id: expect.any(String), competency: 'Produto', level: 'avancado', summary: 'Descreve o problema e o público com clareza', evidence: [2] } },
+      { seq: 4, type: 'anamnese.profile_recorded', actor: 'anamnese', payload: { v: 2, profile_id: expect.any(String), competency: 'Produto', level: 'avancado', evidence: [2] } },
       { seq: 5, type: 'anamnese.profile_refused', actor: 'system', payload: { v: 1, competency: 'Comunicação', categories: ['health'], paths: ['summary'] } },
+      { seq: 6, type: 'anamnese.profile_refused', actor: 'system', payload: { v: 1, competency: '(not in the vocabulary)', categories: ['age'], paths: ['competency'] } },
     ]);
     expect(JSON.stringify(events)).not.toContain('ansiedade');
+    expect(JSON.stringify(events)).not.toContain('45 anos');
     await forja.memory.projector.runCycle();
     const context = await call('GET', `/api/projects/${projectId}/user-context`);
     expect(context.body).toEqual({ project_id: projectId, hypotheses: [], profiles: [expect.objectContaining({ competency: 'Produto', level: 'avancado', evidence: [expect.objectContaining({ seq: 2, type: 'chat.message' })] })] });
@@ -107,7 +111,12 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     await forja.memory.indexer.runCycle();
     const found = await call('POST', `/api/projects/${projectId}/rag/search`, { query: 'entrega antes das 6h', k: 1 });
     expect(found).toMatchObject({ status: 200, body: { degraded: false, method: forja.memory.vectorIndex.method, hits: [{ source_kind: 'artifact', source: 'artifact.business_rule #3', text: 'title: Entrega cedo statement: Toda entrega acontece antes das 6h da manhã' }] } });
-    expect(found.body.hits[0].score).toBeGreaterThan(0.3);
+    expect(found.body.parts).toEqual(['fts', forja.memory.vectorIndex.method]);
+    // The default configuration (local embedder): full-text search carries the inflection and the paraphrase.
+    const paraphrase = await call('POST', `/api/projects/${projectId}/rag/search`, { query: 'entregas antes do amanhecer', k: 1 });
+    expect(paraphrase).toMatchObject({ status: 200, body: { degraded: false, hits: [{ source: 'artifact.business_rule #3' }] } });
+    // Ranked first by both parts: the full-text search found it too, not only the vectors.
+    expect(paraphrase.body.hits[0].score).toBeCloseTo(2 / 61, 6);
     const feedback = await call('POST', `/api/sessions/${sessionId}/rag-feedback`, { query: 'entrega antes das 6h', helpful: [found.body.hits[0].chunk_id] });
     expect(feedback).toMatchObject({ status: 201, body: { type: 'rag.feedback', payload: { v: 1, query: 'entrega antes das 6h', helpful: [found.body.hits[0].chunk_id], not_helpful: [] } } });
     expect(await call('POST', `/api/projects/${projectId}/rag/search`, { query: ' ', k: 0 })).toMatchObject({ status: 400 });

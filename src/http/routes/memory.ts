@@ -4,21 +4,22 @@ import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { SESSION_END_REASONS } from '../../domain/memory/index.ts';
 import { MAX_RAG_K, recordRagFeedback } from '../../memory/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { errorResponses, idParameter, jsonBody, jsonContent, SessionEventSchema } from '../schemas.ts';
+import { errorResponses, idParameter, jsonBody, jsonContent, noBody, SessionEventSchema, text } from '../schemas.ts';
 
 const MAX_QUERY_CHARACTERS = 2000;
 const idOnly = z.object({ id: idParameter('id') });
-const nonEmpty = (max: number) => z.string().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(max, `must be at most ${max} characters`));
+const nonEmpty = (max: number) => text().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(max, `must be at most ${max} characters`));
 
 const EvidenceSchema = z.object({ session_id: z.string(), seq: z.number().int(), type: z.string().nullable(), excerpt: z.string().nullable() });
 const UserContextSchema = z
   .object({
     project_id: z.uuid(),
     hypotheses: z.array(z.object({ id: z.string(), session_id: z.string(), statement: z.string(), status: z.string(), trigger_reason: z.string().nullable(), proposed_at: z.string().nullable(), answered_at: z.string().nullable(), evidence: z.array(EvidenceSchema) })),
-    profiles: z.array(z.object({ competency: z.string(), level: z.string(), summary: z.string(), recorded_at: z.string(), evidence: z.array(EvidenceSchema) })),
+    profiles: z.array(z.object({ competency: z.string(), level: z.string(), recorded_at: z.string(), evidence: z.array(EvidenceSchema) })),
   })
   .openapi('UserContext');
 const RagSearchSchema = z
@@ -26,25 +27,25 @@ const RagSearchSchema = z
   .openapi('RagSearch');
 const RagHitSchema = z.object({ chunk_id: z.string(), source_kind: z.enum(['artifact', 'agent_response', 'doc']), source_id: z.string(), source: z.string(), text: z.string(), score: z.number() });
 const RagResultSchema = z
-  .object({ hits: z.array(RagHitSchema), degraded: z.boolean(), reason: z.string().optional(), method: z.enum(['hnsw', 'exact']) })
+  .object({ hits: z.array(RagHitSchema), degraded: z.boolean(), reason: z.string().optional(), method: z.enum(['hnsw', 'lsh', 'exact']), parts: z.array(z.enum(['fts', 'hnsw', 'lsh', 'exact'])) })
   .openapi('RagSearchResult');
-const chunkIds = z.array(z.string().min(1, 'must not be empty').max(300, 'must be at most 300 characters')).max(MAX_RAG_K, `must have at most ${MAX_RAG_K} items`);
+const chunkIds = z.array(text().min(1, 'must not be empty').max(300, 'must be at most 300 characters')).max(MAX_RAG_K, `must have at most ${MAX_RAG_K} items`);
 const RagFeedbackSchema = z.strictObject({ query: nonEmpty(MAX_QUERY_CHARACTERS), helpful: chunkIds, not_helpful: chunkIds.default([]) }).openapi('RagFeedback');
 
 const endSession = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/end',
   summary: 'End the session: session.ended with the reason classified from its log; the Psicólogo and the Anamnese run after it when enabled',
-  request: { params: idOnly },
-  responses: { 201: jsonContent(z.object({ event: SessionEventSchema, reason: z.enum(SESSION_END_REASONS), companions: z.array(z.string()) }), 'The session ended'), ...errorResponses(400, 404, 409) },
+  request: { params: idOnly, body: noBody },
+  responses: { 201: jsonContent(z.object({ event: SessionEventSchema, reason: z.enum(SESSION_END_REASONS), companions: z.array(z.string()) }), 'The session ended'), ...errorResponses(400, 404, 409, 413, 415) },
 });
 const answerRoute = (verb: 'accept' | 'dismiss') =>
   createRoute({
     method: 'post',
     path: `/api/hypotheses/{id}/${verb}`,
     summary: `${verb === 'accept' ? 'Accept' : 'Dismiss'} a Psicólogo hypothesis (once; 409 naming the earlier answer)`,
-    request: { params: idOnly },
-    responses: { 200: jsonContent(z.object({ event: SessionEventSchema }), `hypothesis.${verb === 'accept' ? 'accepted' : 'dismissed'}`), ...errorResponses(400, 404, 409) },
+    request: { params: idOnly, body: noBody },
+    responses: { 200: jsonContent(z.object({ event: SessionEventSchema }), `hypothesis.${verb === 'accept' ? 'accepted' : 'dismissed'}`), ...errorResponses(400, 404, 409, 413, 415) },
   });
 const userContext = createRoute({
   method: 'get',
@@ -58,14 +59,14 @@ const search = createRoute({
   path: '/api/projects/{id}/rag/search',
   summary: "rag_search {query, k}: the project's most relevant fragments, with scores; degraded: true with the reason when RAG failed",
   request: { params: idOnly, body: jsonBody(RagSearchSchema) },
-  responses: { 200: jsonContent(RagResultSchema, 'Hits'), ...errorResponses(400, 404) },
+  responses: { 200: jsonContent(RagResultSchema, 'Hits'), ...errorResponses(400, 404, 413, 415) },
 });
 const feedback = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/rag-feedback',
   summary: 'rag_feedback: record which rag_search hits helped (a rag.feedback event)',
   request: { params: idOnly, body: jsonBody(RagFeedbackSchema) },
-  responses: { 201: jsonContent(SessionEventSchema, 'The rag.feedback event'), ...errorResponses(400, 404) },
+  responses: { 201: jsonContent(SessionEventSchema, 'The rag.feedback event'), ...errorResponses(400, 404, 413, 415) },
 });
 
 function refused(context: Context, outcome: Refusal): never {
@@ -76,7 +77,7 @@ function refused(context: Context, outcome: Refusal): never {
 export function memoryRoutes({ database, eventLog, conversation, memory }: AppDependencies) {
   const app = newRouter()
     .openapi(endSession, async (context) => {
-      const outcome = await conversation.endSession(context.req.valid('param').id);
+      const outcome = await conversation.endSession(context.req.valid('param').id, actorOf(context));
       return outcome.ok ? context.json({ event: outcome.event, reason: outcome.reason, companions: outcome.companions }, 201) : refused(context, outcome);
     })
     .openapi(userContext, async (context) => {
@@ -90,18 +91,18 @@ export function memoryRoutes({ database, eventLog, conversation, memory }: AppDe
       if ((await findProject(database, id)) === null) return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
       const { query, k } = context.req.valid('json');
       const result = await memory.ragSearch(id, { query, k });
-      return context.json({ ...result, hits: [...result.hits] }, 200);
+      return context.json({ ...result, hits: [...result.hits], parts: [...result.parts] }, 200);
     })
     .openapi(feedback, async (context) => {
       const { id } = context.req.valid('param');
       if ((await findSession(database, id)) === null) return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
       const body = context.req.valid('json');
-      const outcome = await recordRagFeedback(eventLog, id, 'user', { query: body.query, helpful: body.helpful, notHelpful: body.not_helpful });
+      const outcome = await recordRagFeedback(eventLog, id, actorOf(context), { query: body.query, helpful: body.helpful, notHelpful: body.not_helpful });
       return outcome.ok ? context.json(outcome.event, 201) : context.json(apiError('not_found', outcome.reason, 'id'), 404);
     });
   for (const verb of ['accept', 'dismiss'] as const) {
     app.openapi(answerRoute(verb), async (context) => {
-      const outcome = await conversation.answerHypothesis(context.req.valid('param').id, verb);
+      const outcome = await conversation.answerHypothesis(context.req.valid('param').id, verb, actorOf(context));
       return outcome.ok ? context.json({ event: outcome.event }, 200) : refused(context, outcome);
     });
   }

@@ -1,18 +1,19 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { newRouter } from '../router.ts';
 import { DEFAULT_READ_LIMIT, findSession } from '../../store/index.ts';
+import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
-import { errorResponses, idParameter, jsonBody, jsonContent, SessionEventSchema, SessionSchema } from '../schemas.ts';
+import { decimalText, errorResponses, idParameter, jsonBody, jsonContent, SessionEventSchema, SessionSchema, seqText, text } from '../schemas.ts';
 
 const MAX_MESSAGE_CHARACTERS = 32_000;
 const sessionParameters = z.object({ id: idParameter('id') });
 const NewMessageSchema = z
-  .strictObject({ text: z.string().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`)) })
+  .strictObject({ text: text().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`)) })
   .openapi('NewMessage');
 const EventsQuerySchema = z.object({
-  after: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
-  limit: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(DEFAULT_READ_LIMIT, `must be at most ${DEFAULT_READ_LIMIT}`).default(100),
+  after: seqText().optional().openapi({ param: { name: 'after', in: 'query' }, example: '0' }),
+  limit: decimalText(1, DEFAULT_READ_LIMIT).optional().openapi({ param: { name: 'limit', in: 'query' }, example: '100' }),
 });
 
 const show = createRoute({
@@ -56,7 +57,7 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
     })
     .openapi(postMessage, async (context) => {
       const { id } = context.req.valid('param');
-      const outcome = await conversation.postMessage(id, context.req.valid('json').text);
+      const outcome = await conversation.postMessage(id, context.req.valid('json').text, actorOf(context));
       if (!outcome.ok) return outcome.status === 409 ? context.json(apiError(outcome.code, outcome.message), 409) : context.json(sessionNotFound(id), 404);
       return context.json(outcome.event, 201);
     })
@@ -69,7 +70,7 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
     .openapi(listEvents, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findSession(database, id))) return context.json(sessionNotFound(id), 404);
-      const { after, limit } = context.req.valid('query');
+      const { after = 0, limit = 100 } = context.req.valid('query');
       return context.json({ events: await eventLog.read(id, { afterSeq: after, limit }) }, 200);
     });
 }

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { startTestForja } from '../../testing/forja-harness.ts';
-import { staticWebRoutes } from './static-web.ts';
+import { preferredEncoding, staticWebRoutes } from './static-web.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'forja-static-web-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -93,6 +94,62 @@ describe('static web files', () => {
       const response = await app.request(path);
       expect(await response.text(), path).not.toContain('secret');
     }
+  });
+});
+
+describe('static web files, compressed', () => {
+  const dist = builtDist();
+  const script = `${'export const line = "the same words compress well";\n'.repeat(200)}`;
+  writeFileSync(join(dist, 'assets', 'app-Zz99Yy88.js'), script);
+  writeFileSync(join(dist, 'logo.png'), Buffer.alloc(2048, 7));
+  const app = appServing(dist);
+  const get = async (path: string, acceptEncoding?: string) => app.request(path, acceptEncoding === undefined ? {} : { headers: { 'Accept-Encoding': acceptEncoding } });
+
+  it('sends brotli when the browser accepts it, gzip otherwise, with Vary: Accept-Encoding', async () => {
+    const brotli = await get('/assets/app-Zz99Yy88.js', 'gzip, deflate, br, zstd');
+    expect([brotli.status, brotli.headers.get('content-encoding'), brotli.headers.get('vary')]).toEqual([200, 'br', 'Accept-Encoding']);
+    expect(brotli.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(brotli.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const body = Buffer.from(await brotli.arrayBuffer());
+    expect(Number(brotli.headers.get('content-length'))).toBe(body.length);
+    expect(body.length).toBeLessThan(script.length / 10);
+    expect(brotliDecompressSync(body).toString()).toBe(script);
+
+    const gzipped = await get('/assets/app-Zz99Yy88.js', 'gzip;q=1.0, br;q=0');
+    expect([gzipped.headers.get('content-encoding'), gzipped.headers.get('vary')]).toEqual(['gzip', 'Accept-Encoding']);
+    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(script);
+  });
+
+  it('sends the file as it is to a client that accepts no compression, still with Vary', async () => {
+    const plain = await get('/assets/app-Zz99Yy88.js');
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([null, 'Accept-Encoding']);
+    expect(await plain.text()).toBe(script);
+  });
+
+  it('compresses index.html for the app routes too, and leaves images alone', async () => {
+    const page = await get('/sessions/0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f', 'br');
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toBe(INDEX);
+    const image = await get('/logo.png', 'br, gzip');
+    expect([image.headers.get('content-encoding'), image.headers.get('vary')]).toEqual([null, null]);
+    expect((await image.arrayBuffer()).byteLength).toBe(2048);
+  });
+
+  it('compresses a rebuilt file anew (the cache follows the file)', async () => {
+    const path = join(dist, 'notes.txt');
+    writeFileSync(path, 'first build');
+    expect(brotliDecompressSync(Buffer.from(await (await get('/notes.txt', 'br')).arrayBuffer())).toString()).toBe('first build');
+    writeFileSync(path, 'second build, longer');
+    utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+    expect(brotliDecompressSync(Buffer.from(await (await get('/notes.txt', 'br')).arrayBuffer())).toString()).toBe('second build, longer');
+  });
+
+  it('reads Accept-Encoding with its q-values', () => {
+    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(preferredEncoding('GZIP')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(preferredEncoding('identity')).toBeNull();
+    expect(preferredEncoding(undefined)).toBeNull();
   });
 });
 

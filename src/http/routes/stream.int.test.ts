@@ -62,11 +62,19 @@ describe.each(testDatabaseEngines())('session stream (SSE) on $name', (engine) =
   });
 
   it.each([
-    [{ 'Last-Event-ID': 'abc' }, 400],
-    [{ 'Last-Event-ID': '-3' }, 400],
-  ])('refuses a bad resume point %o', async (headers, status) => {
+    [{ 'Last-Event-ID': 'abc' }, '', 'last-event-id'],
+    [{ 'Last-Event-ID': '-3' }, '', 'last-event-id'],
+    [{ 'Last-Event-ID': '0x10' }, '', 'last-event-id'],
+    [{ 'Last-Event-ID': '2147483648' }, '', 'last-event-id'],
+    [{ 'Last-Event-ID': '2' }, '', 'last-event-id'],
+    [{}, '?after=0x1', 'after'],
+    [{}, '?after=99999999999', 'after'],
+    [{}, '?after=2', 'after'],
+  ])('refuses a bad resume point, or one past the last event (seq 1): %o %s', async (headers, query, field) => {
     const sessionId = await newSession();
-    expect((await open(sessionId, headers)).status).toBe(status);
+    const response = await forja.app.request(`/api/sessions/${sessionId}/stream${query}`, { headers });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'invalid_field', field } });
   });
 
   it('answers 404 for an unknown session and 400 for a bad id', async () => {

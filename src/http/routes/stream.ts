@@ -1,30 +1,48 @@
+import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { findSession } from '../../store/index.ts';
 import { respondWithError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
+import { errorResponses, idParameter, seqText } from '../schemas.ts';
 
 const KEEPALIVE_MS = 15_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const stream = createRoute({
+  method: 'get',
+  path: '/api/sessions/{id}/stream',
+  summary: "Server-sent events: the session's stored events after Last-Event-ID (or ?after=), then new ones and live deltas",
+  request: {
+    params: z.object({ id: idParameter('id') }),
+    query: z.object({ after: seqText().optional().openapi({ param: { name: 'after', in: 'query' }, example: '0' }) }),
+    headers: z.object({ 'last-event-id': seqText().optional().openapi({ param: { name: 'last-event-id', in: 'header' }, example: '12' }) }),
+  },
+  responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...errorResponses(400, 404) },
+});
 
 /**
  * `GET /api/sessions/:id/stream`: server-sent events. Every stored event of the session after `Last-Event-ID`
  * (or `?after=`), then each new one as it commits, as `event: session.event` with its seq as the SSE id; and
  * the live `agent.delta` / `agent.done` of running turns, which have no id (they are not stored, so they are
- * not replayed). A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate.
+ * not replayed). A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
+ * point past the session's last event is refused: the stream would wait for events that may never come.
  */
 export function streamRoutes({ database, notifications, liveTurns }: AppDependencies) {
-  return newRouter().get('/api/sessions/:id/stream', async (context) => {
-    const id = context.req.param('id');
-    if (!UUID.test(id)) return respondWithError(context, 400, 'invalid_field', 'id: must be a UUID.', 'id');
-    const resumeFrom = context.req.header('last-event-id') ?? context.req.query('after') ?? '0';
-    if (!/^\d+$/.test(resumeFrom)) return respondWithError(context, 400, 'invalid_field', 'Last-Event-ID (or after) must be the seq of an event: a whole number.', 'Last-Event-ID');
-    if (!(await findSession(database, id))) return respondWithError(context, 404, 'not_found', `No session with id ${id}.`, 'id');
+  return newRouter().openapi(stream, async (context) => {
+    const { id } = context.req.valid('param');
+    const fromHeader = context.req.valid('header')['last-event-id'];
+    const resumeFrom = fromHeader ?? context.req.valid('query').after ?? 0;
+    const field = fromHeader === undefined ? 'after' : 'last-event-id';
+    const session = await findSession(database, id);
+    if (!session) return respondWithError(context, 404, 'not_found', `No session with id ${id}.`, 'id');
+    if (resumeFrom > session.last_seq) {
+      return respondWithError(context, 400, 'invalid_field', `${field}: must not be past the session's last event (seq ${session.last_seq}).`, field);
+    }
 
     return streamSSE(context, async (stream) => {
       const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
       const unsubscribeLive = liveTurns.subscribe(id, (message) => void stream.writeSSE({ event: message.type, data: JSON.stringify(message) }));
-      const unsubscribeEvents = notifications.subscribe(id, Number(resumeFrom), (events) => {
+      const unsubscribeEvents = notifications.subscribe(id, resumeFrom, (events) => {
         for (const event of events) void stream.writeSSE({ id: String(event.seq), event: 'session.event', data: JSON.stringify(event) });
       });
       const keepalive = setInterval(() => void stream.write(': keepalive\n\n'), KEEPALIVE_MS);

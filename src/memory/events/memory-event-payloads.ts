@@ -16,6 +16,8 @@ export const SessionEndedPayloadSchema = z.object({ v: v1, reason: z.enum(SESSIO
 export const HypothesisProposedPayloadSchema = z.object({
   v: v1,
   hypothesis_id: z.string().min(1),
+  /** What about the way the person works (`ritmo`, `decisoes`, `bloqueios`); absent in early events. */
+  aspect: z.enum(['ritmo', 'decisoes', 'bloqueios']).optional(),
   statement: z.string().min(1).max(600),
   evidence: Evidence,
   trigger: z.object({ kind: z.literal('session.ended'), reason: z.enum(SESSION_END_REASONS) }),
@@ -27,20 +29,40 @@ export const HypothesisAnsweredPayloadSchema = z.object({ v: v1, hypothesis_id: 
 
 export const COMPETENCE_LEVELS = ['iniciante', 'intermediario', 'avancado', 'especialista'] as const;
 
-/** `anamnese.profile_recorded` — a competence profile that passed `checkAnamneseProfile`. */
-export const AnamneseProfileRecordedPayloadSchema = z.object({
-  v: v1,
-  profile_id: z.string().min(1),
-  competency: z.string().min(1).max(80),
-  level: z.enum(COMPETENCE_LEVELS),
-  summary: z.string().min(1).max(600),
-  evidence: Evidence,
-});
+/**
+ * `anamnese.profile_recorded` — a competence profile that passed `checkAnamneseProfile`. Version 2 is closed
+ * (competency, level, evidence: no text about the person); version 1 also had a free-text `summary`, read as
+ * it was written and never produced again.
+ */
+export const AnamneseProfileRecordedPayloadSchema = z.discriminatedUnion('v', [
+  z.object({
+    v: v1,
+    profile_id: z.string().min(1),
+    competency: z.string().min(1).max(80),
+    level: z.enum(COMPETENCE_LEVELS),
+    summary: z.string().min(1).max(600),
+    evidence: Evidence,
+  }),
+  z.strictObject({
+    v: z.literal(2),
+    profile_id: z.string().min(1),
+    competency: z.string().min(1).max(80),
+    level: z.enum(COMPETENCE_LEVELS),
+    evidence: Evidence,
+  }),
+]);
 
 /** `anamnese.profile_refused` — what was refused and why, without the refused text. */
 export const AnamneseProfileRefusedPayloadSchema = z.object({
   v: v1,
   competency: z.string(),
+  categories: z.array(z.enum(PROHIBITED_CATEGORIES)),
+  paths: z.array(z.string()),
+});
+
+/** `hypothesis.refused` — a hypothesis the prohibition refused: what and where, without the refused text. */
+export const HypothesisRefusedPayloadSchema = z.object({
+  v: v1,
   categories: z.array(z.enum(PROHIBITED_CATEGORIES)),
   paths: z.array(z.string()),
 });

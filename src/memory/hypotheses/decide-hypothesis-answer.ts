@@ -12,7 +12,7 @@ export type HypothesisAnswerDecision =
  * The person's answer to a Psicólogo hypothesis, decided from the session's events: a proposed hypothesis
  * is accepted or dismissed once; a second answer is refused with the first one named. Pure.
  */
-export function decideHypothesisAnswer(events: readonly SessionEvent[], hypothesisId: string, answer: HypothesisAnswer): HypothesisAnswerDecision {
+export function decideHypothesisAnswer(events: readonly SessionEvent[], hypothesisId: string, answer: HypothesisAnswer, actor = 'user'): HypothesisAnswerDecision {
   const proposed = events.some((event) => event.type === MEMORY_EVENT_TYPES.hypothesisProposed && HypothesisProposedPayloadSchema.safeParse(event.payload).data?.hypothesis_id === hypothesisId);
   if (!proposed) return { ok: false, problem: 'not_found', reason: `No hypothesis with id ${hypothesisId} was proposed in this session.` };
   const earlier = events.find(
@@ -25,5 +25,5 @@ export function decideHypothesisAnswer(events: readonly SessionEvent[], hypothes
     return { ok: false, problem: 'already_answered', reason: `Hypothesis ${hypothesisId} was already ${status} (event #${earlier.seq}); an answer is given once.` };
   }
   const type = answer === 'accept' ? MEMORY_EVENT_TYPES.hypothesisAccepted : MEMORY_EVENT_TYPES.hypothesisDismissed;
-  return { ok: true, event: { type, actor: 'user', payload: { v: 1, hypothesis_id: hypothesisId } } };
+  return { ok: true, event: { type, actor, payload: { v: 1, hypothesis_id: hypothesisId } } };
 }

@@ -24,6 +24,8 @@ export interface GraphProjector {
   /** One drain of the `graph_projection` queue; what the poller runs every interval. */
   runCycle(): Promise<DrainReport>;
   start(): void;
+  /** Drains now: new rows were committed (woken by the append's NOTIFY; polling is the fallback). */
+  wake(): void;
   /** Stops: the batch in flight leaves its remaining rows for the next start, and this resolves when it has. */
   stop(): Promise<void>;
 }
@@ -73,6 +75,7 @@ export function createGraphProjector(options: GraphProjectorOptions): GraphProje
       stopping = false;
       poller.start();
     },
+    wake: () => poller.wake(),
     stop: async () => {
       stopping = true;
       await poller.stop();

@@ -50,7 +50,7 @@ describe('the graph write use cases', () => {
           evidence: [{ session_id: 'session-0', seq: 2, type: 'chat.message', excerpt: 'Trabalho melhor à noite' }],
         },
       ],
-      profiles: [{ competency: 'SQL', level: 'avancado', summary: 'Escreve consultas com janelas', recorded_at: events[5]!.created_at, evidence: [{ session_id: 'session-0', seq: 2, type: 'chat.message', excerpt: 'Trabalho melhor à noite' }] }],
+      profiles: [{ competency: 'SQL', level: 'avancado', recorded_at: events[5]!.created_at, evidence: [{ session_id: 'session-0', seq: 2, type: 'chat.message', excerpt: 'Trabalho melhor à noite' }] }],
     });
     expect(await queryUserContext(graph, 'another-project')).toEqual({ project_id: 'another-project', hypotheses: [], profiles: [] });
   });

@@ -23,7 +23,6 @@ export interface HypothesisView {
 export interface ProfileView {
   competency: string;
   level: string;
-  summary: string;
   recorded_at: string;
   evidence: EvidenceView[];
 }
@@ -83,12 +82,12 @@ function toHypothesis(node: GraphNode, evidence: EvidenceView[]): HypothesisView
   };
 }
 
+/** A profile as people see it: competency, level, evidence — a v1 record's free-text summary is not shown. */
 function toProfile(node: GraphNode, evidence: EvidenceView[]): ProfileView {
   const properties = node.properties;
   return {
     competency: String(properties.competency ?? ''),
     level: String(properties.level ?? ''),
-    summary: String(properties.summary ?? ''),
     recorded_at: String(properties.recorded_at ?? ''),
     evidence,
   };

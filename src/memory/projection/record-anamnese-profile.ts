@@ -15,13 +15,14 @@ import { recordSessionMembership } from './record-session-membership.ts';
 export async function recordAnamneseProfile(graph: GraphStore, event: ProjectedEvent): Promise<ProjectionOutcome> {
   const parsed = AnamneseProfileRecordedPayloadSchema.safeParse(event.payload);
   if (!parsed.success) return skipped(`${event.type} #${event.seq}: ${parsed.error.issues[0]?.message ?? 'invalid payload'}`);
-  const { profile_id, competency, level, summary, evidence } = parsed.data;
+  const { profile_id, competency, level, evidence } = parsed.data;
+  const summary = parsed.data.v === 1 ? parsed.data.summary : null;
   const check = checkAnamneseProfile({ competency, level, summary });
   if (!check.ok) return skipped(`${event.type} #${event.seq}: ${check.reason}`);
 
   const record = { label: LABELS.profileRecord, key: profile_id };
   const profile = { label: LABELS.competenceProfile, key: `${event.project_id}:${competencyKey(competency)}` };
-  const fields = { project_id: event.project_id, competency, level, summary, recorded_at: event.created_at };
+  const fields = { project_id: event.project_id, competency, level, recorded_at: event.created_at };
   await recordSessionMembership(graph, event);
   await graph.upsertNode({ ...record, properties: { ...fields, session_id: event.session_id, seq: event.seq } });
   await graph.upsertEdge({ type: EDGES.inSession, from: record, to: sessionNode(event.session_id) });

@@ -19,14 +19,14 @@ describe('composeTriageWithRag', () => {
 
   it('is the window without RAG, byte for byte, when RAG is off, has no query, or finds nothing', async () => {
     expect((await composeTriageWithRag({ ...limits, search: null, query: 'q' })).window.text).toBe(withoutRag);
-    expect((await composeTriageWithRag({ ...limits, search: answering({ hits: [hit(1, 0.9)], degraded: false, method: 'hnsw' }), query: null })).window.text).toBe(withoutRag);
-    const empty = await composeTriageWithRag({ ...limits, search: answering({ hits: [], degraded: false, method: 'hnsw' }), query: 'q' });
+    expect((await composeTriageWithRag({ ...limits, search: answering({ hits: [hit(1, 0.9)], degraded: false, method: 'hnsw', parts: ['fts', 'hnsw'] }), query: null })).window.text).toBe(withoutRag);
+    const empty = await composeTriageWithRag({ ...limits, search: answering({ hits: [], degraded: false, method: 'hnsw', parts: ['fts', 'hnsw'] }), query: 'q' });
     expect(empty.window.text).toBe(withoutRag);
     expect(empty.rag).toEqual({ asked: true, hits: 0, degraded: false });
   });
 
   it('when RAG fails, keeps every event of the window without RAG and says degraded: true with the reason', async () => {
-    const failed = await composeTriageWithRag({ ...limits, search: answering({ hits: [], degraded: true, reason: 'the embedder failed', method: 'exact' }), query: 'q' });
+    const failed = await composeTriageWithRag({ ...limits, search: answering({ hits: [], degraded: true, reason: 'the embedder failed', method: 'exact', parts: ['fts', 'exact'] }), query: 'q' });
     expect(failed.window.text).toBe(`${withoutRag}\n\n## fragmentos relevantes (rag_search)\ndegraded: true (reason: the embedder failed)`);
     expect(failed.window.events).toEqual(renderRecentWindow(limits).events);
     expect(failed.rag).toEqual({ asked: true, hits: 0, degraded: { reason: 'the embedder failed' } });
@@ -39,7 +39,7 @@ describe('composeTriageWithRag', () => {
       query: 'q',
       search: async (request) => {
         asked.push(request.k);
-        return { hits: [hit(1, 0.2), hit(2, 0.9)], degraded: false, method: 'hnsw' };
+        return { hits: [hit(1, 0.2), hit(2, 0.9)], degraded: false, method: 'hnsw', parts: ['fts', 'hnsw'] };
       },
     });
     expect(asked).toEqual([3]);
@@ -51,7 +51,7 @@ describe('composeTriageWithRag', () => {
   it('never shows more items than maxPromptEvents, whatever RAG answers', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 12 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 10 }), async (maxPromptEvents, scores) => {
-        const triage = await composeTriageWithRag({ recentEvents: events, maxPromptEvents, maxPayloadChars: 40, query: 'q', search: answering({ hits: scores.map((score, index) => hit(index, score)), degraded: false, method: 'exact' }) });
+        const triage = await composeTriageWithRag({ recentEvents: events, maxPromptEvents, maxPayloadChars: 40, query: 'q', search: answering({ hits: scores.map((score, index) => hit(index, score)), degraded: false, method: 'exact', parts: ['fts', 'exact'] }) });
         expect(triage.window.events.length + triage.window.fragments.length).toBeLessThanOrEqual(maxPromptEvents);
       }),
     );

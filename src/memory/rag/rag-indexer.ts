@@ -24,6 +24,8 @@ export interface RagIndexerOptions {
 export interface RagIndexer {
   runCycle(): Promise<DrainReport>;
   start(): void;
+  /** Drains now: new rows were committed (woken by the append's NOTIFY; polling is the fallback). */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
       stopping = false;
       poller.start();
     },
+    wake: () => poller.wake(),
     stop: async () => {
       stopping = true;
       await poller.stop();

@@ -4,7 +4,8 @@ import type { RagHit } from './project-fragment.ts';
 import { ragSearch } from './rag-search.ts';
 import type { VectorIndex } from './vector-index.ts';
 
-const hit: RagHit = { chunk_id: 'e1#0', source_kind: 'artifact', source_id: 'e1', source: 'artifact.business_rule #3', text: 'Entrega antes das 6h', score: 0.8 };
+const rule: RagHit = { chunk_id: 'e1#0', source_kind: 'artifact', source_id: 'e1', source: 'artifact.business_rule #3', text: 'Entrega antes das 6h', score: 0.8 };
+const doc: RagHit = { chunk_id: 'doc#0', source_kind: 'doc', source_id: 'doc:docs/x.md', source: 'docs/x.md', text: 'Entregas', score: 0.5 };
 const embedder = (outcome: Awaited<ReturnType<Embedder['embed']>> | Error): Embedder => ({
   name: 'fake',
   embed: async () => {
@@ -12,42 +13,64 @@ const embedder = (outcome: Awaited<ReturnType<Embedder['embed']>> | Error): Embe
     return outcome;
   },
 });
-const index = (hits: RagHit[] | Error, seen: Array<{ k: number }> = []): VectorIndex => ({
+const index = (vectorHits: RagHit[] | Error, textHits: RagHit[] | Error = [], seen: Array<{ part: string; k: number }> = []): VectorIndex => ({
   method: 'exact',
   methodFor: () => 'exact',
   upsert: async () => undefined,
   removeSource: async () => undefined,
+  searchText: async (query) => {
+    seen.push({ part: 'fts', k: query.k });
+    if (textHits instanceof Error) throw textHits;
+    return textHits;
+  },
   search: async (query) => {
-    seen.push({ k: query.k });
-    if (hits instanceof Error) throw hits;
-    return hits;
+    seen.push({ part: 'vector', k: query.k });
+    if (vectorHits instanceof Error) throw vectorHits;
+    return vectorHits;
   },
 });
+const vector = { ok: true as const, vectors: [[1, 0]] };
 
 describe('ragSearch', () => {
-  it('returns the hits, how the search ran, and degraded: false', async () => {
-    const seen: Array<{ k: number }> = [];
-    expect(await ragSearch({ embedder: embedder({ ok: true, vectors: [[1, 0]] }), index: index([hit], seen) }, 'p', { query: 'entrega', k: 500 })).toEqual({ hits: [hit], degraded: false, method: 'exact' });
-    expect(seen).toEqual([{ k: 50 }]);
+  it('fuses the full-text and the vector hits by rank, says which parts ran, and caps k', async () => {
+    const seen: Array<{ part: string; k: number }> = [];
+    const result = await ragSearch({ embedder: embedder(vector), index: index([doc, rule], [rule], seen) }, 'p', { query: 'entrega', k: 500 });
+    expect(result).toMatchObject({ degraded: false, method: 'exact', parts: ['fts', 'exact'] });
+    expect(result.hits.map((hit) => hit.chunk_id)).toEqual(['e1#0', 'doc#0']);
+    expect(result.hits[0]!.score).toBeCloseTo(1 / 61 + 1 / 62);
+    expect(seen).toEqual([
+      { part: 'fts', k: 100 },
+      { part: 'vector', k: 100 },
+    ]);
   });
 
-  it('is degraded, with the reason, when the embedder refuses or throws, or the index fails', async () => {
-    const vector = { ok: true as const, vectors: [[1, 0]] };
-    expect(await ragSearch({ embedder: embedder({ ok: false, reason: 'budget exceeded' }), index: index([hit]) }, 'p', { query: 'q', k: 3 })).toEqual({
+  it('is degraded, with the reason and no hits, when the embedder refuses or throws, or a search fails', async () => {
+    expect(await ragSearch({ embedder: embedder({ ok: false, reason: 'budget exceeded' }), index: index([rule]) }, 'p', { query: 'q', k: 3 })).toEqual({
       hits: [],
       degraded: true,
       reason: 'the embedder fake failed: budget exceeded',
       method: 'exact',
+      parts: [],
     });
-    expect(await ragSearch({ embedder: embedder(new Error('socket hang up')), index: index([hit]) }, 'p', { query: 'q', k: 3 })).toMatchObject({ degraded: true, reason: 'the embedder fake failed: socket hang up' });
-    expect(await ragSearch({ embedder: embedder(vector), index: index(new Error('relation "rag.chunks" does not exist')) }, 'p', { query: 'q', k: 3 })).toMatchObject({
+    expect(await ragSearch({ embedder: embedder(new Error('socket hang up')), index: index([rule]) }, 'p', { query: 'q', k: 3 })).toMatchObject({ degraded: true, reason: 'the embedder fake failed: socket hang up' });
+    expect(await ragSearch({ embedder: embedder(vector), index: index(new Error('relation "rag.chunks" does not exist'), [rule]) }, 'p', { query: 'q', k: 3 })).toMatchObject({
       hits: [],
       degraded: true,
       reason: 'the vector search (exact) failed: relation "rag.chunks" does not exist',
     });
+    expect(await ragSearch({ embedder: embedder(vector), index: index([rule], new Error('function rag.fold_accents does not exist')) }, 'p', { query: 'q', k: 3 })).toMatchObject({
+      hits: [],
+      degraded: true,
+      reason: 'the full-text search failed: function rag.fold_accents does not exist',
+    });
   });
 
-  it('finds nothing, without degradation, for a query with no words', async () => {
-    expect(await ragSearch({ embedder: embedder({ ok: true, vectors: [[0, 0]] }), index: index([hit]) }, 'p', { query: '...', k: 3 })).toEqual({ hits: [], degraded: false, method: 'exact' });
+  it('runs the full-text search alone for a query the embedder sees no words in', async () => {
+    expect(await ragSearch({ embedder: embedder({ ok: true, vectors: [[0, 0]] }), index: index([doc], [rule]) }, 'p', { query: '6h', k: 3 })).toEqual({
+      hits: [{ ...rule, score: 1 / 61 }],
+      degraded: false,
+      method: 'exact',
+      parts: ['fts'],
+    });
   });
 });

@@ -12,7 +12,7 @@ export const FIRST_BATCH_TEMPLATES: ReadonlyArray<{ name: string; body: string }
       'Proponha no máximo 3 hipóteses sobre como a pessoa trabalha — ritmo, forma de decidir, onde trava —,',
       'cada uma com evidências: os números (#seq) dos eventos da sessão que a sustentam.',
       'Nunca infira saúde, personalidade, idade ou gênero. Hipóteses são propostas: a pessoa aceita ou descarta.',
-      'Responda APENAS com JSON: {"hypotheses": [{"statement": string, "evidence": [seq, …]}]}.',
+      'Responda APENAS com JSON: {"hypotheses": [{"aspect": "ritmo" | "decisoes" | "bloqueios", "statement": string, "evidence": [seq, …]}]}.',
     ].join('\n'),
   },
   {
@@ -22,7 +22,7 @@ export const FIRST_BATCH_TEMPLATES: ReadonlyArray<{ name: string; body: string }
       'Priorize as competências ainda sem perfil. Cite como evidência os números (#seq) dos eventos.',
       'Nunca infira saúde, personalidade, idade ou gênero — um perfil assim é recusado pelo sistema.',
       'Níveis: iniciante, intermediario, avancado, especialista.',
-      'Responda APENAS com JSON: {"profiles": [{"competency": string, "level": string, "summary": string, "evidence": [seq, …]}]}.',
+      'Responda APENAS com JSON: {"profiles": [{"competency": string, "level": string, "evidence": [seq, …]}]} — nenhum outro campo; a competência é uma das do projeto.',
     ].join('\n'),
   },
   {

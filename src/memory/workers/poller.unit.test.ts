@@ -51,3 +51,45 @@ describe('createPoller', () => {
     expect(stopped).toBe(true);
   });
 });
+
+describe('createPoller.wake', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('runs a cycle at once when woken in the pause, and once more after a cycle it woke during', async () => {
+    vi.useFakeTimers();
+    const runs: number[] = [];
+    let release: () => void = () => undefined;
+    let block = false;
+    const poller = createPoller({
+      intervalMs: 60_000,
+      runCycle: async () => {
+        runs.push(runs.length + 1);
+        if (block) await new Promise<void>((resolve) => (release = resolve));
+        return { more: false };
+      },
+      onError: () => undefined,
+    });
+    poller.wake();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toEqual([]);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toEqual([1]);
+    poller.wake();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toEqual([1, 2]);
+    block = true;
+    poller.wake();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toEqual([1, 2, 3]);
+    block = false;
+    poller.wake();
+    poller.wake();
+    release();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toEqual([1, 2, 3, 4]);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(runs).toEqual([1, 2, 3, 4]);
+    await poller.stop();
+  });
+});

@@ -3,7 +3,10 @@ import { metering } from './0002-metering.ts';
 import { handoffs } from './0003-handoffs.ts';
 import { graph } from './0004-graph.ts';
 import { rag } from './0005-rag.ts';
+import { ragTextSearch } from './0006-rag-text-search.ts';
+import { accounts } from './0007-accounts.ts';
+import { usageOnBehalfOf } from './0008-usage-on-behalf-of.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
-export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag];
+export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag, ragTextSearch, accounts, usageOnBehalfOf];

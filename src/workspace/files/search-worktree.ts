@@ -1,7 +1,6 @@
-import type { Dirent } from 'node:fs';
-import { readFile, readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { confinePath } from './confine-path.ts';
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { openChild, openFinal, readOpenedDirectory, walkBeneath } from './beneath.ts';
 
 export const MAX_SEARCH_MATCHES = 100;
 const MAX_SEARCHED_FILE_BYTES = 1024 * 1024;
@@ -10,42 +9,59 @@ const MAX_LINE_CHARACTERS = 240;
 export type WorktreeSearch = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
- * Finds `query` (plain text, case-insensitive) in file names and lines of the worktree, under `path`.
- * Never follows a symbolic link and never enters `.git`, so the search stays inside the worktree.
+ * Finds `query` (plain text, case-insensitive) in file names and lines of the worktree, under `path`. Goes
+ * down through descriptors (each entry opened inside its directory with O_NOFOLLOW), never follows a
+ * symbolic link, never enters `.git`, skips files with more than one hard link.
  */
 export async function searchWorktree(worktree: string, query: string, path = '.'): Promise<WorktreeSearch> {
-  const confined = await confinePath(worktree, path);
-  if (!confined.ok) return confined;
-  if (!confined.exists) return { ok: false, reason: `${confined.relativePath} does not exist in your worktree` };
-  const root = await realpath(worktree);
+  const walk = await walkBeneath(worktree, path, { create: false });
+  if (!walk.ok) return walk;
   const needle = query.toLowerCase();
   const matches: string[] = [];
   let more = false;
-  const visit = async (absolute: string, entry: Dirent | null): Promise<void> => {
-    if (more) return;
-    const isDirectory = entry === null ? (await stat(absolute)).isDirectory() : entry.isDirectory();
-    const shown = relative(root, absolute) || '.';
-    if (isDirectory) {
-      const children = (await readdir(absolute, { withFileTypes: true })).filter((child) => child.name !== '.git' && !child.isSymbolicLink());
-      for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) await visit(join(absolute, child.name), child);
-      return;
-    }
-    if (entry !== null && !entry.isFile()) return;
+  const push = (line: string) => {
+    if (matches.length < MAX_SEARCH_MATCHES) matches.push(line);
+    else more = true;
+  };
+  const searchFile = async (handle: FileHandle, shown: string) => {
+    const info = await handle.stat();
+    if (!info.isFile() || info.nlink !== 1) return;
     if (shown.toLowerCase().includes(needle)) push(`${shown} (file name)`);
-    const info = await stat(absolute);
     if (info.size > MAX_SEARCHED_FILE_BYTES) return;
-    const content = await readFile(absolute);
+    const content = await handle.readFile();
     if (content.includes(0)) return;
     content.toString('utf8').split('\n').forEach((line, index) => {
       if (line.toLowerCase().includes(needle)) push(`${shown}:${index + 1}: ${line.trim().slice(0, MAX_LINE_CHARACTERS)}`);
     });
   };
-  const push = (line: string) => {
-    if (matches.length < MAX_SEARCH_MATCHES) matches.push(line);
-    else more = true;
+  const visit = async (directory: FileHandle, shown: string): Promise<void> => {
+    const children = (await readOpenedDirectory(directory)).filter((child) => child.name !== '.git' && (child.isDirectory() || child.isFile()));
+    for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) {
+      if (more) return;
+      const handle = await openChild(directory, child.name, child.isDirectory());
+      if (handle === null) continue;
+      const childShown = shown === '.' ? child.name : `${shown}/${child.name}`;
+      try {
+        if ((await handle.stat()).isDirectory()) await visit(handle, childShown);
+        else await searchFile(handle, childShown);
+      } finally {
+        await handle.close();
+      }
+    }
   };
-  await visit(confined.realPath, null);
-  if (matches.length === 0) return { ok: true, text: `No match for ${JSON.stringify(query)} under ${confined.relativePath}.` };
+  try {
+    const opened = await openFinal(walk, constants.O_RDONLY, { directory: true });
+    if (!opened.ok) return opened;
+    try {
+      if ((await opened.handle.stat()).isDirectory()) await visit(opened.handle, walk.relativePath);
+      else await searchFile(opened.handle, walk.relativePath);
+    } finally {
+      await opened.handle.close();
+    }
+  } finally {
+    await walk.close();
+  }
+  if (matches.length === 0) return { ok: true, text: `No match for ${JSON.stringify(query)} under ${walk.relativePath}.` };
   const cut = more ? `\n[… more than ${MAX_SEARCH_MATCHES} matches; search a narrower path or text …]` : '';
   return { ok: true, text: `${matches.join('\n')}${cut}` };
 }

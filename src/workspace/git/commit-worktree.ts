@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitAt } from './git-at.ts';
+import { runHostGit } from './host-git.ts';
+import { checkWorktreeLink } from './worktree-link.ts';
 
 /** A commit of a module's work, or why there is none. */
 export type WorktreeCommit =
@@ -9,16 +10,42 @@ export type WorktreeCommit =
   | { ok: false; reason: string };
 
 /**
- * Commits everything changed in a worktree (new, modified and deleted files) on its branch. Nothing to
- * commit is an expected outcome with a reason, not an error.
+ * Commits everything changed in a module's worktree (new, modified and deleted files) on its branch, with
+ * git pinned to the worktree's git directory inside the main repository — the worktree's `.git` is checked
+ * before every command and never followed. Nothing to commit, a changed `.git`, a nested repository and a
+ * branch that does not end at the new commit are refusals with the reason; the commit returned is verified
+ * to be the tip of `branch` in the repository.
  */
-export async function commitWorktree(worktree: string, branch: string, message: string): Promise<WorktreeCommit> {
-  const git = gitAt(worktree);
-  await git.raw(['add', '--all']);
-  const staged = (await git.raw(['diff', '--cached', '--name-only', '-z']))
-    .split('\0')
-    .filter((path) => path !== '')
-    .sort();
+export async function commitWorktree(repository: string, worktree: string, branch: string, message: string): Promise<WorktreeCommit> {
+  const git = async (args: readonly string[]): Promise<string | { refused: string }> => {
+    const link = await checkWorktreeLink(repository, worktree);
+    if (!link.ok) return { refused: link.reason };
+    return runHostGit({ gitDir: link.gitDir, workTree: worktree }, args);
+  };
+  const config = await git(['config', '--list', '--show-scope', '-z']);
+  if (typeof config !== 'string') return { ok: false, reason: config.refused };
+  const running = programsInConfig(config);
+  if (running.length > 0) return { ok: false, reason: `refused by the rule "host git never trusts the worktree": the repository's configuration sets ${running.join(', ')}, which would make git run a program; git was not run and nothing was committed` };
+  const head = await git(['symbolic-ref', '--quiet', 'HEAD']);
+  if (typeof head !== 'string') return { ok: false, reason: head.refused };
+  if (head.trim() !== `refs/heads/${branch}`) return { ok: false, reason: `the worktree is on ${head.trim() || 'a detached HEAD'}, not on refs/heads/${branch}; nothing was committed` };
+  // Another repository inside the worktree: git would record it as a submodule link (or fail on it).
+  const untracked = await git(['ls-files', '--others', '--exclude-standard', '-z']);
+  if (typeof untracked !== 'string') return { ok: false, reason: untracked.refused };
+  const inner = untracked.split('\0').filter((path) => path.endsWith('/')).map((path) => path.slice(0, -1));
+  if (inner.length > 0) return nestedRefusal(inner);
+  const added = await git(['add', '--all']);
+  if (typeof added !== 'string') return { ok: false, reason: added.refused };
+  const index = await git(['ls-files', '--stage', '-z']);
+  if (typeof index !== 'string') return { ok: false, reason: index.refused };
+  const nested = index.split('\0').filter((entry) => entry.startsWith('160000 ')).map((entry) => entry.split('\t')[1] ?? entry);
+  if (nested.length > 0) {
+    await git(['reset', '--quiet']);
+    return nestedRefusal(nested);
+  }
+  const diff = await git(['diff', '--cached', '--name-only', '-z']);
+  if (typeof diff !== 'string') return { ok: false, reason: diff.refused };
+  const staged = diff.split('\0').filter((path) => path !== '').sort();
   if (staged.length === 0) {
     return { ok: false, reason: `nothing to commit on ${branch}: the worktree has no change since the last commit; write the files of the task first` };
   }
@@ -26,10 +53,39 @@ export async function commitWorktree(worktree: string, branch: string, message: 
   const scratch = await mkdtemp(join(tmpdir(), 'forja-commit-'));
   try {
     await writeFile(join(scratch, 'message'), message, 'utf8');
-    await git.raw(['commit', '--quiet', '--file', join(scratch, 'message')]);
+    const committed = await git(['commit', '--quiet', '--no-verify', '--file', join(scratch, 'message')]);
+    if (typeof committed !== 'string') return { ok: false, reason: committed.refused };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  const commit = (await git.raw(['rev-parse', 'HEAD'])).trim();
+  const current = await git(['rev-parse', '--verify', 'HEAD^{commit}']);
+  if (typeof current !== 'string') return { ok: false, reason: current.refused };
+  const commit = current.trim();
+  const tip = (await runHostGit({ gitDir: join(repository, '.git'), workTree: null }, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]).catch(() => '')).trim();
+  if (tip !== commit) return { ok: false, reason: `the commit ${commit} is not the tip of ${branch} in the project's repository (${tip || 'no such branch'}); it is not recorded` };
   return { ok: true, commit, branch, files: staged };
+}
+
+/** Keys of a git configuration that make git run a program or read files Forja did not name. */
+const PROGRAM_KEY = /^(filter|diff|merge)\.[^\n]*\.(clean|smudge|process|command|textconv|driver)$|^core\.(fsmonitor|hookspath|worktree|attributesfile|sshcommand|gitproxy|askpass|editor|pager)$|^(include|includeif)\.|^(gpg|credential|sequence)\.|^diff\.external$/i;
+
+/**
+ * The keys of `git config --list --show-scope -z` (scope, then key and value) that would run a program,
+ * outside Forja's own command-line configuration. Forja's repositories set none; one that does was changed
+ * by someone else, and git is not run on it.
+ */
+export function programsInConfig(listing: string): string[] {
+  const fields = listing.split('\0');
+  const keys: string[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const scope = fields[index]!;
+    const key = fields[index + 1]!.split('\n')[0]!;
+    if (scope !== 'command' && PROGRAM_KEY.test(key)) keys.push(`${key} (${scope} configuration)`);
+  }
+  return keys;
+}
+
+function nestedRefusal(paths: readonly string[]): WorktreeCommit {
+  const what = paths.length === 1 ? 'is a nested git repository' : 'are nested git repositories';
+  return { ok: false, reason: `${paths.join(', ')} ${what}: Forja commits files only; remove the inner .git and finish again. Nothing was committed` };
 }

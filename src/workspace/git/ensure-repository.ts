@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INTEGRATION_BRANCH, MAIN_BRANCH } from '../workspace-layout.ts';
 import { gitAt } from './git-at.ts';
+import { runHostGit } from './host-git.ts';
 
 /**
  * Makes `directory` the project's repository if it is not one yet: `main` with a first commit, and the
@@ -11,8 +12,8 @@ import { gitAt } from './git-at.ts';
  */
 export async function ensureRepository(directory: string): Promise<void> {
   await mkdir(directory, { recursive: true });
+  if (!existsSync(join(directory, '.git'))) await runHostGit({ gitDir: join(directory, '.git'), workTree: directory }, ['init', '--quiet', `--initial-branch=${MAIN_BRANCH}`]);
   const git = gitAt(directory);
-  if (!existsSync(join(directory, '.git'))) await git.raw(['init', '--quiet', `--initial-branch=${MAIN_BRANCH}`]);
   if (!(await hasBranch(directory, MAIN_BRANCH))) {
     await git.raw(['commit', '--quiet', '--allow-empty', '-m', 'Forja: the project workspace']);
   }

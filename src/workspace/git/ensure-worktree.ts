@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { INTEGRATION_BRANCH } from '../workspace-layout.ts';
 import { gitAt } from './git-at.ts';
@@ -7,14 +6,21 @@ import { hasBranch } from './ensure-repository.ts';
 
 /**
  * Gives a module its worktree at `worktree` on `branch`, created from the integration branch the first
- * time; later calls find it and do nothing. A worktree directory removed by hand is pruned and made again
- * on the same branch, so the module's committed work is never lost.
+ * time; later calls find it and do nothing (whether its `.git` is still the one git wrote is checked before
+ * each commit, `checkWorktreeLink`). A worktree directory removed by hand is pruned and made again on the
+ * same branch, so the module's committed work is never lost; a worktree left with files but no `.git` is
+ * refused — Forja does not guess which repository it belonged to.
  */
 export async function ensureWorktree(repository: string, worktree: string, branch: string): Promise<void> {
-  if (existsSync(join(worktree, '.git'))) return;
+  if ((await lstat(join(worktree, '.git')).catch(() => null)) !== null) return;
+  const left = await readdir(worktree).catch(() => null);
+  if (left !== null && left.length > 0) {
+    throw new Error(`refused by the rule "host git never trusts the worktree": ${join(worktree, '.git')} is missing from a worktree that still has files; git was not run`);
+  }
   await mkdir(dirname(worktree), { recursive: true });
   const git = gitAt(repository);
   await git.raw(['worktree', 'prune']);
+  if (left !== null) await rmdir(worktree);
   if (await hasBranch(repository, branch)) await git.raw(['worktree', 'add', '--quiet', worktree, branch]);
   else await git.raw(['worktree', 'add', '--quiet', '-b', branch, worktree, INTEGRATION_BRANCH]);
 }

@@ -1,28 +1,24 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runHostGit } from './host-git.ts';
 
-/**
- * Git for Forja's own operations on a project repository: a fixed identity, no signing, no hooks, and an
- * environment with no `GIT_*` variable of the host (simple-git strips them: a `GIT_DIR` inherited from a hook
- * would point every command at another repository) and no user or system configuration, so the result is
- * the same on every machine, including CI running as root with no git identity.
- */
-export function gitAt(directory: string): SimpleGit {
-  return simpleGit({
-    baseDir: directory,
-    config: ['user.name=Forja', 'user.email=forja@localhost', 'commit.gpgsign=false', 'core.hooksPath=/dev/null', 'advice.detachedHead=false'],
-    // Both "unsafe" switches are used to make git safer: hooks off, and the host's configuration files ignored.
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigPaths: true },
-    allowEnvironment: ['GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_TERMINAL_PROMPT'],
-  }).env(gitEnvironment());
+/** Git on one repository Forja made: `raw` runs a command and returns its output. */
+export interface RepositoryGit {
+  raw(args: readonly string[]): Promise<string>;
 }
 
-function gitEnvironment(): Record<string, string> {
+/**
+ * Git for Forja's own operations on a project repository (`<repository>/.git` is a directory Forja made):
+ * pinned to that git directory and work tree, with the configuration and environment of `runHostGit`. The
+ * git directory is checked to still be a real directory before each command.
+ */
+export function gitAt(repository: string): RepositoryGit {
+  const gitDir = join(repository, '.git');
   return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
-    LANG: 'C.UTF-8',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
+    async raw(args) {
+      const info = await lstat(gitDir).catch(() => null);
+      if (info === null || !info.isDirectory()) throw new Error(`${gitDir} is not the git directory Forja made (${info === null ? 'missing' : 'not a directory'}); git was not run`);
+      return runHostGit({ gitDir, workTree: repository }, args);
+    },
   };
 }

@@ -15,10 +15,18 @@ export function scrubbedEnvironment(home: string): Record<string, string> {
   return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: '/tmp', LANG: 'C.UTF-8', TERM: 'dumb' };
 }
 
+/** The uid and gid a command has inside the sandbox, whoever runs Forja (`nobody`). */
+export const SANDBOX_UID = 65534;
+
 /**
- * bubblewrap arguments for one command: no network (its own empty network namespace), its own pid, ipc and
- * uts namespaces, the system read-only, a private /tmp, and the worktree — at the same path — as the only
- * writable place the host sees; it dies with Forja. Pure: the host's layout comes in as `roots`.
+ * bubblewrap arguments for one command. Every namespace of its own (`--unshare-all`: user, network — so no
+ * network at all —, pid, ipc, uts, cgroup), as the unprivileged uid 65534 with every capability dropped (even
+ * when Forja runs as root) and no further user namespace, so nothing can be remounted; bubblewrap sets
+ * no-new-privileges. The system read-only; its own /proc (only its processes), read-only as a whole; a
+ * private /tmp; and the worktree — at the same path — as the only writable place the host sees, except the
+ * worktree's `.git`, bound read-only over itself so it can be neither rewritten nor replaced. The
+ * repository's git directory is not in the sandbox at all. It dies with Forja. Pure: the host's layout
+ * comes in as `roots`.
  */
 export function sandboxArguments(worktree: string, command: string, roots: readonly HostRootEntry[]): string[] {
   const mounts = roots.flatMap((entry) => (entry.kind === 'symlink' ? ['--symlink', entry.target, entry.path] : ['--ro-bind', entry.path, entry.path]));
@@ -26,16 +34,24 @@ export function sandboxArguments(worktree: string, command: string, roots: reado
   return [
     '--die-with-parent',
     '--new-session',
-    '--unshare-net',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    '--unshare-cgroup-try',
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--uid',
+    String(SANDBOX_UID),
+    '--gid',
+    String(SANDBOX_UID),
+    '--cap-drop',
+    'ALL',
     '--hostname',
     'forja-sandbox',
     ...mounts,
     ...ETC_ENTRIES.flatMap((path) => ['--ro-bind-try', path, path]),
     '--proc',
+    '/proc',
+    // Read-only as a whole: bubblewrap leaves /proc/sys writable, and the sandbox's uid is the caller's
+    // outside — as root, a writable /proc/sys would be the host's kernel settings.
+    '--remount-ro',
     '/proc',
     '--dev',
     '/dev',
@@ -44,6 +60,9 @@ export function sandboxArguments(worktree: string, command: string, roots: reado
     '--bind',
     worktree,
     worktree,
+    '--ro-bind-try',
+    `${worktree}/.git`,
+    `${worktree}/.git`,
     '--chdir',
     worktree,
     '--clearenv',

@@ -10,7 +10,28 @@ describe('sandboxArguments', () => {
   const pairsAfter = (flag: string) => args.flatMap((value, index) => (value === flag ? [[args[index + 1], args[index + 2]]] : []));
 
   it('takes the network away and dies with Forja', () => {
-    expect(args).toEqual(expect.arrayContaining(['--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '--clearenv']));
+    expect(args).toEqual(expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session', '--clearenv']));
+    expect(args).not.toContain('--share-net');
+  });
+
+  it('runs as uid and gid 65534 in a user namespace of its own, with no capability and no further namespace', () => {
+    expect(args).toEqual(expect.arrayContaining(['--unshare-user', '--disable-userns']));
+    expect(args[args.indexOf('--uid') + 1]).toBe('65534');
+    expect(args[args.indexOf('--gid') + 1]).toBe('65534');
+    expect(args[args.indexOf('--cap-drop') + 1]).toBe('ALL');
+    expect(args).not.toContain('--cap-add');
+  });
+
+  it('mounts a /proc of its own, read-only', () => {
+    expect(args[args.indexOf('--proc') + 1]).toBe('/proc');
+    expect(args[args.indexOf('--remount-ro') + 1]).toBe('/proc');
+    expect(args.indexOf('--remount-ro')).toBeGreaterThan(args.indexOf('--proc'));
+  });
+
+  it('binds the worktree\'s .git read-only over itself, after the worktree', () => {
+    const gitLink = '/data/projects/p/worktrees/pedidos/.git';
+    expect(pairsAfter('--ro-bind-try')).toContainEqual([gitLink, gitLink]);
+    expect(args.lastIndexOf(gitLink)).toBeGreaterThan(args.indexOf('--bind'));
   });
 
   it('makes the worktree the only writable bind, at the same path, and the working directory', () => {
@@ -22,6 +43,7 @@ describe('sandboxArguments', () => {
 
   it('shows only a few files of /etc, never all of it', () => {
     expect(pairsAfter('--ro-bind-try').map(([path]) => path)).not.toContain('/etc');
+    expect(pairsAfter('--ro-bind-try').map(([path]) => path).filter((path) => path!.startsWith('/etc')).length).toBeGreaterThan(0);
     expect(pairsAfter('--ro-bind-try').map(([path]) => path)).not.toContain('/etc/shadow');
   });
 

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clearSetIdBits } from './clear-set-id-bits.ts';
 import { readHostRoots } from './host-roots.ts';
 import { runProcess, type ProcessResult } from './run-process.ts';
 import { sandboxArguments, scrubbedEnvironment, type HostRootEntry } from './sandbox-arguments.ts';
@@ -37,7 +38,9 @@ export function createTerminalRunner(settings: TerminalSettings, options: { bubb
       const { probe, roots } = await probeOnce();
       const limits = { timeoutMs: settings.timeoutMs, outputLimitBytes: settings.outputLimitBytes };
       if (probe.available) {
-        return { ok: true, sandboxed: true, ...(await runProcess({ file: bubblewrap, args: sandboxArguments(worktree, command, roots), cwd: worktree, env: scrubbedEnvironment('/tmp'), ...limits })) };
+        const result = await runProcess({ file: bubblewrap, args: sandboxArguments(worktree, command, roots), cwd: worktree, env: scrubbedEnvironment('/tmp'), ...limits });
+        await clearSetIdBits(worktree);
+        return { ok: true, sandboxed: true, ...result };
       }
       if (!settings.allowUnsandboxed) {
         return { ok: false, reason: `terminal refused: the sandbox could not be made (${probe.reason}), and this Forja does not run commands without it (FORJA_TERMINAL_ALLOW_UNSANDBOXED is not true). Nothing was run.` };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's chromium (`.ci/run` installs it when test/browser-required exists). */
+/** Debian's chromium (`.ci/run` installs it when it is missing; `FORJA_CHROMIUM` points elsewhere). */
 const CHROMIUM = process.env['FORJA_CHROMIUM'] ?? '/usr/bin/chromium';
 const ARGUMENTS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

@@ -2,6 +2,9 @@ import { ApiError } from './api-error.ts';
 
 type Method = 'GET' | 'POST' | 'PUT';
 
+/** Dispatched on `window` when the API answers 401: nobody is signed in any more. */
+export const SIGNED_OUT_EVENT = 'forja:signed-out';
+
 /** Calls the Forja API and returns its JSON; a non-2xx answer or a network failure throws ApiError. */
 export async function callApi<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, headers: { accept: 'application/json' } };
@@ -21,6 +24,8 @@ export async function callApi<T>(method: Method, path: string, body?: unknown): 
     const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
     const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`;
+    // The sign-in ended (expired, signed out in another tab): the app shows the sign-in page again.
+    if (response.status === 401 && code === 'unauthenticated') window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
     throw new ApiError(response.status, code, message);
   }
   return parsed as T;

@@ -2,6 +2,13 @@
 
 export type Project = { id: string; name: string; created_at: string };
 
+export type Person = { id: string; username: string };
+
+/** `accounts: false`: Forja runs on loopback without accounts and nobody signs in. */
+export type Me = { accounts: boolean; person: Person | null };
+
+export type Member = { person_id: string; username: string; role: 'owner' | 'member' };
+
 export type Session = { id: string; project_id: string; title: string | null; last_seq: number; created_at: string };
 
 /** A stored session event; `payload` is read defensively because event types evolve. */
@@ -16,6 +23,13 @@ export type StoredEvent = {
 };
 
 export type ModelStatus = { configured: true; provider: string; model: string } | { configured: false; message: string };
+
+/** `GET /api/health`: the model part is the server's last look at the model endpoint. */
+export type Health = {
+  status: 'ok';
+  version: string;
+  model: { configured: boolean; provider: string | null; model: string | null; target: string | null; reachable: boolean | null; checked_at: string | null; reason: string | null };
+};
 
 /** The part of `GET /api/sessions/:id/state` the page reads; everything else is folded from events. */
 export type SessionState = { model?: ModelStatus };

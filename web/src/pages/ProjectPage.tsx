@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { getJson, postJson } from '../api/client.ts';
-import type { Project, Session } from '../api/types.ts';
+import { MembersPanel } from '../account/MembersPanel.tsx';
+import type { Person, Project, Session } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
@@ -9,8 +10,8 @@ import { sessionPath } from '../routing/match-route.ts';
 import { navigate } from '../routing/navigate.ts';
 import { ProjectBudgetForm } from './ProjectBudgetForm.tsx';
 
-/** One project: its sessions, a form to open one, and its token budget. */
-export function ProjectPage({ projectId }: { projectId: string }) {
+/** One project: its sessions, a form to open one, its token budget, and its members when accounts are in use. */
+export function ProjectPage({ projectId, person }: { projectId: string; person: Person | null }) {
   const project = useApiData(() => getJson<Project>(`/api/projects/${projectId}`), projectId);
   const sessions = useApiData(() => getJson<{ sessions: Session[] }>(`/api/projects/${projectId}/sessions`), projectId);
   const [title, setTitle] = useState('');
@@ -67,6 +68,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
         </form>
       </section>
       <ProjectBudgetForm projectId={projectId} />
+      {person !== null && <MembersPanel projectId={projectId} me={person} />}
     </main>
   );
 }

@@ -6,6 +6,7 @@ import { ARTIFACT_PAYLOAD_VERSION } from '../../../domain/artifacts/index.ts';
 import { rehydrate } from '../../../domain/conversation/index.ts';
 import { offerHandoff, transitionHandoff } from '../../../domain/handoffs/index.ts';
 import { createHooks, type InstructionFiles } from '../../../harness/index.ts';
+import { createLocalEmbedder, createPostgresVectorIndex, ragSearch } from '../../../memory/index.ts';
 import { createEventLog, createProject, createSession, insertHandoff, updateHandoffStatus, type Database, type NewSessionEvent } from '../../../store/index.ts';
 import type { TestDatabaseEngine } from '../../../store/testing/test-databases.ts';
 import { createProjectWorkspaces, createTerminalRunner, DEFAULT_TERMINAL_SETTINGS, type TerminalSettings } from '../../../workspace/index.ts';
@@ -27,7 +28,18 @@ export async function openLineFixture(engine: TestDatabaseEngine, options: { ter
   const workspaces = createProjectWorkspaces({ dataDirectory });
   const instructionFiles = { load: async () => ({ sources: [] }) } as unknown as InstructionFiles;
   const terminal = createTerminalRunner({ ...DEFAULT_TERMINAL_SETTINGS, ...options.terminal }, options.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.bubblewrapPath });
-  const line = { prompts: { instructionFiles, workspaceDirectory: workspaces.workspaceDirectory }, database, eventLog, workspaces, terminal, newId: randomUUID };
+  // The memory's real hybrid search over this database, with the local embedder (what Forja uses by default).
+  const search = { embedder: createLocalEmbedder(), index: await createPostgresVectorIndex(database) };
+  const line = {
+    prompts: { instructionFiles, workspaceDirectory: workspaces.workspaceDirectory },
+    database,
+    eventLog,
+    workspaces,
+    terminal,
+    ragSearch: (projectId: string, request: { query: string; k: number }) => ragSearch(search, projectId, request),
+    rag: search,
+    newId: randomUUID,
+  };
   let calls = 0;
 
   const record = async (events: NewSessionEvent[]) => {

@@ -29,6 +29,18 @@ export function readCredentials(fields: {
   return { ok: true, credentials: { ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}) } };
 }
 
+/**
+ * Checks both base URLs whenever they are set, whichever provider FORJA_MODEL names: the embeddings read
+ * OPENAI_BASE_URL too, and a typo should not wait until the provider is switched to surface.
+ */
+export function checkBaseUrls(env: Readonly<Record<string, string | undefined>>): ModelNotConfiguredError | null {
+  for (const { baseUrlVariable } of Object.values(credentialVariables)) {
+    const baseUrl = env[baseUrlVariable]?.trim() || undefined;
+    if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return baseUrlInvalidError(baseUrlVariable);
+  }
+  return null;
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);

@@ -32,6 +32,19 @@ export function describeVectorIndexContract(name: string, setup: () => { databas
       expect(hits[0]!.score).toBeCloseTo(exact, 4);
     });
 
+    it('finds by text the chunks that share a stem with the query, across inflections and accents', async () => {
+      const { database, open } = setup();
+      const index = await open();
+      const project = await createProject(database, { name: 'p' });
+      const other = await createProject(database, { name: 'other' });
+      await index.upsert([...TEXTS.map((text, position) => chunk(project.id, position, text)), chunk(other.id, 9, TEXTS[0]!)]);
+      const hits = await index.searchText({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, text: 'entregas antes do amanhecer', k: 5 });
+      expect(hits.map((hit) => hit.source_id)).toEqual(['source-0']);
+      const accents = await index.searchText({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, text: 'orcamento excedido', k: 5 });
+      expect(accents.map((hit) => hit.source_id)).toEqual(['source-3']);
+      expect(await index.searchText({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, text: 'de a o', k: 5 })).toEqual([]);
+    });
+
     it('is idempotent by chunk id and keeps projects and embedders apart', async () => {
       const { database, open } = setup();
       const index = await open();

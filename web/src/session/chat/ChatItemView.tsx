@@ -3,6 +3,7 @@ import { t } from '../../i18n/t.ts';
 import type { ChatItem, HandoffView } from '../fold/session-view.ts';
 import { AgentMessage } from './AgentMessage.tsx';
 import { BudgetRefusedNote } from './BudgetRefusedNote.tsx';
+import { CompactionDivider } from './CompactionDivider.tsx';
 import { HandoffDivider } from './HandoffDivider.tsx';
 import { SystemNote } from './SystemNote.tsx';
 import { TurnFailedNote } from './TurnFailedNote.tsx';
@@ -45,6 +46,14 @@ export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Rea
       return (
         <SystemNote testId="action-note" tone="warning">
           {t('chat.action', { agent: agentName(item.agent), tool: item.tool })}
+        </SystemNote>
+      );
+    case 'compaction':
+      return <CompactionDivider item={item} />;
+    case 'window':
+      return (
+        <SystemNote testId="context-window-note" tone="warning" data={{ agent: item.agent }}>
+          {t('chat.window', { agent: agentName(item.agent), reason: item.reason, count: item.leftOut })}
         </SystemNote>
       );
     case 'tool': {

@@ -54,6 +54,20 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
     case 'tool.completed':
       applyToolCompleted(draft, event, agent);
       return;
+    case 'context.compacted': {
+      // The divider goes where the summarised part ends, not where the summary was made.
+      const throughSeq = whole(payload['through_seq']);
+      const item = { kind: 'compaction' as const, seq: event.seq, agent, throughSeq, summary: text(payload['summary']), tokensBefore: whole(payload['tokens_before']), tokensAfter: whole(payload['tokens_after']) };
+      const at = draft.chat.findIndex((existing) => existing.seq > throughSeq);
+      if (at === -1) draft.chat.push(item);
+      else draft.chat.splice(at, 0, item);
+      return;
+    }
+    case 'context.compaction_failed': {
+      const leftOut = whole(payload['left_out']);
+      if (leftOut > 0) draft.chat.push({ kind: 'window', seq: event.seq, agent, reason: text(payload['reason'], 'unknown'), leftOut });
+      return;
+    }
   }
 }
 

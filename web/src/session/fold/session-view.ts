@@ -11,7 +11,10 @@ export type ChatItem =
   | { kind: 'readiness'; seq: number }
   | { kind: 'brief'; seq: number; title: string }
   | { kind: 'limit'; seq: number; agent: string; ceiling: number }
-  | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string };
+  | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string }
+  /** Placed after the last message the summary covers; `seq` is the `context.compacted` event's. */
+  | { kind: 'compaction'; seq: number; agent: string; throughSeq: number; summary: string; tokensBefore: number; tokensAfter: number }
+  | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
 
 export type BusinessRule = { eventId: string; seq: number; title: string; statement: string; origin: number[] };
 

@@ -1,0 +1,101 @@
+// The "may import" table of docs/architecture.md, as rules a tool checks (`npm run lint`, run by .ci/run).
+// Each area lists the areas it may import; any other import between Forja's areas is a violation. Tests and
+// test support (`*.test.ts`, `testing/`, `test-support/`) may reach across areas; production code never imports them.
+
+/** Forja's areas: name → path pattern (relative to the repository). */
+const areas = {
+  domain: '^src/domain/',
+  harness: '^src/harness/',
+  store: '^src/store/',
+  gateway: '^src/gateway/',
+  agents: '^src/agents/',
+  conversation: '^src/conversation/',
+  memory: '^src/memory/',
+  workspace: '^src/workspace/',
+  http: '^src/http/',
+  cli: '^src/cli/',
+  config: '^src/config/',
+  accounts: '^src/accounts/',
+};
+
+/** The table: an area may import itself and these. "gateway interface" = the gateway's public index only. */
+const mayImport = {
+  domain: [],
+  harness: ['domain'],
+  store: ['domain'],
+  gateway: ['domain', 'store'],
+  agents: ['domain', 'harness', 'gatewayInterface', 'store'],
+  conversation: ['agents', 'domain', 'gatewayInterface', 'store'],
+  memory: ['domain', 'store', 'gatewayInterface'],
+  workspace: ['domain'],
+  http: Object.keys(areas).filter((area) => area !== 'http' && area !== 'cli'),
+  cli: Object.keys(areas).filter((area) => area !== 'cli'),
+  config: [],
+  accounts: [],
+};
+
+/** Narrow surfaces an area may use without taking the whole of another. */
+const surfaces = {
+  gatewayInterface: '^src/gateway/(index|model-gateway|consume-stream)\\.ts$|^src/gateway/embeddings/(index|embedding-gateway|embedding-provider)\\.ts$|^src/gateway/metering/',
+  memoryInterface: '^src/memory/index\\.ts$',
+};
+
+const testCode = '(\\.test\\.ts$|/testing/|/test-support/|/__fixtures__/)';
+
+function allowedPattern(area) {
+  return [areas[area], ...mayImport[area].map((name) => areas[name] ?? surfaces[name])].join('|');
+}
+
+const layerRules = Object.keys(areas).map((area) => ({
+  name: `${area}-may-import`,
+  comment: `${area} may import only: ${mayImport[area].join(', ') || 'nothing of Forja'} (docs/architecture.md)`,
+  severity: 'error',
+  from: { path: areas[area], pathNot: testCode },
+  to: { path: '^src/', pathNot: `${allowedPattern(area)}|^src/composition\\.ts$` },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'domain-has-no-io',
+      comment: 'src/domain holds pure rules: no node built-ins with I/O, no database or HTTP client',
+      severity: 'error',
+      from: { path: areas.domain, pathNot: testCode },
+      to: { path: '^(node:)?(fs|child_process|net|http|https|dgram|worker_threads)$|node_modules/(pg|@electric-sql|hono|simple-git|pino)/' },
+    },
+    {
+      name: 'only-composition-imports-composition',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(cli|testing)/|${testCode}` },
+      to: { path: '^src/composition\\.ts$' },
+    },
+    {
+      name: 'no-test-code-in-production',
+      comment: 'production code never imports tests or test support',
+      severity: 'error',
+      from: { path: '^(src|bin)/', pathNot: testCode },
+      to: { path: `${testCode}|^src/testing/` },
+    },
+    {
+      name: 'web-talks-to-the-api-only',
+      comment: 'web/ reaches the server only over HTTP (types come from the generated OpenAPI types)',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(src|bench|bin)/' },
+    },
+    {
+      name: 'no-runtime-cycles',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|web/dist|bench/results)' },
+    tsPreCompilationDeps: true,
+    parser: 'swc',
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+  },
+};

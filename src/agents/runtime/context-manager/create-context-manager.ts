@@ -1,0 +1,281 @@
+import type { ChatHistoryEntry } from '../../../domain/conversation/index.ts';
+import type { ModelGateway, ModelMessage, ToolDefinition } from '../../../gateway/index.ts';
+import {
+  contextMarginTokens,
+  contextWindowFor,
+  estimateTokenizer,
+  historyBudget,
+  type ContextWindow,
+  type ContextWindowSettings,
+  type Tokenizer,
+} from '../../../harness/index.ts';
+import type { NewSessionEvent } from '../../../store/index.ts';
+import type { SessionView } from '../session-view.ts';
+import { firstAfter } from '../first-after.ts';
+import { createCompactionPoints, type CompactionPoint, type CompactionPoints } from './compaction-points.ts';
+import { compactionSplit, sumTokens, windowStart } from './plan-history.ts';
+import { messageTokens, renderHistoryEntry, type RenderedEntry } from './render-history-entry.ts';
+import { CONTEXT_MANAGER_AGENT, summarizeHistory, type SummaryTemplates } from './summarize-history.ts';
+
+/** Compaction starts when the history passes this share of its budget. */
+export const DEFAULT_COMPACT_AT = 0.8;
+/** What a compaction keeps verbatim: the most recent messages up to this share of the budget. */
+export const KEEP_RECENT_FRACTION = 0.4;
+/** A tool result is never sent longer than this (nor than a quarter of the history budget). */
+export const TOOL_RESULT_CAP_TOKENS = 4000;
+/** Below this, the fixed parts of the request leave no useful room for a conversation. */
+export const MIN_HISTORY_TOKENS = 128;
+
+export interface ContextManagerDependencies {
+  gateway: ModelGateway;
+  windows: ContextWindowSettings;
+  templates: SummaryTemplates;
+  tokenizer?: Tokenizer;
+  compactAt?: number;
+}
+
+/** One call's frame: everything the request carries besides the history. */
+export interface ContextRequest {
+  view: SessionView;
+  projectId: string;
+  sessionId: string;
+  agent: string;
+  system: string;
+  tools: readonly ToolDefinition[];
+  maxOutputTokens: number;
+  signal?: AbortSignal;
+}
+
+/** What the next call of an agent sends and why: the figures `forja context --session` prints. */
+export interface ContextReport {
+  agent: string;
+  window: ContextWindow;
+  system_tokens: number;
+  tool_tokens: number;
+  max_output_tokens: number;
+  margin_tokens: number;
+  history_budget: number;
+  compact_at_tokens: number;
+  compaction: CompactionPoint | null;
+  /** Messages of the history that follow the compaction point (before any window cut). */
+  history_messages: number;
+  history_tokens: number;
+  /** System + tools + messages as sent; with `max_output_tokens` and the margin it never passes the window. */
+  request_tokens: number;
+  /** True when the history passes the threshold: the next call compacts first. */
+  compaction_due: boolean;
+  /** Messages whose text was cut (long tool results), with a marker. */
+  capped_messages: number;
+  /** Messages not sent because a summary failed (a deterministic window with a note). */
+  left_out: number;
+  messages: ModelMessage[];
+}
+
+export type PreparedContext = { ok: true; messages: ModelMessage[]; inputTokens: number; report: ContextReport } | { ok: false; reason: 'context_window'; message: string };
+
+export interface ContextManager {
+  /**
+   * The messages of an agent's next call, compacting first when its history passes the threshold; the
+   * events it records (`context.compacted`, `context.compaction_failed`) go through `append`.
+   */
+  prepare(request: ContextRequest, append: (events: NewSessionEvent[]) => Promise<void>): Promise<PreparedContext>;
+  /** What the next call would send now, without calling a model or recording anything. */
+  describe(request: ContextRequest): PreparedContext;
+  /** Every compaction of the session, oldest first. */
+  compactions(sessionId: string, view: SessionView): ReadonlyArray<CompactionPoint & { agent: string }>;
+}
+
+export const SUMMARY_HEADER = (throughSeq: number) => `[Resumo da conversa até #${throughSeq}; as mensagens anteriores estão resumidas aqui]`;
+export const LEFT_OUT_NOTE = (leftOut: number, reason: string) =>
+  `[Nota do sistema: ${leftOut} mensagens anteriores desta conversa não foram enviadas nesta chamada porque não cabem na janela do modelo (${reason}). Estão guardadas no registro da sessão.]`;
+
+/**
+ * The ContextManager (DESIGN §3): keeps each request inside the model's window. The history sent is the
+ * agent's latest summary plus the messages after its `through_seq`; past the threshold a summarising call
+ * moves the point forward; when that fails, the most recent messages that fit are sent with a note saying how
+ * many were left out, and the failure is recorded. Never a silent cut, never an overflowing request.
+ */
+export function createContextManager(dependencies: ContextManagerDependencies): ContextManager {
+  const tokenizer = dependencies.tokenizer ?? estimateTokenizer;
+  const compactAt = dependencies.compactAt ?? DEFAULT_COMPACT_AT;
+  const points: CompactionPoints = createCompactionPoints();
+  const rendered = new WeakMap<ChatHistoryEntry, RenderedEntry & { cap: number }>();
+
+  function frame(request: ContextRequest) {
+    const window = contextWindowFor(dependencies.windows, modelOf(dependencies.gateway), request.agent);
+    const systemTokens = tokenizer.count(request.system).tokens;
+    const toolTokens = request.tools.length === 0 ? 0 : tokenizer.count(JSON.stringify(request.tools)).tokens;
+    const budget = historyBudget({ windowTokens: window.tokens, systemTokens, toolTokens, maxOutputTokens: request.maxOutputTokens });
+    return { window, systemTokens, toolTokens, budget };
+  }
+
+  function render(entry: ChatHistoryEntry, budget: number): RenderedEntry {
+    const cap = entry.role === 'tool' ? Math.min(TOOL_RESULT_CAP_TOKENS, Math.floor(budget / 4)) : Math.floor(budget / 2);
+    const known = rendered.get(entry);
+    if (known !== undefined && known.cap === cap) return known;
+    const fresh = { ...renderHistoryEntry(entry, cap, tokenizer), cap };
+    rendered.set(entry, fresh);
+    return fresh;
+  }
+
+  /** The agent's entries after `throughSeq`: the person's messages, its own turns and tool results. */
+  function tail(view: SessionView, agent: string, throughSeq: number, budget: number): RenderedEntry[] {
+    const history = view.state.history;
+    const entries: RenderedEntry[] = [];
+    for (let index = firstAfter(history, throughSeq); index < history.length; index += 1) {
+      const entry = history[index]!;
+      if (entry.role === 'user' || entry.agent === agent) entries.push(render(entry, budget));
+    }
+    return entries;
+  }
+
+  function summaryMessage(point: CompactionPoint): { message: ModelMessage; tokens: number } {
+    const message: ModelMessage = { role: 'user', content: `${SUMMARY_HEADER(point.through_seq)}\n${point.summary}` };
+    return { message, tokens: messageTokens(message, tokenizer) };
+  }
+
+  function tooSmall(request: ContextRequest, shape: ReturnType<typeof frame>): PreparedContext {
+    const margin = contextMarginTokens(shape.window.tokens);
+    return {
+      ok: false,
+      reason: 'context_window',
+      message: `The model's window for ${request.agent} (${shape.window.tokens} tokens, from ${shape.window.from}) leaves ${shape.budget} tokens for the conversation after the system prompt (${shape.systemTokens}), the tools (${shape.toolTokens}), the answer (${request.maxOutputTokens}) and the margin (${margin}); at least ${MIN_HISTORY_TOKENS} are needed. Set FORJA_MODEL_CONTEXT_TOKENS to the model's real window.`,
+    };
+  }
+
+  function assemble(request: ContextRequest, shape: ReturnType<typeof frame>, parts: { point: CompactionPoint | null; entries: RenderedEntry[]; from: number; note: string | null; due: boolean }): PreparedContext & { ok: true } {
+    const messages: ModelMessage[] = [];
+    let historyTokens = 0;
+    if (parts.note !== null) {
+      const note: ModelMessage = { role: 'user', content: parts.note };
+      messages.push(note);
+      historyTokens += messageTokens(note, tokenizer);
+    }
+    if (parts.point !== null) {
+      const summary = summaryMessage(parts.point);
+      messages.push(summary.message);
+      historyTokens += summary.tokens;
+    }
+    let capped = 0;
+    for (let index = parts.from; index < parts.entries.length; index += 1) {
+      const entry = parts.entries[index]!;
+      messages.push(entry.message);
+      historyTokens += entry.tokens;
+      if (entry.capped > 0) capped += 1;
+    }
+    const inputTokens = shape.systemTokens + shape.toolTokens + historyTokens;
+    return {
+      ok: true,
+      messages,
+      inputTokens,
+      report: {
+        agent: request.agent,
+        window: shape.window,
+        system_tokens: shape.systemTokens,
+        tool_tokens: shape.toolTokens,
+        max_output_tokens: request.maxOutputTokens,
+        margin_tokens: contextMarginTokens(shape.window.tokens),
+        history_budget: shape.budget,
+        compact_at_tokens: Math.floor(shape.budget * compactAt),
+        compaction: parts.point,
+        history_messages: parts.entries.length,
+        history_tokens: historyTokens,
+        request_tokens: inputTokens,
+        compaction_due: parts.due,
+        capped_messages: capped,
+        left_out: parts.from,
+        messages,
+      },
+    };
+  }
+
+  /** The most recent entries that fit beside the summary and a note; `from` entries are left out. */
+  function windowed(request: ContextRequest, shape: ReturnType<typeof frame>, point: CompactionPoint | null, entries: RenderedEntry[], reason: string) {
+    const summaryTokens = point === null ? 0 : summaryMessage(point).tokens;
+    const noteTokens = messageTokens({ role: 'user', content: LEFT_OUT_NOTE(entries.length, reason) }, tokenizer);
+    const from = windowStart(entries, shape.budget - summaryTokens - noteTokens);
+    return assemble(request, shape, { point, entries, from, note: from === 0 ? null : LEFT_OUT_NOTE(from, reason), due: true });
+  }
+
+  function current(request: ContextRequest) {
+    const shape = frame(request);
+    const point = points.latest(request.sessionId, request.view.events, request.agent);
+    const entries = shape.budget < MIN_HISTORY_TOKENS ? [] : tail(request.view, request.agent, point?.through_seq ?? 0, shape.budget);
+    const total = (point === null ? 0 : summaryMessage(point).tokens) + sumTokens(entries);
+    return { shape, point, entries, total, due: total > shape.budget * compactAt };
+  }
+
+  return {
+    describe(request) {
+      const { shape, point, entries, total, due } = current(request);
+      if (shape.budget < MIN_HISTORY_TOKENS) return tooSmall(request, shape);
+      if (total <= shape.budget) return assemble(request, shape, { point, entries, from: 0, note: null, due });
+      return windowed(request, shape, point, entries, 'o resumo ainda não foi feito');
+    },
+
+    async prepare(request, append) {
+      const { shape, point, entries, total, due } = current(request);
+      if (shape.budget < MIN_HISTORY_TOKENS) return tooSmall(request, shape);
+      if (!due) return assemble(request, shape, { point, entries, from: 0, note: null, due });
+      const split = compactionSplit(entries, Math.floor(shape.budget * KEEP_RECENT_FRACTION));
+      if (split === 0) {
+        if (total <= shape.budget) return assemble(request, shape, { point, entries, from: 0, note: null, due: false });
+        return recordFailure(request, shape, point, entries, { reason: 'nothing_to_summarise', message: 'the most recent messages alone pass the budget' }, append);
+      }
+      // Its own window setting if it has one, and never more than the agent's: the same model serves both.
+      const summaryWindow = contextWindowFor(dependencies.windows, modelOf(dependencies.gateway), CONTEXT_MANAGER_AGENT);
+      const outcome = await summarizeHistory(dependencies.gateway, dependencies.templates, tokenizer, {
+        projectId: request.projectId,
+        sessionId: request.sessionId,
+        agent: request.agent,
+        previousSummary: point?.summary ?? null,
+        entries: entries.slice(0, split).map((rendered) => rendered.entry),
+        windowTokens: Math.min(summaryWindow.tokens, shape.window.tokens),
+        maxOutputTokens: Math.max(64, Math.floor(shape.budget * 0.25)),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      if (!outcome.ok) return recordFailure(request, shape, point, entries, outcome, append);
+      const throughSeq = entries[split - 1]!.entry.seq;
+      const kept = entries.slice(split);
+      const next: CompactionPoint = { seq: 0, through_seq: throughSeq, summary: outcome.summary, tokens_before: total, tokens_after: 0 };
+      const tokensAfter = summaryMessage(next).tokens + sumTokens(kept);
+      await append([
+        {
+          type: 'context.compacted',
+          actor: CONTEXT_MANAGER_AGENT,
+          payload: { v: 1, agent: request.agent, through_seq: throughSeq, summary: outcome.summary, tokens_before: total, tokens_after: tokensAfter, omitted: outcome.omitted, usage_id: outcome.usageId },
+        },
+      ]);
+      const recorded = points.latest(request.sessionId, request.view.events, request.agent) ?? { ...next, tokens_after: tokensAfter };
+      if (tokensAfter <= shape.budget) return assemble(request, shape, { point: recorded, entries: kept, from: 0, note: null, due: false });
+      return windowed(request, shape, recorded, kept, 'o resumo e as mensagens recentes passam a janela');
+    },
+
+    compactions: (sessionId, view) => points.all(sessionId, view.events),
+  };
+
+  async function recordFailure(
+    request: ContextRequest,
+    shape: ReturnType<typeof frame>,
+    point: CompactionPoint | null,
+    entries: RenderedEntry[],
+    failure: { reason: string; message: string },
+    append: (events: NewSessionEvent[]) => Promise<void>,
+  ): Promise<PreparedContext> {
+    const prepared = windowed(request, shape, point, entries, `o resumo falhou: ${failure.reason}`);
+    const fromSeq = entries[prepared.report.left_out]?.entry.seq ?? request.view.state.last_seq;
+    await append([
+      {
+        type: 'context.compaction_failed',
+        actor: CONTEXT_MANAGER_AGENT,
+        payload: { v: 1, agent: request.agent, reason: failure.reason, message: failure.message, left_out: prepared.report.left_out, window_from_seq: fromSeq },
+      },
+    ]);
+    return prepared;
+  }
+}
+
+function modelOf(gateway: ModelGateway): string {
+  const status = gateway.status();
+  return status.configured ? status.model : '';
+}

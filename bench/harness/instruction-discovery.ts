@@ -1,55 +1,57 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInstructionFiles, discoverInstructionFiles } from '../../src/harness/index.ts';
+import { createBpeTokenizer, createInstructionFiles, discoverInstructionFiles, isStillFresh } from '../../src/harness/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
 
-const TOP_DIRECTORIES = 100;
-const SUBDIRECTORIES_EACH = 99; // 100 + 100 × 99 = 10,000 directories in the project tree
-const FILES_PER_LEAF = 10; // 99,000 files in the project tree
-const EXTRA_FILES = 500; // in .git and in node_modules each: 100,000 files in all
-const COLD_RUNS = 5; // generating and removing the tree (~10-25 s each on this machine) dominates the run
+const PACKAGES = 200;
+const SOURCE_FILES_PER_PACKAGE = 20; // 4,000 tracked source files
+const NODE_MODULES_DIRECTORIES = 500;
+const NODE_MODULES_FILES_EACH = 100; // 50,000 ignored files
+const COLD_RUNS = 20;
 const CACHED_LOADS = 2000;
+const SCOPE = 'packages/pkg-7';
 
-/** Generates the tree and returns its counts: AGENTS.md at the root, in every top directory and every 100th leaf. */
+/**
+ * A monorepo shaped like the real ones: a root AGENTS.md, packages/AGENTS.md, 200 packages each with its
+ * own AGENTS.md (every tenth with one more in src/), committed; a .gitignored node_modules of 50,000 files
+ * with AGENTS.md files of its own (vendored), untracked.
+ */
 function generateTree(root: string) {
   let files = 0;
-  let directories = 0;
   const file = (path: string, content = 'x') => (writeFileSync(path, content), files++);
-  const directory = (path: string) => (mkdirSync(path, { recursive: true }), directories++);
   file(join(root, '.gitignore'), 'node_modules/\n*.log\n');
-  file(join(root, 'AGENTS.md'), '# root\n');
-  directories += 4; // .git, .git/objects, node_modules, node_modules/lib (made by the recursive mkdir below)
-  for (const hidden of ['.git/objects', 'node_modules/lib']) {
-    for (let bucket = 0; bucket < 10; bucket++) {
-      directory(join(root, hidden, String(bucket)));
-      for (let index = 0; index < EXTRA_FILES / 10; index++) {
-        file(join(root, hidden, String(bucket), index === 0 ? 'AGENTS.md' : `f${index}`));
-      }
-    }
+  file(join(root, 'AGENTS.md'), `# Root\n${'Use pnpm. Every change has a test.\n'.repeat(40)}`);
+  mkdirSync(join(root, 'packages'));
+  file(join(root, 'packages', 'AGENTS.md'), '# Packages\nEach package exports from src/index.ts.\n');
+  for (let index = 0; index < PACKAGES; index++) {
+    const source = join(root, 'packages', `pkg-${index}`, 'src');
+    mkdirSync(source, { recursive: true });
+    file(join(root, 'packages', `pkg-${index}`, 'AGENTS.md'), `# pkg-${index}\nLocal rules.\n`);
+    if (index % 10 === 0) file(join(source, 'AGENTS.md'), `# pkg-${index}/src\n`);
+    for (let sourceFile = 0; sourceFile < SOURCE_FILES_PER_PACKAGE; sourceFile++) file(join(source, `file${sourceFile}.ts`), 'export {};\n');
   }
-  for (let top = 0; top < TOP_DIRECTORIES; top++) {
-    directory(join(root, `pkg${top}`));
-    file(join(root, `pkg${top}`, 'AGENTS.md'), `# pkg${top}\n`);
-    for (let sub = 0; sub < SUBDIRECTORIES_EACH; sub++) {
-      const leaf = join(root, `pkg${top}`, `mod${sub}`);
-      directory(leaf);
-      for (let index = 0; index < FILES_PER_LEAF; index++) file(join(leaf, `file${index}.ts`), '');
-      if (sub % 100 === 7) file(join(leaf, 'AGENTS.md'), `# pkg${top}/mod${sub}\n`);
-    }
+  for (let directory = 0; directory < NODE_MODULES_DIRECTORIES; directory++) {
+    const path = join(root, 'node_modules', `dep-${directory}`);
+    mkdirSync(path, { recursive: true });
+    for (let index = 0; index < NODE_MODULES_FILES_EACH; index++) file(join(path, index === 0 ? 'AGENTS.md' : `f${index}.js`));
   }
-  return { files, directories };
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@forja', '-c', 'commit.gpgsign=false', ...args], { cwd: root });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'monorepo');
+  return { files };
 }
 
-function timeFind(root: string): { ms: number; found: number } {
+function timeGitListing(root: string): { ms: number; listed: number } {
   const start = performance.now();
-  const result = spawnSync('find', [root, '-name', 'AGENTS.md', '-not', '-path', '*/.git/*'], { encoding: 'utf8' });
+  const result = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = performance.now() - start;
-  if (result.status !== 0) throw new Error(`find failed: ${result.stderr}`);
-  return { ms, found: result.stdout.split('\n').filter(Boolean).length };
+  if (result.status !== 0) throw new Error(`git ls-files failed: ${result.stderr}`);
+  return { ms, listed: result.stdout.split('\0').filter(Boolean).length };
 }
 
 async function timeAsync<T>(operation: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -58,10 +60,13 @@ async function timeAsync<T>(operation: () => Promise<T>): Promise<{ ms: number; 
   return { ms: performance.now() - start, value };
 }
 
+const newLoader = () => createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: Date.now });
+
 /**
- * (a) Instruction discovery on a generated tree of ~100,000 files in ~10,000 directories, next to `find` in
- * the same run. "Cold" means a fresh loader with nothing cached in the process; the OS page cache cannot
- * be dropped from here (no privilege in a container), so it is warm for both, which is fair between them.
+ * Instruction discovery on a generated monorepo (200 packages, nested AGENTS.md, an ignored node_modules of
+ * 50,000 files), next to `git ls-files -co --exclude-standard` in the same run, 20 runs interleaved. Cold
+ * means a fresh loader; the OS page cache cannot be dropped here (no privilege in a container), so it is
+ * warm for both. Cached loads include the freshness check every load makes; the check is also timed alone.
  */
 export async function run(): Promise<BenchReport> {
   const root = mkdtempSync(join(tmpdir(), 'forja-bench-discovery-'));
@@ -69,54 +74,67 @@ export async function run(): Promise<BenchReport> {
     const generateStart = performance.now();
     const tree = generateTree(root);
     const generateMs = performance.now() - generateStart;
-    const findTimes: number[] = [];
+    // Files older than the freshness check's racy window, as in a repository that is not being edited.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const gitTimes: number[] = [];
     const coldTimes: number[] = [];
-    let findCount = 0;
-    let discoveredCount = 0;
+    let listed = 0;
+    let selected = 0;
     for (let runIndex = 0; runIndex < COLD_RUNS; runIndex++) {
-      // Interleaved, so both see the same state of the page cache.
-      const find = timeFind(root);
-      findTimes.push(find.ms);
-      findCount = find.found;
-      const loader = createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: Date.now });
-      const cold = await timeAsync(() => loader.load({ workspaceDir: root, agent: 'dev' }));
+      const git = timeGitListing(root);
+      gitTimes.push(git.ms);
+      listed = git.listed;
+      const cold = await timeAsync(() => newLoader().load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE }));
       coldTimes.push(cold.ms);
-      discoveredCount = cold.value.sources.length;
+      selected = cold.value.sources.length;
     }
-    const walkOnly = await timeAsync(() => discoverInstructionFiles(root));
-    const loader = createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: Date.now });
-    await loader.load({ workspaceDir: root, agent: 'dev' });
+    const discovered = await discoverInstructionFiles(root);
+    const basis = discovered.freshness!;
+    const checkTimes: number[] = [];
+    for (let index = 0; index < CACHED_LOADS; index++) {
+      const start = performance.now();
+      if (!isStillFresh(basis, SCOPE)) throw new Error('the tree changed under the benchmark');
+      checkTimes.push(performance.now() - start);
+    }
+    const loader = newLoader();
+    await loader.load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE });
     const cachedTimes: number[] = [];
     for (let index = 0; index < CACHED_LOADS; index++) {
-      cachedTimes.push((await timeAsync(() => loader.load({ workspaceDir: root, agent: 'dev' }))).ms);
+      cachedTimes.push((await timeAsync(() => loader.load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE }))).ms);
     }
-    const findMedian = percentile(findTimes, 50);
+    const bpe = await createBpeTokenizer('o200k_base');
+    const megabyte = 'a'.repeat(1 << 20);
+    const bpeStart = performance.now();
+    const bpeCount = bpe.count(megabyte);
+    const bpeMs = performance.now() - bpeStart;
+
+    const gitMedian = percentile(gitTimes, 50);
     const coldMedian = percentile(coldTimes, 50);
     const cachedMedian = percentile(cachedTimes, 50);
-    const row = (name: string, times: number[], found: number, digits = 3) => ({
+    const row = (name: string, times: number[], found: number | string, digits = 3) => ({
       case: name,
       runs: times.length,
       median_ms: round(percentile(times, 50), digits),
       p95_ms: round(percentile(times, 95), digits),
       found,
-      vs_find: round(percentile(times, 50) / findMedian, 5),
+      vs_git_ls_files: round(percentile(times, 50) / gitMedian, 5),
     });
     return {
       name: 'instruction-discovery',
       rows: [
-        row("find DIR -name AGENTS.md -not -path '*/.git/*'", findTimes, findCount),
-        row('loader.load, cold (fresh loader)', coldTimes, discoveredCount),
-        row('discoverInstructionFiles, once more', [walkOnly.ms], walkOnly.value.sources.length),
-        row('loader.load, cached', cachedTimes, discoveredCount, 4),
+        row('git ls-files -co --exclude-standard -z (every file)', gitTimes, listed),
+        row(`loader.load, cold (fresh loader; dev, scope ${SCOPE})`, coldTimes, `${discovered.sources.length} discovered, ${selected} selected`),
+        row('freshness check alone (isStillFresh)', checkTimes, `${basis.stamps.size} stamps`, 4),
+        row('loader.load, cached (freshness check included)', cachedTimes, selected, 4),
+        row('bpe:o200k_base count, 1 MB without spaces', [bpeMs], `${bpeCount.tokens} tokens, estimated: ${bpeCount.estimated}`),
       ],
       notes: [
-        `tree: ${tree.files} files in ${tree.directories} directories (generated in ${Math.round(generateMs)} ms), ` +
-          `incl. ${EXTRA_FILES} files each in .git and in a .gitignored node_modules`,
-        'find walks node_modules (it knows no .gitignore) and so lists more files; the loader skips it, as designed',
-        'cold = a fresh loader, nothing cached in the process; the OS page cache cannot be dropped here, ' +
-          'so it is warm for find and the loader alike (runs are interleaved)',
-        `cold is ${round(coldMedian / findMedian, 2)}× find (target ≤ 1.5×); ` +
-          `cached is ${Math.round(coldMedian / cachedMedian)}× faster than cold (target ≥ 100×)`,
+        `tree: ${tree.files} files (generated and committed in ${Math.round(generateMs)} ms): ${PACKAGES} packages with nested AGENTS.md, ` +
+          `a .gitignored node_modules of ${NODE_MODULES_DIRECTORIES * NODE_MODULES_FILES_EACH} files`,
+        'discovery is the same git ls-files (its output filtered by name in the process: a glob pathspec made git slower), then an lstat and a read of each file found (realpath only for a link)',
+        'cold = a fresh loader, nothing cached in the process; the OS page cache cannot be dropped here, so it is warm for git and the loader alike (runs are interleaved)',
+        `cold is ${round(coldMedian / gitMedian, 2)}× git ls-files -co --exclude-standard (target ≤ 1.2×); ` +
+          `a cached load, freshness check included, is ${Math.round(coldMedian / cachedMedian)}× faster than cold`,
       ],
     };
   } finally {

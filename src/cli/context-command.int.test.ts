@@ -54,6 +54,7 @@ describe('forja context', () => {
       workspace,
       agent: 'dev',
       project: 'p1',
+      scope: 'pkg/api/src',
       contextFile: file('context.md'),
       rulesFile: file('rules.json'),
       taskFile: file('task.md'),
@@ -62,7 +63,8 @@ describe('forja context', () => {
     });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(['agent', 'total_tokens', 'estimated', 'layers', 'prompt']);
+    expect(Object.keys(report)).toEqual(['agent', 'total_tokens', 'estimated', 'layers', 'prompt', 'instructions']);
+    expect(report.instructions).toMatchObject({ scope: 'pkg/api/src', method: 'walk', refreshed_at: expect.stringMatching(/^\d{4}-/) });
     expect(report.layers.map((layer: { name: string; status: string }) => [layer.name, layer.status])).toEqual([
       ['identidade', 'kept'],
       ['instruction_files', 'kept'],
@@ -79,7 +81,7 @@ describe('forja context', () => {
   });
 
   it('prints each layer with strategy, budget, tokens and status, then the prompt', async () => {
-    const { code, stdout } = await run({ workspace, agent: 'po', project: 'p1', budget: ['instruction_files=25'] });
+    const { code, stdout } = await run({ workspace, agent: 'po', project: 'p1', scope: 'pkg/api', budget: ['instruction_files=25'] });
     expect(code).toBe(0);
     const layerRows = stdout.split('\n').filter((line) => /^[a-z_]+ +(keep_or_drop|drop_whole_units|truncate_tail) /.test(line));
     expect(layerRows.map((line) => line.split(/\s+/)[0])).toEqual([
@@ -92,6 +94,33 @@ describe('forja context', () => {
     expect(layerRows[1]).toMatch(/drop_whole_units\s+25\s+\d+\s+truncated \(dropped: AGENTS\.md, pkg\/api\/AGENTS\.md\)/);
     expect(stdout).toContain('## identidade\nVocê é o PO:');
     expect(stdout).toContain('tokenizer: estimate');
+    expect(stdout).toMatch(/\ninstruction files: read \d{4}-\d\d-\d\dT[^ ]+, \d+ s ago \(walk; path to pkg\/api\/\)\n/);
+  });
+
+  it('selects by --scope: the path to it for a dev, the root alone without it', async () => {
+    const ids = async (options: Partial<ContextCommandOptions>) =>
+      JSON.parse((await run({ workspace, json: true, agent: 'dev', ...options }, {})).stdout).layers[1].units.map((unit: { id: string }) => unit.id);
+    expect(await ids({ scope: 'pkg/api' })).toEqual(['AGENTS.md', 'pkg/api/AGENTS.md']);
+    expect(await ids({ scope: 'pkg' })).toEqual(['AGENTS.md']);
+    expect(await ids({ agent: 'criativo' })).toEqual(['AGENTS.md']);
+    expect(await ids({ agent: 'dev:pedidos', scope: 'pkg/api' })).toEqual(['AGENTS.md', 'pkg/api/AGENTS.md']);
+  });
+
+  it("follows the model's window with --window, and takes the server's tokenizer from the environment", async () => {
+    const report = async (options: Partial<ContextCommandOptions>, env?: Record<string, string>) => {
+      let stdout = '';
+      await runContextCommand({ workspace, agent: 'po', json: true, ...options }, {
+        readFile: (name) => readFile(name, 'utf8'),
+        stdout: (text) => void (stdout += text),
+        stderr: () => undefined,
+        ...(env === undefined ? {} : { env }),
+      });
+      return JSON.parse(stdout);
+    };
+    expect((await report({ window: '400000' })).layers[1].budget).toBe(20_000);
+    expect((await report({ window: '400000', budget: ['instruction_files=7'] })).layers[1].budget).toBe(7);
+    expect((await report({}, { FORJA_MODEL: 'anthropic:claude-sonnet-4-5' })).estimated).toBe(true);
+    expect((await report({}, { FORJA_MODEL: 'openai:gpt-4o' })).estimated).toBe(false);
   });
 
   it('counts with the BPE tokenizer when asked', async () => {
@@ -109,6 +138,10 @@ describe('forja context', () => {
     ['a budget without =', { agent: 'dev', budget: ['estado_tarefa'] }, /--budget 'estado_tarefa': expected LAYER=TOKENS/],
     ['a repeated layer', { agent: 'dev', budget: ['identidade=1', 'identidade=2'] }, /--budget: layer 'identidade' given more than once/],
     ['an unknown tokenizer', { agent: 'dev', tokenizer: 'gpt' }, /--tokenizer 'gpt': unknown/],
+    ['a scope outside the workspace', { agent: 'dev', scope: '../x' }, /--scope '\.\.\/x': must not leave the workspace/],
+    ['an absolute scope', { agent: 'dev', scope: '/etc' }, /--scope '\/etc': must be relative to the workspace/],
+    ['a window that is no number', { agent: 'dev', window: 'big' }, /--window 'big': TOKENS must be a positive integer/],
+    ['a dev of no valid module', { agent: 'dev:Bad Name' }, /--agent 'dev:Bad Name': unknown agent/],
     ['a missing workspace option', { agent: 'dev' }, /--workspace: required/],
   ];
 

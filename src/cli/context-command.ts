@@ -1,14 +1,20 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { MODULE_NAME_PATTERN } from '../domain/architecture/index.ts';
 import {
   AGENT_IDENTITIES,
   AGENT_SLUGS,
   LAYER_NAMES,
   TOKENIZER_NAMES,
   assemblePrompt,
+  agentFamily,
   createInstructionFiles,
   formatAssemblyReport,
+  instructionBudgetForWindow,
+  instructionUnits,
   isAgentSlug,
+  normalizeScope,
+  tokenizerNameFromEnvironment,
   isLayerName,
   isTokenizerName,
   tokenizerFromName,
@@ -29,8 +35,12 @@ export interface ContextCommandOptions {
   /** Each `LAYER=TOKENS`, in the order given. */
   readonly budget?: readonly string[];
   readonly json?: boolean;
-  /** `estimate` (default) or `bpe`. */
+  /** A name of TOKENIZER_NAMES; default: the server's (FORJA_TOKENIZER, else the model's), `estimate` without an environment. */
   readonly tokenizer?: string;
+  /** The directory, relative to the workspace, the agent works in: the instruction files on the path to it. */
+  readonly scope?: string;
+  /** The model's context window in tokens: the instruction layer's budget follows it. */
+  readonly window?: string;
   /** A session: show the agent's next call in it instead (`session-context-command.ts`). */
   readonly session?: string;
 }
@@ -42,6 +52,10 @@ export interface ContextCommandDeps {
   readonly readFile: (path: string) => Promise<string>;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The environment, for the server's tokenizer default (FORJA_TOKENIZER, FORJA_MODEL). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Milliseconds, for the cache line; Date.now by default. */
+  readonly clock?: () => number;
 }
 
 /** Bad arguments: exit code 2 with a one-line reason naming the option and the rule. */
@@ -117,22 +131,65 @@ async function checkWorkspace(workspace: string | undefined): Promise<string> {
   return workspace;
 }
 
-function checkArguments(options: ContextCommandOptions) {
-  const agent = options.agent;
+function checkAgent(agent: string | undefined): string {
   if (agent === undefined || agent === '') throw new ContextUsageError('--agent: required');
-  if (!isAgentSlug(agent)) {
-    throw new ContextUsageError(`--agent '${agent}': unknown agent (expected one of: ${AGENT_SLUGS.join(', ')})`);
+  const family = agentFamily(agent);
+  const module = agent.slice(family.length + 1);
+  if (isAgentSlug(agent) || (family === 'dev' && MODULE_NAME_PATTERN.test(module))) return agent;
+  throw new ContextUsageError(`--agent '${agent}': unknown agent (expected one of: ${AGENT_SLUGS.join(', ')}, or dev:<module>)`);
+}
+
+function checkTokenizer(options: ContextCommandOptions, deps: ContextCommandDeps): string {
+  if (options.tokenizer === undefined) {
+    try {
+      return deps.env === undefined ? 'estimate' : tokenizerNameFromEnvironment(deps.env);
+    } catch (error) {
+      throw new ContextUsageError((error as Error).message);
+    }
   }
-  const tokenizerName = options.tokenizer ?? 'estimate';
-  if (!isTokenizerName(tokenizerName)) {
-    throw new ContextUsageError(`--tokenizer '${tokenizerName}': unknown (expected one of: ${TOKENIZER_NAMES.join(', ')})`);
+  if (!isTokenizerName(options.tokenizer)) {
+    throw new ContextUsageError(`--tokenizer '${options.tokenizer}': unknown (expected one of: ${TOKENIZER_NAMES.join(', ')})`);
   }
+  return options.tokenizer;
+}
+
+function checkScope(scope: string | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  try {
+    return normalizeScope(scope);
+  } catch (error) {
+    throw new ContextUsageError(`--scope '${scope}': ${(error as Error).message.replace(/^scope '.*?': /, '')}`);
+  }
+}
+
+function checkWindow(window: string | undefined): number | undefined {
+  if (window === undefined) return undefined;
+  if (!/^\d+$/.test(window) || !Number.isSafeInteger(Number(window)) || Number(window) <= 0) {
+    throw new ContextUsageError(`--window '${window}': TOKENS must be a positive integer`);
+  }
+  return Number(window);
+}
+
+function checkArguments(options: ContextCommandOptions, deps: ContextCommandDeps) {
+  const agent = checkAgent(options.agent);
+  const tokenizerName = checkTokenizer(options, deps);
   if (options.project === '') throw new ContextUsageError('--project: must not be empty');
-  return { agent, tokenizerName, budgets: parseBudgets(options.budget ?? []) };
+  const budgets = parseBudgets(options.budget ?? []);
+  const window = checkWindow(options.window);
+  // An explicit --budget for the layer wins over the window's.
+  if (window !== undefined && budgets.instruction_files === undefined) budgets.instruction_files = instructionBudgetForWindow(window);
+  return { agent, tokenizerName, budgets, scope: checkScope(options.scope) };
+}
+
+function cacheLine(loaded: { refreshedAtMs?: number; method?: string }, scope: string | undefined, now: number): string {
+  const when = loaded.refreshedAtMs === undefined ? 'unknown' : new Date(loaded.refreshedAtMs).toISOString();
+  const age = loaded.refreshedAtMs === undefined ? '' : `, ${Math.max(0, Math.round((now - loaded.refreshedAtMs) / 1000))} s ago`;
+  const where = scope === undefined ? 'root and global files' : `path to ${scope === '' ? 'the root' : `${scope}/`}`;
+  return `instruction files: read ${when}${age} (${loaded.method ?? 'given'}; ${where})`;
 }
 
 async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Promise<number> {
-  const { agent, tokenizerName, budgets } = checkArguments(options);
+  const { agent, tokenizerName, budgets, scope } = checkArguments(options, deps);
   const workspaceDir = await checkWorkspace(options.workspace);
   const contexto = await readOptionalFile(deps, '--context-file', options.contextFile);
   const tarefa = await readOptionalFile(deps, '--task-file', options.taskFile);
@@ -145,24 +202,37 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
       flags: { graph_instruction_templates_enabled: false },
       clock: Date.now,
     });
-  const loaded = await loader.load({ workspaceDir, agent, ...(options.project ? { projectId: options.project } : {}) });
+  const loaded = await loader.load({
+    workspaceDir,
+    agent,
+    ...(options.project ? { projectId: options.project } : {}),
+    ...(scope === undefined ? {} : { scope }),
+  });
   const tokenizer = await tokenizerFromName(tokenizerName);
   const report = assemblePrompt(
     {
       agent,
-      identidade: AGENT_IDENTITIES[agent],
-      instruction_files: loaded.sources.map((source) => ({ id: source.id, text: source.content })),
+      identidade: AGENT_IDENTITIES[agentFamily(agent) as keyof typeof AGENT_IDENTITIES],
+      instruction_files: instructionUnits(loaded.sources),
       ...(contexto !== undefined ? { contexto_projeto: contexto } : {}),
       regras_negocio: rules,
       ...(tarefa !== undefined ? { estado_tarefa: tarefa } : {}),
     },
     { budgets, tokenizer },
   );
+  const now = (deps.clock ?? Date.now)();
   if (options.json) {
-    deps.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    const instructions = {
+      scope: scope ?? null,
+      method: loaded.method ?? null,
+      refreshed_at: loaded.refreshedAtMs === undefined ? null : new Date(loaded.refreshedAtMs).toISOString(),
+    };
+    deps.stdout(`${JSON.stringify({ ...report, instructions }, null, 2)}\n`);
     for (const skip of loaded.skipped) deps.stderr(`forja context: skipped ${skip.path}: ${skip.reason}\n`);
   } else {
-    deps.stdout(formatAssemblyReport(report, { tokenizerName: tokenizer.name, skipped: loaded.skipped }));
+    const text = formatAssemblyReport(report, { tokenizerName: tokenizer.name, skipped: loaded.skipped });
+    const firstLineEnd = text.indexOf('\n', text.indexOf('\n') + 1); // after agent and tokenizer
+    deps.stdout(`${text.slice(0, firstLineEnd + 1)}${cacheLine(loaded, scope, now)}\n${text.slice(firstLineEnd + 1)}`);
   }
   return EXIT_OK;
 }

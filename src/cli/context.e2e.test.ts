@@ -25,7 +25,7 @@ describe('forja context, as a user runs it', { timeout: 120_000 }, () => {
     await writeAgentInstructions(database, project.id, 'arquiteto', 'Prefer boring technology.');
     await database.close();
 
-    const result = forja(['context', '--workspace', workspace, '--agent', 'arquiteto', '--project', project.id, '--rules-file', join(workspace, 'rules.json'), '--json'], { FORJA_DATA_DIR: dataDirectory });
+    const result = forja(['context', '--workspace', workspace, '--agent', 'arquiteto', '--project', project.id, '--rules-file', join(workspace, 'rules.json'), '--scope', 'pkg/api', '--json'], { FORJA_DATA_DIR: dataDirectory });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);

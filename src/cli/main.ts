@@ -74,13 +74,15 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .description('Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut')
     .option('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
     .option('--session <id>', "instead: exactly what the agent's next call in this session sends (history, compaction point, tokens)")
-    .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, psicologo, anamnese, ux-designer)')
+    .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, dev:<module>, psicologo, anamnese, ux-designer)')
     .option('--project <id>', "also read the agent's instruction patch of this project from the database")
     .option('--context-file <file>', 'text of the contexto_projeto layer')
     .option('--rules-file <file>', 'JSON array of {id, text} business rules, oldest first (regras_negocio)')
     .option('--task-file <file>', 'text of the estado_tarefa layer')
     .option('--budget <layer=tokens>', 'override a layer budget (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .option('--tokenizer <name>', 'estimate (default) or bpe')
+    .option('--tokenizer <name>', "estimate, conservative, bpe (o200k_base) or bpe:cl100k_base (default: the server's, FORJA_TOKENIZER or the model's)")
+    .option('--scope <dir>', 'the directory (relative to the workspace) the agent works in: the instruction files on the path to it')
+    .option('--window <tokens>', "the model's context window: the instruction layer's budget follows it")
     .option('--json', 'print the assembly report as one JSON object')
     .action(async (options: ContextCommandOptions) => {
       exitCode = await contextCommand(options, io);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { TOKENIZER_NAMES, isTokenizerName } from '../harness/index.ts';
 import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
 import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
@@ -49,6 +50,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
+  }
+  const tokenizer = env.FORJA_TOKENIZER?.trim();
+  if (tokenizer && !isTokenizerName(tokenizer)) {
+    return { ok: false, error: { variable: 'FORJA_TOKENIZER', message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".` } };
   }
   const publicUrls = readPublicUrls(env.FORJA_PUBLIC_URL);
   if (!Array.isArray(publicUrls)) return { ok: false, error: publicUrls };

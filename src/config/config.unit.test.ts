@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ FORJA_TOKENIZER: 'tiktoken' }, 'FORJA_TOKENIZER'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ ANAMNESE_ENABLED: 'maybe' }, 'ANAMNESE_ENABLED'],
     [{ FORJA_PUBLIC_URL: 'forja.example.com' }, 'FORJA_PUBLIC_URL'],

@@ -55,7 +55,9 @@ function applyStrategy(name: LayerName, inputs: PromptLayerInputs, budget: numbe
   const header = layerHeader(name);
   if (name === 'instruction_files' || name === 'regras_negocio') {
     const units = (inputs[name] ?? []).map((unit) => ({ id: unit.id, text: unit.text.trimEnd() }));
-    return units.length === 0 ? emptyOutcome(tokenizer, true) : dropWholeUnits(header, units, budget, tokenizer);
+    if (units.length === 0) return emptyOutcome(tokenizer, true);
+    // Instruction files keep the head of the last file that does not fit (ADR 0090); rules are never split.
+    return dropWholeUnits(header, units, budget, tokenizer, { truncateBoundary: name === 'instruction_files' });
   }
   const text = blockText(inputs[name]);
   if (text.length === 0) return emptyOutcome(tokenizer, false);

@@ -6,11 +6,15 @@ export interface PromptUnit {
   readonly text: string;
 }
 
-/** A unit as reported: its tokens (header included) and whether it made it into the prompt. */
+/**
+ * A unit as reported: its tokens (header included) and whether it made it into the prompt; `truncated`
+ * when only its head did (the instruction layer's boundary unit, see dropWholeUnits).
+ */
 export interface UnitReport {
   readonly id: string;
   readonly tokens: number;
   readonly kept: boolean;
+  readonly truncated?: true;
 }
 
 /** One layer as reported. `units` is present only for list layers; `content` is exactly what the prompt holds. */

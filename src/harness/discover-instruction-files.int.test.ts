@@ -50,22 +50,23 @@ describe('discoverInstructionFiles', () => {
 
   it('returns AGENTS.md files in ascending priority, skipping .git and what .gitignore files ignore', async () => {
     const result = await discoverInstructionFiles(workspace, { maxFileBytes: 1000 });
+    expect(result.method).toBe('walk');
     expect(result.sources).toEqual([
-      { id: 'AGENTS.md', content: 'root', priority_kind: 'root' },
-      { id: 'b/AGENTS.md', content: 'b with a byte-order mark', priority_kind: 'dir' },
-      { id: 'inner/AGENTS.md', content: 'pkg', priority_kind: 'dir' },
-      { id: 'pkg/AGENTS.md', content: 'pkg', priority_kind: 'dir' },
-      { id: 'pkg/api/AGENTS.md', content: 'api', priority_kind: 'dir' },
+      { id: 'AGENTS.md', content: 'root', priority_kind: 'root', directory: '', global: true },
+      { id: 'b/AGENTS.md', content: 'b with a byte-order mark', priority_kind: 'dir', directory: 'b', global: false },
+      { id: 'pkg/AGENTS.md', content: 'pkg', priority_kind: 'dir', directory: 'pkg', global: false },
+      { id: 'pkg/api/AGENTS.md', content: 'api', priority_kind: 'dir', directory: 'pkg/api', global: false },
     ]);
   });
 
   it('names every file it could not use instead of throwing', async () => {
     const result = await discoverInstructionFiles(workspace, { maxFileBytes: 1000 });
-    expect(result.skipped.map((skip) => [skip.path, skip.reason])).toEqual([
-      ['bad/AGENTS.md', 'not_utf8'],
-      ['big/AGENTS.md', 'too_large'],
-      ['broken/AGENTS.md', 'unreadable'],
-      ['link/AGENTS.md', 'symlink_escapes_workspace'],
+    expect(result.skipped.map((skip) => [skip.path, skip.reason, skip.detail ?? ''])).toEqual([
+      ['bad/AGENTS.md', 'not_utf8', ''],
+      ['big/AGENTS.md', 'too_large', '2000 bytes > 1000'],
+      ['broken/AGENTS.md', 'unreadable', expect.stringContaining('ENOENT')],
+      ['inner/AGENTS.md', 'duplicate', 'pkg/AGENTS.md'], // a link to pkg/AGENTS.md: read once, under its own path
+      ['link/AGENTS.md', 'symlink_escapes_workspace', expect.stringContaining('outside')],
     ]);
   });
 

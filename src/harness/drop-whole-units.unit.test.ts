@@ -69,3 +69,40 @@ describe('dropWholeUnits', () => {
     );
   });
 });
+
+describe('dropWholeUnits with truncateBoundary (the instruction layer)', () => {
+  const instructions = '## instruction_files\n';
+
+  it('keeps the head of the last file that does not fit, marked, and drops the ones before it whole', () => {
+    const units = [{ id: 'AGENTS.md', text: 'r'.repeat(400) }, { id: 'a/AGENTS.md', text: 'a'.repeat(400) }, { id: 'a/b/AGENTS.md', text: 'b'.repeat(40) }];
+    const outcome = dropWholeUnits(instructions, units, 60, estimateTokenizer, { truncateBoundary: true });
+    expect(outcome.units).toEqual([
+      { id: 'AGENTS.md', tokens: 104, kept: false },
+      { id: 'a/AGENTS.md', tokens: 104, kept: true, truncated: true },
+      { id: 'a/b/AGENTS.md', tokens: 15, kept: true },
+    ]);
+    expect(outcome.content).toMatch(/^## instruction_files\n### a\/AGENTS\.md\na+\n\[… truncado …\]\n\n### a\/b\/AGENTS\.md\nb{40}$/);
+    expect(outcome).toMatchObject({ status: 'truncated', tokens: 60 });
+  });
+
+  it('keeps the root in part when it alone does not fit', () => {
+    const outcome = dropWholeUnits(instructions, [{ id: 'AGENTS.md', text: 'é'.repeat(1000) }], 50, estimateTokenizer, { truncateBoundary: true });
+    expect(outcome.status).toBe('truncated');
+    expect(outcome.units).toEqual([{ id: 'AGENTS.md', tokens: 504, kept: true, truncated: true }]);
+    expect(outcome.content.endsWith('[… truncado …]')).toBe(true);
+  });
+
+  it('stays within budget, counts exactly what it keeps, and never splits without the option', () => {
+    fc.assert(
+      fc.property(unitLists, fc.nat(300), (units, budget) => {
+        const cut = dropWholeUnits(instructions, units, budget, estimateTokenizer, { truncateBoundary: true });
+        expect(cut.tokens).toBeLessThanOrEqual(budget);
+        expect(cut.tokens).toBe(estimateTokenizer.count(cut.content).tokens);
+        expect(cut.units?.filter((unit) => unit.truncated).length).toBeLessThanOrEqual(1);
+        const whole = dropWholeUnits(instructions, units, budget, estimateTokenizer);
+        expect(whole.units?.some((unit) => unit.truncated)).toBe(false);
+        expect(whole.content).not.toContain('[… truncado …]\n\n###');
+      }),
+    );
+  });
+});

@@ -17,7 +17,9 @@ function row(name: string, strategy: string, budget: string, tokens: string, sta
 function whatWasCut(layer: LayerReport): string {
   if (layer.units !== undefined) {
     const dropped = layer.units.filter((unit) => !unit.kept).map((unit) => unit.id);
-    return dropped.length === 0 ? '' : ` (dropped: ${dropped.join(', ')})`;
+    const cut = layer.units.filter((unit) => unit.truncated).map((unit) => unit.id);
+    const parts = [...(dropped.length === 0 ? [] : [`dropped: ${dropped.join(', ')}`]), ...(cut.length === 0 ? [] : [`tail cut: ${cut.join(', ')}`])];
+    return parts.length === 0 ? '' : ` (${parts.join('; ')})`;
   }
   if (layer.status === 'truncated') return ` (tail cut, ends with ${TRUNCATION_MARKER})`;
   if (layer.status === 'dropped') return ' (did not fit: left out whole)';
@@ -31,7 +33,7 @@ function layerLines(layer: LayerReport): string[] {
   for (const unit of layer.units ?? []) {
     // A unit row has no strategy, so its id may use that column too.
     const id = `  ${unit.id}`.padEnd(COLUMNS[0] + COLUMNS[1] + COLUMNS[2]);
-    lines.push(`${id}${String(unit.tokens).padStart(COLUMNS[3])}  ${unit.kept ? 'kept' : 'dropped'}`);
+    lines.push(`${id}${String(unit.tokens).padStart(COLUMNS[3])}  ${unit.truncated ? 'tail cut' : unit.kept ? 'kept' : 'dropped'}`);
   }
   return lines;
 }

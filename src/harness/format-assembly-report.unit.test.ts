@@ -9,6 +9,7 @@ describe('formatAssemblyReport', () => {
       identidade: 'Você é um agente dev.',
       instruction_files: [
         { id: 'AGENTS.md', text: 'r'.repeat(400) },
+        { id: 'mid/AGENTS.md', text: 'm'.repeat(400) },
         { id: 'pkg/AGENTS.md', text: 'p' },
       ],
       contexto_projeto: 'c'.repeat(400),
@@ -32,8 +33,9 @@ describe('formatAssemblyReport', () => {
   });
 
   it('names what was dropped or cut, the skipped sources, and ends with the prompt', () => {
-    expect(text).toContain('truncated (dropped: AGENTS.md)');
+    expect(text).toContain('truncated (dropped: AGENTS.md; tail cut: mid/AGENTS.md)');
     expect(text).toMatch(/ {2}AGENTS\.md\s+104 {2}dropped/);
+    expect(text).toMatch(/ {2}mid\/AGENTS\.md\s+\d+ {2}tail cut/);
     expect(text).toContain('tail cut, ends with [… truncado …]');
     expect(text).toContain('bad/AGENTS.md: not_utf8');
     expect(text).toContain('total tokens: ');

@@ -23,6 +23,13 @@ describe('gitignore rules', () => {
     expect(isIgnored(chain.slice(0, 1), 'docs/AGENTS.md', false)).toBe(true);
   });
 
+  it('keeps what is inside a directory a deeper !build/ re-included, as git does', () => {
+    const chain = withGitignore(withGitignore([], '', 'build/\n'), 'a', '!build/\n');
+    expect(isIgnored(chain, 'a/build', true)).toBe(false);
+    expect(isIgnored(chain, 'a/build/x', true)).toBe(false);
+    expect(isIgnored(chain, 'a/build/x/AGENTS.md', false)).toBe(false);
+  });
+
   it('matches case-sensitively, as git does by default', () => {
     expect(isIgnored(withGitignore([], '', 'Vendor/\n'), 'vendor', true)).toBe(false);
   });

@@ -3,6 +3,7 @@ export { AGENT_IDENTITIES, AGENT_SLUGS, isAgentSlug, type AgentSlug } from './ag
 export { assemblePrompt, type AssemblyOptions, type PromptLayerInputs } from './assemble-prompt.ts';
 export type { AssemblyReport, LayerReport, PromptUnit, UnitReport } from './assembly-report.ts';
 export { createBpeTokenizer, type BpeEncodingName } from './bpe-tokenizer.ts';
+export { conservativeTokenizer } from './conservative-tokenizer.ts';
 export {
   CONTEXT_TOKENS_VARIABLE,
   DEFAULT_CONTEXT_TOKENS,
@@ -18,9 +19,20 @@ export {
 } from './context-window.ts';
 export {
   DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
+  GLOBAL_INSTRUCTION_MARKER,
   discoverInstructionFiles,
   type DiscoveredInstructionFiles,
+  type DiscoveryMethod,
+  type DiscoveryOptions,
 } from './discover-instruction-files.ts';
+export {
+  INSTRUCTION_BUDGET_CEILING,
+  INSTRUCTION_BUDGET_FLOOR,
+  INSTRUCTION_BUDGET_SHARE,
+  instructionBudgetForWindow,
+} from './instruction-budget.ts';
+export { isStillFresh, type FreshnessBasis } from './instruction-freshness.ts';
+export { instructionUnits } from './instruction-units.ts';
 export { DuplicateHookHandlerError } from './duplicate-hook-handler-error.ts';
 export { ESTIMATE_BYTES_PER_TOKEN, estimateTokenizer } from './estimate-tokenizer.ts';
 export { formatAssemblyReport, type ReportFormatContext } from './format-assembly-report.ts';
@@ -37,7 +49,11 @@ export {
 } from './hooks.ts';
 export {
   DEFAULT_GRAPH_TTL_MS,
+  FAMILY_DB_INSTRUCTIONS_ID,
+  agentFamily,
   createInstructionFiles,
+  normalizeScope,
+  selectForScope,
   type InstructionFiles,
   type InstructionFilesOptions,
   type InstructionFlags,
@@ -67,6 +83,14 @@ export {
 } from './layers.ts';
 export { TRUNCATION_MARKER } from './prompt-layout.ts';
 export { countJoined, type TokenCount, type Tokenizer } from './tokenizer.ts';
-export { TOKENIZER_NAMES, isTokenizerName, tokenizerFromName, type TokenizerName } from './tokenizer-from-name.ts';
+export {
+  InvalidTokenizerSettingError,
+  TOKENIZER_NAMES,
+  defaultTokenizerNameForModel,
+  isTokenizerName,
+  tokenizerFromName,
+  tokenizerNameFromEnvironment,
+  type TokenizerName,
+} from './tokenizer-from-name.ts';
 export { UnknownHookPhaseError } from './unknown-hook-phase-error.ts';
 export { UnknownTokenizerError } from './unknown-tokenizer-error.ts';

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiscoveredInstructionFiles } from './discover-instruction-files.ts';
+import { discoverInstructionFiles, type DiscoveredInstructionFiles } from './discover-instruction-files.ts';
 import { createInstructionFiles, type InstructionFilesOptions } from './instruction-files.ts';
 
 const files: DiscoveredInstructionFiles = {
@@ -44,7 +44,7 @@ function harness(overrides: Partial<InstructionFilesOptions> = {}) {
 describe('createInstructionFiles', () => {
   it('returns files, then the database patch last, in ascending priority', async () => {
     const { loader } = harness();
-    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev' });
+    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' });
     expect(loaded.sources.map((source) => [source.id, source.priority_kind])).toEqual([
       ['AGENTS.md', 'root'],
       ['pkg/AGENTS.md', 'dir'],
@@ -56,14 +56,46 @@ describe('createInstructionFiles', () => {
 
   it('reads no patch without a project, and no graph while the flag is off', async () => {
     const { loader, calls } = harness();
-    const loaded = await loader.load({ workspaceDir: '/ws', agent: 'dev' });
+    const loaded = await loader.load({ workspaceDir: '/ws', agent: 'dev', scope: 'pkg' });
     expect(loaded.sources.map((source) => source.id)).toEqual(['AGENTS.md', 'pkg/AGENTS.md']);
     expect(calls).toEqual({ discover: 1, patch: [], graph: 0 });
   });
 
+  it('selects by scope: the files on the path to it and the global ones; the root and global ones without', async () => {
+    const discovered: DiscoveredInstructionFiles = {
+      sources: [
+        { id: 'AGENTS.md', content: 'root', priority_kind: 'root', directory: '', global: true },
+        { id: 'a/AGENTS.md', content: 'a', priority_kind: 'dir', directory: 'a', global: false },
+        { id: 'ab/AGENTS.md', content: 'ab', priority_kind: 'dir', directory: 'ab', global: false },
+        { id: 'docs/AGENTS.md', content: 'docs', priority_kind: 'dir', directory: 'docs', global: true },
+        { id: 'a/b/AGENTS.md', content: 'a/b', priority_kind: 'dir', directory: 'a/b', global: false },
+        { id: 'a/c/AGENTS.md', content: 'a/c', priority_kind: 'dir', directory: 'a/c', global: false },
+      ],
+      skipped: [],
+    };
+    const { loader } = harness({ discover: async () => discovered });
+    const ids = async (scope?: string) =>
+      (await loader.load({ workspaceDir: '/ws', agent: 'dev', ...(scope === undefined ? {} : { scope }) })).sources.map((source) => source.id);
+    expect(await ids('a/b/src')).toEqual(['AGENTS.md', 'a/AGENTS.md', 'docs/AGENTS.md', 'a/b/AGENTS.md']);
+    expect(await ids('./a/b/')).toEqual(['AGENTS.md', 'a/AGENTS.md', 'docs/AGENTS.md', 'a/b/AGENTS.md']);
+    expect(await ids('')).toEqual(['AGENTS.md', 'docs/AGENTS.md']);
+    expect(await ids()).toEqual(['AGENTS.md', 'docs/AGENTS.md']);
+    await expect(ids('../x')).rejects.toThrow("scope '../x': must not leave the workspace");
+  });
+
+  it('gives dev:<module> the patch of dev, then its own (its own last: it wins)', async () => {
+    const { loader, calls } = harness();
+    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev:pedidos' });
+    expect(loaded.sources.slice(-2).map((source) => [source.id, source.content])).toEqual([
+      ['db:agent_instructions:family', 'patch for dev'],
+      ['db:agent_instructions', 'patch for dev:pedidos'],
+    ]);
+    expect(calls.patch).toEqual(['p1/dev', 'p1/dev:pedidos']);
+  });
+
   it('caches per (workspace, project, agent) until invalidated', async () => {
     const { loader, calls } = harness();
-    await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev' });
+    await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' });
     await loader.load({ workspaceDir: '/ws/', projectId: 'p1', agent: 'dev' });
     expect(calls.discover).toBe(1);
     await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'po' });
@@ -71,15 +103,17 @@ describe('createInstructionFiles', () => {
     expect(calls.patch).toEqual(['p1/dev', 'p1/po', 'p2/dev']);
     expect(loader.invalidate({ projectId: 'p1', agent: 'dev' })).toBe(1);
     await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'po' });
-    await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev' });
+    await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' });
     expect(calls.patch).toEqual(['p1/dev', 'p1/po', 'p2/dev', 'p1/dev']);
     expect(loader.invalidate({ workspaceDir: '/elsewhere' })).toBe(0);
-    expect(loader.invalidate()).toBe(3);
+    expect(loader.invalidate()).toBe(4); // the workspace's files and three patches
+    await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev' });
+    expect(calls.discover).toBe(2);
   });
 
   it('puts the graph template between the files and the patch when the flag is on, with a TTL', async () => {
     const { loader, calls, advance } = harness({ flags: { graph_instruction_templates_enabled: true } });
-    const request = { workspaceDir: '/ws', projectId: 'p1', agent: 'ux-designer' };
+    const request = { workspaceDir: '/ws', projectId: 'p1', agent: 'ux-designer', scope: 'pkg/api' };
     const loaded = await loader.load(request);
     expect(loaded.sources.map((source) => source.priority_kind)).toEqual(['root', 'dir', 'graph', 'db']);
     expect(loaded.sources[2]).toEqual({ id: 'graph:instruction_template', content: 'template for ux-designer', priority_kind: 'graph' });
@@ -96,7 +130,7 @@ describe('createInstructionFiles', () => {
       flags: { graph_instruction_templates_enabled: true },
       graphTemplateSource: { readInstructionTemplate: () => Promise.reject(new Error('graph down')) },
     });
-    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev' });
+    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' });
     expect(loaded.sources.map((source) => source.id)).toEqual(['AGENTS.md', 'pkg/AGENTS.md', 'db:agent_instructions']);
     expect(loaded.skipped).toContainEqual({ path: 'graph:instruction_template', reason: 'graph_source_failed', detail: 'graph down' });
   });
@@ -111,7 +145,7 @@ describe('createInstructionFiles', () => {
         },
       },
     });
-    const request = { workspaceDir: '/ws', projectId: 'p1', agent: 'dev' };
+    const request = { workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' };
     await expect(loader.load(request)).rejects.toThrow('database down');
     expect((await loader.load(request)).sources).toHaveLength(2);
   });
@@ -131,13 +165,37 @@ describe('createInstructionFiles on a real workspace', () => {
     await rm(workspace, { recursive: true, force: true });
   });
 
-  it('serves the cached files until invalidate, then reads the workspace again', async () => {
-    const loader = createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: () => 0 });
-    const first = await loader.load({ workspaceDir: workspace, agent: 'dev' });
-    expect(first.sources.map((source) => [source.id, source.content])).toEqual([['AGENTS.md', 'root v1'], ['svc/AGENTS.md', 'svc']]);
+  it('serves the cached files while they hold, and sees an edited, added or removed file on the next load', async () => {
+    let now = 0;
+    const loader = createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: () => now });
+    const load = () => loader.load({ workspaceDir: workspace, agent: 'dev', scope: 'svc' });
+    const contents = async () => (await load()).sources.map((source) => [source.id, source.content]);
+    expect(await contents()).toEqual([['AGENTS.md', 'root v1'], ['svc/AGENTS.md', 'svc']]);
+    now = 5;
+    expect((await load()).refreshedAtMs).toBeLessThanOrEqual(5);
     await writeFile(path.join(workspace, 'AGENTS.md'), 'root v2');
-    expect((await loader.load({ workspaceDir: workspace, agent: 'dev' })).sources[0]?.content).toBe('root v1');
-    loader.invalidate({ workspaceDir: workspace });
-    expect((await loader.load({ workspaceDir: workspace, agent: 'dev' })).sources[0]?.content).toBe('root v2');
+    expect((await contents())[0]).toEqual(['AGENTS.md', 'root v2']);
+    await writeFile(path.join(workspace, 'svc/AGENTS.override.md'), 'svc override');
+    expect(await contents()).toEqual([['AGENTS.md', 'root v2'], ['svc/AGENTS.override.md', 'svc override']]);
+    await rm(path.join(workspace, 'svc/AGENTS.override.md'));
+    await rm(path.join(workspace, 'svc/AGENTS.md'));
+    expect(await contents()).toEqual([['AGENTS.md', 'root v2']]);
+  });
+
+  it('reads the workspace once while nothing changes (old files are trusted by their stamps)', async () => {
+    const quiet = await mkdtemp(path.join(tmpdir(), 'forja-loader-quiet-'));
+    await writeFile(path.join(quiet, 'AGENTS.md'), 'root');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(path.join(quiet, 'AGENTS.md'), old, old);
+    await utimes(quiet, old, old);
+    let discoveries = 0;
+    const loader = createInstructionFiles({
+      flags: { graph_instruction_templates_enabled: false },
+      clock: () => 0,
+      discover: (directory) => (discoveries++, discoverInstructionFiles(directory)),
+    });
+    for (let index = 0; index < 5; index++) await loader.load({ workspaceDir: quiet, agent: 'po' });
+    expect(discoveries).toBe(1);
+    await rm(quiet, { recursive: true, force: true });
   });
 });

@@ -16,6 +16,10 @@ export interface InstructionSource {
   readonly id: string;
   readonly content: string;
   readonly priority_kind: InstructionPriorityKind;
+  /** For a file: the directory it governs, relative to the workspace ('' for the root). */
+  readonly directory?: string;
+  /** For a file: whether the project marks it global (see GLOBAL_INSTRUCTION_MARKER), so every agent reads it. */
+  readonly global?: boolean;
 }
 
 /** Why a source was left out. Every skip is named in the result; none is an exception. */
@@ -24,6 +28,10 @@ export type InstructionSkipReason =
   | 'unreadable'
   | 'symlink_escapes_workspace'
   | 'too_large'
+  | 'not_regular_file'
+  | 'empty'
+  | 'duplicate'
+  | 'shadowed'
   | 'graph_source_failed';
 
 /** A source left out, with the reason and, when there is one, the underlying error message. */

@@ -3,6 +3,24 @@ import { Buffer } from 'node:buffer';
 /** The name the walk collects, matched case-sensitively as git and the records spell it. */
 export const INSTRUCTION_FILE_NAME = 'AGENTS.md';
 
+/**
+ * The names read as a directory's instructions, in preference order: one file per directory is used, the
+ * first of these that it has and that is usable. `AGENTS.override.md` is Codex's local override of
+ * `AGENTS.md`; `CLAUDE.md` is read where a directory has neither.
+ */
+export const INSTRUCTION_FILE_NAMES = ['AGENTS.override.md', INSTRUCTION_FILE_NAME, 'CLAUDE.md'] as const;
+
+/** The directory an instruction file governs: its own, relative to the workspace ('' for the root). */
+export function governedDirectory(relativePath: string): string {
+  const slash = relativePath.lastIndexOf('/');
+  return slash === -1 ? '' : relativePath.slice(0, slash);
+}
+
+/** Whether `directory` is `ancestor` or lies under it (both workspace-relative, '' for the root). */
+export function isWithinDirectory(directory: string, ancestor: string): boolean {
+  return ancestor === '' || directory === ancestor || directory.startsWith(`${ancestor}/`);
+}
+
 function depthOf(relativePath: string): number {
   let depth = 0;
   for (let index = relativePath.indexOf('/'); index !== -1; index = relativePath.indexOf('/', index + 1)) depth++;

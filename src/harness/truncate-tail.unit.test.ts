@@ -68,3 +68,32 @@ describe('truncateTail', () => {
     );
   });
 });
+
+describe('truncateTail at grapheme boundaries', () => {
+  const kept = (text: string, budget: number) => {
+    const outcome = truncateTail(header, text, budget, estimateTokenizer);
+    return outcome.status === 'truncated' ? outcome.content.slice(header.length, -TRUNCATION_SUFFIX.length) : outcome.status;
+  };
+
+  it('never parts a letter from its combining accent, nor the halves of a flag', () => {
+    const decomposed = 'cafe\u0301'.repeat(30); // "café" with the accent as its own code point
+    for (let budget = 11; budget < 40; budget++) expect(kept(decomposed, budget).endsWith('e')).toBe(false);
+    const flags = '🇧🇷🇵🇹'.repeat(20);
+    for (let budget = 12; budget < 40; budget++) expect(kept(flags, budget).length % 4).toBe(0);
+    expect(kept(flags, 12)).toBe('🇧🇷');
+  });
+
+  it('keeps whole graphemes of any text', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const pieces = fc.constantFrom('a', 'e\u0301', '🇧🇷', '👨‍👩‍👧', '한', ' ', '\r\n', 'ö');
+    fc.assert(
+      fc.property(fc.array(pieces, { minLength: 1, maxLength: 80 }), fc.nat(80), (parts, budget) => {
+        const text = parts.join('');
+        const prefix = kept(text, budget);
+        if (prefix === 'dropped' || prefix === 'kept') return;
+        const boundaries = new Set([...segmenter.segment(text)].map((segment) => segment.index));
+        expect(boundaries.has(prefix.length)).toBe(true);
+      }),
+    );
+  });
+});

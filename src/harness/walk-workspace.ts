@@ -13,9 +13,11 @@ interface PendingDirectory {
   readonly chain: GitignoreChain;
 }
 
-/** Every file of a given name under a workspace, and the directories that could not be read. */
+/** Every file with one of the given names under a workspace, the directories entered, and those unreadable. */
 export interface WalkResult {
   readonly found: string[];
+  /** Every directory the walk read ('' for the root): their mtimes tell the loader a file was added or removed. */
+  readonly directories: string[];
   readonly skipped: InstructionSkip[];
 }
 
@@ -29,7 +31,7 @@ async function gitignoreChainFor(directory: string, pending: PendingDirectory, e
   }
 }
 
-async function visit(root: string, fileName: string, pending: PendingDirectory, result: WalkResult) {
+async function visit(root: string, fileNames: ReadonlySet<string>, pending: PendingDirectory, result: WalkResult) {
   const directory = pending.relative === '' ? root : path.join(root, pending.relative);
   let entries: Dirent[];
   try {
@@ -39,6 +41,7 @@ async function visit(root: string, fileName: string, pending: PendingDirectory, 
     result.skipped.push({ path: pending.relative, reason: 'unreadable', detail: (error as Error).message });
     return [];
   }
+  result.directories.push(pending.relative);
   const chain = await gitignoreChainFor(directory, pending, entries);
   const children: PendingDirectory[] = [];
   for (const entry of entries) {
@@ -47,7 +50,8 @@ async function visit(root: string, fileName: string, pending: PendingDirectory, 
     // Symbolic links to directories are not followed (as `find` does by default): no cycles, no escape.
     if (entry.isDirectory()) {
       if (!isIgnored(chain, relative, true)) children.push({ relative, chain });
-    } else if (entry.name === fileName && !isIgnored(chain, relative, false)) {
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && fileNames.has(entry.name) && !isIgnored(chain, relative, false)) {
+      // Regular files and links only, as git lists: a FIFO or a socket is no file of the tree.
       result.found.push(relative);
     }
   }
@@ -55,12 +59,14 @@ async function visit(root: string, fileName: string, pending: PendingDirectory, 
 }
 
 /**
- * Walks `root` for files named `fileName`, skipping every `.git` and whatever the workspace's `.gitignore`
- * files (root and nested) ignore. Directories are read concurrently; the order of `found` is arbitrary,
- * callers sort. An unreadable subdirectory is a named skip; an unreadable root rejects.
+ * Walks `root` for files named one of `fileNames`, skipping every `.git` and whatever the workspace's
+ * `.gitignore` files (root and nested) ignore: git's rules, for a workspace that is not a git repository.
+ * Directories are read concurrently; the order of `found` is arbitrary, callers sort. An unreadable
+ * subdirectory is a named skip; an unreadable root rejects.
  */
-export function walkWorkspace(root: string, fileName: string): Promise<WalkResult> {
-  const result: WalkResult = { found: [], skipped: [] };
+export function walkWorkspace(root: string, fileNames: readonly string[]): Promise<WalkResult> {
+  const names = new Set(fileNames);
+  const result: WalkResult = { found: [], directories: [], skipped: [] };
   const queue: PendingDirectory[] = [{ relative: '', chain: [] }];
   let active = 0;
   return new Promise((resolve, reject) => {
@@ -71,7 +77,7 @@ export function walkWorkspace(root: string, fileName: string): Promise<WalkResul
       while (active < WALK_CONCURRENCY && queue.length > 0) {
         const pending = queue.pop() as PendingDirectory;
         active++;
-        visit(root, fileName, pending, result).then(
+        visit(root, names, pending, result).then(
           (children) => {
             active--;
             queue.push(...children);

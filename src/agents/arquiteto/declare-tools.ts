@@ -34,7 +34,7 @@ export function declareTools(dependencies: ArquitetoDependencies): AgentTool[] {
     }),
     declarationTool<ModuleMap>(dependencies, {
       name: 'declare_module_map',
-      description: `Declare the module map: {version, modules: [{name, stack, responsibility, dependsOn: [names]}]}. Acyclic; dependsOn names modules of this map. ${current}`,
+      description: `Declare the module map: {version, modules: [{name, stack, responsibility, dependsOn: [names], directory?: 'packages/x'}]}. Acyclic; dependsOn names modules of this map. ${current}`,
       type: 'module_map',
       schema: moduleMapSchema,
       validate: (args) => validateModuleMapDeclaration(args),

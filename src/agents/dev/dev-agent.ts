@@ -32,7 +32,9 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       ]);
       const projectContext = renderModuleTasks(module, architecture.module_map?.data ?? null, backlog);
       const taskState = devKickoff(module, worktree, dependencies.terminal.settings.mode);
-      return (await buildSystemPrompt(dependencies.prompts, `${DEV_SLUG_PREFIX}${module}`, scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState })).prompt;
+      // The instruction files on the path to the module's directory (the map's `directory`; the root when it has none).
+      const instructionScope = architecture.module_map?.data.modules.find((entry) => entry.name === module)?.directory ?? '';
+      return (await buildSystemPrompt(dependencies.prompts, `${DEV_SLUG_PREFIX}${module}`, scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState, instructionScope })).prompt;
     },
   };
 }

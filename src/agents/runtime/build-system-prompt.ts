@@ -1,5 +1,16 @@
 import { existsSync } from 'node:fs';
-import { AGENT_IDENTITIES, assemblePrompt, isAgentSlug, type AssemblyReport, type InstructionFiles, type PromptUnit } from '../../harness/index.ts';
+import {
+  AGENT_IDENTITIES,
+  agentFamily,
+  assemblePrompt,
+  instructionBudgetForWindow,
+  instructionUnits,
+  isAgentSlug,
+  type AssemblyReport,
+  type InstructionFiles,
+  type PromptUnit,
+  type Tokenizer,
+} from '../../harness/index.ts';
 
 /** The layer texts an agent contributes; the harness decides what fits (ADR 0006). */
 export interface AgentPromptParts {
@@ -9,31 +20,48 @@ export interface AgentPromptParts {
   businessRules?: readonly PromptUnit[];
   /** estado_tarefa: the agent's kickoff and where its task stands. */
   taskState: string;
+  /**
+   * The directory the agent works in, relative to the workspace ('' for the root): it gets the instruction
+   * files on the path from the root to there. Absent (every agent but a dev): the root and global files.
+   */
+  instructionScope?: string;
 }
 
 export interface PromptSources {
   instructionFiles: InstructionFiles;
   /** The project's workspace, whose AGENTS.md files are instruction sources, when it exists. */
   workspaceDirectory: (projectId: string) => string;
+  /** The server's tokenizer (FORJA_TOKENIZER, or the model's default); the bytes/4 estimate when absent. */
+  tokenizer?: Tokenizer;
+  /** The model's context window in tokens: the instruction layer's budget follows it (instructionBudgetForWindow). */
+  contextWindowTokens?: number;
 }
 
 /**
  * Assembles an agent's system prompt through the harness: identity, instruction files (workspace AGENTS.md
- * files and the agent's database patch), project context, business rules and task state, each within its
+ * files and the agent's database patches), project context, business rules and task state, each within its
  * budget. No agent builds its own prompt (DESIGN §1.2).
  */
 export async function buildSystemPrompt(sources: PromptSources, agent: string, projectId: string, parts: AgentPromptParts): Promise<AssemblyReport> {
-  const identitySlug = agent.startsWith('dev:') ? 'dev' : agent;
+  const identitySlug = agentFamily(agent);
   const workspaceDir = sources.workspaceDirectory(projectId);
-  const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent: identitySlug }) : { sources: [] };
-  const report = assemblePrompt({
-    agent,
-    identidade: isAgentSlug(identitySlug) ? AGENT_IDENTITIES[identitySlug] : '',
-    instruction_files: loaded.sources.map((source) => ({ id: source.id, text: source.content })),
-    contexto_projeto: parts.projectContext ?? '',
-    regras_negocio: parts.businessRules ?? [],
-    estado_tarefa: parts.taskState,
-  });
+  const scope = parts.instructionScope === undefined ? {} : { scope: parts.instructionScope };
+  // The full slug: a dev reads the patch of `dev` and then the one stored for `dev:<module>`.
+  const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent, ...scope }) : { sources: [] };
+  const report = assemblePrompt(
+    {
+      agent,
+      identidade: isAgentSlug(identitySlug) ? AGENT_IDENTITIES[identitySlug] : '',
+      instruction_files: instructionUnits(loaded.sources),
+      contexto_projeto: parts.projectContext ?? '',
+      regras_negocio: parts.businessRules ?? [],
+      estado_tarefa: parts.taskState,
+    },
+    {
+      ...(sources.tokenizer === undefined ? {} : { tokenizer: sources.tokenizer }),
+      ...(sources.contextWindowTokens === undefined ? {} : { budgets: { instruction_files: instructionBudgetForWindow(sources.contextWindowTokens) } }),
+    },
+  );
   const byAgent = assemblies.get(sources) ?? new Map<string, AssemblyReport>();
   byAgent.set(agent, report);
   assemblies.set(sources, byAgent);

@@ -20,7 +20,8 @@ describe.each(testDatabaseEngines())('the ux-designer on $name', (engine) => {
     const workspace = path.join(dataDirectory, 'projects', project.body.id, 'workspace');
     await mkdir(path.join(workspace, 'web'), { recursive: true });
     await writeFile(path.join(workspace, 'AGENTS.md'), 'RAIZ: regras da raiz.\n');
-    await writeFile(path.join(workspace, 'web', 'AGENTS.md'), 'DIR: regras da pasta web.\n');
+    // Marked global: an agent that is not a dev reads the root and the global files (ADR 0090).
+    await writeFile(path.join(workspace, 'web', 'AGENTS.md'), '<!-- forja:global -->\nDIR: regras da pasta web.\n');
     const offered = offerHandoff({ id: crypto.randomUUID(), session_id: session.body.id, from_agent: 'criativo', to_agent: 'ux-designer', artifact_id: null, actor: 'system' });
     if (!offered.ok) throw new Error(offered.reason);
     await forja.database.transaction(async (transaction) => {

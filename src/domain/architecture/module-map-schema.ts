@@ -15,6 +15,30 @@ export const MAX_MODULES = 100;
 export const MAX_STACK_CHARACTERS = 200;
 export const MAX_RESPONSIBILITY_CHARACTERS = 1000;
 
+export const MAX_MODULE_DIRECTORY_CHARACTERS = 200;
+const MODULE_DIRECTORY_PATTERN = /^[A-Za-z0-9_@.-]+(?:\/[A-Za-z0-9_@.-]+)*$/;
+
+/**
+ * Where a module lives in the repository, relative to its root (`packages/pedidos`): its dev agent reads
+ * the instruction files on the path from the root to there. POSIX separators, no `.`/`..` segment.
+ */
+export const moduleDirectorySchema = z
+  .string()
+  .check(
+    z.superRefine<string>((directory, context) => {
+      const segments = directory.split('/');
+      const valid = MODULE_DIRECTORY_PATTERN.test(directory) && !segments.some((segment) => segment === '.' || segment === '..');
+      if (!valid || directory.length > MAX_MODULE_DIRECTORY_CHARACTERS) {
+        addRuleProblem(
+          context,
+          'invalid_value',
+          `directory "${directory}" is not valid: a path relative to the repository root, like packages/pedidos (letters, digits, "_", "-", "." and "@", segments joined by "/", no "." or ".." segment), at most ${MAX_MODULE_DIRECTORY_CHARACTERS} characters`,
+        );
+      }
+    }),
+  )
+  .meta({ maxLength: MAX_MODULE_DIRECTORY_CHARACTERS });
+
 /** A module name as the map declares it. */
 export const moduleNameSchema = z
   .string()
@@ -43,6 +67,8 @@ export const moduleSchema = strictObject({
   }),
   /** Names of the modules this one uses. Optional on input (a model often omits an empty list). */
   dependsOn: z.array(z.string()).default([]),
+  /** Optional: the module's directory in the repository; without it its dev reads only the root's instructions. */
+  directory: moduleDirectorySchema.optional(),
 });
 
 /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Forja } from '../../composition.ts';
+import { ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { requestJson, startTestForja } from '../../testing/forja-harness.ts';
 
@@ -51,6 +52,29 @@ describe.each(testDatabaseEngines())('agent instruction patches on $name', (engi
     const response = await requestJson(forja, 'PUT', `/api/projects/${projectId}/agents/${slug}/instructions`, body);
     expect(response).toMatchObject({ status, body: { error: { field } } });
     expect((await forja.database.query('select 1 from agent_instructions where project_id = $1', [projectId])).rows).toEqual([]);
+  });
+
+  it('stores a patch for dev:<module> of the current map, and refuses an unknown slug naming the valid ones', async () => {
+    const projectId = await newProject();
+    const refusedBeforeMap = await requestJson(forja, 'PUT', `/api/projects/${projectId}/agents/dev:pedidos/instructions`, { content: 'x' });
+    expect(refusedBeforeMap).toMatchObject({ status: 400, body: { error: { field: 'slug', message: expect.stringContaining('no dev:<module> (the project has no module map yet)') } } });
+    const session = await requestJson(forja, 'POST', `/api/projects/${projectId}/sessions`, {});
+    const map = { version: 1, modules: [{ name: 'pedidos', stack: 'TS', responsibility: 'Pedidos.' }, { name: 'catalogo', stack: 'TS', responsibility: 'Catálogo.' }] };
+    const appended = await forja.eventLog.append(session.body.id, [{ type: 'artifact.module_map', actor: 'arquiteto', payload: { v: ARTIFACT_PAYLOAD_VERSION, data: map } }]);
+    expect(appended.success).toBe(true);
+
+    const put = await requestJson(forja, 'PUT', `/api/projects/${projectId}/agents/dev:pedidos/instructions`, { content: 'Centavos, sempre.' });
+    expect(put).toMatchObject({ status: 200, body: { agent: 'dev:pedidos', content: 'Centavos, sempre.' } });
+    const workspaceDir = mkdtempSync(join(tmpdir(), 'forja-ws-'));
+    const loaded = await forja.instructionFiles.load({ workspaceDir, projectId, agent: 'dev:pedidos' });
+    expect(loaded.sources.map((source) => [source.id, source.content])).toEqual([['db:agent_instructions', 'Centavos, sempre.']]);
+
+    const unknown = await requestJson(forja, 'PUT', `/api/projects/${projectId}/agents/dev:estoque/instructions`, { content: 'x' });
+    expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'invalid_field', field: 'slug' } } });
+    expect(unknown.body.error.message).toBe(
+      'slug: unknown agent "dev:estoque"; expected one of criativo, po, arquiteto, dev, psicologo, anamnese, ux-designer, or dev:pedidos, dev:catalogo.',
+    );
+    expect((await requestJson(forja, 'GET', `/api/projects/${projectId}/agents/dev:estoque/instructions`)).status).toBe(400);
   });
 
   it('answers 404 for an unknown project', async () => {

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AGENT_SLUGS } from '../../harness/index.ts';
-import { findProject, readAgentInstructions, writeAgentInstructions } from '../../store/index.ts';
+import { AGENT_SLUGS, isAgentSlug } from '../../harness/index.ts';
+import { findProject, readAgentInstructions, writeAgentInstructions, type Database } from '../../store/index.ts';
+import { readProjectArchitecture } from '../../workspace/index.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -9,7 +10,10 @@ import { errorResponses, idParameter, jsonBody, jsonContent, text } from '../sch
 const MAX_INSTRUCTION_CHARACTERS = 64_000;
 const parameters = z.object({
   id: idParameter('id'),
-  slug: z.enum(AGENT_SLUGS, { error: `must be one of ${AGENT_SLUGS.join(', ')}` }).openapi({ param: { name: 'slug', in: 'path' } }),
+  slug: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: 'slug', in: 'path' }, description: `One of ${AGENT_SLUGS.join(', ')}, or dev:<module> for a module of the current module map` }),
 });
 const InstructionsSchema = z.object({ project_id: z.uuid(), agent: z.string(), content: z.string(), updated_at: z.string().nullable() }).openapi('AgentInstructions');
 const NewInstructionsSchema = z.strictObject({ content: text().max(MAX_INSTRUCTION_CHARACTERS, `must be at most ${MAX_INSTRUCTION_CHARACTERS} characters`) }).openapi('NewAgentInstructions');
@@ -29,20 +33,36 @@ const write = createRoute({
   responses: { 200: jsonContent(InstructionsSchema, 'The patch now'), ...errorResponses(400, 404, 413, 415) },
 });
 
+const DEV_PREFIX = 'dev:';
+
+// The slugs a patch may be stored for: the roster, and `dev:<module>` for each module of the current map
+// (a patch for a module's dev is read by that dev, see InstructionFiles). Null when `slug` is one of them.
+async function unknownSlugError(database: Database, projectId: string, slug: string) {
+  if (isAgentSlug(slug)) return null;
+  const modules = (await readProjectArchitecture(database, projectId)).module_map?.data.modules.map((entry) => entry.name) ?? [];
+  if (slug.startsWith(DEV_PREFIX) && modules.includes(slug.slice(DEV_PREFIX.length))) return null;
+  const devSlugs = modules.length === 0 ? 'no dev:<module> (the project has no module map yet)' : modules.map((name) => `${DEV_PREFIX}${name}`).join(', ');
+  return apiError('invalid_field', `slug: unknown agent "${slug}"; expected one of ${AGENT_SLUGS.join(', ')}, or ${devSlugs}.`, 'slug');
+}
+
 export function agentInstructionRoutes({ database, instructionFiles }: AppDependencies) {
   const notFound = (id: string) => apiError('not_found', `No project with id ${id}.`, 'id');
   return newRouter()
     .openapi(read, async (context) => {
       const { id, slug } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound(id), 404);
+      const unknown = await unknownSlugError(database, id, slug);
+      if (unknown !== null) return context.json(unknown, 400);
       const patch = await readAgentInstructions(database, id, slug);
       return context.json(patch ?? { project_id: id, agent: slug, content: '', updated_at: null }, 200);
     })
     .openapi(write, async (context) => {
       const { id, slug } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound(id), 404);
+      const unknown = await unknownSlugError(database, id, slug);
+      if (unknown !== null) return context.json(unknown, 400);
       await writeAgentInstructions(database, id, slug, context.req.valid('json').content);
-      // The cache is per (workspace, project, agent): every workspace of this agent reads the new patch.
+      // Patches are cached per (project, agent): every workspace of this agent reads the new one.
       instructionFiles.invalidate({ projectId: id, agent: slug });
       const patch = await readAgentInstructions(database, id, slug);
       return context.json(patch ?? { project_id: id, agent: slug, content: '', updated_at: null }, 200);

@@ -20,7 +20,7 @@ import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import { countEndedCalls, createModelGateway, createModelHealth, expireStaleReservations, type ModelGateway, type ModelHealth } from './gateway/index.ts';
 import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { createHooks, createInstructionFiles, readContextWindowSettings, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
+import { contextWindowFor, createHooks, createInstructionFiles, readContextWindowSettings, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
 import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
@@ -86,7 +86,16 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   });
   // FORJA_TOKENIZER, else the BPE of the model's family where one ships, else the conservative estimate.
   const tokenizer = await tokenizerFromName(tokenizerNameFromEnvironment(options.env ?? process.env));
-  const prompts = { instructionFiles, workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace'), tokenizer };
+  // The instruction layer's budget follows each agent's window (decision 0090), as the ContextManager's history does.
+  const gatewayStatus = gateway.status();
+  const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
+  const windowSettings = windows.settings;
+  const prompts = {
+    instructionFiles,
+    workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace'),
+    tokenizer,
+    contextWindowTokens: (agent: string) => contextWindowFor(windowSettings, modelName, agent).tokens,
+  };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
   const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, ragSearch: memory.ragSearch, newId: randomUUID };

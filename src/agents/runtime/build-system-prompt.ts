@@ -33,8 +33,11 @@ export interface PromptSources {
   workspaceDirectory: (projectId: string) => string;
   /** The server's tokenizer (FORJA_TOKENIZER, or the model's default); the bytes/4 estimate when absent. */
   tokenizer?: Tokenizer;
-  /** The model's context window in tokens: the instruction layer's budget follows it (instructionBudgetForWindow). */
-  contextWindowTokens?: number;
+  /**
+   * The model's context window in tokens, or the window of each agent (agents may use different models): the
+   * instruction layer's budget follows it (instructionBudgetForWindow).
+   */
+  contextWindowTokens?: number | ((agent: string) => number);
 }
 
 /**
@@ -48,6 +51,7 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
   const scope = parts.instructionScope === undefined ? {} : { scope: parts.instructionScope };
   // The full slug: a dev reads the patch of `dev` and then the one stored for `dev:<module>`.
   const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent, ...scope }) : { sources: [] };
+  const windowTokens = typeof sources.contextWindowTokens === 'function' ? sources.contextWindowTokens(agent) : sources.contextWindowTokens;
   const report = assemblePrompt(
     {
       agent,
@@ -59,7 +63,7 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
     },
     {
       ...(sources.tokenizer === undefined ? {} : { tokenizer: sources.tokenizer }),
-      ...(sources.contextWindowTokens === undefined ? {} : { budgets: { instruction_files: instructionBudgetForWindow(sources.contextWindowTokens) } }),
+      ...(windowTokens === undefined ? {} : { budgets: { instruction_files: instructionBudgetForWindow(windowTokens) } }),
     },
   );
   const byAgent = assemblies.get(sources) ?? new Map<string, AssemblyReport>();

@@ -25,7 +25,7 @@ const mayImport = {
   store: ['domain'],
   gateway: ['domain', 'store'],
   agents: ['domain', 'harness', 'gatewayInterface', 'store'],
-  conversation: ['agents', 'domain', 'gatewayInterface', 'store'],
+  conversation: ['agents', 'domain', 'harness', 'gatewayInterface', 'memoryInterface', 'store'],
   memory: ['domain', 'store', 'gatewayInterface'],
   workspace: ['domain'],
   http: Object.keys(areas).filter((area) => area !== 'http' && area !== 'cli'),

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { hashPassword, passwordProblem } from '../accounts/passwords.ts';
 import { newSecret, TOKEN_PREFIX } from '../accounts/secrets.ts';
-import { loadConfig } from '../config/config.ts';
+import { loadSettings } from './load-settings.ts';
 import { createPerson, findPersonByUsername, insertApiToken, listApiTokens, revokeApiToken, USERNAME_PATTERN, type Database } from '../store/index.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './cli-io.ts';
 import { withConfiguredDatabase } from './with-configured-database.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function registerAccountCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   const onDatabase = (command: string, run: (database: Database) => Promise<number>) => async () => {
-    const loaded = loadConfig(io.env);
+    const loaded = loadSettings(io.env);
     if (!loaded.ok) {
       io.stderr(`forja: ${loaded.error.message}\n`);
       setExitCode(2);

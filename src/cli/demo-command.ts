@@ -1,9 +1,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config.ts';
+import { loadSettings } from './load-settings.ts';
 import { createLogger } from '../config/logger.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './cli-io.ts';
 import { serveCommand } from './serve-command.ts';
 
 /** A shipped demo: its script (paced like a real model) and the steps the person follows in the browser. */
@@ -54,7 +54,7 @@ export async function demoCommand(name: string, io: CliIo): Promise<number> {
   }
   const dataDirectory = io.env.FORJA_DATA_DIR || (await mkdtemp(join(tmpdir(), `forja-demo-${name}-`)));
   const env = { ...io.env, FORJA_MODEL: `scripted:${demoScriptPath(name)}`, FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '', LOG_LEVEL: io.env.LOG_LEVEL || 'warn' };
-  const loaded = loadConfig(env);
+  const loaded = loadSettings(env);
   if (!loaded.ok) {
     io.stderr(`forja: ${loaded.error.message}\n`);
     return 2;

@@ -1,28 +1,20 @@
 import { Command, CommanderError } from 'commander';
-import { loadConfig } from '../config/config.ts';
+import { loadSettings } from './load-settings.ts';
 import { createLogger } from '../config/logger.ts';
 import { FORJA_VERSION } from '../config/version.ts';
 import { DataDirectoryInUseError, DataDirectoryUnusableError } from '../store/index.ts';
+import type { CliIo } from './cli-io.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
 import { registerAccountCommands } from './account-commands.ts';
 import { demoCommand } from './demo-command.ts';
 import { runSessionContextCommand } from './session-context-command.ts';
-import { readContextWindowSettings } from '../harness/index.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad usage or configuration (the line printed says which). */
 export const EXIT_USAGE = 2;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  /** Reads all of stdin (`forja user add` takes the password there). */
-  stdin?: () => Promise<string>;
-  stdinIsTerminal?: boolean;
-}
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -45,16 +37,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .command('serve')
     .description('Run the HTTP API and web UI (embedded PGlite under ./.forja unless DATABASE_URL is set)')
     .action(async () => {
-      const loaded = loadConfig(io.env);
+      const loaded = loadSettings(io.env);
       if (!loaded.ok) {
         io.stderr(`forja: ${loaded.error.message}\n`);
-        exitCode = EXIT_USAGE;
-        return;
-      }
-      // The window settings belong to the harness (src/config imports nothing of Forja), checked here alike.
-      const windows = readContextWindowSettings(io.env);
-      if (!windows.ok) {
-        io.stderr(`forja: ${windows.message}\n`);
         exitCode = EXIT_USAGE;
         return;
       }
@@ -122,7 +107,7 @@ function reportFailure(error: unknown, io: CliIo): number {
 }
 
 async function contextCommand(options: ContextCommandOptions, io: CliIo): Promise<number> {
-  const loaded = loadConfig(io.env);
+  const loaded = loadSettings(io.env);
   if (!loaded.ok) {
     io.stderr(`forja: ${loaded.error.message}\n`);
     return EXIT_USAGE;

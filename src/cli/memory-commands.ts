@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { loadConfig, type ForjaConfig } from '../config/config.ts';
+import { type ForjaConfig } from '../config/config.ts';
+import { loadSettings } from './load-settings.ts';
 import { createLogger } from '../config/logger.ts';
 import type { Database } from '../store/index.ts';
 import { runGraphRebuildCommand } from './graph-command.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './cli-io.ts';
 import { runRagRebuildCommand } from './rag-command.ts';
 import { runSeedCommand, type SeedCommandOptions } from './seed-command.ts';
 import { withConfiguredDatabase } from './with-configured-database.ts';
@@ -12,7 +13,7 @@ import { withConfiguredDatabase } from './with-configured-database.ts';
 /** Registers `forja seed`, `forja graph rebuild` and `forja rag rebuild` (ADR 0101). */
 export function registerMemoryCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   const onDatabase = (command: string, run: (database: Database, config: ForjaConfig) => Promise<number>) => async () => {
-    const loaded = loadConfig(io.env);
+    const loaded = loadSettings(io.env);
     if (!loaded.ok) {
       io.stderr(`forja: ${loaded.error.message}\n`);
       setExitCode(2);

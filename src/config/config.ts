@@ -1,10 +1,4 @@
 import { resolve } from 'node:path';
-import { TOKENIZER_NAMES, isTokenizerName } from '../harness/index.ts';
-import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
-import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
-import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
-import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
-import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
 import { readFeatureFlags, type FeatureFlags } from './feature-flags.ts';
 
 /** Everything Forja reads from its environment, with defaults that work offline on a fresh machine. */
@@ -51,10 +45,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
   }
-  const tokenizer = env.FORJA_TOKENIZER?.trim();
-  if (tokenizer && !isTokenizerName(tokenizer)) {
-    return { ok: false, error: { variable: 'FORJA_TOKENIZER', message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".` } };
-  }
   const publicUrls = readPublicUrls(env.FORJA_PUBLIC_URL);
   if (!Array.isArray(publicUrls)) return { ok: false, error: publicUrls };
   const maxParallelTurns = env.FORJA_MAX_PARALLEL_TURNS === undefined || env.FORJA_MAX_PARALLEL_TURNS === '' ? DEFAULT_MAX_PARALLEL_TURNS : Number(env.FORJA_MAX_PARALLEL_TURNS);
@@ -63,8 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
-  const settings = checkComponentSettings(env);
-  if (settings !== null) return { ok: false, error: settings };
   return {
     ok: true,
     config: {
@@ -91,22 +79,4 @@ function readPublicUrls(value: string | undefined): URL[] | ConfigError {
     urls.push(url);
   }
   return urls;
-}
-
-/** The settings other parts read from the environment: models and their endpoints, embeddings, the terminal. */
-function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
-  const baseUrl = checkBaseUrls(env);
-  if (baseUrl !== null) return { variable: baseUrl.variables[0] ?? 'OPENAI_BASE_URL', message: baseUrl.message };
-  // Unset FORJA_MODEL is allowed: Forja starts, and each agent turn says what to set. A set one must work.
-  const model = createProviderFromConfig(env, { retries: false });
-  if (!model.ok) {
-    const { error } = model;
-    if (!(error instanceof ModelNotConfiguredError)) return { variable: 'FORJA_MODEL', message: `FORJA_MODEL names a script that cannot be used: ${error.message}` };
-    if (error.problem !== 'model-unset') return { variable: error.variables[0] ?? 'FORJA_MODEL', message: error.message };
-  }
-  const embeddings = createEmbeddingProviderFromConfig(env);
-  if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };
-  const terminal = readTerminalSettings(env);
-  if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
-  return null;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents, rehydrate } from '../domain/conversation/index.ts';
+import { rehydrate } from '../domain/conversation/index.ts';
+import { buildSessionEvents } from '../domain/conversation/test-support/build-session-events.ts';
 import type { AgentCatalog } from './agent-catalog.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { createSessionQueue } from './session-queue.ts';

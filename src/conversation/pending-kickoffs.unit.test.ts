@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents, rehydrate, type EventSpec } from '../domain/conversation/index.ts';
+import { rehydrate } from '../domain/conversation/index.ts';
+import { buildSessionEvents, type EventSpec } from '../domain/conversation/test-support/build-session-events.ts';
 import { pendingKickoffs } from './pending-kickoffs.ts';
 
 const activated = (agent: string, handoffId: string | null): EventSpec => ({ type: 'agent.activated', actor: 'system', payload: { v: 1, agent, handoff_id: handoffId } });

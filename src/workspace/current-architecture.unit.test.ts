@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents, type EventSpec } from '../domain/conversation/index.ts';
+import { buildSessionEvents, type EventSpec } from '../domain/conversation/test-support/build-session-events.ts';
 import { currentArchitecture } from './current-architecture.ts';
 
 const map = (version: number, names: string[]) => ({ version, modules: names.map((name) => ({ name, stack: 'TS', responsibility: name, dependsOn: [] })) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents } from '../../domain/conversation/index.ts';
+import { buildSessionEvents } from '../../domain/conversation/test-support/build-session-events.ts';
 import { currentBacklog } from './current-backlog.ts';
 
 const task = (module?: string) => ({ id: 'AT-001', story_id: 'HS-001', title: 'Tela', description: 'Formulário', acceptance_criteria: ['ok'], ...(module ? { module } : {}) });

@@ -1,5 +1,5 @@
 import type { ContractItem } from './module-contracts-schema.ts';
-import type { ListedModule, ModuleContractsListingData } from './list-module-contracts.ts';
+import type { ListedModule, ModuleContractsListingData } from './module-contracts-listing.ts';
 import type { ModuleRelation } from './module-scope.ts';
 
 const RELATION_LABELS: Record<ModuleRelation, string> = {

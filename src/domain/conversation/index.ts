@@ -1,6 +1,4 @@
 export { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
-export { buildSessionEvents, eventIdForSeq } from './test-support/build-session-events.ts';
-export type { EventSpec } from './test-support/build-session-events.ts';
 export type { CommandOf, ConversationCommand } from './commands.ts';
 export { activeAgent, isInLane, laneOf, openHandoffs, turnInProgress } from './conversation-queries.ts';
 export type { LaneState } from './conversation-queries.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents } from '../../domain/conversation/index.ts';
+import { buildSessionEvents } from '../../domain/conversation/test-support/build-session-events.ts';
 import { currentArchitecture } from '../current-architecture.ts';
 import { architectureDocFile, architectureDocFiles } from './architecture-doc-files.ts';
 

@@ -1,0 +1,42 @@
+import { loadConfig, type ConfigError, type ForjaConfig } from '../config/config.ts';
+import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
+import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
+import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
+import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
+import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
+import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
+
+/**
+ * Every setting checked at start-up, in one place: Forja's own (`loadConfig`) and those each part reads itself —
+ * the model and its endpoint, embeddings, the terminal, the tokenizer, the context windows — so a wrong value
+ * stops `forja` at once with exit code 2 naming the variable, instead of a warning and a start.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv, workingDirectory = process.cwd()): { ok: true; config: ForjaConfig } | { ok: false; error: ConfigError } {
+  const loaded = loadConfig(env, workingDirectory);
+  if (!loaded.ok) return loaded;
+  const problem = checkComponentSettings(env);
+  return problem === null ? loaded : { ok: false, error: problem };
+}
+
+function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
+  const tokenizer = env.FORJA_TOKENIZER?.trim();
+  if (tokenizer && !isTokenizerName(tokenizer)) {
+    return { variable: 'FORJA_TOKENIZER', message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".` };
+  }
+  const baseUrl = checkBaseUrls(env);
+  if (baseUrl !== null) return { variable: baseUrl.variables[0] ?? 'OPENAI_BASE_URL', message: baseUrl.message };
+  // Unset FORJA_MODEL is allowed: Forja starts, and each agent turn says what to set. A set one must work.
+  const model = createProviderFromConfig(env, { retries: false });
+  if (!model.ok) {
+    const { error } = model;
+    if (!(error instanceof ModelNotConfiguredError)) return { variable: 'FORJA_MODEL', message: `FORJA_MODEL names a script that cannot be used: ${error.message}` };
+    if (error.problem !== 'model-unset') return { variable: error.variables[0] ?? 'FORJA_MODEL', message: error.message };
+  }
+  const embeddings = createEmbeddingProviderFromConfig(env);
+  if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };
+  const terminal = readTerminalSettings(env);
+  if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
+  const windows = readContextWindowSettings(env);
+  if (!windows.ok) return { variable: windows.variable, message: windows.message };
+  return null;
+}

@@ -72,7 +72,10 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
-  const notifications = await createEventNotifications(database);
+  const notifications = await createEventNotifications(database, {
+    lost: (error, retryInMs) => logger.warn({ err: error, retry_in_ms: retryInMs }, 'lost the database connection that listens for appends; reconnecting'),
+    restored: () => logger.info('listening for appends again; open streams catch up from the log'),
+  });
   const liveTurns = createLiveTurns();
   const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
   const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });

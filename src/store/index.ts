@@ -1,4 +1,4 @@
-export type { Database, DatabaseKind, Queryable, QueryResult } from './database.ts';
+export type { Database, DatabaseKind, ListenEvents, Queryable, QueryResult } from './database.ts';
 export { openDatabase, type DatabaseSettings } from './open-database.ts';
 export { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
 export { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';

@@ -62,6 +62,8 @@ export interface ForjaOptions {
   memory?: { workers?: boolean; intervalMs?: number; vectorSearch?: 'auto' | 'exact'; embedder?: Embedder };
   /** Sign-in attempt limits (tests use a clock of their own). */
   signInLimiter?: SignInLimiter;
+  /** How far (bytes) an event-stream client may fall behind before it is disconnected (tests set it small). */
+  streamBufferBytes?: number;
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
@@ -119,7 +121,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     accountsInUse: accountsInUse(database),
     signInLimiter: options.signInLimiter ?? createSignInLimiter(),
   };
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access });
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access, ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}) });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).

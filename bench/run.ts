@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'rag-search': () => import('./memory/rag-search.ts'),
   'rag-questions': () => import('./memory/rag-questions.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
+  'message-to-first-delta': () => import('./conversation/message-to-first-delta.ts'),
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
 };

@@ -62,6 +62,8 @@ export interface ForjaOptions {
   memory?: { workers?: boolean; intervalMs?: number; vectorSearch?: 'auto' | 'exact'; embedder?: Embedder };
   /** Sign-in attempt limits (tests use a clock of their own). */
   signInLimiter?: SignInLimiter;
+  /** How far (bytes) an event-stream client may fall behind before it is disconnected (tests set it small). */
+  streamBufferBytes?: number;
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
@@ -72,7 +74,10 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
-  const notifications = await createEventNotifications(database);
+  const notifications = await createEventNotifications(database, {
+    lost: (error, retryInMs) => logger.warn({ err: error, retry_in_ms: retryInMs }, 'lost the database connection that listens for appends; reconnecting'),
+    restored: () => logger.info('listening for appends again; open streams catch up from the log'),
+  });
   const liveTurns = createLiveTurns();
   const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
   const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });
@@ -116,7 +121,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     accountsInUse: accountsInUse(database),
     signInLimiter: options.signInLimiter ?? createSignInLimiter(),
   };
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access });
+  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access, ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}) });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).

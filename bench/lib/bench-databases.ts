@@ -30,7 +30,7 @@ export async function openBenchPglite(): Promise<BenchDatabase> {
 }
 
 /** A scratch database on the PostgreSQL server (DATABASE_URL, or the local one), or why there is none. */
-export async function openBenchServer(): Promise<BenchDatabase | { unavailable: string }> {
+export async function openBenchServer(options: { maxConnections?: number } = {}): Promise<BenchDatabase | { unavailable: string }> {
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const name = `forja_bench_${process.pid}_${Date.now()}`;
   const admin = async (sql: string) => {
@@ -49,7 +49,7 @@ export async function openBenchServer(): Promise<BenchDatabase | { unavailable: 
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgresDatabase({ connectionString: url.toString() });
+  const database = await openPostgresDatabase({ connectionString: url.toString(), ...options });
   await migrate(database);
   return {
     engine: 'postgres server',

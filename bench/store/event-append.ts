@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import { createEventLog, createProject, createSession, type Database } from '../../src/store/index.ts';
 import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
@@ -7,6 +8,9 @@ import { round, summarise, timeInterleaved } from '../lib/latency.ts';
 const SINGLE_APPENDS = 2000;
 const BATCH_APPENDS = 400;
 const BATCH_SIZE = 10;
+const WRITERS = [1, 4, 16];
+const CONCURRENT_EVENTS = 1600;
+const CONCURRENT_CHUNKS = 4;
 const PAYLOAD = { v: 1, text: 'A bakery that delivers bread at dawn to the whole street, with a subscription.' };
 
 /**
@@ -18,14 +22,17 @@ export async function run(): Promise<BenchReport> {
   const notes: string[] = [];
   const embedded = await openBenchPglite();
   rows.push(...(await measureEngine(embedded.engine, embedded.database)));
+  rows.push(...(await measureConcurrent(embedded.engine, embedded.database)));
   await embedded.dispose();
-  const server = await openBenchServer();
+  const server = await openBenchServer({ maxConnections: Math.max(...WRITERS) + 2 });
   if ('unavailable' in server) notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
   else {
     rows.push(...(await measureEngine(server.engine, server.database)));
+    rows.push(...(await measureConcurrent(server.engine, server.database)));
     await server.dispose();
   }
-  notes.push('One client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.');
+  notes.push('Single rows: one client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.');
+  notes.push(`Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue.`);
   notes.push('Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.');
   return { name: 'event-append', rows, notes };
 }
@@ -77,3 +84,61 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
 const RAW_INSERT_SQL = 'insert into session_events (id, session_id, seq, type, actor, payload) values (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb)';
 const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, actor, payload)
   select gen_random_uuid(), $1, $2 + offset_in_batch, 'chat.message', 'user', $4::jsonb from generate_series(0, $3 - 1) as offset_in_batch`;
+
+/**
+ * W concurrent writers, each one event per operation, on W sessions and on one session, beside raw INSERTs by
+ * the same number of writers; the four cases run interleaved in chunks so that machine noise falls on all.
+ */
+async function measureConcurrent(engine: string, database: Database): Promise<BenchReport['rows']> {
+  const eventLog = createEventLog(database);
+  const project = await createProject(database, { name: 'bench-concurrent' });
+  const payload = JSON.stringify(PAYLOAD);
+  const rows: BenchReport['rows'] = [];
+  for (const writers of WRITERS) {
+    const newSessions = (count: number) => Promise.all(Array.from({ length: count }, () => createSession(database, { projectId: project.id })));
+    const rawSessions = await newSessions(writers);
+    const appendSessions = await newSessions(writers);
+    const [rawOne, appendOne] = await newSessions(2);
+    const rawSeqs = rawSessions.map(() => 1);
+    let rawOneSeq = 1;
+    const cases: Record<string, (writer: number) => Promise<unknown>> = {
+      'raw INSERT, W sessions (baseline)': (writer) => database.query(RAW_INSERT_SQL, [rawSessions[writer]!.id, ++rawSeqs[writer]!, 'chat.message', 'user', payload]),
+      'append, W sessions': (writer) => eventLog.append(appendSessions[writer]!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
+      'raw INSERT, one session (baseline)': () => database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
+      'append, one session': () => eventLog.append(appendOne!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
+    };
+    const durations: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    const wallMs: Record<string, number> = Object.fromEntries(Object.keys(cases).map((name) => [name, 0]));
+    const perWriterPerChunk = Math.ceil(CONCURRENT_EVENTS / writers / CONCURRENT_CHUNKS);
+    for (let chunk = 0; chunk < CONCURRENT_CHUNKS; chunk += 1) {
+      for (const [name, operation] of Object.entries(cases)) {
+        const start = performance.now();
+        await Promise.all(
+          Array.from({ length: writers }, async (_, writer) => {
+            for (let index = 0; index < perWriterPerChunk; index += 1) {
+              const began = performance.now();
+              await operation(writer);
+              durations[name]!.push(performance.now() - began);
+            }
+          }),
+        );
+        wallMs[name]! += performance.now() - start;
+      }
+    }
+    const throughput = (name: string) => (durations[name]!.length * 1000) / wallMs[name]!;
+    for (const name of Object.keys(cases)) {
+      const baseline = name.includes('one session') ? 'raw INSERT, one session (baseline)' : 'raw INSERT, W sessions (baseline)';
+      const latency = summarise(durations[name]!);
+      rows.push({
+        engine,
+        case: `${writers} writers: ${name.replace('W sessions', `${writers} sessions`)}`,
+        operations: latency.operations,
+        p50_ms: latency.p50_ms,
+        p99_ms: latency.p99_ms,
+        items_per_s: Math.round(throughput(name)),
+        throughput_vs_baseline: round(throughput(name) / throughput(baseline), 2),
+      });
+    }
+  }
+  return rows;
+}

@@ -24,6 +24,8 @@ export interface AppDependencies {
   version: string;
   /** Who may send requests (ADR 0100): the Host and Origin rule, accounts once the first exists, sign-in limits. */
   access: AccessSettings;
+  /** How far (bytes) an event-stream client may fall behind before it is disconnected; 4 MiB unless set. */
+  streamBufferBytes?: number;
 }
 
 export interface AccessSettings {

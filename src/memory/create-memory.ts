@@ -91,10 +91,20 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       indexer.start();
       // Every append notifies on commit; the workers drain at once instead of at their next poll.
       listening ??= database
-        .listen(SESSION_EVENTS_CHANNEL, () => {
-          projector.wake();
-          indexer.wake();
-        })
+        .listen(
+          SESSION_EVENTS_CHANNEL,
+          () => {
+            projector.wake();
+            indexer.wake();
+          },
+          {
+            // Appends notified while the connection was away are drained now, not at the next poll.
+            restored: () => {
+              projector.wake();
+              indexer.wake();
+            },
+          },
+        )
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'the memory workers cannot listen for appends; they poll');
           return null;

@@ -15,6 +15,14 @@ export interface Queryable {
   execute(script: string): Promise<void>;
 }
 
+/** What a listener hears about its connection (the server engine only; PGlite's lives as long as the process). */
+export interface ListenEvents {
+  /** The listening connection was lost; the next attempt is in `retryInMs`. */
+  lost?(error: Error, retryInMs: number): void;
+  /** Listening again after a loss: notifications may have been missed since `lost`. */
+  restored?(): void;
+}
+
 export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface Database extends Queryable {
@@ -28,8 +36,10 @@ export interface Database extends Queryable {
    */
   transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Subscribes to a NOTIFY channel. Returns the function that unsubscribes.
+   * Subscribes to a NOTIFY channel. Returns the function that unsubscribes. On the server the listening
+   * connection can be lost (a restart, `pg_terminate_backend`): it is opened again with backoff, and `events`
+   * hears of it; notifications sent meanwhile are missed, so a listener reads the log again on `restored`.
    */
-  listen(channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotification: (payload: string) => void, events?: ListenEvents): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

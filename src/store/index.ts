@@ -1,4 +1,4 @@
-export type { Database, DatabaseKind, Queryable, QueryResult } from './database.ts';
+export type { Database, DatabaseKind, ListenEvents, Queryable, QueryResult } from './database.ts';
 export { openDatabase, type DatabaseSettings } from './open-database.ts';
 export { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
 export { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
@@ -6,7 +6,7 @@ export { createEventLog, type EventLog } from './event-log/event-log.ts';
 export type { AppendOptions, OutboxRule } from './event-log/append-events.ts';
 export type { AppendOutcome, ExpectedSeqConflict, SessionNotFound } from './event-log/append-outcome.ts';
 export type { NewSessionEvent, OutboxMessage, SessionEvent } from './event-log/session-event.ts';
-export { DEFAULT_READ_LIMIT, type ReadOptions } from './event-log/read-events.ts';
+export { DEFAULT_READ_LIMIT, readEvents, type ReadOptions } from './event-log/read-events.ts';
 export { drainOutbox, defaultRetryDelayMs, type DrainOptions, type DrainReport } from './outbox/drain-outbox.ts';
 export type { OutboxHandlerResult, OutboxRow } from './outbox/outbox-row.ts';
 export { createProject, findProject, listProjects, type Project } from './projects/projects.ts';

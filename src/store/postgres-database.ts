@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, ListenEvents, Queryable, QueryResult } from './database.ts';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -29,7 +29,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
     query: (sql, params) => runQuery(pool, sql, params),
     execute: async (script) => void (await pool.query(script)),
     transaction: (work) => runTransaction(pool, work),
-    listen: (channel, onNotification) => listen(pool, channel, onNotification),
+    listen: (channel, onNotification, events) => listen(pool, channel, onNotification, events),
     close: () => pool.end(),
   };
 }
@@ -57,17 +57,83 @@ async function runTransaction<T>(pool: pg.Pool, work: (transaction: Queryable) =
   }
 }
 
-async function listen(pool: pg.Pool, channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>> {
-  const client = await pool.connect();
+const LISTEN_RETRY_FIRST_MS = 100;
+const LISTEN_RETRY_MAX_MS = 5_000;
+
+/**
+ * LISTEN on a connection of its own, held for as long as the subscription lives. When that connection is lost
+ * (a server restart, a failover, `pg_terminate_backend`), its 'error' is handled here — unhandled it would end
+ * the process — and a new connection listens again after a backoff (100 ms doubling to 5 s), until it works.
+ */
+async function listen(pool: pg.Pool, channel: string, onNotification: (payload: string) => void, events: ListenEvents = {}): Promise<() => Promise<void>> {
+  const statement = `listen ${quoteIdentifier(channel)}`;
   const handler = (message: pg.Notification) => {
     if (message.channel === channel) onNotification(message.payload ?? '');
   };
-  client.on('notification', handler);
-  await client.query(`listen ${quoteIdentifier(channel)}`);
-  return async () => {
+  let current: pg.PoolClient | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  let failures = 0;
+
+  const lose = (client: pg.PoolClient, error: Error) => {
+    if (current !== client) return;
+    current = null;
+    client.off('notification', handler);
+    client.release(error);
+    scheduleRetry(error);
+  };
+  const scheduleRetry = (error: Error) => {
+    if (stopped || retry) return;
+    const delay = Math.min(LISTEN_RETRY_MAX_MS, LISTEN_RETRY_FIRST_MS * 2 ** failures);
+    failures += 1;
+    events.lost?.(error, delay);
+    retry = setTimeout(() => void reopen(), delay);
+    retry.unref();
+  };
+  const open = async () => {
+    const client = await pool.connect();
+    client.on('error', (error: Error) => lose(client, error));
+    client.on('end', () => lose(client, new Error('the listening connection ended')));
+    client.on('notification', handler);
+    current = client;
+    try {
+      await client.query(statement);
+    } catch (error) {
+      lose(client, error as Error);
+      throw error;
+    }
+  };
+  const reopen = async () => {
+    retry = null;
+    if (stopped) return;
+    try {
+      await open();
+    } catch (error) {
+      scheduleRetry(error as Error);
+      return;
+    }
+    failures = 0;
+    if (stopped) return void (await release());
+    events.restored?.();
+  };
+  const release = async () => {
+    const client = current;
+    current = null;
+    if (!client) return;
     client.off('notification', handler);
     await client.query(`unlisten ${quoteIdentifier(channel)}`).catch(() => undefined);
     client.release();
+  };
+
+  await open().catch((error: unknown) => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    throw error;
+  });
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await release();
   };
 }
 

@@ -82,3 +82,36 @@ describe.each(testDatabaseEngines())('session stream (SSE) on $name', (engine) =
     expect((await open('nope')).status).toBe(400);
   });
 });
+
+describe.each(testDatabaseEngines().filter((engine) => engine.name === 'postgres'))('session stream (SSE) on $name through a lost database connection', (engine) => {
+  let forja: Forja;
+  beforeAll(async () => {
+    forja = await startTestForja(engine);
+  });
+  afterAll(() => forja.close());
+
+  async function newSession(): Promise<string> {
+    const project = await requestJson(forja, 'POST', '/api/projects', { name: 'p' });
+    return (await requestJson(forja, 'POST', `/api/projects/${project.body.id}/sessions`, {})).body.id;
+  }
+  const post = (sessionId: string, text: string) => requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
+  const open = (sessionId: string, headers: Record<string, string> = {}) => forja.app.request(`/api/sessions/${sessionId}/stream`, { headers });
+
+  it('keeps serving and streaming when the LISTEN connections are terminated', async () => {
+    const sessionId = await newSession();
+    const stream = readServerSentEvents(await open(sessionId, { 'Last-Event-ID': '1' }));
+    const terminated = await forja.database.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid() and query like 'listen %'`,
+    );
+    expect(terminated.rows.length).toBeGreaterThanOrEqual(1);
+    // Stored while the listeners are away or coming back: the stream gets it, from the reconnection's catch-up
+    // or from the next notification.
+    expect((await post(sessionId, 'during the outage')).status).toBe(201);
+    const message = await stream.next();
+    expect(JSON.parse(message.data)).toMatchObject({ seq: 2, payload: { text: 'during the outage' } });
+    await post(sessionId, 'after it');
+    expect(JSON.parse((await stream.next()).data)).toMatchObject({ seq: 3, payload: { text: 'after it' } });
+    await stream.close();
+  });
+});

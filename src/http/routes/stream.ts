@@ -1,12 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { findSession } from '../../store/index.ts';
+import { findSession, readEvents, type SessionEvent } from '../../store/index.ts';
 import { respondWithError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
+import { DEFAULT_STREAM_BUFFER_BYTES, SseClientQueue, type SseMessage } from '../sse-client-queue.ts';
 import { errorResponses, idParameter, seqText } from '../schemas.ts';
 
 const KEEPALIVE_MS = 15_000;
+/** Stored events replayed per read to a client that connects or resumes; the next read waits for it to take them. */
+const REPLAY_BATCH = 200;
 
 const stream = createRoute({
   method: 'get',
@@ -27,7 +30,7 @@ const stream = createRoute({
  * not replayed). A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
  * point past the session's last event is refused: the stream would wait for events that may never come.
  */
-export function streamRoutes({ database, notifications, liveTurns }: AppDependencies) {
+export function streamRoutes({ database, notifications, liveTurns, logger, streamBufferBytes }: AppDependencies) {
   return newRouter().openapi(stream, async (context) => {
     const { id } = context.req.valid('param');
     const fromHeader = context.req.valid('header')['last-event-id'];
@@ -41,18 +44,38 @@ export function streamRoutes({ database, notifications, liveTurns }: AppDependen
 
     return streamSSE(context, async (stream) => {
       const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
-      const unsubscribeLive = liveTurns.subscribe(id, (message) => void stream.writeSSE({ event: message.type, data: JSON.stringify(message) }));
-      const unsubscribeEvents = notifications.subscribe(id, resumeFrom, (events) => {
-        for (const event of events) void stream.writeSSE({ id: String(event.seq), event: 'session.event', data: JSON.stringify(event) });
+      // Every write is awaited through the client's bounded queue: a client that stops reading is disconnected
+      // when its queue passes the limit, and resumes with Last-Event-ID (ADR 0140).
+      const queue = new SseClientQueue((message) => stream.writeSSE(message), streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES, () => {
+        logger.info({ session_id: id }, 'an event-stream client fell too far behind; disconnected, it resumes from Last-Event-ID');
+        stream.abort();
+      });
+      const unsubscribeLive = liveTurns.subscribe(id, (message) => queue.push({ event: message.type, data: JSON.stringify(message) }));
+      // The stored events are replayed at the client's pace, a batch at a time; then the session's feed follows.
+      let replayedTo = resumeFrom;
+      for (let batch = await readEvents(database, id, { afterSeq: replayedTo, limit: REPLAY_BATCH }); !stream.aborted; ) {
+        for (const event of batch) queue.push(sessionEventMessage(event));
+        if (batch.length > 0) replayedTo = batch[batch.length - 1]!.seq;
+        await queue.drained();
+        if (batch.length < REPLAY_BATCH) break;
+        batch = await readEvents(database, id, { afterSeq: replayedTo, limit: REPLAY_BATCH });
+      }
+      const unsubscribeEvents = notifications.subscribe(id, replayedTo, (events) => {
+        for (const event of events) queue.push(sessionEventMessage(event));
       });
       const keepalive = setInterval(() => void stream.write(': keepalive\n\n'), KEEPALIVE_MS);
       try {
-        await closed;
+        if (!stream.aborted) await closed;
       } finally {
         clearInterval(keepalive);
         unsubscribeLive();
         unsubscribeEvents();
+        queue.close();
       }
     });
   });
+}
+
+function sessionEventMessage(event: SessionEvent): SseMessage {
+  return { id: String(event.seq), event: 'session.event', data: JSON.stringify(event) };
 }

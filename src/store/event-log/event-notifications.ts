@@ -5,6 +5,9 @@ import type { SessionEvent } from './session-event.ts';
 /** The channel `forja_append_events` notifies with `<session_id>:<last_seq>` on commit. */
 export const SESSION_EVENTS_CHANNEL = 'forja_session_events';
 
+/** How many events one read takes; a read that returns fewer has reached the end of the log. */
+const READ_BATCH = 500;
+
 export type SessionEventsListener = (events: SessionEvent[]) => void;
 
 export interface EventNotifications {
@@ -13,73 +16,164 @@ export interface EventNotifications {
   close(): Promise<void>;
 }
 
+/** What the notifications say about their connection; the composition root logs it. */
+export interface EventNotificationsLog {
+  lost(error: Error, retryInMs: number): void;
+  restored(): void;
+}
+
 /**
  * Live session events for streams (SSE), from PostgreSQL's LISTEN/NOTIFY: works for appends made by this
  * process or any other process on the same server. A notification only says "session S reached seq N"; the
  * events themselves are read from the log, so nothing is lost when notifications coalesce.
+ *
+ * One read per append per process, however many clients: each session with subscribers has one feed, which
+ * reads the new events once and hands them to every subscriber in memory. A subscriber that starts behind the
+ * feed (a resume from Last-Event-ID) catches up with reads of its own first, once. When the listening
+ * connection is lost and comes back, every feed reads the log again: what was notified meanwhile is not missed.
  */
-export async function createEventNotifications(database: Database): Promise<EventNotifications> {
-  const subscriptions = new Map<string, Set<Subscription>>();
-  const unlisten = await database.listen(SESSION_EVENTS_CHANNEL, (payload) => {
-    const separator = payload.lastIndexOf(':');
-    const sessionId = payload.slice(0, separator);
-    for (const subscription of subscriptions.get(sessionId) ?? []) subscription.wake();
-  });
+export async function createEventNotifications(database: Database, log?: EventNotificationsLog): Promise<EventNotifications> {
+  const feeds = new Map<string, SessionFeed>();
+  const unlisten = await database.listen(
+    SESSION_EVENTS_CHANNEL,
+    (payload) => {
+      const separator = payload.lastIndexOf(':');
+      feeds.get(payload.slice(0, separator))?.wake(Number(payload.slice(separator + 1)));
+    },
+    {
+      lost: (error, retryInMs) => log?.lost(error, retryInMs),
+      restored: () => {
+        log?.restored();
+        for (const feed of feeds.values()) feed.wake();
+      },
+    },
+  );
 
   function subscribe(sessionId: string, afterSeq: number, listener: SessionEventsListener): () => void {
-    const subscription = new Subscription(database, sessionId, afterSeq, listener);
-    const forSession = subscriptions.get(sessionId) ?? new Set();
-    forSession.add(subscription);
-    subscriptions.set(sessionId, forSession);
-    // Catch up once now: events committed between the caller's read and this subscription are not missed.
-    subscription.wake();
+    let feed = feeds.get(sessionId);
+    const isNew = !feed;
+    if (!feed) {
+      feed = new SessionFeed(database, sessionId, afterSeq);
+      feeds.set(sessionId, feed);
+    }
+    const subscriber: Subscriber = { lastSeq: afterSeq, listener, closed: false };
+    feed.add(subscriber);
+    // A new feed reads once now: events committed between the caller's read and this subscription are not
+    // missed. An existing feed is up to date; a subscriber behind it is caught up by the feed.
+    if (isNew) feed.wake();
+    else feed.catchUp();
+    const joined = feed;
     return () => {
-      subscription.closed = true;
-      forSession.delete(subscription);
-      if (forSession.size === 0) subscriptions.delete(sessionId);
+      subscriber.closed = true;
+      joined.remove(subscriber);
+      if (joined.isEmpty() && feeds.get(sessionId) === joined) {
+        joined.closed = true;
+        feeds.delete(sessionId);
+      }
     };
   }
 
   return { subscribe, close: unlisten };
 }
 
-/** One listener's cursor. Reads are serialised per subscription so events are delivered in order, once. */
-class Subscription {
+interface Subscriber {
+  /** The last seq this subscriber has been given. */
+  lastSeq: number;
+  listener: SessionEventsListener;
+  closed: boolean;
+}
+
+/** One session's reads. Serialised, so every subscriber gets its events in order, once. */
+class SessionFeed {
   closed = false;
+  private readonly subscribers = new Set<Subscriber>();
   private reading: Promise<void> | null = null;
-  private wokenWhileReading = false;
+  private woken = false;
+  /** The highest seq a notification announced that has not been read yet; 0 when unknown. */
+  private announced = 0;
   private readonly database: Database;
   private readonly sessionId: string;
-  private lastSeq: number;
-  private readonly listener: SessionEventsListener;
+  /** The last seq the feed has read. */
+  private cursor: number;
 
-  constructor(database: Database, sessionId: string, afterSeq: number, listener: SessionEventsListener) {
+  constructor(database: Database, sessionId: string, afterSeq: number) {
     this.database = database;
     this.sessionId = sessionId;
-    this.lastSeq = afterSeq;
-    this.listener = listener;
+    this.cursor = afterSeq;
   }
 
-  wake(): void {
-    if (this.reading) {
-      this.wokenWhileReading = true;
-      return;
-    }
-    this.reading = this.readNew().finally(() => {
-      this.reading = null;
-      if (this.wokenWhileReading && !this.closed) {
-        this.wokenWhileReading = false;
-        this.wake();
-      }
-    });
+  add(subscriber: Subscriber): void {
+    this.subscribers.add(subscriber);
   }
 
-  private async readNew(): Promise<void> {
+  remove(subscriber: Subscriber): void {
+    this.subscribers.delete(subscriber);
+  }
+
+  isEmpty(): boolean {
+    return this.subscribers.size === 0;
+  }
+
+  /** New events may be in the log (up to `seq` when the notification says so): read them once. */
+  wake(seq?: number): void {
+    if (seq !== undefined && seq <= this.cursor) return;
+    if (seq !== undefined) this.announced = Math.max(this.announced, seq);
+    this.woken = true;
+    this.run();
+  }
+
+  /** A subscriber joined behind the cursor: give it what the feed has already read past. */
+  catchUp(): void {
+    this.run();
+  }
+
+  private run(): void {
+    if (this.reading) return;
+    // A failed read (the database is away) waits for the next notification or the reconnection to try again.
+    this.reading = this.drain().then(
+      () => {
+        this.reading = null;
+        if (!this.closed && (this.woken || this.hasLaggards())) this.run();
+      },
+      () => {
+        this.reading = null;
+      },
+    );
+  }
+
+  private hasLaggards(): boolean {
+    for (const subscriber of this.subscribers) if (subscriber.lastSeq < this.cursor) return true;
+    return false;
+  }
+
+  private async drain(): Promise<void> {
     while (!this.closed) {
-      const events = await readEvents(this.database, this.sessionId, { afterSeq: this.lastSeq, limit: 500 }).catch(() => []);
-      if (events.length === 0 || this.closed) return;
-      this.lastSeq = events[events.length - 1]!.seq;
-      this.listener(events);
+      for (const subscriber of [...this.subscribers]) await this.catchUpOne(subscriber);
+      if (!this.woken) return;
+      this.woken = false;
+      const events = await readEvents(this.database, this.sessionId, { afterSeq: this.cursor, limit: READ_BATCH });
+      if (events.length === 0) continue;
+      this.cursor = events[events.length - 1]!.seq;
+      // A full batch, or a notification announcing more than was read: the log has more.
+      if (events.length === READ_BATCH || this.announced > this.cursor) this.woken = true;
+      for (const subscriber of [...this.subscribers]) deliver(subscriber, events);
     }
   }
+
+  private async catchUpOne(subscriber: Subscriber): Promise<void> {
+    while (!subscriber.closed && !this.closed && subscriber.lastSeq < this.cursor) {
+      const events = await readEvents(this.database, this.sessionId, { afterSeq: subscriber.lastSeq, limit: READ_BATCH });
+      const upToCursor = events.filter((event) => event.seq <= this.cursor);
+      if (upToCursor.length === 0) return;
+      deliver(subscriber, upToCursor);
+    }
+  }
+}
+
+function deliver(subscriber: Subscriber, events: SessionEvent[]): void {
+  if (subscriber.closed) return;
+  const fresh = events.filter((event) => event.seq > subscriber.lastSeq);
+  if (fresh.length === 0) return;
+  subscriber.lastSeq = fresh[fresh.length - 1]!.seq;
+  subscriber.listener(fresh);
 }

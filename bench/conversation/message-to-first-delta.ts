@@ -1,0 +1,149 @@
+/**
+ * Benchmark: the whole HTTP path of a message. A browser-like client holds an SSE stream open, POSTs a message,
+ * and times the first `agent.delta` on its stream; beside it, interleaved, a bare client reads the same paced
+ * OpenAI-format answer from the same local mock server and times its first non-empty delta. The provider runs
+ * with the retry wrapper production uses (built from FORJA_MODEL like `forja serve`). PGlite on disk and the
+ * PostgreSQL server.
+ */
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { createForja } from '../../src/composition.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { listen } from '../../src/http/listen.ts';
+import { openAiStream } from '../../src/gateway/providers/testing/openai-wire.ts';
+import type { StreamStep } from '../../src/gateway/providers/testing/sse-test-server-types.ts';
+import { startOpenAiTestServer } from '../../src/gateway/providers/testing/start-provider-test-servers.ts';
+import { readServerSentEvents } from '../../src/testing/read-server-sent-events.ts';
+import { openBenchPglite, openBenchServer, type BenchDatabase } from '../lib/bench-databases.ts';
+import type { BenchReport } from '../lib/bench-report.ts';
+import { percentile, round, summarise } from '../lib/latency.ts';
+import type { Database, Queryable } from '../../src/store/index.ts';
+
+const MESSAGES = 60;
+const WARMUP = 8;
+const TOKENS = 40;
+const PACE_MS = 2;
+
+export async function run(): Promise<BenchReport> {
+  const mock = await startOpenAiTestServer();
+  // A paced answer of realistic token sizes: ~4 characters a delta, one every PACE_MS, not one burst.
+  const words = 'The bakery opens at dawn and delivers bread to the whole street with a weekly subscription plan'.split(' ');
+  const answer = openAiStream({ textDeltas: Array.from({ length: TOKENS }, (_, index) => `${words[index % words.length]} `), usage: { inputTokens: 200, outputTokens: TOKENS } });
+  if (answer.kind !== 'stream') throw new Error('expected a stream');
+  const paced: StreamStep[] = answer.steps.flatMap((step) => [{ delayMs: PACE_MS }, step]);
+  mock.respondWith(() => ({ kind: 'stream', steps: paced }));
+  const rows: BenchReport['rows'] = [];
+  const notes: string[] = [];
+  try {
+    const embedded = await openBenchPglite();
+    rows.push(...(await measureEngine(embedded, mock.baseUrl)));
+    const server = await openBenchServer();
+    if ('unavailable' in server) notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
+    else rows.push(...(await measureEngine(server, mock.baseUrl)));
+  } finally {
+    await mock.close();
+  }
+  notes.push(`${MESSAGES} messages per engine after ${WARMUP} warm-up, each in a new session, interleaved with the bare client; ${TOKENS} deltas paced ${PACE_MS} ms apart (the first ${PACE_MS * 2} ms after the request).`);
+  notes.push('queries_per_message: statements sent from the POST until agent.done (the whole turn, with the memory workers\' drains it wakes). Goal (issue 19): ≤ 6.');
+  notes.push('Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal (issue 19): p50 ≤ 2× the bare client.');
+  return { name: 'message-to-first-delta', rows, notes };
+}
+
+async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<BenchReport['rows']> {
+  const loaded = loadConfig({});
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const env = { FORJA_MODEL: 'openai:bench-model', OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'bench' };
+  const counted = countingQueries(bench.database);
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env, database: counted.database, memory: { workers: true } });
+  const server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: string };
+  };
+  const project = await post('/api/projects', { name: 'bench' });
+  const throughForja: number[] = [];
+  const bare: number[] = [];
+  const queries: number[] = [];
+  try {
+    for (let index = 0; index < WARMUP + MESSAGES; index += 1) {
+      const forjaMs = await messageToFirstDelta(server.url, project.id, post, counted, queries);
+      const bareMs = await bareFirstDelta(`${baseUrl}/chat/completions`);
+      if (index >= WARMUP) {
+        throughForja.push(forjaMs);
+        bare.push(bareMs);
+      }
+    }
+  } finally {
+    await server.close();
+    await forja.close();
+    await bench.dispose();
+  }
+  const bareSummary = summarise(bare);
+  const forjaSummary = summarise(throughForja);
+  return [
+    { engine: bench.engine, path: 'bare client, same mock stream (baseline)', p50_ms: bareSummary.p50_ms, p99_ms: bareSummary.p99_ms, p50_vs_baseline: 1 },
+    {
+      engine: bench.engine,
+      path: 'POST message → first agent.delta on SSE',
+      p50_ms: forjaSummary.p50_ms,
+      p99_ms: forjaSummary.p99_ms,
+      p50_vs_baseline: round(forjaSummary.p50_ms / bareSummary.p50_ms, 2),
+      queries_per_message_p50: percentile(queries.slice(WARMUP), 50),
+    },
+  ];
+}
+
+async function messageToFirstDelta(
+  url: string,
+  projectId: string,
+  post: (path: string, body: unknown) => Promise<{ id: string }>,
+  counted: { count: () => number },
+  queries: number[],
+): Promise<number> {
+  const session = await post(`/api/projects/${projectId}/sessions`, {});
+  const stream = readServerSentEvents(await fetch(`${url}/api/sessions/${session.id}/stream`));
+  await stream.next(); // session.created: the stream is open and subscribed
+  // Criativo is activated: the measured message is the first it answers.
+  await post(`/api/sessions/${session.id}/agents/criativo/start`, {});
+  await stream.next(30_000); // agent.activated
+  const queriesBefore = counted.count();
+  const started = performance.now();
+  await post(`/api/sessions/${session.id}/messages`, { text: 'Plan the bakery subscription, briefly.' });
+  let firstDeltaMs = Number.NaN;
+  for (let message = await stream.next(30_000); ; message = await stream.next(30_000)) {
+    if (message.event === 'agent.delta' && Number.isNaN(firstDeltaMs)) firstDeltaMs = performance.now() - started;
+    if (message.event === 'agent.done') break;
+  }
+  queries.push(counted.count() - queriesBefore);
+  await stream.close();
+  return firstDeltaMs;
+}
+
+async function bareFirstDelta(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'bench-model', messages: [], stream: true }) });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  let firstDeltaMs = Number.NaN;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    const lines = (pending + decoder.decode(chunk.value, { stream: true })).split('\n');
+    pending = lines.pop() ?? '';
+    if (Number.isNaN(firstDeltaMs) && lines.some((line) => line.includes('"content":"') && !line.includes('"content":""'))) firstDeltaMs = performance.now() - started;
+  }
+  return firstDeltaMs;
+}
+
+/** The same database, counting every statement sent through it (inside transactions too). */
+function countingQueries(database: Database): { database: Database; count: () => number } {
+  let count = 0;
+  const counting = (target: Queryable): Queryable => ({
+    query: (sql, params) => ((count += 1), target.query(sql, params)),
+    execute: (script) => ((count += 1), target.execute(script)),
+  });
+  return {
+    database: { ...database, ...counting(database), transaction: (work) => database.transaction((transaction) => work(counting(transaction))) },
+    count: () => count,
+  };
+}

@@ -24,7 +24,7 @@ const stream = createRoute({
  * `GET /api/sessions/:id/stream`: server-sent events. Every stored event of the session after `Last-Event-ID`
  * (or `?after=`), then each new one as it commits, as `event: session.event` with its seq as the SSE id; and
  * the live `agent.delta` / `agent.done` of running turns, which have no id (they are not stored, so they are
- * not replayed). A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
+ * not replayed), except that a new stream starts with `agent.partial`: each running turn's text so far. A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
  * point past the session's last event is refused: the stream would wait for events that may never come.
  */
 export function streamRoutes({ database, notifications, liveTurns }: AppDependencies) {
@@ -41,6 +41,8 @@ export function streamRoutes({ database, notifications, liveTurns }: AppDependen
 
     return streamSSE(context, async (stream) => {
       const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
+      // Text a running turn streamed before this tab connected comes first, read in the same tick as subscribing: no gap.
+      for (const partial of liveTurns.partials(id)) void stream.writeSSE({ event: 'agent.partial', data: JSON.stringify(partial) });
       const unsubscribeLive = liveTurns.subscribe(id, (message) => void stream.writeSSE({ event: message.type, data: JSON.stringify(message) }));
       const unsubscribeEvents = notifications.subscribe(id, resumeFrom, (events) => {
         for (const event of events) void stream.writeSSE({ id: String(event.seq), event: 'session.event', data: JSON.stringify(event) });

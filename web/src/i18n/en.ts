@@ -94,6 +94,8 @@ export const en = {
   'chat.thinking': '{agent} is thinking…',
   'chat.waitingApproval': '{agent} is waiting for your approval.',
   'chat.usedTools': 'used {tools}',
+  'markdown.copy': 'Copy',
+  'markdown.copied': 'Copied',
   'chat.activated': '{agent} joined the session',
   'chat.readiness': 'You confirmed you are ready to produce.',
   'chat.brief': 'Product brief recorded: {title}',

@@ -1,3 +1,4 @@
+import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 
@@ -10,7 +11,7 @@ export function AgentMessage({ seq, agent, text, tools }: AgentMessageProps) {
       <span className="author">
         {agentName(agent)} <span className="seq">#{seq}</span>
       </span>
-      {text.trim() !== '' && <p className="text">{text}</p>}
+      {text.trim() !== '' && <Markdown text={text} />}
       {tools.length > 0 && <p className="tools muted small">{t('chat.usedTools', { tools: tools.join(', ') })}</p>}
     </li>
   );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { gatedProvider } from './support/gated-provider.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
@@ -90,6 +91,7 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     expect(chatText).not.toContain('emit_artifact');
     expect(chatText).not.toMatch(/#\d+/);
     await page.screenshot({ path: join(SCREENSHOTS, 'conversation.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -130,6 +132,7 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     const send = await page.getByTestId('send-message').boundingBox();
     expect(send!.x + send!.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(SCREENSHOTS, 'phone.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -145,6 +148,7 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     expect(await theme()).toBe('dark');
     expect(await background()).toBe('rgb(18, 21, 28)');
     await page.screenshot({ path: join(SCREENSHOTS, 'dark.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByTestId('theme-toggle').click();
     expect(await theme()).toBe('light');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
 import { newSession } from './support/scenario.ts';
@@ -90,6 +91,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     expect(await details.textContent()).toContain('web');
     const mapScreenshot = join(screenshots, 'module-map.png');
     await page.screenshot({ path: mapScreenshot, fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByTestId('tab-contracts').click();
     await page.locator('[data-testid="contracts-panel"][data-version="2"]').waitFor();
@@ -106,6 +108,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await page.locator('[data-testid="dev-card"][data-agent="dev:db"][data-status="notStarted"]').waitFor();
     const devsScreenshot = join(screenshots, 'developers.png');
     await page.screenshot({ path: devsScreenshot, fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByTestId('tab-other').click();
     await page.locator('[data-testid="other-artifact"][data-type="project_image"]', { hasText: 'neighbourhood bakery' }).waitFor();
@@ -128,6 +131,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     const runTests = page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"]`);
     const wipe = page.locator(`[data-testid="pending-action"][data-action-id="${wipeId}"]`);
     await wipe.filter({ hasText: 'rm -rf build' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await runTests.getByTestId('approve-action').click();
     await page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"][data-status="approved"]`).waitFor();

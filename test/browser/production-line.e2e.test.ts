@@ -131,6 +131,8 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     const runTests = page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"]`);
     const wipe = page.locator(`[data-testid="pending-action"][data-action-id="${wipeId}"]`);
     await wipe.filter({ hasText: 'rm -rf build' }).waitFor();
+    // The tab's title leads with what waits for the person.
+    await page.waitForFunction(() => document.title === '(2) Forja');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await runTests.getByTestId('approve-action').click();
@@ -139,6 +141,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await wipe.getByTestId('deny-reason-input').fill('Not the build folder');
     await wipe.getByTestId('confirm-deny').click();
     await wipe.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.title === 'Forja');
     const events = await served.forja.eventLog.read(sessionId);
     expect(events.filter((event) => event.type.startsWith('action.')).map((event) => event.type)).toEqual(['action.proposed', 'action.proposed', 'action.approved', 'action.denied']);
     expect(errors).toEqual([]);

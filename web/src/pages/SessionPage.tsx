@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { getJson } from '../api/client.ts';
 import type { Project, Session, SessionState } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -8,6 +8,7 @@ import { t } from '../i18n/t.ts';
 import { ProductionPanel } from '../production/ProductionPanel.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
+import { needsYouCount, pageTitle } from '../session/fold/needs-you.ts';
 import { foldSession } from '../session/fold/fold-session.ts';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
@@ -25,6 +26,13 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const state = useApiData(() => getJson<SessionState>(`/api/sessions/${encodeURIComponent(sessionId)}/state`), sessionId);
   const stream = useSessionStream(sessionId);
   const view = useMemo(() => foldSession(stream.events), [stream.events]);
+  const waiting = needsYouCount(view);
+  useEffect(() => {
+    document.title = pageTitle(waiting);
+    return () => {
+      document.title = pageTitle(0);
+    };
+  }, [waiting]);
 
   if (session.error !== null || stream.phase === 'failed') {
     return (

@@ -70,6 +70,8 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await page.goto(`${served.url}/sessions/${sessionId}`);
 
     await page.getByTestId('backlog-panel').waitFor();
+    await page.locator('[data-testid="line-stepper"][data-stage="developers"]').waitFor();
+    expect(await page.locator('[data-testid="line-stepper"] [aria-current="step"]').textContent()).toBe('Developers');
     const epic = page.locator('[data-testid="backlog-epic"][data-id="EP-030"]');
     const story = epic.locator('[data-testid="backlog-story"][data-id="HS-071"]');
     await story.locator('[data-testid="backlog-task"][data-id="AT-276"]', { hasText: 'module web' }).waitFor();

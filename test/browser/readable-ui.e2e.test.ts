@@ -71,6 +71,7 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
 
     const answer = page.getByTestId('message-agent').filter({ has: page.locator('h2', { hasText: 'The plan' }) });
     await answer.waitFor();
+    expect(await page.getByTestId('line-stepper').getAttribute('data-stage')).toBe('idea');
     expect(await answer.locator('strong').textContent()).toBe('Fresh bread');
     expect(await answer.locator('table tbody tr').count()).toBe(2);
     expect(await answer.locator('pre code').textContent()).toContain('npm run bake');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
 import { newSession } from './support/scenario.ts';
@@ -69,6 +70,8 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await page.goto(`${served.url}/sessions/${sessionId}`);
 
     await page.getByTestId('backlog-panel').waitFor();
+    await page.locator('[data-testid="line-stepper"][data-stage="developers"]').waitFor();
+    expect(await page.locator('[data-testid="line-stepper"] [aria-current="step"]').textContent()).toBe('Developers');
     const epic = page.locator('[data-testid="backlog-epic"][data-id="EP-030"]');
     const story = epic.locator('[data-testid="backlog-story"][data-id="HS-071"]');
     await story.locator('[data-testid="backlog-task"][data-id="AT-276"]', { hasText: 'module web' }).waitFor();
@@ -90,6 +93,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     expect(await details.textContent()).toContain('web');
     const mapScreenshot = join(screenshots, 'module-map.png');
     await page.screenshot({ path: mapScreenshot, fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByTestId('tab-contracts').click();
     await page.locator('[data-testid="contracts-panel"][data-version="2"]').waitFor();
@@ -106,6 +110,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await page.locator('[data-testid="dev-card"][data-agent="dev:db"][data-status="notStarted"]').waitFor();
     const devsScreenshot = join(screenshots, 'developers.png');
     await page.screenshot({ path: devsScreenshot, fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByTestId('tab-other').click();
     await page.locator('[data-testid="other-artifact"][data-type="project_image"]', { hasText: 'neighbourhood bakery' }).waitFor();
@@ -128,6 +133,9 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     const runTests = page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"]`);
     const wipe = page.locator(`[data-testid="pending-action"][data-action-id="${wipeId}"]`);
     await wipe.filter({ hasText: 'rm -rf build' }).waitFor();
+    // The tab's title leads with what waits for the person.
+    await page.waitForFunction(() => document.title === '(2) Forja');
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await runTests.getByTestId('approve-action').click();
     await page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"][data-status="approved"]`).waitFor();
@@ -135,6 +143,7 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await wipe.getByTestId('deny-reason-input').fill('Not the build folder');
     await wipe.getByTestId('confirm-deny').click();
     await wipe.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.title === 'Forja');
     const events = await served.forja.eventLog.read(sessionId);
     expect(events.filter((event) => event.type.startsWith('action.')).map((event) => event.type)).toEqual(['action.proposed', 'action.proposed', 'action.approved', 'action.denied']);
     expect(errors).toEqual([]);

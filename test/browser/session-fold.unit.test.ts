@@ -28,13 +28,40 @@ describe('foldSession', () => {
         ['agent.activated', { v: 1, agent: 'po', handoff_id: 'h1' }],
       ),
     );
-    expect(view.chat.map((item) => item.kind)).toEqual(['activated', 'user', 'agent', 'tool', 'readiness', 'brief', 'handoff', 'activated']);
+    expect(view.chat.map((item) => item.kind)).toEqual(['activated', 'user', 'agent', 'steps', 'readiness', 'brief', 'handoff', 'activated']);
     expect(view.rules).toEqual([{ eventId: 'event-6', seq: 6, title: 'Early', statement: 'Before 6 a.m.', origin: [3] }]);
     expect(view.brief).toMatchObject({ title: 'Bakery', goals: ['g'], outOfScope: [], openQuestions: [] });
     expect(view.handoffs['h1']).toMatchObject({ from: 'criativo', to: 'po', status: 'accepted', offeredSeq: 10 });
     expect(view.activeAgents).toEqual(['criativo', 'po']);
     expect(view.openTurns).toEqual([{ turnId: 't1', agent: 'criativo', kind: 'message', paused: false }]);
     expect(view.lastSeq).toBe(12);
+  });
+
+  it('folds the tools of one turn into one steps row, even when the agent spoke between them; results never reach the chat', () => {
+    const response = (turn: string, text: string, calls: string[]) =>
+      ['agent.response', { v: 1, agent: 'po', text, turn_id: turn, tool_calls: calls.map((id) => ({ id, name: 'declare_backlog', arguments: {} })) }, 'po'] as [string, unknown, string];
+    const done = (id: string, tool: string, ok = true) =>
+      ['tool.completed', { v: 1, agent: 'po', tool_call_id: id, tool, args: {}, ok, result: 'Recorded. Tell them in one short sentence.' }, 'po'] as [string, unknown, string];
+    const view = foldSession(
+      log(
+        ['turn.started', { v: 1, agent: 'po', turn_id: 't1', kind: 'message' }],
+        response('t1', '', ['c1', 'c2']),
+        done('c1', 'declare_backlog'),
+        done('c2', 'assign_tasks_to_modules', false),
+        response('t1', 'Half way.', ['c3']),
+        done('c3', 'hand_off_to_arquiteto'),
+        response('t1', 'Done: the backlog is with the Arquiteto.', []),
+        ['turn.started', { v: 1, agent: 'po', turn_id: 't2', kind: 'message' }],
+        response('t2', '', ['c4']),
+        done('c4', 'declare_backlog'),
+      ),
+    );
+    expect(view.chat.map((item) => [item.kind, item.seq])).toEqual([['agent', 2], ['steps', 3], ['agent', 5], ['agent', 7], ['agent', 9], ['steps', 10]]);
+    expect(view.chat[1]).toEqual({
+      kind: 'steps', seq: 3, agent: 'po', turnId: 't1',
+      steps: [{ seq: 3, tool: 'declare_backlog', ok: true }, { seq: 4, tool: 'assign_tasks_to_modules', ok: false }, { seq: 6, tool: 'hand_off_to_arquiteto', ok: true }],
+    });
+    expect(JSON.stringify(view.chat)).not.toContain('short sentence');
   });
 
   it('puts a compaction divider after the last message its summary covers, with the summary, and notes a cut window', () => {

@@ -26,6 +26,17 @@ describe('the live session stream', () => {
     expect(state.live).toEqual([]);
   });
 
+  it('takes the text so far of a turn running when the stream opened, without doubling it on a reconnect', () => {
+    const partial = (turn: string, text: string) => ({ type: 'partial' as const, partial: { session_id: 's', agent: 'criativo', turn_id: turn, text } });
+    let state: StreamState = streamReducer(INITIAL_STREAM_STATE, { type: 'loaded', events: [event(1)] });
+    state = [partial('t1', 'Olá, tudo '), delta('t1', 'bem')].reduce(streamReducer, state);
+    expect(state.live).toEqual([{ turnId: 't1', agent: 'criativo', text: 'Olá, tudo bem' }]);
+    state = [partial('t1', 'Olá, tudo bem'), delta('t1', '?')].reduce(streamReducer, state);
+    expect(state.live).toEqual([{ turnId: 't1', agent: 'criativo', text: 'Olá, tudo bem?' }]);
+    state = streamReducer(state, { type: 'events', events: [event(2, 'agent.response', { v: 1, agent: 'criativo', text: 'Olá, tudo bem?', turn_id: 't1' })] });
+    expect(streamReducer(state, partial('t1', 'Olá')).live).toEqual([]);
+  });
+
   it('tracks the connection', () => {
     const reconnecting = streamReducer(INITIAL_STREAM_STATE, { type: 'connection', connection: 'reconnecting' });
     expect(reconnecting.connection).toBe('reconnecting');

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const WEB_SOURCES = fileURLToPath(new URL('../../web/src', import.meta.url));
-/** The browser UI is built from React and nothing else; everything about Forja it learns from /api. */
-const ALLOWED_PACKAGES = new Set(['react', 'react-dom/client']);
+/** The browser UI is built from React (and Markdown for it, decision 0120); everything about Forja it learns from /api. */
+const ALLOWED_PACKAGES = new Set(['react', 'react-dom/client', 'react-markdown', 'remark-gfm']);
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {

@@ -11,6 +11,7 @@ import { ProjectPage } from './pages/ProjectPage.tsx';
 import { ProjectsPage } from './pages/ProjectsPage.tsx';
 import { SessionPage } from './pages/SessionPage.tsx';
 import type { Route } from './routing/match-route.ts';
+import { ThemeToggle } from './theme/ThemeToggle.tsx';
 import { useRoute } from './routing/use-route.ts';
 
 /**
@@ -27,7 +28,8 @@ export function App() {
         <Link to="/" className="brand">
           {t('app.name')}
         </Link>
-        <span className="muted small">{t('app.tagline')}</span>
+        <span className="muted small tagline">{t('app.tagline')}</span>
+        <ThemeToggle />
         {person !== null && (
           <span className="account small" data-testid="signed-in-as" data-person-id={person.id}>
             {t('account.signedInAs', { name: person.username })}{' '}

@@ -1,23 +1,37 @@
 /**
  * What a turn streams while it runs and that is not stored: text deltas and the end of the turn. The stored
- * `agent.response` is the durable record; a client that missed deltas catches up from it.
+ * `agent.response` is the durable record; a client that connects mid-turn first gets the turn's text so far
+ * (`partials`), then the rest as deltas.
  */
 export type LiveTurnMessage =
   | { type: 'agent.delta'; session_id: string; agent: string; turn_id: string; text: string }
   | { type: 'agent.done'; session_id: string; agent: string; turn_id: string; status: 'completed' | 'failed' | 'paused' | 'limit_reached' };
+
+/** The text a running turn has streamed so far. */
+export type PartialTurn = { session_id: string; agent: string; turn_id: string; text: string };
 
 export type LiveTurnListener = (message: LiveTurnMessage) => void;
 
 export interface LiveTurns {
   publish(message: LiveTurnMessage): void;
   subscribe(sessionId: string, listener: LiveTurnListener): () => void;
+  /** The running turns of a session with the text each streamed so far; a turn leaves when it is done. */
+  partials(sessionId: string): PartialTurn[];
 }
 
 /** In-process fan-out of live turn messages, per session. A listener that throws does not stop the others. */
 export function createLiveTurns(): LiveTurns {
   const listeners = new Map<string, Set<LiveTurnListener>>();
+  const running = new Map<string, PartialTurn>();
   return {
     publish(message) {
+      if (message.type === 'agent.delta') {
+        const partial = running.get(message.turn_id);
+        if (partial) partial.text += message.text;
+        else running.set(message.turn_id, { session_id: message.session_id, agent: message.agent, turn_id: message.turn_id, text: message.text });
+      } else {
+        running.delete(message.turn_id);
+      }
       for (const listener of listeners.get(message.session_id) ?? []) {
         try {
           listener(message);
@@ -34,6 +48,9 @@ export function createLiveTurns(): LiveTurns {
         forSession.delete(listener);
         if (forSession.size === 0) listeners.delete(sessionId);
       };
+    },
+    partials(sessionId) {
+      return [...running.values()].filter((partial) => partial.session_id === sessionId).map((partial) => ({ ...partial }));
     },
   };
 }

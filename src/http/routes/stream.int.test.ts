@@ -1,3 +1,4 @@
+import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Forja } from '../../composition.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
@@ -37,6 +38,31 @@ describe.each(testDatabaseEngines())('session stream (SSE) on $name', (engine) =
     expect(delta).toMatchObject({ event: 'agent.delta', id: undefined });
     expect(JSON.parse(delta.data)).toMatchObject({ text: 'Hel', agent: 'criativo' });
     await stream.close();
+  });
+
+  it('gives a tab that connects mid-turn the text streamed so far, then the rest, like the tab that was there', async () => {
+    const sessionId = await newSession();
+    const publish = (text: string) => forja.liveTurns.publish({ type: 'agent.delta', session_id: sessionId, agent: 'criativo', turn_id: 'mid', text });
+    const early = readServerSentEvents(await open(sessionId));
+    await early.take(1);
+    publish('Olá, ');
+    publish('tudo ');
+    const late = readServerSentEvents(await open(sessionId));
+    const [caughtUp, replayed] = (await late.take(2)) as [EventSourceMessage, EventSourceMessage];
+    expect(caughtUp).toMatchObject({ event: 'agent.partial', id: undefined });
+    expect(JSON.parse(caughtUp.data)).toEqual({ session_id: sessionId, agent: 'criativo', turn_id: 'mid', text: 'Olá, tudo ' });
+    expect(replayed.event).toBe('session.event');
+    publish('bem?');
+    const earlyText = (await early.take(3)).map((message) => JSON.parse(message.data).text).join('');
+    const lateText = JSON.parse(caughtUp.data).text + JSON.parse((await late.next()).data).text;
+    expect(lateText).toBe(earlyText);
+    expect(lateText).toBe('Olá, tudo bem?');
+
+    forja.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: 'mid', status: 'completed' });
+    const after = readServerSentEvents(await open(sessionId));
+    expect((await after.next()).event).toBe('session.event');
+    expect(forja.liveTurns.partials(sessionId)).toEqual([]);
+    await Promise.all([early.close(), late.close(), after.close()]);
   });
 
   it('resumes after Last-Event-ID with no gap and no duplicate', async () => {

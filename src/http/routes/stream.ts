@@ -27,7 +27,7 @@ const stream = createRoute({
  * `GET /api/sessions/:id/stream`: server-sent events. Every stored event of the session after `Last-Event-ID`
  * (or `?after=`), then each new one as it commits, as `event: session.event` with its seq as the SSE id; and
  * the live `agent.delta` / `agent.done` of running turns, which have no id (they are not stored, so they are
- * not replayed). A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
+ * not replayed), except that a new stream starts with `agent.partial`: each running turn's text so far. A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
  * point past the session's last event is refused: the stream would wait for events that may never come.
  */
 export function streamRoutes({ database, notifications, liveTurns, logger, streamBufferBytes }: AppDependencies) {
@@ -50,6 +50,8 @@ export function streamRoutes({ database, notifications, liveTurns, logger, strea
         logger.info({ session_id: id }, 'an event-stream client fell too far behind; disconnected, it resumes from Last-Event-ID');
         stream.abort();
       });
+      // Text a running turn streamed before this tab connected comes first, taken in the same tick as subscribing: no gap.
+      for (const partial of liveTurns.partials(id)) queue.push({ event: 'agent.partial', data: JSON.stringify(partial) });
       const unsubscribeLive = liveTurns.subscribe(id, (message) => queue.push({ event: message.type, data: JSON.stringify(message) }));
       // The stored events are replayed at the client's pace, a batch at a time; then the session's feed follows.
       let replayedTo = resumeFrom;

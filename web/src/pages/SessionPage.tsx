@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { getJson } from '../api/client.ts';
 import type { Project, Session, SessionState } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -8,6 +8,9 @@ import { t } from '../i18n/t.ts';
 import { ProductionPanel } from '../production/ProductionPanel.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
+import { lineStage } from '../session/fold/line-stage.ts';
+import { needsYouCount, pageTitle } from '../session/fold/needs-you.ts';
+import { LineStepper } from '../session/LineStepper.tsx';
 import { foldSession } from '../session/fold/fold-session.ts';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
@@ -25,6 +28,13 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const state = useApiData(() => getJson<SessionState>(`/api/sessions/${encodeURIComponent(sessionId)}/state`), sessionId);
   const stream = useSessionStream(sessionId);
   const view = useMemo(() => foldSession(stream.events), [stream.events]);
+  const waiting = needsYouCount(view);
+  useEffect(() => {
+    document.title = pageTitle(waiting);
+    return () => {
+      document.title = pageTitle(0);
+    };
+  }, [waiting]);
 
   if (session.error !== null || stream.phase === 'failed') {
     return (
@@ -59,6 +69,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <h1 data-testid="session-title">{session.data ? (session.data.title ?? t('session.untitled')) : t('common.loading')}</h1>
         {model?.configured && <span className="chip muted small">{t('model.configured', { provider: model.provider, model: model.model })}</span>}
       </header>
+      <LineStepper stage={lineStage(view)} />
       <ConnectionBanner connection={stream.connection} />
       <ModelStatusBanner model={model} />
       {state.error !== null && <ErrorMessage error={state.error} />}

@@ -23,7 +23,7 @@ export function ModuleGraph({ layout, selected, onSelect }: ModuleGraphProps) {
         width={layout.width}
         height={layout.height}
         viewBox={`0 0 ${layout.width} ${layout.height}`}
-        role="img"
+        role="group"
         aria-label={t('map.graphLabel', { count: layout.nodes.length })}
       >
         <defs>
@@ -53,7 +53,6 @@ export function ModuleGraph({ layout, selected, onSelect }: ModuleGraphProps) {
             role="button"
             tabIndex={0}
             aria-pressed={node.name === selected}
-            aria-label={`${node.name} (${node.stack})`}
             data-testid="module-node"
             data-module={node.name}
             onClick={() => onSelect(selected === node.name ? null : node.name)}

@@ -18,6 +18,7 @@ export type StreamAction =
   | { type: 'failed'; error: unknown }
   | { type: 'events'; events: StoredEvent[] }
   | { type: 'delta'; delta: AgentDelta }
+  | { type: 'partial'; partial: AgentDelta }
   | { type: 'done'; done: AgentDone }
   | { type: 'connection'; connection: Connection };
 
@@ -43,6 +44,15 @@ export function streamReducer(state: StreamState, action: StreamAction): StreamS
       if (typeof text !== 'string' || text === '') return state;
       const known = state.live.find((live) => live.turnId === turnId);
       const live = known ? state.live.map((entry) => (entry === known ? { ...entry, text: entry.text + text } : entry)) : [...state.live, { turnId, agent, text }];
+      return { ...state, live };
+    }
+    case 'partial': {
+      // The whole text so far of a turn running when the stream opened: it replaces what this tab held (a reconnect
+      // must not double it), unless the turn already ended in the events this tab holds.
+      const { turn_id: turnId, agent, text } = action.partial;
+      if (typeof text !== 'string') return state;
+      if (state.events.some((event) => ENDS_STREAMED_TEXT.has(event.type) && turnIdOf(event) === turnId)) return state;
+      const live = [...state.live.filter((entry) => entry.turnId !== turnId), { turnId, agent, text }];
       return { ...state, live };
     }
     case 'done':

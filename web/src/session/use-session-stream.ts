@@ -40,6 +40,10 @@ export function useSessionStream(sessionId: string): StreamState {
         const delta = parse<AgentDelta>(message.data);
         if (delta !== null) dispatch({ type: 'delta', delta });
       });
+      stream.addEventListener('agent.partial', (message) => {
+        const partial = parse<AgentDelta>(message.data);
+        if (partial !== null) dispatch({ type: 'partial', partial });
+      });
       stream.addEventListener('agent.done', (message) => {
         const done = parse<AgentDone>(message.data);
         if (done !== null) dispatch({ type: 'done', done });

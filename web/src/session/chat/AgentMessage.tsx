@@ -1,17 +1,17 @@
+import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
-import { t } from '../../i18n/t.ts';
 
 type AgentMessageProps = { seq: number; agent: string; text: string; tools: string[] };
 
-/** What an agent said (stored), with the tools it called in that step. */
-export function AgentMessage({ seq, agent, text, tools }: AgentMessageProps) {
+/** What an agent said (stored). The tools it called are in the turn's steps row, not here. */
+export function AgentMessage({ seq, agent, text }: AgentMessageProps) {
+  if (text.trim() === '') return null;
   return (
     <li className="message agent" data-testid="message-agent" data-seq={seq} data-agent={agent}>
       <span className="author">
-        {agentName(agent)} <span className="seq">#{seq}</span>
+        {agentName(agent)}
       </span>
-      {text.trim() !== '' && <p className="text">{text}</p>}
-      {tools.length > 0 && <p className="tools muted small">{t('chat.usedTools', { tools: tools.join(', ') })}</p>}
+      <Markdown text={text} />
     </li>
   );
 }

@@ -5,11 +5,10 @@ import { AgentMessage } from './AgentMessage.tsx';
 import { BudgetRefusedNote } from './BudgetRefusedNote.tsx';
 import { CompactionDivider } from './CompactionDivider.tsx';
 import { HandoffDivider } from './HandoffDivider.tsx';
+import { StepsRow } from './StepsRow.tsx';
 import { SystemNote } from './SystemNote.tsx';
 import { TurnFailedNote } from './TurnFailedNote.tsx';
 import { UserMessage } from './UserMessage.tsx';
-
-const MAX_TOOL_RESULT_CHARACTERS = 240;
 
 /** One entry of the chat, by kind. */
 export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Readonly<Record<string, HandoffView>> }) {
@@ -56,14 +55,7 @@ export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Rea
           {t('chat.window', { agent: agentName(item.agent), reason: item.reason, count: item.leftOut })}
         </SystemNote>
       );
-    case 'tool': {
-      const result = item.result.length > MAX_TOOL_RESULT_CHARACTERS ? `${item.result.slice(0, MAX_TOOL_RESULT_CHARACTERS)}…` : item.result;
-      const variables = { agent: agentName(item.agent), tool: item.tool, result };
-      return (
-        <SystemNote testId="tool-note" tone={item.ok ? 'info' : 'warning'} data={{ tool: item.tool }}>
-          {item.ok ? t('chat.tool.ok', variables) : t('chat.tool.refused', variables)}
-        </SystemNote>
-      );
-    }
+    case 'steps':
+      return <StepsRow seq={item.seq} agent={item.agent} steps={item.steps} />;
   }
 }

@@ -1,3 +1,4 @@
+import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import type { LiveText } from '../stream-reducer.ts';
 
@@ -6,10 +7,8 @@ export function StreamingMessage({ live }: { live: LiveText }) {
   return (
     <li className="message agent streaming" data-testid="streaming-message" data-turn-id={live.turnId} data-agent={live.agent} aria-live="polite">
       <span className="author">{agentName(live.agent)}</span>
-      <p className="text">
-        {live.text}
-        <span className="cursor" aria-hidden="true" />
-      </p>
+      <Markdown text={live.text} />
+      <span className="cursor" aria-hidden="true" />
     </li>
   );
 }

@@ -6,7 +6,7 @@ export function UserMessage({ seq, text, to = null }: { seq: number; text: strin
   return (
     <li className="message user" data-testid="message-user" data-seq={seq} data-to={to ?? undefined}>
       <span className="author">
-        {t('chat.you')} <span className="seq">#{seq}</span>
+        {t('chat.you')}
         {to !== null && <span className="to"> · {t('chat.toAgent', { agent: agentName(to) })}</span>}
       </span>
       <p className="text">{text}</p>

@@ -24,7 +24,9 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       draft.openTurns.set(turnId, { turnId, agent, kind: text(payload['kind'], 'message'), paused: false });
       return;
     case 'agent.response': {
-      const tools = list(payload['tool_calls']).map((call) => text(fields(call)['name'])).filter((name) => name !== '');
+      const calls = list(payload['tool_calls']).map(fields);
+      for (const call of calls) if (text(call['id']) !== '' && turnId !== '') draft.turnOfToolCall.set(text(call['id']), turnId);
+      const tools = calls.map((call) => text(call['name'])).filter((name) => name !== '');
       const said = text(payload['text']);
       if (said.trim() !== '' || tools.length > 0) draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
       if (tools.length === 0) draft.openTurns.delete(turnId);
@@ -79,8 +81,18 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   const payload = fields(event.payload);
   const tool = text(payload['tool']);
   const ok = payload['ok'] === true;
-  draft.chat.push({ kind: 'tool', seq: event.seq, agent, tool, ok, result: text(payload['result']) });
   const toolCallId = optionalText(payload['tool_call_id']);
+  // One row per turn: a tool joins its turn's row; one with no known turn joins the row just before it, if the same agent's.
+  const step = { seq: event.seq, tool, ok };
+  const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;
+  const last = draft.chat.at(-1);
+  const row = turnId !== null ? draft.stepsOfTurn.get(turnId) : last?.kind === 'steps' && last.agent === agent && last.turnId === null ? last : undefined;
+  if (row) row.steps.push(step);
+  else {
+    const item = { kind: 'steps' as const, seq: event.seq, agent, turnId, steps: [step] };
+    draft.chat.push(item);
+    if (turnId !== null) draft.stepsOfTurn.set(turnId, item);
+  }
   for (const action of draft.actions.values()) {
     if (toolCallId !== null && action.toolCallId === toolCallId && action.status !== 'denied') action.status = 'completed';
   }

@@ -1,4 +1,4 @@
-import type { ActionView, BusinessRule, ChatItem, Declaration, DevProgress, Epic, HandoffView, ModuleContracts, ModuleMap, OpenTurn, ProductBrief, Story, Task } from './session-view.ts';
+import type { ActionView, BusinessRule, ChatItem, Step, Declaration, DevProgress, Epic, HandoffView, ModuleContracts, ModuleMap, OpenTurn, ProductBrief, Story, Task } from './session-view.ts';
 
 /** The mutable accumulator of one fold; never leaves fold-session.ts. */
 export type SessionDraft = {
@@ -24,6 +24,9 @@ export type SessionDraft = {
   otherArtifacts: Record<string, Declaration<unknown>[]>;
   devs: Map<string, DevProgress>;
   unreadable: number;
+  /** The turn each tool call belongs to (from its `agent.response`), and each turn's steps row. */
+  turnOfToolCall: Map<string, string>;
+  stepsOfTurn: Map<string, { steps: Step[] }>;
 };
 
 export function newSessionDraft(): SessionDraft {
@@ -43,6 +46,8 @@ export function newSessionDraft(): SessionDraft {
     epics: new Map(),
     stories: new Map(),
     tasks: new Map(),
+    turnOfToolCall: new Map(),
+    stepsOfTurn: new Map(),
     moduleMaps: [],
     contracts: [],
     otherArtifacts: {},

@@ -3,7 +3,8 @@
 export type ChatItem =
   | { kind: 'user'; seq: number; text: string; to: string | null }
   | { kind: 'agent'; seq: number; agent: string; text: string; tools: string[] }
-  | { kind: 'tool'; seq: number; agent: string; tool: string; ok: boolean; result: string }
+  /** The tools one turn used, folded into one row; `seq` is the first tool's. Results are for the model, not shown. */
+  | { kind: 'steps'; seq: number; agent: string; turnId: string | null; steps: Step[] }
   | { kind: 'activated'; seq: number; agent: string }
   | { kind: 'handoff'; seq: number; handoffId: string }
   | { kind: 'failed'; seq: number; agent: string; reason: string; message: string }
@@ -15,6 +16,8 @@ export type ChatItem =
   /** Placed after the last message the summary covers; `seq` is the `context.compacted` event's. */
   | { kind: 'compaction'; seq: number; agent: string; throughSeq: number; summary: string; tokensBefore: number; tokensAfter: number }
   | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
+
+export type Step = { seq: number; tool: string; ok: boolean };
 
 export type BusinessRule = { eventId: string; seq: number; title: string; statement: string; origin: number[] };
 

@@ -1,3 +1,4 @@
+import { Markdown } from '../../components/Markdown.tsx';
 import { t } from '../../i18n/t.ts';
 import type { ProductBrief } from '../fold/session-view.ts';
 
@@ -30,11 +31,17 @@ export function BriefCard({ brief }: { brief: ProductBrief | null }) {
       <h3 data-testid="product-brief-title">{brief.title}</h3>
       <dl>
         <dt>{t('brief.summary')}</dt>
-        <dd>{brief.summary}</dd>
+        <dd>
+          <Markdown text={brief.summary} />
+        </dd>
         <dt>{t('brief.problem')}</dt>
-        <dd>{brief.problem}</dd>
+        <dd>
+          <Markdown text={brief.problem} />
+        </dd>
         <dt>{t('brief.audience')}</dt>
-        <dd>{brief.audience}</dd>
+        <dd>
+          <Markdown text={brief.audience} />
+        </dd>
         {list('brief.goals', brief.goals)}
         {list('brief.outOfScope', brief.outOfScope)}
         {list('brief.openQuestions', brief.openQuestions)}

@@ -40,7 +40,7 @@ export function UsagePanel({ sessionId, projectId, refreshKey }: { sessionId: st
       {session && Number(session.reserved_tokens) > 0 && <p className="muted small">{t('usage.reserved', { reserved: formatNumber(Number(session.reserved_tokens)) })}</p>}
       {session && lines.length === 0 && <p className="muted">{t('usage.empty')}</p>}
       {lines.length > 0 && (
-        <table className="usage">
+        <table className="usage" tabIndex={0}>
           <thead>
             <tr>
               <th scope="col">{t('usage.col.agent')}</th>

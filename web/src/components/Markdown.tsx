@@ -1,0 +1,58 @@
+import { type ComponentProps, useRef, useState } from 'react';
+import ReactMarkdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { t } from '../i18n/t.ts';
+
+/**
+ * Text an agent wrote, as Markdown people read: headings, lists, GFM tables, code blocks with a copy button.
+ * Raw HTML is dropped (`skipHtml`), and react-markdown's URL filter keeps `javascript:` links out: what a model
+ * writes never becomes markup or script in the page.
+ */
+export function Markdown({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <ReactMarkdown remarkPlugins={[remarkGfm]} skipHtml components={{ pre: CodeBlock, a: ExternalLink, table: ScrollingTable }}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+}
+
+function CodeBlock({ node: _node, children, ...props }: ComponentProps<'pre'> & { node?: unknown }) {
+  const pre = useRef<HTMLPreElement>(null);
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    const text = pre.current?.textContent ?? '';
+    void navigator.clipboard?.writeText(text).then(() => {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    });
+  };
+  return (
+    <div className="code-block">
+      <button type="button" className="copy-code" onClick={copy} data-testid="copy-code">
+        {copied ? t('markdown.copied') : t('markdown.copy')}
+      </button>
+      <pre ref={pre} tabIndex={0} {...props}>
+        {children}
+      </pre>
+    </div>
+  );
+}
+
+function ExternalLink({ node: _node, children, ...props }: ComponentProps<'a'> & { node?: unknown }) {
+  return (
+    <a {...props} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  );
+}
+
+/** A wide table scrolls inside its own box, so the page never gets wider than the screen. */
+function ScrollingTable({ node: _node, children, ...props }: ComponentProps<'table'> & { node?: unknown }) {
+  return (
+    <div className="table-scroll" tabIndex={0}>
+      <table {...props}>{children}</table>
+    </div>
+  );
+}

@@ -15,6 +15,10 @@ export interface GatewayDependencies {
   provider: ModelProvider | { notConfigured: string };
   logger: Logger;
   now?: () => number;
+  /** The process's identity (`forja_processes`): its reservations are settled as interrupted if it dies mid-call. */
+  processId?: string;
+  /** How often the output streamed so far is written to the reservation, for an interrupted call's settlement. */
+  streamedOutputEveryMs?: number;
 }
 
 /**
@@ -30,22 +34,28 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 
   async function runTurn(request: GatewayTurnRequest, options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {}): Promise<GatewayTurnOutcome> {
     if ('notConfigured' in provider) return { status: 'not_configured', message: provider.notConfigured };
-    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }) };
+    const call: CallIdentity = {
+      projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, processId: dependencies.processId ?? null,
+      ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }),
+    };
     const modelRequest = toModelRequest(request);
     const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
-    const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens);
+    const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens, inputEstimate);
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+    const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
     const startedAt = now();
     const progress: StreamProgress = { text: '', toolCalls: [], usage: null, finishReason: 'other', firstTokenAt: null };
     const signal = options.signal ?? new AbortController().signal;
     try {
-      await consumeStream(provider.stream(modelRequest, { signal }), progress, now, options.onTextDelta);
+      await consumeStream(provider.stream(modelRequest, { signal }), progress, now, streamed.onTextDelta);
+      await streamed.settled();
       const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
       await settleCall(database, reservation.usageId, { outcome: 'completed', usage, latencyMs: now() - startedAt, timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt) });
       logger.debug({ ...call, usage }, 'model turn completed');
       return { status: 'completed', usageId: reservation.usageId, text: progress.text, toolCalls: progress.toolCalls, usage, finishReason: progress.finishReason };
     } catch (error) {
+      await streamed.settled();
       const cancelled = error instanceof ProviderCancelledError || signal.aborted;
       const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
       const message = error instanceof Error ? error.message : String(error);
@@ -60,6 +70,27 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       if (cancelled) return { status: 'cancelled', usageId: reservation.usageId, partialText: progress.text };
       return { status: 'failed', usageId: reservation.usageId, message, errorName: error instanceof Error ? error.name : 'Error', partialText: progress.text };
     }
+  }
+
+  /** Writes the output streamed so far to the open reservation, at most once per interval (one write in flight). */
+  function streamedOutputRecorder(usageId: string, onTextDelta?: (text: string) => void) {
+    const everyMs = dependencies.streamedOutputEveryMs ?? 1_000;
+    let text = '';
+    let lastWrite = now();
+    let writing: Promise<unknown> = Promise.resolve();
+    return {
+      onTextDelta(delta: string) {
+        text += delta;
+        onTextDelta?.(delta);
+        if (now() - lastWrite < everyMs) return;
+        lastWrite = now();
+        const tokens = estimateTokens(text);
+        writing = writing
+          .then(() => database.query(`update token_usage set streamed_output_tokens = $2 where id = $1 and outcome = 'reserved'`, [usageId, tokens]))
+          .catch((error: unknown) => logger.warn({ err: error }, 'recording the output streamed so far failed'));
+      },
+      settled: () => writing,
+    };
   }
 
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {

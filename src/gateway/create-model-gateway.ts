@@ -6,7 +6,7 @@ import { checkBudget } from './metering/check-budget.ts';
 import { reserveCall, type CallIdentity } from './metering/reserve-call.ts';
 import { settleCall } from './metering/settle-call.ts';
 import { consumeStream, type StreamProgress } from './consume-stream.ts';
-import { estimateRequestTokens, estimateTokens, ProviderCancelledError, type ModelProvider } from './providers/index.ts';
+import { estimateRequestTokens, estimateTokens, ProviderCancelledError, reservableInputTokens, type ModelProvider } from './providers/index.ts';
 
 export interface GatewayDependencies {
   database: Database;
@@ -40,7 +40,9 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     };
     const modelRequest = toModelRequest(request);
     const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
-    const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens, inputEstimate);
+    // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;
+    // the output is capped by `maxOutputTokens`, which the reservation covers.
+    const reservation = await reserveCall(database, call, reservedTokensFor(request), inputEstimate);
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
     const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
@@ -95,7 +97,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
     if ('notConfigured' in provider) return { ok: false, status: 'not_configured', message: provider.notConfigured };
-    const checked = await checkBudget(database, request.projectId, estimateRequestTokens(toModelRequest(request)) + request.maxOutputTokens);
+    const checked = await checkBudget(database, request.projectId, reservedTokensFor(request));
     return checked.ok ? { ok: true } : { ok: false, status: 'budget_exceeded', message: budgetMessage(checked.figures), figures: checked.figures };
   }
 
@@ -107,6 +109,11 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
   }
 
   return { status, runTurn, preflight };
+}
+
+/** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */
+function reservedTokensFor(request: GatewayTurnRequest): number {
+  return Math.max(request.inputTokens ?? 0, reservableInputTokens(toModelRequest(request))) + request.maxOutputTokens;
 }
 
 function toModelRequest(request: GatewayTurnRequest) {

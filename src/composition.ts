@@ -69,7 +69,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory, poolSize: config.databasePoolSize }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database);

@@ -57,7 +57,7 @@ async function waitFor(base: string, sessionId: string, ready: (log: StoredEvent
 const answers = (log: StoredEvent[]) => log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined).length;
 const started_ = (log: StoredEvent[]) => log.filter((event) => event.type === 'turn.started').length;
 
-describe('forja serve killed with -9 mid-stream, again and again', { timeout: 180_000 }, () => {
+describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout: 180_000 }, () => {
   it('leaves no tokens reserved once no turn runs, and counts every interrupted call as spent', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-crash-budget-'));
     const scriptFile = join(dataDirectory, 'script.json');
@@ -125,6 +125,28 @@ describe('forja serve killed with -9 mid-stream, again and again', { timeout: 18
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const settled = (await call(`${server.url}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))['events'] as StoredEvent[];
     expect(settled.filter((event) => event.type === 'turn.started')).toHaveLength(answers(settled));
+    server.process.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('answers every one of 50 concurrent messages to one session', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-burst-'));
+    const scriptFile = join(dataDirectory, 'script.json');
+    writeFileSync(scriptFile, JSON.stringify({ turns: Array.from({ length: 60 }, (_, index) => ({ agent: 'criativo', text: `resposta ${index}` })) }));
+    const server = await startServer(dataDirectory, scriptFile);
+    const project = await call(`${server.url}/api/projects`, 'POST', { name: 'Padaria' });
+    const session = await call(`${server.url}/api/projects/${project['id']}/sessions`, 'POST', {});
+    const sessionId = session['id'] as string;
+    await call(`${server.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
+    const statuses = await Promise.all(Array.from({ length: 50 }, (_, index) =>
+      fetch(`${server.url}/api/sessions/${sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `mensagem ${index}` }) }).then((response) => response.status)));
+    expect(statuses.every((status) => status === 201)).toBe(true);
+    const log = await waitFor(server.url, sessionId, (log) => answers(log) === 50);
+    const messages = log.filter((event) => event.type === 'chat.message');
+    expect(messages).toHaveLength(50);
+    // The last message of the burst is answered too.
+    expect(log.some((event) => event.type === 'agent.response' && event.seq > messages.at(-1)!.seq)).toBe(true);
+    expect(log.filter((event) => event.type === 'turn.started')).toHaveLength(50);
     server.process.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });

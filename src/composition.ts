@@ -18,7 +18,7 @@ import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/sum
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { countEndedCalls, createModelGateway, createModelHealth, expireStaleReservations, type ModelGateway, type ModelHealth } from './gateway/index.ts';
+import { countEndedCalls, createModelGateway, createModelHealth, startProcessIdentity, type ModelGateway, type ModelHealth } from './gateway/index.ts';
 import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
 import { contextWindowFor, createHooks, createInstructionFiles, readContextWindowSettings, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
@@ -71,7 +71,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory, poolSize: config.databasePoolSize }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database, {
@@ -79,9 +79,10 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
   const liveTurns = createLiveTurns();
-  const gateway = createModelGateway({ database, eventLog, logger, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
+  // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
+  const processIdentity = await startProcessIdentity(database, { onError: (error) => logger.warn({ err: error }, 'the process heartbeat failed; it is tried again') });
+  const gateway = createModelGateway({ database, eventLog, logger, processId: processIdentity.id, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
   const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });
-  await expireStaleReservations(database);
   const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
   const instructionFiles = createInstructionFiles({
     patchSource: { readPatch: async (projectId, agent) => (await readAgentInstructions(database, projectId, agent))?.content ?? null },
@@ -151,6 +152,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
       await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
+      await processIdentity.close();
       await notifications.close();
       if (options.database === undefined) await database.close();
     }),

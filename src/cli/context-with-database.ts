@@ -18,7 +18,7 @@ export async function runContextCommandWithDatabase(options: ContextCommandOptio
   }
   let database: Database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory, poolSize: config.databasePoolSize });
   } catch (error) {
     io.stderr(`forja context: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

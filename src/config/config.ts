@@ -15,6 +15,8 @@ export interface ForjaConfig {
   publicUrls: URL[];
   /** Turns the line runs at once in this process (`FORJA_MAX_PARALLEL_TURNS`); 1 runs them one at a time. */
   maxParallelTurns: number;
+  /** Connections this process keeps to a PostgreSQL server (`DATABASE_POOL_SIZE`, default 10); unused on PGlite. */
+  databasePoolSize: number;
 }
 
 export interface ConfigError {
@@ -25,6 +27,7 @@ export interface ConfigError {
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4321;
 export const DEFAULT_MAX_PARALLEL_TURNS = 4;
+const DEFAULT_DATABASE_POOL_SIZE = 10;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
@@ -51,6 +54,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
   if (!Number.isInteger(maxParallelTurns) || maxParallelTurns < 1 || maxParallelTurns > 256) {
     return { ok: false, error: { variable: 'FORJA_MAX_PARALLEL_TURNS', message: `FORJA_MAX_PARALLEL_TURNS must be a whole number from 1 to 256, not "${env.FORJA_MAX_PARALLEL_TURNS}".` } };
   }
+  const databasePoolSize = env.DATABASE_POOL_SIZE === undefined || env.DATABASE_POOL_SIZE === '' ? DEFAULT_DATABASE_POOL_SIZE : Number(env.DATABASE_POOL_SIZE);
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 2 || databasePoolSize > 1000) {
+    // Two at least: one connection is held by LISTEN, the rest serve queries.
+    return { ok: false, error: { variable: 'DATABASE_POOL_SIZE', message: `DATABASE_POOL_SIZE must be a whole number from 2 to 1000, not "${env.DATABASE_POOL_SIZE}".` } };
+  }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
   return {
@@ -64,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
       logLevel,
       publicUrls,
       maxParallelTurns,
+      databasePoolSize,
     },
   };
 }

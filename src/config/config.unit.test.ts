@@ -6,13 +6,17 @@ describe('loadConfig', () => {
   it('defaults to embedded storage under ./.forja on 127.0.0.1:4321', () => {
     expect(loadConfig({}, '/work/x')).toEqual({
       ok: true,
-      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS, publicUrls: [], maxParallelTurns: DEFAULT_MAX_PARALLEL_TURNS },
+      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS, publicUrls: [], maxParallelTurns: DEFAULT_MAX_PARALLEL_TURNS, databasePoolSize: 10 },
     });
   });
 
   it('takes FORJA_MAX_PARALLEL_TURNS, 4 by default', () => {
     expect(DEFAULT_MAX_PARALLEL_TURNS).toBe(4);
     expect(loadConfig({ FORJA_MAX_PARALLEL_TURNS: '1' })).toMatchObject({ ok: true, config: { maxParallelTurns: 1 } });
+  });
+
+  it('takes DATABASE_POOL_SIZE, 10 by default', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' })).toMatchObject({ ok: true, config: { databasePoolSize: 40 } });
   });
 
   it('takes HOST, PORT, FORJA_DATA_DIR and DATABASE_URL', () => {
@@ -38,6 +42,8 @@ describe('loadConfig', () => {
     [{ FORJA_MAX_PARALLEL_TURNS: '0' }, 'FORJA_MAX_PARALLEL_TURNS'],
     [{ FORJA_MAX_PARALLEL_TURNS: 'two' }, 'FORJA_MAX_PARALLEL_TURNS'],
     [{ FORJA_MAX_PARALLEL_TURNS: '1.5' }, 'FORJA_MAX_PARALLEL_TURNS'],
+    [{ DATABASE_POOL_SIZE: '1' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadConfig(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

@@ -1,6 +1,6 @@
 import { decide, rehydrate } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import { continueTurn, inLane, type TurnResult } from './run-agent-turn.ts';
+import { continueTurn, inLane, startAndContinue, type TurnResult } from './run-agent-turn.ts';
 
 /**
  * At start-up: every lane whose log shows a turn in progress (the process stopped during it) resumes it from
@@ -39,6 +39,29 @@ export async function resumeInterruptedTurns(dependencies: ConversationDependenc
       const result = inLane(dependencies, sessionId, turn.agent, 'line', () => continueTurn(dependencies, sessionId, projectId, turn.agent));
       resumed.push({ sessionId, agent: turn.agent, result });
     }
+  }
+  // A message acknowledged (201) but never answered (the process stopped before its turn started) is pending
+  // work: its addressee's lane takes a turn for it, after any turn resumed above (issue 18, item 4).
+  const unanswered = (scope: string, params: unknown[]) =>
+    dependencies.database.query<{ session_id: string; project_id: string; agent: string }>(
+      `select m.session_id, s.project_id, m.payload->>'to' as agent from session_events m join sessions s on s.id = m.session_id
+       where m.type = 'chat.message' and m.payload ? 'to' and ${scope}
+         and not exists (
+           select 1 from session_events t
+           where t.session_id = m.session_id and t.seq > m.seq and t.type = 'turn.started' and t.payload->>'agent' = m.payload->>'to'
+         )
+       group by m.session_id, s.project_id, m.payload->>'to'`,
+      params,
+    );
+  for (const { session_id: sessionId, project_id: projectId, agent } of (await unanswered('true', [])).rows) {
+    dependencies.logger.info({ session_id: sessionId, agent }, 'answering a message left unanswered by a stop');
+    // Decided again in the lane: a message posted since start-up already has its own turn ahead of this one.
+    const result = inLane(dependencies, sessionId, agent, 'person', async (): Promise<TurnResult> => {
+      const still = await unanswered(`m.session_id = $1 and m.payload->>'to' = $2`, [sessionId, agent]);
+      if (still.rows.length === 0) return { status: 'not_started', reason: 'the message was answered meanwhile' };
+      return startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
+    });
+    resumed.push({ sessionId, agent, result });
   }
   return resumed;
 }

@@ -112,7 +112,7 @@ describe.each(testDatabaseEngines())('model gateway on $name', (engine) => {
     const { provider, counter } = counting(createScriptedProvider({ script: { turns } }));
     const gateway = createModelGateway({ database, eventLog, logger: silent, provider });
     const request = turnFor(scope);
-    const reservation = Math.ceil(Buffer.byteLength(request.system + JSON.stringify(request.messages)) / 4) + request.maxOutputTokens;
+    const reservation = Buffer.byteLength(request.system + JSON.stringify(request.messages)) + 8 * (request.messages.length + 1) + request.maxOutputTokens;
     const budget = 1000;
     await setProjectBudget(database, scope.projectId, budget);
     const outcomes = await Promise.all(Array.from({ length: 50 }, () => gateway.runTurn(request)));
@@ -125,6 +125,29 @@ describe.each(testDatabaseEngines())('model gateway on $name', (engine) => {
     const summary = await summariseUsage(database, { projectId: scope.projectId });
     expect(summary.total_tokens).toBeLessThanOrEqual(budget + reservation);
     expect(summary.reserved_tokens).toBe(0);
+  });
+
+  it('keeps 60 concurrent turns within the budget plus one reservation when the provider counts 3x the estimate, and refuses only while it is true', async () => {
+    const scope = await newScope();
+    const request = turnFor(scope);
+    const estimate = Math.ceil(Buffer.byteLength(request.system + JSON.stringify(request.messages)) / 4);
+    const turns = Array.from({ length: 61 }, () => ({ agent: 'criativo', text: 'an answer', usage: { input_tokens: 3 * estimate, output_tokens: request.maxOutputTokens } }));
+    const { provider, counter } = counting(createScriptedProvider({ script: { turns } }));
+    const gateway = createModelGateway({ database, eventLog, logger: silent, provider });
+    const reservation = Buffer.byteLength(request.system + JSON.stringify(request.messages)) + 8 * (request.messages.length + 1) + request.maxOutputTokens;
+    const budget = 1500;
+    await setProjectBudget(database, scope.projectId, budget);
+    const outcomes = await Promise.all(Array.from({ length: 60 }, () => gateway.runTurn(request)));
+    const completed = outcomes.filter((outcome) => outcome.status === 'completed').length;
+    expect(completed).toBeGreaterThan(0);
+    expect(outcomes.filter((outcome) => outcome.status === 'budget_exceeded')).toHaveLength(60 - completed);
+    expect(counter.calls).toBe(completed);
+    const summary = await summariseUsage(database, { projectId: scope.projectId });
+    expect(summary.total_tokens).toBeLessThanOrEqual(budget + reservation);
+    expect(summary.reserved_tokens).toBe(0);
+    // A refusal holds while it is true: with the budget raised, the same turn runs.
+    await setProjectBudget(database, scope.projectId, summary.total_tokens + reservation);
+    expect((await gateway.runTurn(request)).status).toBe('completed');
   });
 
   it('sums usage by agent and model for a project and for a session', async () => {

@@ -6,7 +6,7 @@ import { checkBudget } from './metering/check-budget.ts';
 import { reserveCall, type CallIdentity } from './metering/reserve-call.ts';
 import { settleCall } from './metering/settle-call.ts';
 import { consumeStream, type StreamProgress } from './consume-stream.ts';
-import { estimateRequestTokens, estimateTokens, ProviderCancelledError, type ModelProvider } from './providers/index.ts';
+import { estimateRequestTokens, estimateTokens, ProviderCancelledError, reservableInputTokens, type ModelProvider } from './providers/index.ts';
 
 export interface GatewayDependencies {
   database: Database;
@@ -15,6 +15,10 @@ export interface GatewayDependencies {
   provider: ModelProvider | { notConfigured: string };
   logger: Logger;
   now?: () => number;
+  /** The process's identity (`forja_processes`): its reservations are settled as interrupted if it dies mid-call. */
+  processId?: string;
+  /** How often the output streamed so far is written to the reservation, for an interrupted call's settlement. */
+  streamedOutputEveryMs?: number;
 }
 
 /**
@@ -30,22 +34,30 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 
   async function runTurn(request: GatewayTurnRequest, options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {}): Promise<GatewayTurnOutcome> {
     if ('notConfigured' in provider) return { status: 'not_configured', message: provider.notConfigured };
-    const call: CallIdentity = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }) };
+    const call: CallIdentity = {
+      projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, processId: dependencies.processId ?? null,
+      ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }),
+    };
     const modelRequest = toModelRequest(request);
     const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
-    const reservation = await reserveCall(database, call, inputEstimate + request.maxOutputTokens);
+    // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;
+    // the output is capped by `maxOutputTokens`, which the reservation covers.
+    const reservation = await reserveCall(database, call, reservedTokensFor(request), inputEstimate);
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+    const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
     const startedAt = now();
     const progress: StreamProgress = { text: '', toolCalls: [], usage: null, finishReason: 'other', firstTokenAt: null };
     const signal = options.signal ?? new AbortController().signal;
     try {
-      await consumeStream(provider.stream(modelRequest, { signal }), progress, now, options.onTextDelta);
+      await consumeStream(provider.stream(modelRequest, { signal }), progress, now, streamed.onTextDelta);
+      await streamed.settled();
       const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
       await settleCall(database, reservation.usageId, { outcome: 'completed', usage, latencyMs: now() - startedAt, timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt) });
       logger.debug({ ...call, usage }, 'model turn completed');
       return { status: 'completed', usageId: reservation.usageId, text: progress.text, toolCalls: progress.toolCalls, usage, finishReason: progress.finishReason };
     } catch (error) {
+      await streamed.settled();
       const cancelled = error instanceof ProviderCancelledError || signal.aborted;
       const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
       const message = error instanceof Error ? error.message : String(error);
@@ -62,9 +74,30 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     }
   }
 
+  /** Writes the output streamed so far to the open reservation, at most once per interval (one write in flight). */
+  function streamedOutputRecorder(usageId: string, onTextDelta?: (text: string) => void) {
+    const everyMs = dependencies.streamedOutputEveryMs ?? 1_000;
+    let text = '';
+    let lastWrite = now();
+    let writing: Promise<unknown> = Promise.resolve();
+    return {
+      onTextDelta(delta: string) {
+        text += delta;
+        onTextDelta?.(delta);
+        if (now() - lastWrite < everyMs) return;
+        lastWrite = now();
+        const tokens = estimateTokens(text);
+        writing = writing
+          .then(() => database.query(`update token_usage set streamed_output_tokens = $2 where id = $1 and outcome = 'reserved'`, [usageId, tokens]))
+          .catch((error: unknown) => logger.warn({ err: error }, 'recording the output streamed so far failed'));
+      },
+      settled: () => writing,
+    };
+  }
+
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
     if ('notConfigured' in provider) return { ok: false, status: 'not_configured', message: provider.notConfigured };
-    const checked = await checkBudget(database, request.projectId, estimateRequestTokens(toModelRequest(request)) + request.maxOutputTokens);
+    const checked = await checkBudget(database, request.projectId, reservedTokensFor(request));
     return checked.ok ? { ok: true } : { ok: false, status: 'budget_exceeded', message: budgetMessage(checked.figures), figures: checked.figures };
   }
 
@@ -76,6 +109,11 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
   }
 
   return { status, runTurn, preflight };
+}
+
+/** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */
+function reservedTokensFor(request: GatewayTurnRequest): number {
+  return Math.max(request.inputTokens ?? 0, reservableInputTokens(toModelRequest(request))) + request.maxOutputTokens;
 }
 
 function toModelRequest(request: GatewayTurnRequest) {

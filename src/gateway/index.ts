@@ -3,6 +3,7 @@ export { createModelGateway, type GatewayDependencies } from './create-model-gat
 export { createModelHealth, type ModelHealth, type ModelHealthReport } from './model-health.ts';
 export { createEmbeddingGateway, createEmbeddingProviderFromConfig, type EmbeddingGateway, type EmbeddingOutcome, type EmbeddingProvider, type EmbeddingRequest } from './embeddings/index.ts';
 export { expireStaleReservations } from './metering/settle-call.ts';
+export { interruptedCallError, startProcessIdentity, type ProcessIdentity } from './metering/process-identity.ts';
 export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.ts';
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
 export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';

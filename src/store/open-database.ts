@@ -9,6 +9,8 @@ export interface DatabaseSettings {
   /** When set, a PostgreSQL server; otherwise embedded PGlite under `dataDirectory`. */
   databaseUrl?: string | undefined;
   dataDirectory: string;
+  /** Connections to the PostgreSQL server (default 10). */
+  poolSize?: number;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface DatabaseSettings {
  */
 export async function openDatabase(settings: DatabaseSettings): Promise<Database> {
   if (settings.databaseUrl) {
-    const database = await openPostgresDatabase({ connectionString: settings.databaseUrl });
+    const database = await openPostgresDatabase({ connectionString: settings.databaseUrl, ...(settings.poolSize === undefined ? {} : { maxConnections: settings.poolSize }) });
     await migrateOrClose(database);
     return database;
   }

@@ -12,6 +12,8 @@ export interface UsageLine {
   estimated_calls: number;
   failed_calls: number;
   refused_calls: number;
+  /** Calls whose process stopped during them, settled at the estimate and counted as spent. */
+  interrupted_calls: number;
 }
 
 export interface UsageSummary {
@@ -29,7 +31,8 @@ export async function summariseUsage(database: Queryable, scope: { projectId: st
             coalesce(sum(input_tokens + output_tokens), 0) as total_tokens,
             count(*) filter (where estimated and outcome <> 'refused') as estimated_calls,
             count(*) filter (where outcome in ('error', 'cancelled')) as failed_calls,
-            count(*) filter (where outcome = 'refused') as refused_calls
+            count(*) filter (where outcome = 'refused') as refused_calls,
+            count(*) filter (where outcome = 'interrupted') as interrupted_calls
      from token_usage where ${column} = $1 group by agent, provider, model order by agent, provider, model`,
     [id],
   );

@@ -64,7 +64,7 @@ export {
 } from './http/provider-timeouts.ts';
 export { defaultRetryOptions, withRetries, type RetryNotice, type RetryOptions } from './retry/with-retries.ts';
 export type { Sleep } from './retry/sleep-unless-cancelled.ts';
-export { estimateRequestTokens, estimateTokens } from './shared/estimate-tokens.ts';
+export { estimateRequestTokens, estimateTokens, reservableInputTokens } from './shared/estimate-tokens.ts';
 
 export {
   createProviderFromConfig,

@@ -17,6 +17,8 @@ const UsageLineSchema = z.object({
   estimated_calls: z.number().int(),
   failed_calls: z.number().int(),
   refused_calls: z.number().int(),
+  /** Calls whose process stopped during them: settled at the estimate, counted as spent (ADR 0130). */
+  interrupted_calls: z.number().int(),
 });
 const UsageSchema = z.object({ total_tokens: z.number().int(), reserved_tokens: z.number().int(), max_tokens: z.number().int().nullable().optional(), by_agent_and_model: z.array(UsageLineSchema) }).openapi('Usage');
 const BudgetSchema = z

@@ -6,7 +6,8 @@ import { rag } from './0005-rag.ts';
 import { ragTextSearch } from './0006-rag-text-search.ts';
 import { accounts } from './0007-accounts.ts';
 import { usageOnBehalfOf } from './0008-usage-on-behalf-of.ts';
+import { interruptedCalls } from './0010-interrupted-calls.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
-export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag, ragTextSearch, accounts, usageOnBehalfOf];
+export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag, ragTextSearch, accounts, usageOnBehalfOf, interruptedCalls];

@@ -14,3 +14,17 @@ export function estimateRequestTokens(request: ModelRequest): number {
   const tools = request.tools.length === 0 ? '' : JSON.stringify(request.tools);
   return estimateTokens(request.system + history + tools);
 }
+
+/** Tokens a provider may add around each message and the request (role markers, separators): generous. */
+const OVERHEAD_PER_MESSAGE = 8;
+
+/**
+ * An upper bound of a request's input tokens, for reserving budget (ADR 0131): a byte-level BPE token covers
+ * at least one UTF-8 byte, so the bytes of what the provider reads, plus a per-message overhead, are never
+ * fewer than the provider's count — where bytes/4 can be three times short (code, JSON, non-Latin text).
+ */
+export function reservableInputTokens(request: ModelRequest): number {
+  const history = request.messages.length === 0 ? '' : JSON.stringify(request.messages);
+  const tools = request.tools.length === 0 ? '' : JSON.stringify(request.tools);
+  return Buffer.byteLength(request.system + history + tools, 'utf8') + OVERHEAD_PER_MESSAGE * (request.messages.length + 1);
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Database, Queryable } from '../../store/index.ts';
+
+/** The error an interrupted reservation is settled with: the call never ended, its process did. */
+export const interruptedCallError = 'interrupted (the process making the call stopped during it)';
+
+export interface ProcessIdentity {
+  /** This process's row in `forja_processes`; model calls carry it on their reservations. */
+  readonly id: string;
+  /** Settles the reservations of processes that stopped beating (run on every heartbeat, and at start). */
+  sweep(): Promise<number>;
+  /** Stops the heartbeat, settles what this process left open and removes its row. */
+  close(): Promise<void>;
+}
+
+export interface ProcessIdentityOptions {
+  /** How often `last_seen` is renewed (server only). */
+  heartbeatMs?: number;
+  /** A process whose `last_seen` is older than this is dead; its reservations are settled (server only). */
+  staleAfterMs?: number;
+  onError?: (error: unknown) => void;
+  pid?: number;
+}
+
+const settleInterrupted = (where: string) => `
+  update token_usage set outcome = 'interrupted', input_tokens = coalesce(input_estimate, reserved_tokens),
+    output_tokens = streamed_output_tokens, reserved_tokens = 0, estimated = true, error = $1, settled_at = now()
+  where outcome = 'reserved' and (${where}) returning id`;
+
+/**
+ * Ties reservations to a living process (ADR 0130). On PGlite the process owns the data directory, so every
+ * reservation still open at start-up belongs to a process that died: all are settled at once. On a server
+ * several processes share the table: each beats its `last_seen`, and any of them settles the reservations of
+ * a process that stopped beating (or of none known), never those of a live one.
+ */
+export async function startProcessIdentity(database: Database, options: ProcessIdentityOptions = {}): Promise<ProcessIdentity> {
+  const id = randomUUID();
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const staleAfterMs = options.staleAfterMs ?? Math.max(heartbeatMs * 4, 15_000);
+  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [id, options.pid ?? process.pid, hostname()]);
+
+  async function sweep(): Promise<number> {
+    if (database.kind === 'pglite') {
+      const settled = await database.query(settleInterrupted('process_id is distinct from $2'), [interruptedCallError, id]);
+      await database.query('delete from forja_processes where id <> $1', [id]);
+      return settled.rows.length;
+    }
+    return database.transaction(async (transaction) => {
+      const dead = `process_id in (select p.id from forja_processes p where p.last_seen < now() - make_interval(secs => $2::double precision / 1000))
+        or (process_id is not null and process_id not in (select p.id from forja_processes p))
+        or (process_id is null and created_at < now() - make_interval(mins => 30))`;
+      const settled = await transaction.query(settleInterrupted(dead), [interruptedCallError, staleAfterMs]);
+      await transaction.query('delete from forja_processes where last_seen < now() - make_interval(secs => $1::double precision / 1000)', [staleAfterMs]);
+      return settled.rows.length;
+    });
+  }
+
+  await sweep();
+  let beating: Promise<unknown> = Promise.resolve();
+  const timer = database.kind === 'postgres'
+    ? setInterval(() => {
+        beating = beating
+          .then(() => database.query('update forja_processes set last_seen = now() where id = $1', [id]))
+          .then(() => sweep())
+          .catch((error: unknown) => options.onError?.(error));
+      }, heartbeatMs)
+    : null;
+  timer?.unref();
+
+  return {
+    id,
+    sweep,
+    async close() {
+      if (timer) clearInterval(timer);
+      await beating;
+      await settleOwn(database, id);
+      await database.query('delete from forja_processes where id = $1', [id]);
+    },
+  };
+}
+
+async function settleOwn(database: Queryable, id: string): Promise<void> {
+  await database.query(settleInterrupted('process_id = $2'), [interruptedCallError, id]);
+}

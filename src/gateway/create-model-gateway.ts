@@ -112,7 +112,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 }
 
 /** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */
-function reservedTokensFor(request: GatewayTurnRequest): number {
+export function reservedTokensFor(request: GatewayTurnRequest): number {
   return Math.max(request.inputTokens ?? 0, reservableInputTokens(toModelRequest(request))) + request.maxOutputTokens;
 }
 

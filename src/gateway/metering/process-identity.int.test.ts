@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventLog, createProject, createSession, type Database, type EventLog } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
-import { createModelGateway } from '../create-model-gateway.ts';
+import { createModelGateway, reservedTokensFor } from '../create-model-gateway.ts';
 import type { GatewayTurnRequest } from '../model-gateway.ts';
 import { createScriptedProvider, type ModelProvider } from '../providers/index.ts';
 import { startProcessIdentity } from './process-identity.ts';
@@ -66,7 +66,8 @@ describe.each(testDatabaseEngines())('reservations of a dead process on $name', 
     }
     const open = await database.query<{ outcome: string; reserved_tokens: number; input_estimate: number; streamed_output_tokens: number }>(
       'select outcome, reserved_tokens, input_estimate, streamed_output_tokens from token_usage where session_id = $1', [scope.sessionId]);
-    expect(open.rows).toEqual([{ outcome: 'reserved', reserved_tokens: open.rows[0]!.input_estimate + 100, input_estimate: expect.any(Number), streamed_output_tokens: expect.any(Number) }]);
+    // Reserved from the upper bound of the input (ADR 0131) plus the output cap; the estimate is kept apart for settling.
+    expect(open.rows).toEqual([{ outcome: 'reserved', reserved_tokens: reservedTokensFor(turnFor(scope)), input_estimate: expect.any(Number), streamed_output_tokens: expect.any(Number) }]);
     expect(open.rows[0]!.streamed_output_tokens).toBe(streamedTokens);
     expect(streamedTokens).toBeGreaterThan(0);
 

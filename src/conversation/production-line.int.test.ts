@@ -11,7 +11,7 @@ import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/t
 import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 import { gitAt, INTEGRATION_BRANCH, workspaceDirectory, worktreeDirectory } from '../workspace/index.ts';
-import { BRIEF, MAP, WRONG_CONTRACTS, CONTRACTS, PEDIDOS_CODE, UP_TO_ARQUITETO, ARQUITETO, DEVS } from './testing/production-line-script.ts';
+import { BRIEF, MAP, WRONG_CONTRACTS, CONTRACTS, CONTRACTS_V2, CATALOGO_CODE, PEDIDOS_CODE, UP_TO_ARQUITETO, ARQUITETO, DEVS } from './testing/production-line-script.ts';
 
 async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-production-line-'));
@@ -52,7 +52,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     close = undefined;
   });
 
-  it('goes from an idea to two dev agents in their own worktrees, one committing code, one blocked on a missing interface', { timeout: 240_000 }, async () => {
+  it('goes from an idea to two dev agents in their own worktrees; a block reaches the Arquiteto, whose contracts v2 unblock the dev', { timeout: 240_000 }, async () => {
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });
     close = line.close;
     const { forja, provider, dataDirectory } = line;
@@ -91,13 +91,27 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe(PEDIDOS_CODE);
     expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/pedidos.ts'), 'utf8')).toBe(PEDIDOS_CODE);
     expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-pedidos`])).trim()).toBe('1');
-    expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-catalogo`])).trim()).toBe('0');
-    expect((await git.raw(['ls-tree', '-r', '--name-only', 'dev-catalogo'])).trim()).toBe('');
 
-    // dev:catalogo reported the missing interface instead of writing it.
+    // dev:catalogo reported the missing interface instead of writing it; the block reached the Arquiteto's
+    // lane, which declared the contracts' version 2; the dev was unblocked, read version 2 and finished.
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    const blocked = log.find((event) => event.type === 'dev.blocked')!;
+    const contractsV2 = log.find((event) => event.type === 'artifact.module_contracts' && (event.payload as { data: { version: number } }).data.version === 2)!;
+    const unblocked = log.find((event) => event.type === 'dev.unblocked')!;
+    expect(blocked).toMatchObject({ payload: { agent: 'dev:catalogo', modulo: 'pedidos' } });
+    expect(contractsV2).toMatchObject({ actor: 'arquiteto', payload: { data: CONTRACTS_V2 } });
+    expect(unblocked).toMatchObject({ payload: { agent: 'dev:catalogo', block_seq: blocked.seq, resolution: { kind: 'contracts', version: 2, seq: contractsV2.seq } } });
+    expect(blocked.seq).toBeLessThan(contractsV2.seq);
+    expect(contractsV2.seq).toBeLessThan(unblocked.seq);
+    const catalogo = await toolResults(forja, sessionId, 'dev:catalogo');
+    expect(catalogo.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['report_blocked', true], ['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', true]]);
+    expect(catalogo[2]!.result).toContain('module contracts: version 2');
+    expect(await git.raw(['show', 'dev-catalogo:src/catalogo.ts'])).toBe(CATALOGO_CODE);
+    expect((await requestJson(forja, 'GET', `/api/projects/${projectId}/architecture`)).body.module_contracts).toMatchObject({ version: 2 });
+
     const devs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/devs`)).body.devs;
     expect(devs).toEqual([
-      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'accepted' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado') })], finished: [] }),
+      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'accepted' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado'), status: 'unblocked', resolution: expect.objectContaining({ kind: 'contracts', version: 2 }) })], finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo', files: ['src/catalogo.ts'] })] }),
       expect.objectContaining({ agent: 'dev:pedidos', active: true, blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos', files: ['src/pedidos.ts'] })] }),
     ]);
 

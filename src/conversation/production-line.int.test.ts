@@ -11,7 +11,7 @@ import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/t
 import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 import { gitAt, INTEGRATION_BRANCH, workspaceDirectory, worktreeDirectory } from '../workspace/index.ts';
-import { BRIEF, MAP, WRONG_CONTRACTS, CONTRACTS, CONTRACTS_V2, CATALOGO_CODE, PEDIDOS_CODE, UP_TO_ARQUITETO, ARQUITETO, DEVS } from './testing/production-line-script.ts';
+import { BRIEF, MAP, WRONG_CONTRACTS, CONTRACTS, CONTRACTS_V2, CATALOGO_CODE, PEDIDOS_CODE, PEDIDOS_CODE_FIXED, UP_TO_ARQUITETO, ARQUITETO, DEVS } from './testing/production-line-script.ts';
 
 async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-production-line-'));
@@ -81,15 +81,23 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
 
     // dev:pedidos read catalogo's contract through the tool (its own argument ignored and said so) …
     const pedidos = await toolResults(forja, sessionId, 'dev:pedidos');
-    expect(pedidos.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', true]]);
+    expect(pedidos.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', false], ['write_file', true], ['finish_task', true]]);
+    // … its first finish_task refused by the module's check, with the exit code and the output's tail …
+    expect(pedidos[2]!.result).toContain("finish_task refused: the check `! grep -n '^ \\+export ' src/pedidos.ts` (declared in the module map) failed with exit code 1");
+    expect(pedidos[2]!.result).toContain('4:  export const pao = listarPaes()');
+    expect(pedidos[4]!.result).toMatch(/^The check .* passed \(exit code 0, \d+ ms\)\. Committed /);
     expect(pedidos[0]!.result).toContain('## catalogo (you consume it) — 2 items');
     expect(pedidos[0]!.result).toContain('- [funcao] listarPaes(): Pao[] — Os pães à venda hoje');
     expect(pedidos[0]!.result).toContain('ignored: modulo');
     // … and committed its code on its own branch, in its own worktree.
     const git = gitAt(workspace);
     expect((await git.raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-002: Cria o pedido com o pão de listarPaes');
-    expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe(PEDIDOS_CODE);
-    expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/pedidos.ts'), 'utf8')).toBe(PEDIDOS_CODE);
+    expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe(PEDIDOS_CODE_FIXED);
+    expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/pedidos.ts'), 'utf8')).toBe(PEDIDOS_CODE_FIXED);
+    const finished = (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'dev.task_finished').map((event) => event.payload as { module: string; check: unknown });
+    expect(finished.find((payload) => payload.module === 'pedidos')!.check).toEqual({ command: MAP.modules[1]!.check, source: 'declared', exit_code: 0, duration_ms: expect.any(Number) });
+    // catalogo declares no check: Forja's default for TypeScript, which says it skipped without a tsconfig.json.
+    expect(finished.find((payload) => payload.module === 'catalogo')!.check).toMatchObject({ source: 'default', exit_code: 0, command: expect.stringContaining('npx --no-install tsc --noEmit') });
     expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-pedidos`])).trim()).toBe('1');
 
     // dev:catalogo reported the missing interface instead of writing it; the block reached the Arquiteto's

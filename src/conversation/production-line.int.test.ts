@@ -98,7 +98,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     expect(finished.find((payload) => payload.module === 'pedidos')!.check).toEqual({ command: MAP.modules[1]!.check, source: 'declared', exit_code: 0, duration_ms: expect.any(Number) });
     // catalogo declares no check: Forja's default for TypeScript, which says it skipped without a tsconfig.json.
     expect(finished.find((payload) => payload.module === 'catalogo')!.check).toMatchObject({ source: 'default', exit_code: 0, command: expect.stringContaining('npx --no-install tsc --noEmit') });
-    expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-pedidos`])).trim()).toBe('1');
+    expect((await git.raw(['rev-list', '--count', 'dev-catalogo..dev-pedidos'])).trim()).toBe('1');
 
     // dev:catalogo reported the missing interface instead of writing it; the block reached the Arquiteto's
     // lane, which declared the contracts' version 2; the dev was unblocked, read version 2 and finished.
@@ -123,6 +123,21 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
       expect.objectContaining({ agent: 'dev:pedidos', active: true, blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos', files: ['src/pedidos.ts'] })] }),
     ]);
 
+    // Both modules merged into dev in dependency order (catalogo, which pedidos depends on, first, though it
+    // finished last), each after the integration check; then the line completed on dev's head.
+    const ended = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    const merges = ended.filter((event) => event.type === 'module.merged').map((event) => event.payload as { module: string; commit: string; checks: Array<{ module: string; exit_code: number }> });
+    expect(merges.map((merge) => merge.module)).toEqual(['catalogo', 'pedidos']);
+    expect(merges[1]!.checks.map((check) => [check.module, check.exit_code])).toEqual([['catalogo', 0], ['pedidos', 0]]);
+    const head = (await git.raw(['rev-parse', INTEGRATION_BRANCH])).trim();
+    expect(ended.filter((event) => event.type === 'line.completed')).toMatchObject([{ payload: { commit: head, modules: ['catalogo', 'pedidos'] } }]);
+    expect(merges[1]!.commit).toBe(head);
+    expect((await git.raw(['log', '--merges', '--format=%s', INTEGRATION_BRANCH])).trim().split('\n')).toEqual(['Merge dev-pedidos into dev', 'Merge dev-catalogo into dev']);
+    expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/catalogo.ts`])).toBe(CATALOGO_CODE);
+    expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/pedidos.ts`])).toBe(PEDIDOS_CODE_FIXED);
+    const lineView = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body;
+    expect(lineView).toMatchObject({ completed: { commit: head }, modules: [{ module: 'catalogo', state: 'merged', branch: 'dev-catalogo' }, { module: 'pedidos', state: 'merged', merged_commit: head, last_check: { source: 'declared', exit_code: 0 } }] });
+
     const handoffs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.map((handoff: { from_agent: string; to_agent: string; status: string }) => `${handoff.from_agent}→${handoff.to_agent}:${handoff.status}`);
     // Sorted: the table lists rows of one transaction (the two dev handoffs) in no particular order.
     expect(handoffs.sort()).toEqual(['arquiteto→dev:catalogo:accepted', 'arquiteto→dev:pedidos:accepted', 'criativo→po:completed', 'po→arquiteto:completed']);
@@ -130,6 +145,36 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     expect(types).not.toContain('toolloop.limit_reached');
     expect(types).not.toContain('turn.failed');
     provider.assertAllTurnsConsumed();
+  });
+
+  it('re-opens the work of the second module when both wrote the same path, naming it', { timeout: 240_000 }, async () => {
+    const plain = { ...MAP, modules: MAP.modules.map(({ check: _check, ...module }) => module) };
+    const arquiteto = [
+      { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: plain }] },
+      { agent: 'arquiteto', tool_calls: [{ name: 'assign_tasks_to_modules', arguments: { assignments: [{ task_id: 'AT-001', module: 'catalogo' }, { task_id: 'AT-002', module: 'pedidos' }] } }] },
+      { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
+      { agent: 'arquiteto', text: 'Pronto.' },
+    ];
+    const writes = (module: string, task: string) => [
+      { agent: `dev:${module}`, tool_calls: [{ name: 'write_file', arguments: { path: 'src/index.ts', content: `export const dono = '${module}';\n` } }] },
+      { agent: `dev:${module}`, tool_calls: [{ name: 'finish_task', arguments: { task_id: task, resumo: `index de ${module}` } }] },
+      { agent: `dev:${module}`, text: 'Feito.' },
+    ];
+    const reopened = { agent: 'dev:pedidos', expect: { system: ['Reaberto: o merge de dev-pedidos em dev deu conflito em src/index.ts'] }, text: 'Vou mudar o caminho.' };
+    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...writes('catalogo', 'AT-001'), ...writes('pedidos', 'AT-002'), reopened] });
+    close = line.close;
+    const { forja, dataDirectory } = line;
+    const { projectId, sessionId } = await throughTheArquiteto(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
+    await forja.conversation.idle(sessionId);
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    expect(log.filter((event) => event.type === 'module.merged').map((event) => (event.payload as { module: string }).module)).toEqual(['catalogo']);
+    expect(log.filter((event) => event.type === 'module.merge_failed')).toMatchObject([{ payload: { module: 'pedidos', kind: 'conflict', paths: ['src/index.ts'] } }]);
+    expect(log.map((event) => event.type)).not.toContain('line.completed');
+    const git = gitAt(workspaceDirectory(dataDirectory, projectId));
+    expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/index.ts`])).toBe("export const dono = 'catalogo';\n");
+    expect((await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body).toMatchObject({ completed: null, modules: [{ module: 'catalogo', state: 'merged' }, { module: 'pedidos', state: 'conflict', failure: { kind: 'conflict', paths: ['src/index.ts'] } }] });
+    line.provider.assertAllTurnsConsumed();
   });
 
   it('stops the Arquiteto at its ceiling of 14 model calls with toolloop.limit_reached', { timeout: 240_000 }, async () => {

@@ -5,6 +5,7 @@ import { readProjectBacklog } from '../agents/po/current-backlog.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
 import { advanceIntegration, gitAt, mergeIntoIntegration, readProjectArchitecture, removeScratch, type ProjectWorkspaces, type TerminalRunner } from '../workspace/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { transitionHandoff } from './handoff-transition.ts';
 import { inLane, startAndContinue } from './run-agent-turn.ts';
 import { SESSION_LANE } from './session-queue.ts';
 
@@ -21,7 +22,7 @@ const OUTPUT_TAIL_LINES = 40;
  * module of the map whose tasks are all finished, whose dependencies are merged and whose last finish is newer
  * than its last failed merge, is merged into `dev` (a real merge commit in a scratch worktree) and the
  * integration check runs there (every merged module's check, this one's included, in the terminal's sandbox).
- * Pass: `dev` advances, `module.merged {module, commit, checks}`. Conflict or failing check: `dev` stays,
+ * Pass: `dev` advances, `module.merged {module, commit, checks}` and the dev's handoff completes. Conflict or failing check: `dev` stays,
  * `module.merge_failed` and a turn in the dev's lane whose task state names the paths or the output. When every
  * module with tasks is merged: `line.completed {commit}`. In the session lane, decided from the log.
  */
@@ -73,6 +74,9 @@ export function mergeLine(dependencies: ConversationDependencies, line: LineWork
       await advanceIntegration(repository, outcome.commit, outcome.onto);
       await append(dependencies, sessionId, [{ type: LINE_EVENT_TYPES.merged, actor: 'system', payload: { v: 1, module, commit: outcome.commit, checks } }]);
       merged.add(module);
+      // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
+      const handoff = view.state.handoffs.find((candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted');
+      if (handoff !== undefined) void transitionHandoff(dependencies, handoff.id, { type: 'complete', actor: 'system' }).catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, module }, 'completing the dev handoff failed'));
     }
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = gitAt(repository).raw(['rev-parse', 'refs/heads/dev']);

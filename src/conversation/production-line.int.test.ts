@@ -119,7 +119,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
 
     const devs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/devs`)).body.devs;
     expect(devs).toEqual([
-      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'accepted' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado'), status: 'unblocked', resolution: expect.objectContaining({ kind: 'contracts', version: 2 }) })], finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo', files: ['src/catalogo.ts'] })] }),
+      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'completed' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado'), status: 'unblocked', resolution: expect.objectContaining({ kind: 'contracts', version: 2 }) })], finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo', files: ['src/catalogo.ts'] })] }),
       expect.objectContaining({ agent: 'dev:pedidos', active: true, blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos', files: ['src/pedidos.ts'] })] }),
     ]);
 
@@ -140,7 +140,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
 
     const handoffs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.map((handoff: { from_agent: string; to_agent: string; status: string }) => `${handoff.from_agent}→${handoff.to_agent}:${handoff.status}`);
     // Sorted: the table lists rows of one transaction (the two dev handoffs) in no particular order.
-    expect(handoffs.sort()).toEqual(['arquiteto→dev:catalogo:accepted', 'arquiteto→dev:pedidos:accepted', 'criativo→po:completed', 'po→arquiteto:completed']);
+    expect(handoffs.sort()).toEqual(['arquiteto→dev:catalogo:completed', 'arquiteto→dev:pedidos:completed', 'criativo→po:completed', 'po→arquiteto:completed']);
     const types = (await forja.eventLog.read(sessionId, { limit: 10_000 })).map((event) => event.type);
     expect(types).not.toContain('toolloop.limit_reached');
     expect(types).not.toContain('turn.failed');

@@ -113,7 +113,7 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { instruction: summaryInstruction } });
   const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), slots: createTurnSlots(config.maxParallelTurns), views, contextManager, newId: randomUUID },
+    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), slots: createTurnSlots(config.maxParallelTurns), views, contextManager, newId: randomUUID, line: { workspaces: line.workspaces, terminal } },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );

@@ -8,6 +8,7 @@ import type { Database, EventLog } from '../store/index.ts';
 import type { AgentCatalog } from './agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
+import type { LineWorkspace } from './merge-line.ts';
 
 /** What the conversation use cases are given. */
 export interface ConversationDependencies {
@@ -25,6 +26,8 @@ export interface ConversationDependencies {
   /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
   contextManager?: ContextManager;
   newId: () => string;
+  /** The repositories and sandbox the line merges with; absent, finished modules are not merged (tests of other parts). */
+  line?: LineWorkspace;
 }
 
 /** Cached session views (the rehydrated runtimes), released when idle. */

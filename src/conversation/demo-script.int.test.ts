@@ -108,7 +108,7 @@ describe('the README walk-throughs, as written', { timeout: 120_000 }, () => {
 
     const devs = (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/devs`)).body.devs;
     expect(devs).toEqual([
-      expect.objectContaining({ agent: 'dev:catalogo', blocks: [expect.objectContaining({ modulo: 'pedidos' })], finished: [] }),
+      expect.objectContaining({ agent: 'dev:catalogo', blocks: [expect.objectContaining({ modulo: 'pedidos', status: 'unblocked' })], finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo' })] }),
       expect.objectContaining({ agent: 'dev:pedidos', blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos' })] }),
     ]);
     expect(await gitAt(workspaceDirectory(dataDirectory, PROJECT)).raw(['show', 'dev-pedidos:src/pedidos.ts'])).toContain('listarPaes');

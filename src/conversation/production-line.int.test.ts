@@ -11,7 +11,7 @@ import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/t
 import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 import { gitAt, INTEGRATION_BRANCH, workspaceDirectory, worktreeDirectory } from '../workspace/index.ts';
-import { BRIEF, MAP, WRONG_CONTRACTS, CONTRACTS, PEDIDOS_CODE, UP_TO_ARQUITETO, ARQUITETO, DEVS } from './testing/production-line-script.ts';
+import { BRIEF, MAP, WRONG_CONTRACTS, CONTRACTS, CONTRACTS_V2, CATALOGO_CODE, PEDIDOS_CODE, PEDIDOS_CODE_FIXED, UP_TO_ARQUITETO, ARQUITETO, DEVS } from './testing/production-line-script.ts';
 
 async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-production-line-'));
@@ -52,7 +52,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     close = undefined;
   });
 
-  it('goes from an idea to two dev agents in their own worktrees, one committing code, one blocked on a missing interface', { timeout: 240_000 }, async () => {
+  it('goes from an idea to two dev agents in their own worktrees; a block reaches the Arquiteto, whose contracts v2 unblock the dev', { timeout: 240_000 }, async () => {
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });
     close = line.close;
     const { forja, provider, dataDirectory } = line;
@@ -81,33 +81,100 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
 
     // dev:pedidos read catalogo's contract through the tool (its own argument ignored and said so) …
     const pedidos = await toolResults(forja, sessionId, 'dev:pedidos');
-    expect(pedidos.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', true]]);
+    expect(pedidos.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', false], ['write_file', true], ['finish_task', true]]);
+    // … its first finish_task refused by the module's check, with the exit code and the output's tail …
+    expect(pedidos[2]!.result).toContain("finish_task refused: the check `! grep -n '^ \\+export ' src/pedidos.ts` (declared in the module map) failed with exit code 1");
+    expect(pedidos[2]!.result).toContain('4:  export const pao = listarPaes()');
+    expect(pedidos[4]!.result).toMatch(/^The check .* passed \(exit code 0, \d+ ms\)\. Committed /);
     expect(pedidos[0]!.result).toContain('## catalogo (you consume it) — 2 items');
     expect(pedidos[0]!.result).toContain('- [funcao] listarPaes(): Pao[] — Os pães à venda hoje');
     expect(pedidos[0]!.result).toContain('ignored: modulo');
     // … and committed its code on its own branch, in its own worktree.
     const git = gitAt(workspace);
     expect((await git.raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-002: Cria o pedido com o pão de listarPaes');
-    expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe(PEDIDOS_CODE);
-    expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/pedidos.ts'), 'utf8')).toBe(PEDIDOS_CODE);
-    expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-pedidos`])).trim()).toBe('1');
-    expect((await git.raw(['rev-list', '--count', `${INTEGRATION_BRANCH}..dev-catalogo`])).trim()).toBe('0');
-    expect((await git.raw(['ls-tree', '-r', '--name-only', 'dev-catalogo'])).trim()).toBe('');
+    expect(await git.raw(['show', 'dev-pedidos:src/pedidos.ts'])).toBe(PEDIDOS_CODE_FIXED);
+    expect(await readFile(join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/pedidos.ts'), 'utf8')).toBe(PEDIDOS_CODE_FIXED);
+    const finished = (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'dev.task_finished').map((event) => event.payload as { module: string; check: unknown });
+    expect(finished.find((payload) => payload.module === 'pedidos')!.check).toEqual({ command: MAP.modules[1]!.check, source: 'declared', exit_code: 0, duration_ms: expect.any(Number) });
+    // catalogo declares no check: Forja's default for TypeScript, which says it skipped without a tsconfig.json.
+    expect(finished.find((payload) => payload.module === 'catalogo')!.check).toMatchObject({ source: 'default', exit_code: 0, command: expect.stringContaining('npx --no-install tsc --noEmit') });
+    expect((await git.raw(['rev-list', '--count', 'dev-catalogo..dev-pedidos'])).trim()).toBe('1');
 
-    // dev:catalogo reported the missing interface instead of writing it.
+    // dev:catalogo reported the missing interface instead of writing it; the block reached the Arquiteto's
+    // lane, which declared the contracts' version 2; the dev was unblocked, read version 2 and finished.
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    const blocked = log.find((event) => event.type === 'dev.blocked')!;
+    const contractsV2 = log.find((event) => event.type === 'artifact.module_contracts' && (event.payload as { data: { version: number } }).data.version === 2)!;
+    const unblocked = log.find((event) => event.type === 'dev.unblocked')!;
+    expect(blocked).toMatchObject({ payload: { agent: 'dev:catalogo', modulo: 'pedidos' } });
+    expect(contractsV2).toMatchObject({ actor: 'arquiteto', payload: { data: CONTRACTS_V2 } });
+    expect(unblocked).toMatchObject({ payload: { agent: 'dev:catalogo', block_seq: blocked.seq, resolution: { kind: 'contracts', version: 2, seq: contractsV2.seq } } });
+    expect(blocked.seq).toBeLessThan(contractsV2.seq);
+    expect(contractsV2.seq).toBeLessThan(unblocked.seq);
+    const catalogo = await toolResults(forja, sessionId, 'dev:catalogo');
+    expect(catalogo.map((call) => [call.tool, call.ok])).toEqual([['listar_contratos_de_modulos', true], ['report_blocked', true], ['listar_contratos_de_modulos', true], ['write_file', true], ['finish_task', true]]);
+    expect(catalogo[2]!.result).toContain('module contracts: version 2');
+    expect(await git.raw(['show', 'dev-catalogo:src/catalogo.ts'])).toBe(CATALOGO_CODE);
+    expect((await requestJson(forja, 'GET', `/api/projects/${projectId}/architecture`)).body.module_contracts).toMatchObject({ version: 2 });
+
     const devs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/devs`)).body.devs;
     expect(devs).toEqual([
-      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'accepted' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado') })], finished: [] }),
+      expect.objectContaining({ agent: 'dev:catalogo', active: true, handoff: expect.objectContaining({ status: 'completed' }), blocks: [expect.objectContaining({ modulo: 'pedidos', falta: expect.stringContaining('PedidoCriado'), status: 'unblocked', resolution: expect.objectContaining({ kind: 'contracts', version: 2 }) })], finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo', files: ['src/catalogo.ts'] })] }),
       expect.objectContaining({ agent: 'dev:pedidos', active: true, blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos', files: ['src/pedidos.ts'] })] }),
     ]);
 
+    // Both modules merged into dev in dependency order (catalogo, which pedidos depends on, first, though it
+    // finished last), each after the integration check; then the line completed on dev's head.
+    const ended = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    const merges = ended.filter((event) => event.type === 'module.merged').map((event) => event.payload as { module: string; commit: string; checks: Array<{ module: string; exit_code: number }> });
+    expect(merges.map((merge) => merge.module)).toEqual(['catalogo', 'pedidos']);
+    expect(merges[1]!.checks.map((check) => [check.module, check.exit_code])).toEqual([['catalogo', 0], ['pedidos', 0]]);
+    const head = (await git.raw(['rev-parse', INTEGRATION_BRANCH])).trim();
+    expect(ended.filter((event) => event.type === 'line.completed')).toMatchObject([{ payload: { commit: head, modules: ['catalogo', 'pedidos'] } }]);
+    expect(merges[1]!.commit).toBe(head);
+    expect((await git.raw(['log', '--merges', '--format=%s', INTEGRATION_BRANCH])).trim().split('\n')).toEqual(['Merge dev-pedidos into dev', 'Merge dev-catalogo into dev']);
+    expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/catalogo.ts`])).toBe(CATALOGO_CODE);
+    expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/pedidos.ts`])).toBe(PEDIDOS_CODE_FIXED);
+    const lineView = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body;
+    expect(lineView).toMatchObject({ completed: { commit: head }, modules: [{ module: 'catalogo', state: 'merged', branch: 'dev-catalogo' }, { module: 'pedidos', state: 'merged', merged_commit: head, last_check: { source: 'declared', exit_code: 0 } }] });
+
     const handoffs = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.map((handoff: { from_agent: string; to_agent: string; status: string }) => `${handoff.from_agent}→${handoff.to_agent}:${handoff.status}`);
     // Sorted: the table lists rows of one transaction (the two dev handoffs) in no particular order.
-    expect(handoffs.sort()).toEqual(['arquiteto→dev:catalogo:accepted', 'arquiteto→dev:pedidos:accepted', 'criativo→po:completed', 'po→arquiteto:completed']);
+    expect(handoffs.sort()).toEqual(['arquiteto→dev:catalogo:completed', 'arquiteto→dev:pedidos:completed', 'criativo→po:completed', 'po→arquiteto:completed']);
     const types = (await forja.eventLog.read(sessionId, { limit: 10_000 })).map((event) => event.type);
     expect(types).not.toContain('toolloop.limit_reached');
     expect(types).not.toContain('turn.failed');
     provider.assertAllTurnsConsumed();
+  });
+
+  it('re-opens the work of the second module when both wrote the same path, naming it', { timeout: 240_000 }, async () => {
+    const plain = { ...MAP, modules: MAP.modules.map(({ check: _check, ...module }) => module) };
+    const arquiteto = [
+      { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: plain }] },
+      { agent: 'arquiteto', tool_calls: [{ name: 'assign_tasks_to_modules', arguments: { assignments: [{ task_id: 'AT-001', module: 'catalogo' }, { task_id: 'AT-002', module: 'pedidos' }] } }] },
+      { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
+      { agent: 'arquiteto', text: 'Pronto.' },
+    ];
+    const writes = (module: string, task: string) => [
+      { agent: `dev:${module}`, tool_calls: [{ name: 'write_file', arguments: { path: 'src/index.ts', content: `export const dono = '${module}';\n` } }] },
+      { agent: `dev:${module}`, tool_calls: [{ name: 'finish_task', arguments: { task_id: task, resumo: `index de ${module}` } }] },
+      { agent: `dev:${module}`, text: 'Feito.' },
+    ];
+    const reopened = { agent: 'dev:pedidos', expect: { system: ['Reaberto: o merge de dev-pedidos em dev deu conflito em src/index.ts'] }, text: 'Vou mudar o caminho.' };
+    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...writes('catalogo', 'AT-001'), ...writes('pedidos', 'AT-002'), reopened] });
+    close = line.close;
+    const { forja, dataDirectory } = line;
+    const { projectId, sessionId } = await throughTheArquiteto(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
+    await forja.conversation.idle(sessionId);
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    expect(log.filter((event) => event.type === 'module.merged').map((event) => (event.payload as { module: string }).module)).toEqual(['catalogo']);
+    expect(log.filter((event) => event.type === 'module.merge_failed')).toMatchObject([{ payload: { module: 'pedidos', kind: 'conflict', paths: ['src/index.ts'] } }]);
+    expect(log.map((event) => event.type)).not.toContain('line.completed');
+    const git = gitAt(workspaceDirectory(dataDirectory, projectId));
+    expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/index.ts`])).toBe("export const dono = 'catalogo';\n");
+    expect((await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body).toMatchObject({ completed: null, modules: [{ module: 'catalogo', state: 'merged' }, { module: 'pedidos', state: 'conflict', failure: { kind: 'conflict', paths: ['src/index.ts'] } }] });
+    line.provider.assertAllTurnsConsumed();
   });
 
   it('stops the Arquiteto at its ceiling of 14 model calls with toolloop.limit_reached', { timeout: 240_000 }, async () => {

@@ -1,6 +1,9 @@
+import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
 import { decide, type TurnKind } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { mergeLine } from './merge-line.ts';
+import { routeBlocks } from './route-blocks.ts';
 
 /**
  * Who a turn is for. A `person` turn answers the person's message and starts at once; a `line` turn
@@ -55,6 +58,10 @@ export async function continueTurn(dependencies: ConversationDependencies, sessi
   const view = await dependencies.views.load(sessionId);
   const module = agentSlug.startsWith('dev:') ? agentSlug.slice('dev:'.length) : null;
   const result = await runToolLoop(dependencies, agent, { projectId, sessionId, module, view });
-  await dependencies.views.load(sessionId);
+  const after = await dependencies.views.load(sessionId);
+  // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
+  if (after.events.some((event) => event.type === DEV_EVENT_TYPES.blocked)) routeBlocks(dependencies, sessionId, projectId);
+  // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
+  if (dependencies.line !== undefined && after.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)) mergeLine(dependencies, dependencies.line, sessionId, projectId);
   return result;
 }

@@ -11,6 +11,7 @@ export type { WorktreeWrite } from './files/write-worktree-file.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
 export { gitAt } from './git/git-at.ts';
+export { advanceIntegration, mergeIntoIntegration, removeScratch } from './git/merge-into-integration.ts';
 export { readProjectArtifactEvents } from './project-artifact-events.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';

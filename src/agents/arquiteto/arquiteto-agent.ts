@@ -5,10 +5,12 @@ import { readProjectBacklog } from '../po/current-backlog.ts';
 import { renderBacklog, renderBrief, renderModuleMapSummary } from '../po/render-line-context.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
+import { answerBlockTool } from './answer-block-tool.ts';
 import { assignTasksTool } from './assign-tasks-tool.ts';
 import { declareTools } from './declare-tools.ts';
 import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
 import { renderContractsSummary } from './render-contracts-summary.ts';
+import { devBlocks, renderOpenBlocks } from '../dev/dev-blocks.ts';
 
 export const ARQUITETO_MAX_OUTPUT_TOKENS = 8192;
 
@@ -18,7 +20,7 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
     slug: 'arquiteto',
     maxIterations: ARQUITETO_MAX_ITERATIONS,
     maxOutputTokens: ARQUITETO_MAX_OUTPUT_TOKENS,
-    tools: [...declareTools(dependencies), assignTasksTool(dependencies), handOffToDevsTool(dependencies)],
+    tools: [...declareTools(dependencies), assignTasksTool(dependencies), handOffToDevsTool(dependencies), answerBlockTool()],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture] = await Promise.all([readProjectBacklog(dependencies.database, scope.projectId), readProjectArchitecture(dependencies.database, scope.projectId)]);
       const handedOff = view.state.handoffs.some((handoff) => handoff.from_agent === 'arquiteto' && handoff.to_agent.startsWith('dev:'));
@@ -28,7 +30,8 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
       ].join('\n\n');
-      const taskState = arquitetoTaskState(architecture, backlog, handedOff);
+      const blocks = renderOpenBlocks(devBlocks(view.events));
+      const taskState = [arquitetoTaskState(architecture, backlog, handedOff), ...(blocks === null ? [] : ['', blocks])].join('\n');
       return (await buildSystemPrompt(dependencies.prompts, 'arquiteto', scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState })).prompt;
     },
   };

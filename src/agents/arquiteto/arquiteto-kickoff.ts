@@ -11,7 +11,7 @@ export const ARQUITETO_MAX_ITERATIONS = 14;
 export const ARQUITETO_KICKOFF = [
   'Você recebeu do PO o backlog desta sessão. Declare a arquitetura nesta ordem, uma ferramenta por passo:',
   '1. declare_project_image — a imagem do projeto: o que ele é, sua forma e as escolhas principais.',
-  '2. declare_module_map — os módulos {name, stack, responsibility, dependsOn[], directory?}; sem ciclos e sem depender de módulo que não está no mapa. directory é a pasta do módulo no repositório (ex.: packages/pedidos): o dev do módulo lê os AGENTS.md do caminho até ela.',
+  '2. declare_module_map — os módulos {name, stack, responsibility, dependsOn[], directory?}; sem ciclos e sem depender de módulo que não está no mapa. directory é a pasta do módulo no repositório (ex.: packages/pedidos): o dev do módulo lê os AGENTS.md do caminho até ela. check (opcional) é o comando de shell que verifica o módulo (ex.: npx tsc --noEmit, node --test, pytest -q): finish_task o roda antes de cada commit; sem ele vale o padrão da stack.',
   '3. route_modules_to_infra — onde cada módulo roda.',
   '4. declare_c4_diagram — o contexto C4: pessoas e sistemas externos em volta do sistema e dos módulos (o nível de contêiner é o próprio mapa).',
   '5. declare_module_contracts — o contrato de cada módulo: só o que ele EXPÕE, {modulo, expoe: [{tipo: funcao|rota|evento|dado, assinatura (até 300 caracteres), descricao?}]}, de 1 a 40 itens por módulo. O que um módulo consome vem do dependsOn do mapa: nunca escreva duas vezes. Os devs leem os contratos com listar_contratos_de_modulos, nunca no worktree de outro módulo; mudar um contrato é declarar uma nova versão.',

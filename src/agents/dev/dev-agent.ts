@@ -4,7 +4,9 @@ import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-pr
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { readProjectBacklog } from '../po/current-backlog.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
+import { devBlocks, renderUnblocked } from './dev-blocks.ts';
 import { devKickoff } from './dev-kickoff.ts';
+import { renderReopened } from './line-events.ts';
 import { fileTools } from './file-tools.ts';
 import { finishTaskTool } from './finish-task-tool.ts';
 import { listModuleContractsTool } from './list-module-contracts-tool.ts';
@@ -31,7 +33,9 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
         dependencies.workspaces.ensureWorktree(scope.projectId, module),
       ]);
       const projectContext = renderModuleTasks(module, architecture.module_map?.data ?? null, backlog);
-      const taskState = devKickoff(module, worktree, dependencies.terminal.settings.mode);
+      const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
+      const reopened = renderReopened(view.events, module);
+      const taskState = [devKickoff(module, worktree, dependencies.terminal.settings.mode), ...[unblocked, reopened].flatMap((note) => (note === null ? [] : ['', note]))].join('\n');
       // The instruction files on the path to the module's directory (the map's `directory`; the root when it has none).
       const instructionScope = architecture.module_map?.data.modules.find((entry) => entry.name === module)?.directory ?? '';
       return (await buildSystemPrompt(dependencies.prompts, `${DEV_SLUG_PREFIX}${module}`, scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState, instructionScope })).prompt;

@@ -26,6 +26,8 @@ export const DevTaskFinishedPayloadSchema = z.object({
   branch: z.string().min(1),
   commit: z.string().min(1),
   files: z.array(z.string()),
+  /** The check that passed before the commit (absent in events before issue 14; null when there was none). */
+  check: z.object({ command: z.string(), source: z.enum(['declared', 'default']), exit_code: z.number().int(), duration_ms: z.number().int().nonnegative() }).nullable().optional(),
 });
 
 export type DevBlockedPayload = z.infer<typeof DevBlockedPayloadSchema>;

@@ -1,5 +1,6 @@
 import type { ConversationState, SessionEvent } from '../../domain/conversation/index.ts';
-import { DEV_EVENT_TYPES, DevBlockedPayloadSchema, DevTaskFinishedPayloadSchema } from './dev-events.ts';
+import { devBlocks, type DevBlock } from './dev-blocks.ts';
+import { DEV_EVENT_TYPES, DevTaskFinishedPayloadSchema } from './dev-events.ts';
 
 /** Where one dev agent of the session stands: its handoff, its blocks and the tasks it committed. */
 export interface DevProgress {
@@ -7,7 +8,8 @@ export interface DevProgress {
   module: string;
   handoff: { id: string; status: string } | null;
   active: boolean;
-  blocks: Array<{ seq: number; created_at: string; modulo: string; falta: string }>;
+  /** Each block with who resolves it: `open` (the Arquiteto's), `needs_person` when its turn did not resolve it. */
+  blocks: Array<Pick<DevBlock, 'seq' | 'created_at' | 'modulo' | 'falta' | 'status' | 'resolution' | 'needs_person'>>;
   finished: Array<{ seq: number; created_at: string; task_id: string; summary: string; branch: string; commit: string; files: string[] }>;
 }
 
@@ -22,16 +24,17 @@ export function devProgress(state: ConversationState, events: readonly SessionEv
   for (const active of state.active_agents) if (active.agent.startsWith('dev:')) entry(active.agent).active = true;
   for (const event of events) {
     const where = { seq: event.seq, created_at: event.created_at };
-    if (event.type === DEV_EVENT_TYPES.blocked) {
-      const parsed = DevBlockedPayloadSchema.safeParse(event.payload);
-      if (parsed.success) entry(parsed.data.agent).blocks.push({ ...where, modulo: parsed.data.modulo, falta: parsed.data.falta });
-    } else if (event.type === DEV_EVENT_TYPES.taskFinished) {
+    if (event.type === DEV_EVENT_TYPES.taskFinished) {
       const parsed = DevTaskFinishedPayloadSchema.safeParse(event.payload);
       if (parsed.success) {
         const { task_id, summary, branch, commit, files } = parsed.data;
         entry(parsed.data.agent).finished.push({ ...where, task_id, summary, branch, commit, files });
       }
     }
+  }
+  for (const block of devBlocks(events)) {
+    const { seq, created_at, modulo, falta, status, resolution, needs_person } = block;
+    entry(block.agent).blocks.push({ seq, created_at, modulo, falta, status, resolution, needs_person });
   }
   return [...byAgent.values()];
 }

@@ -17,7 +17,7 @@ export const MAP = {
   version: 1,
   modules: [
     { name: 'catalogo', stack: 'TypeScript', responsibility: 'Os pães à venda e seus preços', dependsOn: [] },
-    { name: 'pedidos', stack: 'TypeScript', responsibility: 'As assinaturas e os pedidos do dia', dependsOn: ['catalogo'] },
+    { name: 'pedidos', stack: 'TypeScript', responsibility: 'As assinaturas e os pedidos do dia', dependsOn: ['catalogo'], check: "! grep -n '^ \\+export ' src/pedidos.ts" },
   ],
 };
 export const WRONG_CONTRACTS = { version: 1, contratos: [{ modulo: 'catalogo', expoe: [{ tipo: 'classe', assinatura: 'Pao' }] }, { modulo: 'estoque', expoe: [{ tipo: 'funcao', assinatura: 'baixar(id)' }] }] };
@@ -28,7 +28,19 @@ export const CONTRACTS = {
     { modulo: 'pedidos', expoe: [{ tipo: 'rota', assinatura: 'POST /pedidos { paoId, quantidade } -> 201 { pedidoId }' }] },
   ],
 };
+/** The contracts' second version, declared by the Arquiteto when dev:catalogo blocks: pedidos announces PedidoCriado. */
+export const CONTRACTS_V2 = {
+  version: 2,
+  contratos: [
+    CONTRACTS.contratos[0]!,
+    { modulo: 'pedidos', expoe: [...CONTRACTS.contratos[1]!.expoe, { tipo: 'evento', assinatura: 'PedidoCriado { pedidoId: string; paoId: string }', descricao: 'Emitido a cada pedido criado' }] },
+  ],
+};
+export const CATALOGO_CODE = "export interface Pao { id: string; nome: string; precoCentavos: number }\n\nexport function listarPaes(): Pao[] {\n  return [{ id: 'frances', nome: 'Pão francês', precoCentavos: 90 }];\n}\n";
 export const PEDIDOS_CODE = "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  export const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
+
+/** PEDIDOS_CODE without the `export` inside the function, which pedidos' check refuses. */
+export const PEDIDOS_CODE_FIXED = PEDIDOS_CODE.replace('  export const pao', '  const pao');
 
 /**
  * The line up to the Arquiteto's handoff: Criativo with the person (two messages: the first answer records a
@@ -80,8 +92,19 @@ export const DEVS: ScriptTurn[] = [
   { agent: 'dev:catalogo', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
   { agent: 'dev:catalogo', tool_calls: [{ name: 'report_blocked', arguments: { modulo: 'pedidos', falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia' } }] },
   { agent: 'dev:catalogo', text: 'Bloqueado: falta o evento PedidoCriado de pedidos.' },
+  // The block reaches the Arquiteto's lane, which declares the contracts' version 2 …
+  { agent: 'arquiteto', expect: { system: ['Bloqueios abertos', 'dev:catalogo (módulo catalogo', 'bloqueado em pedidos: falta evento PedidoCriado'], tools: ['answer_block'] }, tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS_V2 }] },
+  { agent: 'arquiteto', text: 'Contratos na versão 2: pedidos expõe PedidoCriado.' },
+  // … and dev:catalogo resumes, told what changed, reads version 2 and finishes.
+  { agent: 'dev:catalogo', expect: { system: ['Desbloqueado', 'contratos na versão 2'] }, tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
+  { agent: 'dev:catalogo', expect: { messages: ['module contracts: version 2'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE } }] },
+  { agent: 'dev:catalogo', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } }] },
+  { agent: 'dev:catalogo', text: 'AT-001 feita no branch dev-catalogo.' },
   { agent: 'dev:pedidos', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }] },
   { agent: 'dev:pedidos', expect: { messages: ['listar_contratos_de_modulos(', 'listarPaes(): Pao[]'], tools: ['write_file', 'finish_task'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } }] },
+  // The first finish_task is refused by pedidos' check (an export inside a function); the fixed code passes.
+  { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
+  { agent: 'dev:pedidos', expect: { messages: ['failed with exit code 1', '4:  export const pao'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE_FIXED } }] },
   { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
   { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
 ];

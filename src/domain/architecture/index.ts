@@ -61,3 +61,4 @@ export { validateDeclaration } from './validate-declaration.ts';
 export { validateModuleContractsDeclaration } from './validate-module-contracts.ts';
 export { validateModuleMapDeclaration } from './validate-module-map.ts';
 export { validateModuleRoutingDeclaration } from './validate-module-routing.ts';
+export { moduleCheck, type ModuleCheck } from './module-check.ts';

@@ -16,6 +16,7 @@ export const MAX_STACK_CHARACTERS = 200;
 export const MAX_RESPONSIBILITY_CHARACTERS = 1000;
 
 export const MAX_MODULE_DIRECTORY_CHARACTERS = 200;
+export const MAX_CHECK_CHARACTERS = 1000;
 const MODULE_DIRECTORY_PATTERN = /^[A-Za-z0-9_@.-]+(?:\/[A-Za-z0-9_@.-]+)*$/;
 
 /**
@@ -69,6 +70,11 @@ export const moduleSchema = strictObject({
   dependsOn: z.array(z.string()).default([]),
   /** Optional: the module's directory in the repository; without it its dev reads only the root's instructions. */
   directory: moduleDirectorySchema.optional(),
+  /**
+   * Optional: the shell command that checks the module (`node --test`, `npx tsc --noEmit`, `pytest -q`), run by
+   * `finish_task` in the dev's sandbox before it commits; without it Forja uses a default for known stacks.
+   */
+  check: z.string().trim().min(1, 'check must not be empty').max(MAX_CHECK_CHARACTERS, `check must be at most ${MAX_CHECK_CHARACTERS} characters`).optional(),
 });
 
 /**

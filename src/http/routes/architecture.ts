@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { readProjectBacklog } from '../../agents/po/current-backlog.ts';
 import { devProgress } from '../../agents/dev/dev-progress.ts';
+import { sessionLine } from '../../agents/dev/session-line.ts';
 import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { MODULE_NAME_PATTERN, deriveC4ContainerView, listModuleContractsForDev } from '../../domain/architecture/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
@@ -30,6 +31,7 @@ const moduleContracts = createRoute({
 });
 const backlog = get('/api/projects/{id}/backlog', "The project's backlog: epics, stories and tasks at their latest declaration", 'Backlog');
 const devs = get('/api/sessions/{id}/devs', "Each dev agent of the session: its handoff, its blocks and the tasks it committed", 'DevProgress');
+const lineRoute = get('/api/sessions/{id}/line', "Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed", 'SessionLine');
 const acceptDevs = createRoute({ method: 'post', path: '/api/sessions/{id}/dev-handoffs/accept', summary: 'Accept every offered handoff to a dev agent; their kickoffs run side by side, up to FORJA_MAX_PARALLEL_TURNS at once, the rest in the order offered', request: { params: idOnly, body: noBody }, responses: { 200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'), ...errorResponses(400, 404, 413, 415) } });
 const kickoffs = createRoute({ method: 'post', path: '/api/sessions/{id}/kickoffs', summary: 'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet', request: { params: idOnly, body: noBody }, responses: { 202: jsonContent(anything('KickoffsQueued'), 'Queued'), ...errorResponses(400, 404, 413, 415) } });
 
@@ -63,6 +65,13 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       if (!(await findSession(database, id))) return context.json(notFound('session', id), 404);
       const view = await conversation.views.load(id);
       return context.json({ devs: devProgress(view.state, view.events) }, 200);
+    })
+    .openapi(lineRoute, async (context) => {
+      const { id } = context.req.valid('param');
+      const session = await findSession(database, id);
+      if (!session) return context.json(notFound('session', id), 404);
+      const view = await conversation.views.load(id);
+      return context.json((await sessionLine(database, session.project_id, view.events)) as unknown as Record<string, unknown>, 200);
     })
     .openapi(acceptDevs, async (context) => {
       const outcome = await conversation.acceptDevHandoffs(context.req.valid('param').id, actorOf(context));

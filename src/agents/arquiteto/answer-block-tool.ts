@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { AgentTool } from '../runtime/agent-tool.ts';
+import { BLOCK_EVENT_TYPES, devBlocks } from '../dev/dev-blocks.ts';
+
+const AnswerBlockSchema = z.strictObject({
+  dev: z.string().trim().regex(/^dev:[a-z0-9][a-z0-9_-]*$/, 'must be a blocked dev agent, e.g. dev:catalogo').describe('The blocked dev agent.'),
+  answer: z.string().trim().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters').describe('Why the dev must do without what it asked for, and how.'),
+});
+
+/**
+ * `answer_block` (direct): `{dev, answer}` — the Arquiteto's other way out of a dev's block (issue 14): the
+ * dev goes on without the missing interface, for the reason given. Recorded as `arquiteto.block_answered`
+ * for the dev's oldest open block; the line then gives the dev's lane a turn with the answer. Refused when
+ * that dev has no open block (the refusal lists who has).
+ */
+export function answerBlockTool(): AgentTool {
+  return {
+    name: 'answer_block',
+    description: 'Answer a blocked dev that it must do without what it reported missing: {dev: "dev:<module>", answer: "why, and what to do instead"}. To give it the interface instead, declare a new module_contracts version.',
+    parameters: AnswerBlockSchema,
+    mode: 'direct',
+    run: async (args, context) => {
+      const { dev, answer } = args as z.output<typeof AnswerBlockSchema>;
+      const open = devBlocks(context.events).filter((block) => block.status === 'open');
+      const block = open.find((candidate) => candidate.agent === dev);
+      if (block === undefined) {
+        const blocked = [...new Set(open.map((candidate) => candidate.agent))];
+        return { ok: false, result: `answer_block refused: dev: ${dev} has no open block; blocked now: ${blocked.length === 0 ? '(nobody)' : blocked.join(', ')}. Nothing was recorded.` };
+      }
+      return {
+        ok: true,
+        result: `Recorded: ${dev} goes on without ${block.falta} (${block.modulo}). It gets a turn with your answer.`,
+        events: [{ type: BLOCK_EVENT_TYPES.answered, actor: context.agent, payload: { v: 1, dev, block_seq: block.seq, answer } }],
+      };
+    },
+  };
+}

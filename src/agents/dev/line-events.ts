@@ -1,0 +1,56 @@
+import type { SessionEvent } from '../../domain/conversation/index.ts';
+import { DEV_EVENT_TYPES } from './dev-events.ts';
+
+/**
+ * The end of the line's events (issue 14): `module.merged {module, commit, checks}` — the module's branch
+ * merged into `dev` and the integration check passed; `module.merge_failed {module, kind, paths | output}` — a
+ * conflict or a failing integration check re-opened the module's work; `line.completed {commit}` — every
+ * module with tasks merged.
+ */
+export const LINE_EVENT_TYPES = { merged: 'module.merged', mergeFailed: 'module.merge_failed', completed: 'line.completed' } as const;
+
+export type ModuleLineState = 'working' | 'blocked' | 'finished' | 'merged' | 'conflict' | 'failed';
+
+export interface ModuleLine {
+  module: string;
+  branch: string;
+  state: ModuleLineState;
+  last_check: { command: string; source: string; exit_code: number; duration_ms: number } | null;
+  merged_commit: string | null;
+  failure: { kind: 'conflict' | 'check'; paths?: string[]; output?: string; seq: number } | null;
+}
+
+/** Each module of `modules` (in the map's dependency order) as the log has it. Pure. */
+export function lineModules(events: readonly SessionEvent[], modules: readonly string[], openBlocksOf: (module: string) => number): ModuleLine[] {
+  const lines = new Map(modules.map((module) => [module, { module, branch: `dev-${module}`, state: 'working' as ModuleLineState, last_check: null, merged_commit: null, failure: null } as ModuleLine]));
+  for (const event of events) {
+    const payload = event.payload as Record<string, unknown>;
+    const line = typeof payload['module'] === 'string' ? lines.get(payload['module']) : undefined;
+    if (line === undefined) continue;
+    if (event.type === DEV_EVENT_TYPES.taskFinished) {
+      line.last_check = (payload['check'] as ModuleLine['last_check'] | undefined) ?? line.last_check;
+      line.state = 'finished';
+      line.failure = null;
+    } else if (event.type === LINE_EVENT_TYPES.mergeFailed) {
+      const kind = payload['kind'] === 'conflict' ? 'conflict' : 'check';
+      line.state = kind === 'conflict' ? 'conflict' : 'failed';
+      line.failure = { kind, seq: event.seq, ...(Array.isArray(payload['paths']) ? { paths: payload['paths'] as string[] } : {}), ...(typeof payload['output'] === 'string' ? { output: payload['output'] } : {}) };
+    } else if (event.type === LINE_EVENT_TYPES.merged) {
+      line.state = 'merged';
+      line.merged_commit = String(payload['commit']);
+      line.failure = null;
+    }
+  }
+  for (const line of lines.values()) if (line.state === 'working' && openBlocksOf(line.module) > 0) line.state = 'blocked';
+  return [...lines.values()];
+}
+
+/** The dev's part of its task state when its merge was refused after its last finished task. */
+export function renderReopened(events: readonly SessionEvent[], module: string): string | null {
+  const line = lineModules(events, [module], () => 0)[0]!;
+  if (line.failure === null) return null;
+  if (line.failure.kind === 'conflict') {
+    return `Reaberto: o merge de dev-${module} em dev deu conflito em ${line.failure.paths!.join(', ')} — outro módulo já escreveu esse caminho. Mude o seu trabalho para não escrever nele (ou combine pelo contrato) e chame finish_task de novo.`;
+  }
+  return `Reaberto: a verificação de integração em dev falhou depois do merge de dev-${module}:\n${line.failure.output}\nCorrija no seu worktree e chame finish_task de novo.`;
+}

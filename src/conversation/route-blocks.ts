@@ -1,0 +1,42 @@
+import { BLOCK_EVENT_TYPES, devBlocks } from '../agents/dev/dev-blocks.ts';
+import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { inLane, startAndContinue } from './run-agent-turn.ts';
+import { SESSION_LANE } from './session-queue.ts';
+
+/**
+ * The block loop (issue 14), looked at after every turn of a session with blocks: a block the Arquiteto has
+ * not had a turn for starts (or queues) a turn in the Arquiteto's lane, whose task state names the blocked
+ * dev, the module and what is missing; a block the Arquiteto resolved (a newer `module_contracts` version,
+ * or `answer_block`) is recorded as `dev.unblocked` and gives the dev's lane a turn whose task state says
+ * what changed. Decided from the log alone, in the session lane, so two looks never route a block twice.
+ * Enqueued at once, so `idle(sessionId)` waits for the turns it starts.
+ */
+export function routeBlocks(dependencies: ConversationDependencies, sessionId: string, projectId: string): void {
+  const routed = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
+    const view = await dependencies.views.load(sessionId);
+    const blocks = devBlocks(view.events);
+    const resolved = blocks.filter((block) => block.status === 'resolved');
+    if (resolved.length > 0) {
+      const events = resolved.map((block) => ({
+        type: BLOCK_EVENT_TYPES.unblocked,
+        actor: 'system',
+        payload: { v: 1, agent: block.agent, module: block.module, modulo: block.modulo, falta: block.falta, block_seq: block.seq, resolution: block.resolution },
+      }));
+      const appended = await dependencies.eventLog.append(sessionId, events);
+      if (!appended.success) throw new Error(`could not record dev.unblocked: ${appended.error.message}`);
+      await dependencies.views.load(sessionId);
+    }
+    const lanes = [...new Set(resolved.map((block) => block.agent))];
+    if (blocks.some((block) => block.status === 'open' && block.arquiteto_turns === 0)) lanes.push('arquiteto');
+    for (const agent of lanes) {
+      void inLane(dependencies, sessionId, agent, 'line', async () => {
+        if (agent === 'arquiteto') {
+          const now = devBlocks((await dependencies.views.load(sessionId)).events);
+          if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0)) return;
+        }
+        await startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
+      }).catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'block turn crashed'));
+    }
+  });
+  routed.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId }, 'block routing crashed'));
+}

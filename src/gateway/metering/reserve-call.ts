@@ -20,7 +20,7 @@ export type Reservation = { ok: true; usageId: string } | { ok: false; usageId: 
  * Reserves a call's maximum cost before the provider is called. Under the project's budget row lock, the
  * settled spend plus open reservations plus this reservation must fit the budget; so however many turns run
  * at once, spend can pass the budget only by what one call uses beyond its own reservation. A refusal is
- * recorded as a `refused` usage row. One call of `forja_reserve_call` (migrations 0002, 0008, 0010): one round trip.
+ * recorded as a `refused` usage row. One call of `forja_reserve_call` (migrations 0002, 0008, 0009): one round trip.
  */
 export async function reserveCall(database: Database, call: CallIdentity, requestedTokens: number, inputEstimate: number | null = null): Promise<Reservation> {
   const usageId = randomUUID();

@@ -8,7 +8,7 @@ import type { Migration } from './migration.ts';
  * `forja_reserve_call` takes the process and the input estimate as ninth and tenth arguments.
  */
 export const interruptedCalls: Migration = {
-  version: 10,
+  version: 9,
   name: 'interrupted-calls',
   sql: `
     create table forja_processes (

@@ -36,7 +36,8 @@ const mayImport = {
 
 /** Narrow surfaces an area may use without taking the whole of another. */
 const surfaces = {
-  gatewayInterface: '^src/gateway/(index|model-gateway|consume-stream)\\.ts$|^src/gateway/embeddings/(index|embedding-gateway|embedding-provider)\\.ts$|^src/gateway/metering/',
+  gatewayInterface:
+    '^src/gateway/(index|model-gateway|consume-stream)\\.ts$|^src/gateway/embeddings/(index|embedding-gateway|embedding-provider)\\.ts$|^src/gateway/metering/',
   memoryInterface: '^src/memory/index\\.ts$',
 };
 
@@ -59,10 +60,13 @@ module.exports = {
     ...layerRules,
     {
       name: 'domain-has-no-io',
-      comment: 'src/domain holds pure rules: no node built-ins with I/O, no database or HTTP client',
+      comment:
+        'src/domain holds pure rules: no node built-ins with I/O, no database or HTTP client',
       severity: 'error',
       from: { path: areas.domain, pathNot: testCode },
-      to: { path: '^(node:)?(fs|child_process|net|http|https|dgram|worker_threads)$|node_modules/(pg|@electric-sql|hono|simple-git|pino)/' },
+      to: {
+        path: '^(node:)?(fs|child_process|net|http|https|dgram|worker_threads)$|node_modules/(pg|@electric-sql|hono|simple-git|pino)/',
+      },
     },
     {
       name: 'only-composition-imports-composition',
@@ -79,7 +83,8 @@ module.exports = {
     },
     {
       name: 'web-talks-to-the-api-only',
-      comment: 'web/ reaches the server only over HTTP (types come from the generated OpenAPI types)',
+      comment:
+        'web/ reaches the server only over HTTP (types come from the generated OpenAPI types)',
       severity: 'error',
       from: { path: '^web/' },
       to: { path: '^(src|bench|bin)/' },

@@ -21,9 +21,13 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
 };
 
 const filters = process.argv.slice(2);
-const selected = Object.entries(BENCHMARKS).filter(([name]) => filters.length === 0 || filters.some((word) => name.includes(word)));
+const selected = Object.entries(BENCHMARKS).filter(
+  ([name]) => filters.length === 0 || filters.some((word) => name.includes(word)),
+);
 if (selected.length === 0) {
-  console.error(`No benchmark matches ${filters.join(' ')}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  console.error(
+    `No benchmark matches ${filters.join(' ')}; known: ${Object.keys(BENCHMARKS).join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -34,15 +38,21 @@ for (const [name, load] of selected) {
   const report = await (await load()).run();
   printTable(report);
   const file = new URL(`${name}.json`, resultsDirectory);
-  writeFileSync(file, `${JSON.stringify({ ...report, measured_at: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}` }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ ...report, measured_at: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}` }, null, 2)}\n`,
+  );
   console.log(`(written to bench/results/${name}.json)`);
 }
 
 function printTable(report: BenchReport): void {
   const columns = [...new Set(report.rows.flatMap((row) => Object.keys(row)))];
   const cells = report.rows.map((row) => columns.map((column) => String(row[column] ?? '')));
-  const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((line) => line[index]!.length)));
-  const line = (values: string[]) => `| ${values.map((value, index) => value.padEnd(widths[index]!)).join(' | ')} |`;
+  const widths = columns.map((column, index) =>
+    Math.max(column.length, ...cells.map((line) => line[index]!.length)),
+  );
+  const line = (values: string[]) =>
+    `| ${values.map((value, index) => value.padEnd(widths[index]!)).join(' | ')} |`;
   console.log(line(columns));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const values of cells) console.log(line(values));

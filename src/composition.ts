@@ -9,7 +9,10 @@ import { arquitetoAgent } from './agents/arquiteto/arquiteto-agent.ts';
 import { devAgentsOnDemand } from './agents/dev/dev-agent.ts';
 import { poAgent } from './agents/po/po-agent.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
-import { createConversationService, type ConversationService } from './conversation/conversation-service.ts';
+import {
+  createConversationService,
+  type ConversationService,
+} from './conversation/conversation-service.ts';
 import { createTurnSlots } from './conversation/turn-slots.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
@@ -18,15 +21,58 @@ import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/sum
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
-import { countEndedCalls, createModelGateway, createModelHealth, startProcessIdentity, type ModelGateway, type ModelHealth } from './gateway/index.ts';
-import { createModelProbe, createProviderFromConfig, type ModelProvider } from './gateway/providers/index.ts';
-import { contextWindowFor, createHooks, createInstructionFiles, readContextWindowSettings, tokenizerFromName, tokenizerNameFromEnvironment, type Hooks, type InstructionFiles } from './harness/index.ts';
+import {
+  countEndedCalls,
+  createModelGateway,
+  createModelHealth,
+  startProcessIdentity,
+  type ModelGateway,
+  type ModelHealth,
+} from './gateway/index.ts';
+import {
+  createModelProbe,
+  createProviderFromConfig,
+  type ModelProvider,
+} from './gateway/providers/index.ts';
+import {
+  contextWindowFor,
+  createHooks,
+  createInstructionFiles,
+  readContextWindowSettings,
+  tokenizerFromName,
+  tokenizerNameFromEnvironment,
+  type Hooks,
+  type InstructionFiles,
+} from './harness/index.ts';
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
 import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
-import { createGraphInstructionTemplateSource, createMemory, graphProjectionRule, ragIndexRule, resolveTemplate, TEMPLATE_NAMES, type Embedder, type Memory } from './memory/index.ts';
-import { createEventLog, createEventNotifications, DEFAULT_OUTBOX_RETENTION_MS, openDatabase, pruneOutbox, readAgentInstructions, type Database, type EventLog, type EventNotifications } from './store/index.ts';
-import { createProjectWorkspaces, createTerminalRunner, terminalSettingsOrDefaults } from './workspace/index.ts';
+import {
+  createGraphInstructionTemplateSource,
+  createMemory,
+  graphProjectionRule,
+  ragIndexRule,
+  resolveTemplate,
+  TEMPLATE_NAMES,
+  type Embedder,
+  type Memory,
+} from './memory/index.ts';
+import {
+  createEventLog,
+  createEventNotifications,
+  DEFAULT_OUTBOX_RETENTION_MS,
+  openDatabase,
+  pruneOutbox,
+  readAgentInstructions,
+  type Database,
+  type EventLog,
+  type EventNotifications,
+} from './store/index.ts';
+import {
+  createProjectWorkspaces,
+  createTerminalRunner,
+  terminalSettingsOrDefaults,
+} from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
 export interface Forja {
@@ -59,7 +105,12 @@ export interface ForjaOptions {
   /** How long an unused session runtime is kept before it is released. */
   idleReleaseMs?: number;
   /** The relational memory: `workers: false` leaves the graph projector and RAG indexer stopped (tests drive their cycles). */
-  memory?: { workers?: boolean; intervalMs?: number; vectorSearch?: 'auto' | 'exact'; embedder?: Embedder };
+  memory?: {
+    workers?: boolean;
+    intervalMs?: number;
+    vectorSearch?: 'auto' | 'exact';
+    embedder?: Embedder;
+  };
   /** Sign-in attempt limits (tests use a clock of their own). */
   signInLimiter?: SignInLimiter;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected (tests set it small). */
@@ -67,53 +118,152 @@ export interface ForjaOptions {
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
-export async function createForja(config: ForjaConfig, logger: Logger, options: ForjaOptions = {}): Promise<Forja> {
+export async function createForja(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ForjaOptions = {},
+): Promise<Forja> {
   // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory, poolSize: config.databasePoolSize }));
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDirectory: config.dataDirectory,
+      poolSize: config.databasePoolSize,
+    }));
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const notifications = await createEventNotifications(database, {
-    lost: (error, retryInMs) => logger.warn({ err: error, retry_in_ms: retryInMs }, 'lost the database connection that listens for appends; reconnecting'),
+    lost: (error, retryInMs) =>
+      logger.warn(
+        { err: error, retry_in_ms: retryInMs },
+        'lost the database connection that listens for appends; reconnecting',
+      ),
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
   const liveTurns = createLiveTurns();
   // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
-  const processIdentity = await startProcessIdentity(database, { onError: (error) => logger.warn({ err: error }, 'the process heartbeat failed; it is tried again') });
-  const gateway = createModelGateway({ database, eventLog, logger, processId: processIdentity.id, provider: options.provider ?? providerFromEnvironment(options.env ?? process.env, logger, await scriptedPositions(database, options.env ?? process.env, logger)) });
-  const modelHealth = createModelHealth({ status: gateway.status(), probe: options.provider ? null : createModelProbe(options.env ?? process.env), logger });
-  const memory = await createMemory({ database, logger, env: options.env ?? process.env, ...options.memory });
+  const processIdentity = await startProcessIdentity(database, {
+    onError: (error) =>
+      logger.warn({ err: error }, 'the process heartbeat failed; it is tried again'),
+  });
+  const gateway = createModelGateway({
+    database,
+    eventLog,
+    logger,
+    processId: processIdentity.id,
+    provider:
+      options.provider ??
+      providerFromEnvironment(
+        options.env ?? process.env,
+        logger,
+        await scriptedPositions(database, options.env ?? process.env, logger),
+      ),
+  });
+  const modelHealth = createModelHealth({
+    status: gateway.status(),
+    probe: options.provider ? null : createModelProbe(options.env ?? process.env),
+    logger,
+  });
+  const memory = await createMemory({
+    database,
+    logger,
+    env: options.env ?? process.env,
+    ...options.memory,
+  });
   const instructionFiles = createInstructionFiles({
-    patchSource: { readPatch: async (projectId, agent) => (await readAgentInstructions(database, projectId, agent))?.content ?? null },
+    patchSource: {
+      readPatch: async (projectId, agent) =>
+        (await readAgentInstructions(database, projectId, agent))?.content ?? null,
+    },
     graphTemplateSource: createGraphInstructionTemplateSource(memory.readTemplate),
     flags: config.flags,
     clock: Date.now,
   });
   // FORJA_TOKENIZER, else the BPE of the model's family where one ships, else the conservative estimate.
-  const tokenizer = await tokenizerFromName(tokenizerNameFromEnvironment(options.env ?? process.env));
+  const tokenizer = await tokenizerFromName(
+    tokenizerNameFromEnvironment(options.env ?? process.env),
+  );
   // The instruction layer's budget follows each agent's window (decision 0090), as the ContextManager's history does.
   const gatewayStatus = gateway.status();
   const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
   const windowSettings = windows.settings;
   const prompts = {
     instructionFiles,
-    workspaceDirectory: (projectId: string) => join(config.dataDirectory, 'projects', projectId, 'workspace'),
+    workspaceDirectory: (projectId: string) =>
+      join(config.dataDirectory, 'projects', projectId, 'workspace'),
     tokenizer,
-    contextWindowTokens: (agent: string) => contextWindowFor(windowSettings, modelName, agent).tokens,
+    contextWindowTokens: (agent: string) =>
+      contextWindowFor(windowSettings, modelName, agent).tokens,
   };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
-  const terminal = createTerminalRunner(terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)));
-  const line = { prompts, database, eventLog, workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }), terminal, ragSearch: memory.ragSearch, newId: randomUUID };
-  const catalog = createAgentCatalog({ prompts, extraAgents: [poAgent(line), arquitetoAgent(line), uxDesignerAgent(prompts), ...(options.extraAgents ?? [])], agentsOnDemand: devAgentsOnDemand(line) });
-  const views = createSessionViews(eventLog, { ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }) });
+  const terminal = createTerminalRunner(
+    terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
+  );
+  const line = {
+    prompts,
+    database,
+    eventLog,
+    workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }),
+    terminal,
+    ragSearch: memory.ragSearch,
+    newId: randomUUID,
+  };
+  const catalog = createAgentCatalog({
+    prompts,
+    extraAgents: [
+      poAgent(line),
+      arquitetoAgent(line),
+      uxDesignerAgent(prompts),
+      ...(options.extraAgents ?? []),
+    ],
+    agentsOnDemand: devAgentsOnDemand(line),
+  });
+  const views = createSessionViews(eventLog, {
+    ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
+  });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
-  const summaryInstruction = () => resolveTemplate({ enabled: config.flags.graph_templates_enabled, name: TEMPLATE_NAMES.contextManagerSummarize, inline: INLINE_SUMMARY_INSTRUCTION, read: memory.readTemplate });
-  const contextManager = createContextManager({ gateway, windows: windows.settings, templates: { instruction: summaryInstruction } });
-  const companions = { database, eventLog, gateway, prompts, ragSearchFor: memory.ragSearchFor, readTemplate: memory.readTemplate, flags: config.flags, newId: randomUUID };
+  const summaryInstruction = () =>
+    resolveTemplate({
+      enabled: config.flags.graph_templates_enabled,
+      name: TEMPLATE_NAMES.contextManagerSummarize,
+      inline: INLINE_SUMMARY_INSTRUCTION,
+      read: memory.readTemplate,
+    });
+  const contextManager = createContextManager({
+    gateway,
+    windows: windows.settings,
+    templates: { instruction: summaryInstruction },
+  });
+  const companions = {
+    database,
+    eventLog,
+    gateway,
+    prompts,
+    ragSearchFor: memory.ragSearchFor,
+    readTemplate: memory.readTemplate,
+    flags: config.flags,
+    newId: randomUUID,
+  };
   const conversation = createConversationService(
-    { database, eventLog, gateway, liveTurns, hooks: options.hooks ?? createHooks(), catalog, logger, queue: createSessionQueue(), slots: createTurnSlots(config.maxParallelTurns), views, contextManager, newId: randomUUID, line: { workspaces: line.workspaces, terminal } },
+    {
+      database,
+      eventLog,
+      gateway,
+      liveTurns,
+      hooks: options.hooks ?? createHooks(),
+      catalog,
+      logger,
+      queue: createSessionQueue(),
+      slots: createTurnSlots(config.maxParallelTurns),
+      views,
+      contextManager,
+      newId: randomUUID,
+      line: { workspaces: line.workspaces, terminal },
+    },
     prompts,
     [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
   );
@@ -122,14 +272,29 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
     accountsInUse: accountsInUse(database),
     signInLimiter: options.signInLimiter ?? createSignInLimiter(),
   };
-  const app = createApp({ database, eventLog, notifications, liveTurns, gateway, modelHealth, instructionFiles, conversation, memory, logger, version: FORJA_VERSION, access, ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}) });
+  const app = createApp({
+    database,
+    eventLog,
+    notifications,
+    liveTurns,
+    gateway,
+    modelHealth,
+    instructionFiles,
+    conversation,
+    memory,
+    logger,
+    version: FORJA_VERSION,
+    access,
+    ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}),
+  });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
   const pruneOutboxRows = setInterval(() => {
     pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
       (pruned) => pruned > 0 && logger.info({ pruned }, 'pruned processed outbox rows'),
-      (error: unknown) => logger.warn({ err: error }, 'pruning the outbox failed; it is tried again in an hour'),
+      (error: unknown) =>
+        logger.warn({ err: error }, 'pruning the outbox failed; it is tried again in an hour'),
     );
   }, 60 * 60_000);
   pruneOutboxRows.unref();
@@ -159,18 +324,36 @@ export async function createForja(config: ForjaConfig, logger: Logger, options: 
   };
 }
 
-function providerFromEnvironment(env: NodeJS.ProcessEnv, logger: Logger, scriptedPositions: Record<string, Record<string, number>>): ModelProvider | { notConfigured: string } {
-  const result = createProviderFromConfig(env, { scriptedPositions, retries: { onRetry: (notice) => logger.warn({ provider: notice.provider, attempt: notice.attempt, delay_ms: notice.delayMs }, 'retrying the model provider') } });
+function providerFromEnvironment(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  scriptedPositions: Record<string, Record<string, number>>,
+): ModelProvider | { notConfigured: string } {
+  const result = createProviderFromConfig(env, {
+    scriptedPositions,
+    retries: {
+      onRetry: (notice) =>
+        logger.warn(
+          { provider: notice.provider, attempt: notice.attempt, delay_ms: notice.delayMs },
+          'retrying the model provider',
+        ),
+    },
+  });
   if (result.ok) return result.provider;
   logger.warn(result.error.message);
   return { notConfigured: result.error.message };
 }
 
 /** A scripted model resumes after a restart: each script's cursor is the calls that already ended (ADR 0030). */
-async function scriptedPositions(database: Database, env: NodeJS.ProcessEnv, logger: Logger): Promise<Record<string, Record<string, number>>> {
+async function scriptedPositions(
+  database: Database,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Promise<Record<string, Record<string, number>>> {
   if (!env.FORJA_MODEL?.trim().startsWith('scripted:')) return {};
   const positions = await countEndedCalls(database, 'scripted');
-  if (Object.keys(positions).length > 0) logger.info({ turns_taken: positions }, 'scripted models resume where the log says');
+  if (Object.keys(positions).length > 0)
+    logger.info({ turns_taken: positions }, 'scripted models resume where the log says');
   return positions;
 }
 

@@ -2,10 +2,20 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createForja, type Forja } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { createScriptedProvider, estimateRequestTokens, type ModelProvider, type ModelRequest } from '../../src/gateway/providers/index.ts';
+import {
+  createScriptedProvider,
+  estimateRequestTokens,
+  type ModelProvider,
+  type ModelRequest,
+} from '../../src/gateway/providers/index.ts';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
-import { createEventLog, createProject, createSession, type Database } from '../../src/store/index.ts';
+import {
+  createEventLog,
+  createProject,
+  createSession,
+  type Database,
+} from '../../src/store/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round } from '../lib/latency.ts';
 
@@ -14,8 +24,10 @@ const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '100,1000,10000,100000').split(
 const MESSAGES = 6;
 const WINDOW = 16_000;
 const BATCH = 2_000;
-const QUESTION = 'Pensei em vender pão de fermentação natural por assinatura, com entrega antes das 6h no bairro. O que acha?';
-const ANSWER = 'Boa ideia: a assinatura dá previsibilidade à produção. Quem acorda cedo valoriza pão fresco; vale definir o raio de entrega, o horário limite e o que acontece num feriado.';
+const QUESTION =
+  'Pensei em vender pão de fermentação natural por assinatura, com entrega antes das 6h no bairro. O que acha?';
+const ANSWER =
+  'Boa ideia: a assinatura dá previsibilidade à produção. Quem acorda cedo valoriza pão fresco; vale definir o raio de entrega, o horário limite e o que acontece num feriado.';
 
 /**
  * Issue 15's benchmark: what one more message costs as a conversation grows to 100 / 1,000 / 10,000 /
@@ -34,7 +46,10 @@ export async function run(): Promise<BenchReport> {
     const project = await createProject(database, { name: 'bench' });
     for (const size of SIZES) {
       const started = performance.now();
-      const sessions = { compacting: await generatedSession(database, project.id, size), whole: await generatedSession(database, project.id, size) };
+      const sessions = {
+        compacting: await generatedSession(database, project.id, size),
+        whole: await generatedSession(database, project.id, size),
+      };
       const generatedMs = performance.now() - started;
       // Rehydrate both views first: a restart's one-off fold is not what a message costs.
       await compacting.forja.conversation.views.load(sessions.compacting);
@@ -44,9 +59,24 @@ export async function run(): Promise<BenchReport> {
         measured.compacting.push(await message(compacting, sessions.compacting));
         measured.whole.push(await message(whole, sessions.whole));
       }
-      const compactions = (await database.query<{ n: number }>(`select count(*)::int as n from session_events where session_id = $1 and type = 'context.compacted'`, [sessions.compacting])).rows[0]!.n;
-      rows.push(row(size, 'compacting, first message', measured.compacting.slice(0, 1), generatedMs, compactions));
-      rows.push(row(size, 'compacting, after', measured.compacting.slice(1), generatedMs, compactions));
+      const compactions = (
+        await database.query<{ n: number }>(
+          `select count(*)::int as n from session_events where session_id = $1 and type = 'context.compacted'`,
+          [sessions.compacting],
+        )
+      ).rows[0]!.n;
+      rows.push(
+        row(
+          size,
+          'compacting, first message',
+          measured.compacting.slice(0, 1),
+          generatedMs,
+          compactions,
+        ),
+      );
+      rows.push(
+        row(size, 'compacting, after', measured.compacting.slice(1), generatedMs, compactions),
+      );
       rows.push(row(size, 'no compaction', measured.whole, generatedMs, 0));
     }
   } finally {
@@ -60,7 +90,7 @@ export async function run(): Promise<BenchReport> {
 const NOTES = [
   `Each size is a Criativo session of person/answer pairs (~${QUESTION.length} and ~${ANSWER.length} characters) written by batched appends of ${BATCH} events; then ${MESSAGES} messages to each of two copies, interleaved.`,
   `compacting: FORJA_MODEL_CONTEXT_TOKENS=${WINDOW}; its first message runs the summarising call (a second scripted model call, metered). no compaction: a 10,000,000-token window, so the whole history is sent, as before the ContextManager.`,
-  'request_kb = JSON of system + messages + tools as the provider receives them; input_tokens = the gateway\'s estimate (bytes / 4); cpu_ms = process CPU (user + system) for POST /messages until the turn is idle, median; wall_ms likewise.',
+  "request_kb = JSON of system + messages + tools as the provider receives them; input_tokens = the gateway's estimate (bytes / 4); cpu_ms = process CPU (user + system) for POST /messages until the turn is idle, median; wall_ms likewise.",
 ];
 
 interface Sample {
@@ -70,10 +100,16 @@ interface Sample {
   wallMs: number;
 }
 
-async function forjaWith(database: Database, windowTokens: number): Promise<{ forja: Forja; requests: ModelRequest[] }> {
+async function forjaWith(
+  database: Database,
+  windowTokens: number,
+): Promise<{ forja: Forja; requests: ModelRequest[] }> {
   const turns = [
     ...Array.from({ length: SIZES.length * MESSAGES }, () => ({ agent: 'criativo', text: ANSWER })),
-    ...Array.from({ length: SIZES.length * MESSAGES }, () => ({ agent: 'context-manager', text: `Resumo: a pessoa quer vender pão de fermentação natural por assinatura, entrega antes das 6h (#3).` })),
+    ...Array.from({ length: SIZES.length * MESSAGES }, () => ({
+      agent: 'context-manager',
+      text: `Resumo: a pessoa quer vender pão de fermentação natural por assinatura, entrega antes das 6h (#3).`,
+    })),
   ];
   const scripted = createScriptedProvider({ script: { turns } });
   const requests: ModelRequest[] = [];
@@ -87,19 +123,45 @@ async function forjaWith(database: Database, windowTokens: number): Promise<{ fo
   const env = { FORJA_MODEL_CONTEXT_TOKENS: String(windowTokens) };
   const loaded = loadConfig({ LOG_LEVEL: 'silent' });
   if (!loaded.ok) throw new Error(loaded.error.message);
-  return { forja: await createForja(loaded.config, pino({ level: 'silent' }), { database, env, provider, memory: { workers: false } }), requests };
+  return {
+    forja: await createForja(loaded.config, pino({ level: 'silent' }), {
+      database,
+      env,
+      provider,
+      memory: { workers: false },
+    }),
+    requests,
+  };
 }
 
-async function generatedSession(database: Database, projectId: string, events: number): Promise<string> {
+async function generatedSession(
+  database: Database,
+  projectId: string,
+  events: number,
+): Promise<string> {
   const eventLog = createEventLog(database);
   const session = await createSession(database, { projectId });
-  await eventLog.append(session.id, [{ type: 'agent.activated', actor: 'user', payload: { v: 1, agent: 'criativo', handoff_id: null } }]);
+  await eventLog.append(session.id, [
+    {
+      type: 'agent.activated',
+      actor: 'user',
+      payload: { v: 1, agent: 'criativo', handoff_id: null },
+    },
+  ]);
   let written = 2;
   while (written < events) {
     const pairs = Math.min(BATCH, events - written) / 2;
     const batch = Array.from({ length: Math.max(1, Math.floor(pairs)) }, (_, index) => [
-      { type: 'chat.message', actor: 'user', payload: { v: 1, text: `${QUESTION} (${written + index * 2})` } },
-      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: ANSWER } },
+      {
+        type: 'chat.message',
+        actor: 'user',
+        payload: { v: 1, text: `${QUESTION} (${written + index * 2})` },
+      },
+      {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: { v: 1, agent: 'criativo', text: ANSWER },
+      },
     ]).flat();
     const outcome = await eventLog.append(session.id, batch);
     if (!outcome.success) throw new Error(outcome.error.message);
@@ -108,27 +170,45 @@ async function generatedSession(database: Database, projectId: string, events: n
   return session.id;
 }
 
-async function message(target: { forja: Forja; requests: ModelRequest[] }, sessionId: string): Promise<Sample> {
+async function message(
+  target: { forja: Forja; requests: ModelRequest[] },
+  sessionId: string,
+): Promise<Sample> {
   const before = target.requests.length;
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const response = await target.forja.app.request(`/api/sessions/${sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: QUESTION }) });
-  if (response.status !== 201) throw new Error(`POST /messages: ${response.status} ${await response.text()}`);
+  const response = await target.forja.app.request(`/api/sessions/${sessionId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: QUESTION }),
+  });
+  if (response.status !== 201)
+    throw new Error(`POST /messages: ${response.status} ${await response.text()}`);
   await target.forja.conversation.idle(sessionId);
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  if (target.requests.length !== before + 1) throw new Error(`the message to ${sessionId} was not answered by one model call`);
+  if (target.requests.length !== before + 1)
+    throw new Error(`the message to ${sessionId} was not answered by one model call`);
   const request = target.requests.at(-1)!;
   return {
-    requestBytes: Buffer.byteLength(JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools })),
+    requestBytes: Buffer.byteLength(
+      JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }),
+    ),
     inputTokens: estimateRequestTokens(request),
     cpuMs: (used.user + used.system) / 1000,
     wallMs,
   };
 }
 
-function row(size: number, mode: string, samples: Sample[], generatedMs: number, compactions: number): Record<string, string | number> {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+function row(
+  size: number,
+  mode: string,
+  samples: Sample[],
+  generatedMs: number,
+  compactions: number,
+): Record<string, string | number> {
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   return {
     events: size,
     mode,

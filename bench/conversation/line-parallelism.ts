@@ -5,7 +5,10 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createForja, type Forja } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { parallelLineScript, parallelModules } from '../../src/conversation/testing/parallel-line-script.ts';
+import {
+  parallelLineScript,
+  parallelModules,
+} from '../../src/conversation/testing/parallel-line-script.ts';
 import { createScriptedProvider, type ScriptInput } from '../../src/gateway/providers/index.ts';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
@@ -20,7 +23,8 @@ const WALL_ROUNDS = 3;
 const MESSAGES = 40;
 const STREAM_WORDS = 800;
 const STREAM_PACE_MS = 25;
-const CRIATIVO_ANSWER = 'Anotei: café também, para depois do pão. Os devs seguem no que estão fazendo.';
+const CRIATIVO_ANSWER =
+  'Anotei: café também, para depois do pão. Os devs seguem no que estão fazendo.';
 
 /**
  * Issue 13's benchmark. (1) The dev phase of a line of 4 independent modules, each dev's kickoff a turn of
@@ -32,7 +36,11 @@ const CRIATIVO_ANSWER = 'Anotei: café também, para depois do pão. Os devs seg
 export async function run(): Promise<BenchReport> {
   const wall: Record<'parallel_4' | 'parallel_1', number[]> = { parallel_4: [], parallel_1: [] };
   for (let round = 0; round < WALL_ROUNDS; round += 1) {
-    for (const [name, slots] of [['parallel_4', 4], ['parallel_1', 1]] as const) wall[name].push(await devPhaseWallMs(slots));
+    for (const [name, slots] of [
+      ['parallel_4', 4],
+      ['parallel_1', 1],
+    ] as const)
+      wall[name].push(await devPhaseWallMs(slots));
   }
   const median = (values: number[]) => percentile(values, 50);
   const ratio = median(wall.parallel_4) / median(wall.parallel_1);
@@ -41,11 +49,32 @@ export async function run(): Promise<BenchReport> {
   return {
     name: 'line-parallelism',
     rows: [
-      { measure: 'dev phase wall, FORJA_MAX_PARALLEL_TURNS=4', runs: WALL_ROUNDS, p50_ms: round(median(wall.parallel_4), 1), max_ms: round(Math.max(...wall.parallel_4), 1) },
-      { measure: 'dev phase wall, FORJA_MAX_PARALLEL_TURNS=1', runs: WALL_ROUNDS, p50_ms: round(median(wall.parallel_1), 1), max_ms: round(Math.max(...wall.parallel_1), 1) },
+      {
+        measure: 'dev phase wall, FORJA_MAX_PARALLEL_TURNS=4',
+        runs: WALL_ROUNDS,
+        p50_ms: round(median(wall.parallel_4), 1),
+        max_ms: round(Math.max(...wall.parallel_4), 1),
+      },
+      {
+        measure: 'dev phase wall, FORJA_MAX_PARALLEL_TURNS=1',
+        runs: WALL_ROUNDS,
+        p50_ms: round(median(wall.parallel_1), 1),
+        max_ms: round(Math.max(...wall.parallel_1), 1),
+      },
       { measure: 'wall ratio 4 / 1 (goal ≤ 0.35)', value: round(ratio, 3) },
-      { measure: 'message to Criativo, idle session', runs: latency.idle.length, p50_ms: round(percentile(latency.idle, 50), 1), p99_ms: round(percentile(latency.idle, 99), 1) },
-      { measure: 'message to Criativo, 4 devs streaming', runs: latency.busy.length, p50_ms: round(percentile(latency.busy, 50), 1), p99_ms: round(percentile(latency.busy, 99), 1), devs_streaming_at_every_sample: String(latency.devsAlwaysStreaming) },
+      {
+        measure: 'message to Criativo, idle session',
+        runs: latency.idle.length,
+        p50_ms: round(percentile(latency.idle, 50), 1),
+        p99_ms: round(percentile(latency.idle, 99), 1),
+      },
+      {
+        measure: 'message to Criativo, 4 devs streaming',
+        runs: latency.busy.length,
+        p50_ms: round(percentile(latency.busy, 50), 1),
+        p99_ms: round(percentile(latency.busy, 99), 1),
+        devs_streaming_at_every_sample: String(latency.devsAlwaysStreaming),
+      },
       { measure: 'p99 ratio busy / idle (goal ≤ 2)', value: round(p99Ratio, 3) },
     ],
     notes: [
@@ -55,13 +84,25 @@ export async function run(): Promise<BenchReport> {
   };
 }
 
-async function startForja(script: ScriptInput, slots: number): Promise<{ forja: Forja; dispose: () => Promise<void> }> {
+async function startForja(
+  script: ScriptInput,
+  slots: number,
+): Promise<{ forja: Forja; dispose: () => Promise<void> }> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-bench-lanes-'));
-  const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory, FORJA_MAX_PARALLEL_TURNS: String(slots), LOG_LEVEL: 'silent' });
+  const loaded = loadConfig({
+    FORJA_DATA_DIR: dataDirectory,
+    FORJA_MAX_PARALLEL_TURNS: String(slots),
+    LOG_LEVEL: 'silent',
+  });
   if (!loaded.ok) throw new Error(loaded.error.message);
   const database = await openPgliteDatabase();
   await migrate(database);
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, database, provider: createScriptedProvider({ script }), memory: { workers: false } });
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    env: {},
+    database,
+    provider: createScriptedProvider({ script }),
+    memory: { workers: false },
+  });
   return {
     forja,
     dispose: async () => {
@@ -73,64 +114,110 @@ async function startForja(script: ScriptInput, slots: number): Promise<{ forja: 
 }
 
 /** The person's part up to the dev handoffs offered; returns the session. */
-async function upToTheDevs(forja: Forja, projectId?: string): Promise<{ projectId: string; sessionId: string }> {
-  const project = projectId ?? (await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' })).body.id;
-  const sessionId = (await requestJson(forja, 'POST', `/api/projects/${project}/sessions`, {})).body.id as string;
+async function upToTheDevs(
+  forja: Forja,
+  projectId?: string,
+): Promise<{ projectId: string; sessionId: string }> {
+  const project =
+    projectId ?? (await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' })).body.id;
+  const sessionId = (await requestJson(forja, 'POST', `/api/projects/${project}/sessions`, {})).body
+    .id as string;
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada.' });
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+    text: 'Quero vender pão de madrugada.',
+  });
   await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+    text: 'Para os vizinhos do bairro.',
+  });
   await forja.conversation.idle(sessionId);
   const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
   await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);
-  const toArquiteto = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
+  const toArquiteto = (
+    await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
+  ).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
   await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`);
   await forja.conversation.idle(sessionId);
   return { projectId: project, sessionId };
 }
 
 async function devPhaseWallMs(slots: number): Promise<number> {
-  const { forja, dispose } = await startForja(parallelLineScript({ modules: MODULES, devDelayMs: DEV_DELAY_MS, devSteps: DEV_STEPS }), slots);
+  const { forja, dispose } = await startForja(
+    parallelLineScript({ modules: MODULES, devDelayMs: DEV_DELAY_MS, devSteps: DEV_STEPS }),
+    slots,
+  );
   try {
     const { sessionId } = await upToTheDevs(forja);
     const start = performance.now();
-    const accepted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
-    if (accepted.body.accepted.length !== MODULES) throw new Error(`expected ${MODULES} dev handoffs, got ${accepted.body.accepted.length}`);
+    const accepted = await requestJson(
+      forja,
+      'POST',
+      `/api/sessions/${sessionId}/dev-handoffs/accept`,
+    );
+    if (accepted.body.accepted.length !== MODULES)
+      throw new Error(`expected ${MODULES} dev handoffs, got ${accepted.body.accepted.length}`);
     await forja.conversation.idle(sessionId);
     const elapsed = performance.now() - start;
-    const answered = (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'agent.response' && String((event.payload as { agent: string }).agent).startsWith('dev:') && (event.payload as { tool_calls?: unknown }).tool_calls === undefined);
-    if (answered.length !== MODULES) throw new Error(`expected ${MODULES} dev answers, got ${answered.length}`);
+    const answered = (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter(
+      (event) =>
+        event.type === 'agent.response' &&
+        String((event.payload as { agent: string }).agent).startsWith('dev:') &&
+        (event.payload as { tool_calls?: unknown }).tool_calls === undefined,
+    );
+    if (answered.length !== MODULES)
+      throw new Error(`expected ${MODULES} dev answers, got ${answered.length}`);
     return elapsed;
   } finally {
     await dispose();
   }
 }
 
-async function criativoLatency(): Promise<{ idle: number[]; busy: number[]; devsAlwaysStreaming: boolean }> {
+async function criativoLatency(): Promise<{
+  idle: number[];
+  busy: number[];
+  devsAlwaysStreaming: boolean;
+}> {
   const streamText = Array.from({ length: STREAM_WORDS }, (_, word) => `palavra${word}`).join(' ');
   const base = parallelLineScript({ modules: MODULES, devDelayMs: 0 });
-  const turns = base.turns.map((turn) => (turn.agent.startsWith('dev:') ? { ...turn, text: streamText, pace_ms: STREAM_PACE_MS } : turn));
+  const turns = base.turns.map((turn) =>
+    turn.agent.startsWith('dev:') ? { ...turn, text: streamText, pace_ms: STREAM_PACE_MS } : turn,
+  );
   const warmup = 4;
-  const criativo = Array.from({ length: 2 * (MESSAGES + warmup) }, () => ({ agent: 'criativo', text: CRIATIVO_ANSWER }));
+  const criativo = Array.from({ length: 2 * (MESSAGES + warmup) }, () => ({
+    agent: 'criativo',
+    text: CRIATIVO_ANSWER,
+  }));
   const { forja, dispose } = await startForja({ turns: [...turns, ...criativo] }, 4);
   try {
     const busy = await upToTheDevs(forja);
-    const idleSession = (await requestJson(forja, 'POST', `/api/projects/${busy.projectId}/sessions`, {})).body.id as string;
+    const idleSession = (
+      await requestJson(forja, 'POST', `/api/projects/${busy.projectId}/sessions`, {})
+    ).body.id as string;
     await requestJson(forja, 'POST', `/api/sessions/${idleSession}/agents/criativo/start`);
     await requestJson(forja, 'POST', `/api/sessions/${busy.sessionId}/dev-handoffs/accept`);
     const devs = parallelModules(MODULES).map((name) => `dev:${name}`);
-    const streaming = async () => (await forja.conversation.views.load(busy.sessionId)).state.turns_in_progress.filter((turn) => devs.includes(turn.agent)).length === MODULES;
-    for (let wait = 0; !(await streaming()) && wait < 200; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const streaming = async () =>
+      (await forja.conversation.views.load(busy.sessionId)).state.turns_in_progress.filter((turn) =>
+        devs.includes(turn.agent),
+      ).length === MODULES;
+    for (let wait = 0; !(await streaming()) && wait < 200; wait += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const ask = async (sessionId: string) => {
       const start = performance.now();
-      const posted = await forja.conversation.postMessage(sessionId, 'E se tiver café também?', 'criativo');
-      if (!posted.ok || posted.turn === null) throw new Error('the message to Criativo was not taken');
+      const posted = await forja.conversation.postMessage(
+        sessionId,
+        'E se tiver café também?',
+        'criativo',
+      );
+      if (!posted.ok || posted.turn === null)
+        throw new Error('the message to Criativo was not taken');
       const result = await posted.turn;
       if (result.status !== 'completed') throw new Error(`Criativo's turn ended ${result.status}`);
       return performance.now() - start;
     };
-    for (let index = 0; index < warmup; index += 1) (await ask(busy.sessionId), await ask(idleSession));
+    for (let index = 0; index < warmup; index += 1)
+      await ask(busy.sessionId), await ask(idleSession);
     const samples = { idle: [] as number[], busy: [] as number[] };
     let devsAlwaysStreaming = true;
     for (let index = 0; index < MESSAGES; index += 1) {

@@ -27,8 +27,14 @@ const PACE_MS = 2;
 export async function run(): Promise<BenchReport> {
   const mock = await startOpenAiTestServer();
   // A paced answer of realistic token sizes: ~4 characters a delta, one every PACE_MS, not one burst.
-  const words = 'The bakery opens at dawn and delivers bread to the whole street with a weekly subscription plan'.split(' ');
-  const answer = openAiStream({ textDeltas: Array.from({ length: TOKENS }, (_, index) => `${words[index % words.length]} `), usage: { inputTokens: 200, outputTokens: TOKENS } });
+  const words =
+    'The bakery opens at dawn and delivers bread to the whole street with a weekly subscription plan'.split(
+      ' ',
+    );
+  const answer = openAiStream({
+    textDeltas: Array.from({ length: TOKENS }, (_, index) => `${words[index % words.length]} `),
+    usage: { inputTokens: 200, outputTokens: TOKENS },
+  });
   if (answer.kind !== 'stream') throw new Error('expected a stream');
   const paced: StreamStep[] = answer.steps.flatMap((step) => [{ delayMs: PACE_MS }, step]);
   mock.respondWith(() => ({ kind: 'stream', steps: paced }));
@@ -38,26 +44,45 @@ export async function run(): Promise<BenchReport> {
     const embedded = await openBenchPglite();
     rows.push(...(await measureEngine(embedded, mock.baseUrl)));
     const server = await openBenchServer();
-    if ('unavailable' in server) notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
+    if ('unavailable' in server)
+      notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
     else rows.push(...(await measureEngine(server, mock.baseUrl)));
   } finally {
     await mock.close();
   }
-  notes.push(`${MESSAGES} messages per engine after ${WARMUP} warm-up, each in a new session, interleaved with the bare client; ${TOKENS} deltas paced ${PACE_MS} ms apart (the first ${PACE_MS * 2} ms after the request).`);
-  notes.push('queries_per_message: statements sent from the POST until agent.done (the whole turn, with the memory workers\' drains it wakes). Goal (issue 19): ≤ 6.');
-  notes.push('Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal (issue 19): p50 ≤ 2× the bare client.');
+  notes.push(
+    `${MESSAGES} messages per engine after ${WARMUP} warm-up, each in a new session, interleaved with the bare client; ${TOKENS} deltas paced ${PACE_MS} ms apart (the first ${PACE_MS * 2} ms after the request).`,
+  );
+  notes.push(
+    "queries_per_message: statements sent from the POST until agent.done (the whole turn, with the memory workers' drains it wakes). Goal (issue 19): ≤ 6.",
+  );
+  notes.push(
+    'Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal (issue 19): p50 ≤ 2× the bare client.',
+  );
   return { name: 'message-to-first-delta', rows, notes };
 }
 
 async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<BenchReport['rows']> {
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const env = { FORJA_MODEL: 'openai:bench-model', OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'bench' };
+  const env = {
+    FORJA_MODEL: 'openai:bench-model',
+    OPENAI_BASE_URL: baseUrl,
+    OPENAI_API_KEY: 'bench',
+  };
   const counted = countingQueries(bench.database);
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env, database: counted.database, memory: { workers: true } });
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    env,
+    database: counted.database,
+    memory: { workers: true },
+  });
   const server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { id: string };
   };
@@ -82,7 +107,13 @@ async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<Ben
   const bareSummary = summarise(bare);
   const forjaSummary = summarise(throughForja);
   return [
-    { engine: bench.engine, path: 'bare client, same mock stream (baseline)', p50_ms: bareSummary.p50_ms, p99_ms: bareSummary.p99_ms, p50_vs_baseline: 1 },
+    {
+      engine: bench.engine,
+      path: 'bare client, same mock stream (baseline)',
+      p50_ms: bareSummary.p50_ms,
+      p99_ms: bareSummary.p99_ms,
+      p50_vs_baseline: 1,
+    },
     {
       engine: bench.engine,
       path: 'POST message → first agent.delta on SSE',
@@ -109,10 +140,13 @@ async function messageToFirstDelta(
   await stream.next(30_000); // agent.activated
   const queriesBefore = counted.count();
   const started = performance.now();
-  await post(`/api/sessions/${session.id}/messages`, { text: 'Plan the bakery subscription, briefly.' });
+  await post(`/api/sessions/${session.id}/messages`, {
+    text: 'Plan the bakery subscription, briefly.',
+  });
   let firstDeltaMs = Number.NaN;
   for (let message = await stream.next(30_000); ; message = await stream.next(30_000)) {
-    if (message.event === 'agent.delta' && Number.isNaN(firstDeltaMs)) firstDeltaMs = performance.now() - started;
+    if (message.event === 'agent.delta' && Number.isNaN(firstDeltaMs))
+      firstDeltaMs = performance.now() - started;
     if (message.event === 'agent.done') break;
   }
   queries.push(counted.count() - queriesBefore);
@@ -122,7 +156,11 @@ async function messageToFirstDelta(
 
 async function bareFirstDelta(url: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'bench-model', messages: [], stream: true }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'bench-model', messages: [], stream: true }),
+  });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let pending = '';
@@ -130,7 +168,11 @@ async function bareFirstDelta(url: string): Promise<number> {
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     const lines = (pending + decoder.decode(chunk.value, { stream: true })).split('\n');
     pending = lines.pop() ?? '';
-    if (Number.isNaN(firstDeltaMs) && lines.some((line) => line.includes('"content":"') && !line.includes('"content":""'))) firstDeltaMs = performance.now() - started;
+    if (
+      Number.isNaN(firstDeltaMs) &&
+      lines.some((line) => line.includes('"content":"') && !line.includes('"content":""'))
+    )
+      firstDeltaMs = performance.now() - started;
   }
   return firstDeltaMs;
 }
@@ -143,7 +185,11 @@ function countingQueries(database: Database): { database: Database; count: () =>
     execute: (script) => ((count += 1), target.execute(script)),
   });
   return {
-    database: { ...database, ...counting(database), transaction: (work) => database.transaction((transaction) => work(counting(transaction))) },
+    database: {
+      ...database,
+      ...counting(database),
+      transaction: (work) => database.transaction((transaction) => work(counting(transaction))),
+    },
     count: () => count,
   };
 }

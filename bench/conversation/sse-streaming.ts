@@ -23,7 +23,11 @@ const REHYDRATION_EVENTS = 10_000;
  * lost or reordered. Then the rehydration of a 10,000-event session beside a bare read of the same rows.
  */
 export async function run(): Promise<BenchReport> {
-  return { name: 'sse-streaming', rows: [await streamingRow(), ...(await rehydrationRows())], notes: NOTES };
+  return {
+    name: 'sse-streaming',
+    rows: [await streamingRow(), ...(await rehydrationRows())],
+    notes: NOTES,
+  };
 }
 
 const NOTES = [
@@ -34,7 +38,10 @@ const NOTES = [
 
 async function streamingRow(): Promise<Record<string, string | number>> {
   const emittedAt = new Map<string, number>();
-  const turns = Array.from({ length: SESSIONS }, (_, turn) => ({ agent: 'criativo', text: Array.from({ length: WORDS_PER_ANSWER }, (_, word) => `t${turn}w${word}`).join(' ') }));
+  const turns = Array.from({ length: SESSIONS }, (_, turn) => ({
+    agent: 'criativo',
+    text: Array.from({ length: WORDS_PER_ANSWER }, (_, word) => `t${turn}w${word}`).join(' '),
+  }));
   const scripted = createScriptedProvider({ script: { turns } });
   const stamped: ModelProvider = {
     name: scripted.name,
@@ -50,8 +57,16 @@ async function streamingRow(): Promise<Record<string, string | number>> {
   if (!loaded.ok) throw new Error(loaded.error.message);
   const database = await openPgliteDatabase();
   await migrate(database);
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { database, provider: stamped, env: {} });
-  const server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0, shutdownGraceMs: 100 });
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    database,
+    provider: stamped,
+    env: {},
+  });
+  const server = await listen(forja.app.fetch, {
+    host: '127.0.0.1',
+    port: 0,
+    shutdownGraceMs: 100,
+  });
   try {
     const project = await post(server.url, '/api/projects', { name: 'bench' });
     const sessions: string[] = [];
@@ -61,10 +76,16 @@ async function streamingRow(): Promise<Record<string, string | number>> {
       sessions.push(session.id);
     }
     const latencies: number[] = [];
-    const clients = sessions.map((sessionId) => streamClient(server.url, sessionId, latencies, emittedAt));
+    const clients = sessions.map((sessionId) =>
+      streamClient(server.url, sessionId, latencies, emittedAt),
+    );
     await Promise.all(clients.map((client) => client.ready));
     const started = performance.now();
-    await Promise.all(sessions.map((sessionId) => post(server.url, `/api/sessions/${sessionId}/messages`, { text: 'go' })));
+    await Promise.all(
+      sessions.map((sessionId) =>
+        post(server.url, `/api/sessions/${sessionId}/messages`, { text: 'go' }),
+      ),
+    );
     const results = await Promise.all(clients.map((client) => client.done));
     const elapsedMs = performance.now() - started;
     const deltas = results.reduce((sum, result) => sum + result.deltas.length, 0);
@@ -86,14 +107,24 @@ async function streamingRow(): Promise<Record<string, string | number>> {
   }
 }
 
-function streamClient(baseUrl: string, sessionId: string, latencies: number[], emittedAt: Map<string, number>) {
+function streamClient(
+  baseUrl: string,
+  sessionId: string,
+  latencies: number[],
+  emittedAt: Map<string, number>,
+) {
   const controller = new AbortController();
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   const done = (async () => {
-    const response = await fetch(`${baseUrl}/api/sessions/${sessionId}/stream`, { signal: controller.signal });
+    const response = await fetch(`${baseUrl}/api/sessions/${sessionId}/stream`, {
+      signal: controller.signal,
+    });
     markReady();
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    const reader = response
+      .body!.pipeThrough(new TextDecoderStream())
+      .pipeThrough(new EventSourceParserStream())
+      .getReader();
     const deltas: string[] = [];
     for (;;) {
       const { value, done: ended } = await reader.read();
@@ -116,12 +147,20 @@ function streamClient(baseUrl: string, sessionId: string, latencies: number[], e
 }
 
 function isAscending(deltas: string[]): boolean {
-  const words = deltas.join('').trim().split(/\s+/).map((word) => Number(/w(\d+)$/.exec(word)?.[1]));
+  const words = deltas
+    .join('')
+    .trim()
+    .split(/\s+/)
+    .map((word) => Number(/w(\d+)$/.exec(word)?.[1]));
   return words.every((word, index) => index === 0 || word > words[index - 1]!);
 }
 
 async function post(baseUrl: string, path: string, body: unknown): Promise<{ id: string }> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as { id: string };
 }
@@ -132,22 +171,49 @@ async function rehydrationRows(): Promise<Array<Record<string, string | number>>
   const eventLog = createEventLog(database);
   const project = await createProject(database, { name: 'bench' });
   const session = await createSession(database, { projectId: project.id });
-  await eventLog.append(session.id, [{ type: 'agent.activated', actor: 'user', payload: { v: 1, agent: 'criativo', handoff_id: null } }]);
+  await eventLog.append(session.id, [
+    {
+      type: 'agent.activated',
+      actor: 'user',
+      payload: { v: 1, agent: 'criativo', handoff_id: null },
+    },
+  ]);
   for (let batch = 0; batch < REHYDRATION_EVENTS / 100; batch += 1) {
     const events = Array.from({ length: 50 }, (_, index) => [
-      { type: 'chat.message', actor: 'user', payload: { v: 1, text: `message ${batch}-${index} about the bakery and its customers` } },
-      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: `answer ${batch}-${index}: who buys the bread at dawn?` } },
+      {
+        type: 'chat.message',
+        actor: 'user',
+        payload: { v: 1, text: `message ${batch}-${index} about the bakery and its customers` },
+      },
+      {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: {
+          v: 1,
+          agent: 'criativo',
+          text: `answer ${batch}-${index}: who buys the bread at dawn?`,
+        },
+      },
     ]).flat();
     await eventLog.append(session.id, events);
   }
   const durations = await timeInterleaved(
-    { read: () => readAll(eventLog, session.id), rehydrate: () => refreshSessionView(eventLog, session.id) },
+    {
+      read: () => readAll(eventLog, session.id),
+      rehydrate: () => refreshSessionView(eventLog, session.id),
+    },
     { read: 15, rehydrate: 15 },
   );
   await database.close();
   return [
-    { case: `read ${REHYDRATION_EVENTS} events (baseline)`, ...summarise(durations.read, REHYDRATION_EVENTS) },
-    { case: `rehydrate a ${REHYDRATION_EVENTS}-event session`, ...summarise(durations.rehydrate, REHYDRATION_EVENTS) },
+    {
+      case: `read ${REHYDRATION_EVENTS} events (baseline)`,
+      ...summarise(durations.read, REHYDRATION_EVENTS),
+    },
+    {
+      case: `rehydrate a ${REHYDRATION_EVENTS}-event session`,
+      ...summarise(durations.rehydrate, REHYDRATION_EVENTS),
+    },
   ];
 }
 

@@ -20,7 +20,11 @@ const measuredRequests = 200;
 const warmupRequests = 50;
 
 type Timing = { firstDeltaMs: number; totalMs: number };
-type BenchmarkResult = { name: string; rows: Array<Record<string, string | number>>; notes?: string[] };
+type BenchmarkResult = {
+  name: string;
+  rows: Array<Record<string, string | number>>;
+  notes?: string[];
+};
 
 const request: ModelRequest = {
   agent: 'bench',
@@ -33,7 +37,10 @@ const request: ModelRequest = {
 /** Runs the benchmark; `npm run bench` collects the result. */
 export async function run(): Promise<BenchmarkResult> {
   const server = await startOpenAiTestServer();
-  const answer = openAiStream({ textDeltas: Array.from({ length: deltaCount }, (_, index) => `token${index} `), usage: { inputTokens: 10, outputTokens: deltaCount } });
+  const answer = openAiStream({
+    textDeltas: Array.from({ length: deltaCount }, (_, index) => `token${index} `),
+    usage: { inputTokens: 10, outputTokens: deltaCount },
+  });
   server.respondWith(() => answer);
   const provider = createOpenAiProvider({ model: 'bench-model', baseUrl: server.baseUrl });
   const url = `${server.baseUrl}/chat/completions`;
@@ -42,7 +49,12 @@ export async function run(): Promise<BenchmarkResult> {
   const database = await openPgliteDatabase();
   await migrate(database);
   const project = await createProject(database, { name: 'bench' });
-  const gateway = createModelGateway({ database, eventLog: createEventLog(database), provider, logger: pino({ level: 'silent' }) });
+  const gateway = createModelGateway({
+    database,
+    eventLog: createEventLog(database),
+    provider,
+    logger: pino({ level: 'silent' }),
+  });
   const paths: Array<{ read: () => Promise<Timing>; timings: Timing[] }> = [
     { read: () => readDirectly(url, directBody), timings: [] },
     { read: () => readThroughAdapter(provider), timings: [] },
@@ -66,7 +78,13 @@ export async function run(): Promise<BenchmarkResult> {
   const gatewayRow = summarise('through the model gateway (metered, PGlite)', paths[2]!.timings);
   return {
     name: 'gateway provider overhead',
-    rows: [directRow, adapterRow, gatewayRow, difference('added by adapter', adapterRow, directRow), difference('added by gateway (adapter + metering + budget)', gatewayRow, directRow)],
+    rows: [
+      directRow,
+      adapterRow,
+      gatewayRow,
+      difference('added by adapter', adapterRow, directRow),
+      difference('added by gateway (adapter + metering + budget)', gatewayRow, directRow),
+    ],
     notes: [
       `${deltaCount} deltas per answer, ${measuredRequests} requests per path after ${warmupRequests} warm-up, local server on 127.0.0.1.`,
       'Added = adapter percentile minus direct percentile. Aim (issue 4): ≤ 1 ms added time-to-first-delta at p50, ≤ 5 ms at p99.',
@@ -77,7 +95,11 @@ export async function run(): Promise<BenchmarkResult> {
 
 async function readDirectly(url: string, body: string): Promise<Timing> {
   const started = performance.now();
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let pending = '';
@@ -86,18 +108,24 @@ async function readDirectly(url: string, body: string): Promise<Timing> {
     const lines = (pending + decoder.decode(chunk.value, { stream: true })).split('\n');
     pending = lines.pop() ?? '';
     // The first chunk carries the role with empty content; the first delta is the first non-empty one.
-    if (firstDeltaMs === undefined && lines.some((line) => line.includes('"content":"') && !line.includes('"content":""'))) {
+    if (
+      firstDeltaMs === undefined &&
+      lines.some((line) => line.includes('"content":"') && !line.includes('"content":""'))
+    ) {
       firstDeltaMs = performance.now() - started;
     }
   }
   return { firstDeltaMs: firstDeltaMs ?? Number.NaN, totalMs: performance.now() - started };
 }
 
-async function readThroughAdapter(provider: ReturnType<typeof createOpenAiProvider>): Promise<Timing> {
+async function readThroughAdapter(
+  provider: ReturnType<typeof createOpenAiProvider>,
+): Promise<Timing> {
   const started = performance.now();
   let firstDeltaMs: number | undefined;
   for await (const part of provider.stream(request, { signal: new AbortController().signal })) {
-    if (firstDeltaMs === undefined && part.type === 'text-delta') firstDeltaMs = performance.now() - started;
+    if (firstDeltaMs === undefined && part.type === 'text-delta')
+      firstDeltaMs = performance.now() - started;
   }
   return { firstDeltaMs: firstDeltaMs ?? Number.NaN, totalMs: performance.now() - started };
 }
@@ -106,14 +134,28 @@ async function readThroughGateway(gateway: ModelGateway, projectId: string): Pro
   const started = performance.now();
   let firstDeltaMs: number | undefined;
   const outcome = await gateway.runTurn(
-    { projectId, sessionId: null, agent: request.agent, system: request.system, messages: request.messages, tools: [], maxOutputTokens: request.maxOutputTokens },
+    {
+      projectId,
+      sessionId: null,
+      agent: request.agent,
+      system: request.system,
+      messages: request.messages,
+      tools: [],
+      maxOutputTokens: request.maxOutputTokens,
+    },
     { onTextDelta: () => (firstDeltaMs ??= performance.now() - started) },
   );
   if (outcome.status !== 'completed') throw new Error(`gateway turn ${outcome.status}`);
   return { firstDeltaMs: firstDeltaMs ?? Number.NaN, totalMs: performance.now() - started };
 }
 
-type Row = { path: string; ttfd_p50_ms: number; ttfd_p99_ms: number; total_p50_ms: number; total_p99_ms: number };
+type Row = {
+  path: string;
+  ttfd_p50_ms: number;
+  ttfd_p99_ms: number;
+  total_p50_ms: number;
+  total_p99_ms: number;
+};
 
 function summarise(path: string, timings: Timing[]): Row {
   const firstDeltas = timings.map((timing) => timing.firstDeltaMs);
@@ -140,7 +182,10 @@ function difference(path: string, measured: Row, baseline: Row): Row {
 // Nearest-rank percentile.
 function percentile(values: number[], rank: number): number {
   const sorted = [...values].sort((left, right) => left - right);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((rank / 100) * sorted.length) - 1));
+  const index = Math.min(
+    sorted.length - 1,
+    Math.max(0, Math.ceil((rank / 100) * sorted.length) - 1),
+  );
   return round(sorted[index] ?? Number.NaN);
 }
 

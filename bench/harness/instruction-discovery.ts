@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createBpeTokenizer, createInstructionFiles, discoverInstructionFiles, isStillFresh } from '../../src/harness/index.ts';
+import {
+  createBpeTokenizer,
+  createInstructionFiles,
+  discoverInstructionFiles,
+  isStillFresh,
+} from '../../src/harness/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
 
@@ -26,20 +31,38 @@ function generateTree(root: string) {
   file(join(root, '.gitignore'), 'node_modules/\n*.log\n');
   file(join(root, 'AGENTS.md'), `# Root\n${'Use pnpm. Every change has a test.\n'.repeat(40)}`);
   mkdirSync(join(root, 'packages'));
-  file(join(root, 'packages', 'AGENTS.md'), '# Packages\nEach package exports from src/index.ts.\n');
+  file(
+    join(root, 'packages', 'AGENTS.md'),
+    '# Packages\nEach package exports from src/index.ts.\n',
+  );
   for (let index = 0; index < PACKAGES; index++) {
     const source = join(root, 'packages', `pkg-${index}`, 'src');
     mkdirSync(source, { recursive: true });
     file(join(root, 'packages', `pkg-${index}`, 'AGENTS.md'), `# pkg-${index}\nLocal rules.\n`);
     if (index % 10 === 0) file(join(source, 'AGENTS.md'), `# pkg-${index}/src\n`);
-    for (let sourceFile = 0; sourceFile < SOURCE_FILES_PER_PACKAGE; sourceFile++) file(join(source, `file${sourceFile}.ts`), 'export {};\n');
+    for (let sourceFile = 0; sourceFile < SOURCE_FILES_PER_PACKAGE; sourceFile++)
+      file(join(source, `file${sourceFile}.ts`), 'export {};\n');
   }
   for (let directory = 0; directory < NODE_MODULES_DIRECTORIES; directory++) {
     const path = join(root, 'node_modules', `dep-${directory}`);
     mkdirSync(path, { recursive: true });
-    for (let index = 0; index < NODE_MODULES_FILES_EACH; index++) file(join(path, index === 0 ? 'AGENTS.md' : `f${index}.js`));
+    for (let index = 0; index < NODE_MODULES_FILES_EACH; index++)
+      file(join(path, index === 0 ? 'AGENTS.md' : `f${index}.js`));
   }
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@forja', '-c', 'commit.gpgsign=false', ...args], { cwd: root });
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=bench',
+        '-c',
+        'user.email=bench@forja',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      { cwd: root },
+    );
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'monorepo');
@@ -48,7 +71,11 @@ function generateTree(root: string) {
 
 function timeGitListing(root: string): { ms: number; listed: number } {
   const start = performance.now();
-  const result = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const ms = performance.now() - start;
   if (result.status !== 0) throw new Error(`git ls-files failed: ${result.stderr}`);
   return { ms, listed: result.stdout.split('\0').filter(Boolean).length };
@@ -60,7 +87,11 @@ async function timeAsync<T>(operation: () => Promise<T>): Promise<{ ms: number; 
   return { ms: performance.now() - start, value };
 }
 
-const newLoader = () => createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: Date.now });
+const newLoader = () =>
+  createInstructionFiles({
+    flags: { graph_instruction_templates_enabled: false },
+    clock: Date.now,
+  });
 
 /**
  * Instruction discovery on a generated monorepo (200 packages, nested AGENTS.md, an ignored node_modules of
@@ -84,7 +115,9 @@ export async function run(): Promise<BenchReport> {
       const git = timeGitListing(root);
       gitTimes.push(git.ms);
       listed = git.listed;
-      const cold = await timeAsync(() => newLoader().load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE }));
+      const cold = await timeAsync(() =>
+        newLoader().load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE }),
+      );
       coldTimes.push(cold.ms);
       selected = cold.value.sources.length;
     }
@@ -100,7 +133,13 @@ export async function run(): Promise<BenchReport> {
     await loader.load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE });
     const cachedTimes: number[] = [];
     for (let index = 0; index < CACHED_LOADS; index++) {
-      cachedTimes.push((await timeAsync(() => loader.load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE }))).ms);
+      cachedTimes.push(
+        (
+          await timeAsync(() =>
+            loader.load({ workspaceDir: root, agent: 'dev:pkg-7', scope: SCOPE }),
+          )
+        ).ms,
+      );
     }
     const bpe = await createBpeTokenizer('o200k_base');
     const megabyte = 'a'.repeat(1 << 20);
@@ -123,10 +162,18 @@ export async function run(): Promise<BenchReport> {
       name: 'instruction-discovery',
       rows: [
         row('git ls-files -co --exclude-standard -z (every file)', gitTimes, listed),
-        row(`loader.load, cold (fresh loader; dev, scope ${SCOPE})`, coldTimes, `${discovered.sources.length} discovered, ${selected} selected`),
+        row(
+          `loader.load, cold (fresh loader; dev, scope ${SCOPE})`,
+          coldTimes,
+          `${discovered.sources.length} discovered, ${selected} selected`,
+        ),
         row('freshness check alone (isStillFresh)', checkTimes, `${basis.stamps.size} stamps`, 4),
         row('loader.load, cached (freshness check included)', cachedTimes, selected, 4),
-        row('bpe:o200k_base count, 1 MB without spaces', [bpeMs], `${bpeCount.tokens} tokens, estimated: ${bpeCount.estimated}`),
+        row(
+          'bpe:o200k_base count, 1 MB without spaces',
+          [bpeMs],
+          `${bpeCount.tokens} tokens, estimated: ${bpeCount.estimated}`,
+        ),
       ],
       notes: [
         `tree: ${tree.files} files (generated and committed in ${Math.round(generateMs)} ms): ${PACKAGES} packages with nested AGENTS.md, ` +

@@ -1,5 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { AGENT_IDENTITIES, assemblePrompt, type PromptLayerInputs, type PromptUnit } from '../../src/harness/index.ts';
+import {
+  AGENT_IDENTITIES,
+  assemblePrompt,
+  type PromptLayerInputs,
+  type PromptUnit,
+} from '../../src/harness/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
 
@@ -15,13 +20,18 @@ const PARAGRAPH =
 // Text of exactly `bytes` UTF-8 bytes (give or take one character), as a flat string, the way text read
 // from a file or the database arrives: `repeat` alone would give a rope that V8 flattens on first use.
 function textOf(bytes: number, seed: number): string {
-  const encoded = new TextEncoder().encode(`${seed} ${PARAGRAPH.repeat(Math.ceil(bytes / PARAGRAPH.length) + 1)}`);
+  const encoded = new TextEncoder().encode(
+    `${seed} ${PARAGRAPH.repeat(Math.ceil(bytes / PARAGRAPH.length) + 1)}`,
+  );
   return new TextDecoder().decode(encoded.subarray(0, bytes)).replace(/\uFFFD$/, '');
 }
 
 function unitsOf(totalBytes: number, unitBytes: number, prefix: string): PromptUnit[] {
   const count = Math.max(1, Math.floor(totalBytes / unitBytes));
-  return Array.from({ length: count }, (_, index) => ({ id: `${prefix}-${index}`, text: textOf(unitBytes, index) }));
+  return Array.from({ length: count }, (_, index) => ({
+    id: `${prefix}-${index}`,
+    text: textOf(unitBytes, index),
+  }));
 }
 
 /** Five layers from `bytes` of input: a quarter instruction files, half project context, a fifth rules, the rest task state. */
@@ -29,7 +39,11 @@ function inputsOf(bytes: number): PromptLayerInputs {
   return {
     agent: 'dev',
     identidade: AGENT_IDENTITIES.dev,
-    instruction_files: unitsOf(bytes * 0.25, Math.max(1024, Math.floor((bytes * 0.25) / 16)), 'dir/AGENTS.md'),
+    instruction_files: unitsOf(
+      bytes * 0.25,
+      Math.max(1024, Math.floor((bytes * 0.25) / 16)),
+      'dir/AGENTS.md',
+    ),
     contexto_projeto: textOf(bytes * 0.5, 1),
     regras_negocio: unitsOf(bytes * 0.2, 512, 'br'),
     estado_tarefa: textOf(bytes * 0.05, 2),

@@ -21,7 +21,9 @@ interface CorpusFile {
 function filesUnder(directory: string, extensions: readonly string[]): string[] {
   if (!existsSync(directory)) return [];
   return (readdirSync(directory, { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((file) => !file.split('/').includes('node_modules') && extensions.includes(extname(file)))
+    .filter(
+      (file) => !file.split('/').includes('node_modules') && extensions.includes(extname(file)),
+    )
     .map((file) => join(directory, file))
     .filter((file) => statSync(file).isFile() && statSync(file).size <= MAX_FILE_BYTES)
     .sort();
@@ -33,23 +35,49 @@ function filesUnder(directory: string, extensions: readonly string[]): string[] 
  */
 function corpus(): CorpusFile[] {
   const kinds: Array<[string, string[]]> = [
-    ['typescript', [...filesUnder(join(REPOSITORY, 'src'), ['.ts']), ...filesUnder(join(REPOSITORY, 'bench'), ['.ts'])]],
-    ['markdown', filesUnder(REPOSITORY, ['.md']).filter((file) => !file.includes('/test-results/'))],
+    [
+      'typescript',
+      [
+        ...filesUnder(join(REPOSITORY, 'src'), ['.ts']),
+        ...filesUnder(join(REPOSITORY, 'bench'), ['.ts']),
+      ],
+    ],
+    [
+      'markdown',
+      filesUnder(REPOSITORY, ['.md']).filter((file) => !file.includes('/test-results/')),
+    ],
     // Files that change only with a commit (never bench/results, which this benchmark itself rewrites).
-    ['json', ['package.json', 'package-lock.json', 'tsconfig.json', 'src/domain/conversation/__fixtures__/criativo-session.v1.json'].map((file) => join(REPOSITORY, file))],
+    [
+      'json',
+      [
+        'package.json',
+        'package-lock.json',
+        'tsconfig.json',
+        'src/domain/conversation/__fixtures__/criativo-session.v1.json',
+      ].map((file) => join(REPOSITORY, file)),
+    ],
     ['russian prose', [join(FIXTURES, 'russian-prose.txt')]],
     ['cjk prose', [join(FIXTURES, 'cjk-prose.txt')]],
   ];
   return kinds.flatMap(([kind, files]) =>
     [...new Set(files)]
-      .map((file) => ({ kind, label: relative(REPOSITORY, file), text: readFileSync(file, 'utf8') }))
-      .sort((left, right) => right.text.length - left.text.length || (left.label < right.label ? -1 : 1))
+      .map((file) => ({
+        kind,
+        label: relative(REPOSITORY, file),
+        text: readFileSync(file, 'utf8'),
+      }))
+      .sort(
+        (left, right) =>
+          right.text.length - left.text.length || (left.label < right.label ? -1 : 1),
+      )
       .slice(0, MAX_FILES_PER_KIND),
   );
 }
 
 const meanAbsoluteErrorPercent = (errors: readonly number[]) =>
-  errors.length === 0 ? Number.NaN : round(errors.reduce((sum, value) => sum + Math.abs(value), 0) / errors.length, 1);
+  errors.length === 0
+    ? Number.NaN
+    : round(errors.reduce((sum, value) => sum + Math.abs(value), 0) / errors.length, 1);
 
 /**
  * (c) The bytes/4 estimate against real BPE counts (o200k_base, cl100k_base) on the repository's own files and
@@ -82,7 +110,10 @@ export async function run(): Promise<BenchReport> {
   }
   const all = [...errors.values()];
   const summary = [...errors].map(([kind, kindErrors]) => {
-    const signedMean = round(kindErrors.o200k.reduce((sum, value) => sum + value, 0) / kindErrors.o200k.length, 1);
+    const signedMean = round(
+      kindErrors.o200k.reduce((sum, value) => sum + value, 0) / kindErrors.o200k.length,
+      1,
+    );
     return (
       `${kind}: ${kindErrors.o200k.length} files, mean absolute error ${meanAbsoluteErrorPercent(kindErrors.o200k)}% ` +
       `vs o200k (signed ${signedMean}%), ${meanAbsoluteErrorPercent(kindErrors.cl100k)}% vs cl100k`

@@ -30,7 +30,9 @@ export async function openBenchPglite(): Promise<BenchDatabase> {
 }
 
 /** A scratch database on the PostgreSQL server (DATABASE_URL, or the local one), or why there is none. */
-export async function openBenchServer(options: { maxConnections?: number } = {}): Promise<BenchDatabase | { unavailable: string }> {
+export async function openBenchServer(
+  options: { maxConnections?: number } = {},
+): Promise<BenchDatabase | { unavailable: string }> {
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const name = `forja_bench_${process.pid}_${Date.now()}`;
   const admin = async (sql: string) => {

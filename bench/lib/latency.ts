@@ -1,7 +1,11 @@
 import { performance } from 'node:perf_hooks';
 
 /** Times `operation` `iterations` times after `warmup` untimed runs; returns each duration in milliseconds. */
-export async function timeEach(operation: (index: number) => Promise<unknown>, iterations: number, warmup = Math.ceil(iterations / 10)): Promise<number[]> {
+export async function timeEach(
+  operation: (index: number) => Promise<unknown>,
+  iterations: number,
+  warmup = Math.ceil(iterations / 10),
+): Promise<number[]> {
   for (let index = 0; index < warmup; index += 1) await operation(-1 - index);
   const durations: number[] = [];
   for (let index = 0; index < iterations; index += 1) {
@@ -16,7 +20,10 @@ export async function timeEach(operation: (index: number) => Promise<unknown>, i
 export function percentile(values: readonly number[], rank: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((rank / 100) * sorted.length) - 1));
+  const index = Math.min(
+    sorted.length - 1,
+    Math.max(0, Math.ceil((rank / 100) * sorted.length) - 1),
+  );
   return sorted[index]!;
 }
 
@@ -42,8 +49,13 @@ export async function timeInterleaved<Name extends string>(
   iterations: Record<Name, number>,
 ): Promise<Record<Name, number[]>> {
   const names = Object.keys(operations) as Name[];
-  const durations = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
-  for (const name of names) for (let index = 0; index < Math.ceil(iterations[name] / 10); index += 1) await operations[name]();
+  const durations = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    Name,
+    number[]
+  >;
+  for (const name of names)
+    for (let index = 0; index < Math.ceil(iterations[name] / 10); index += 1)
+      await operations[name]();
   const rounds = Math.max(...names.map((name) => iterations[name]));
   for (let round = 0; round < rounds; round += 1) {
     for (const name of names) {

@@ -1,7 +1,20 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { createGraphProjector, createPostgresGraphStore, graphProjectionRule, type GraphStore } from '../../src/memory/index.ts';
-import { createEventLog, createProject, createSession, drainOutbox, type Database, type NewSessionEvent, type OutboxRule } from '../../src/store/index.ts';
+import {
+  createGraphProjector,
+  createPostgresGraphStore,
+  graphProjectionRule,
+  type GraphStore,
+} from '../../src/memory/index.ts';
+import {
+  createEventLog,
+  createProject,
+  createSession,
+  drainOutbox,
+  type Database,
+  type NewSessionEvent,
+  type OutboxRule,
+} from '../../src/store/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
 import { openBenchPglite, openBenchServer, type BenchDatabase } from '../lib/bench-databases.ts';
@@ -15,7 +28,11 @@ const silent = pino({ level: 'silent' });
 
 /** The same rows again under another aggregate type, drained by a handler that does nothing: the baseline. */
 const BASELINE_AGGREGATE = 'bench_noop';
-const baselineRule: OutboxRule = (event, sessionId) => graphProjectionRule(event, sessionId).map((message) => ({ ...message, aggregateType: BASELINE_AGGREGATE }));
+const baselineRule: OutboxRule = (event, sessionId) =>
+  graphProjectionRule(event, sessionId).map((message) => ({
+    ...message,
+    aggregateType: BASELINE_AGGREGATE,
+  }));
 
 /**
  * The GraphProjector: throughput (events projected per second, draining a backlog) beside an outbox drain
@@ -35,48 +52,132 @@ export async function run(): Promise<BenchReport> {
     rows.push(await lag(engine, 2000, LAG_SECONDS * 2));
     await engine.dispose();
   }
-  notes.push(`Throughput: a backlog of ${EVENTS} events (60% chat.message, 20% agent.response, 10% handoff.*, 10% hypothesis.proposed) over ${SESSIONS} sessions, drained in batches of ${BATCH_SIZE}.`);
-  notes.push('The baseline drains the same rows with a handler that writes nothing: the difference is what the graph writes cost.');
-  notes.push(`Lag: one event appended every ${APPEND_EVERY_MS} ms; lag = commit of the drain that wrote it − return of its append. At the default 2 s poll, lag is dominated by the wait for the next cycle (about half the interval on average).`);
+  notes.push(
+    `Throughput: a backlog of ${EVENTS} events (60% chat.message, 20% agent.response, 10% handoff.*, 10% hypothesis.proposed) over ${SESSIONS} sessions, drained in batches of ${BATCH_SIZE}.`,
+  );
+  notes.push(
+    'The baseline drains the same rows with a handler that writes nothing: the difference is what the graph writes cost.',
+  );
+  notes.push(
+    `Lag: one event appended every ${APPEND_EVERY_MS} ms; lag = commit of the drain that wrote it − return of its append. At the default 2 s poll, lag is dominated by the wait for the next cycle (about half the interval on average).`,
+  );
   return { name: 'graph-projection', rows, notes };
 }
 
 function eventFor(index: number): NewSessionEvent {
   const kind = index % 10;
-  if (kind < 6) return { type: 'chat.message', actor: 'user', payload: { v: 1, text: `Mensagem ${index}: pão fresco entregue antes das 6h, por assinatura.` } };
-  if (kind < 8) return { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: `Resposta ${index}: quem são os primeiros clientes?` } };
-  if (kind === 8) return { type: 'handoff.offered', actor: 'system', payload: { v: 1, handoff_id: `handoff-${index}`, from_agent: 'criativo', to_agent: 'po', artifact_id: null, status: 'offered' } };
-  return { type: 'hypothesis.proposed', actor: 'psicologo', payload: { v: 1, hypothesis_id: `hypothesis-${index}`, statement: 'Decide com exemplos', evidence: [1], trigger: { kind: 'session.ended', reason: 'completed' }, rag: { degraded: false } } };
+  if (kind < 6)
+    return {
+      type: 'chat.message',
+      actor: 'user',
+      payload: {
+        v: 1,
+        text: `Mensagem ${index}: pão fresco entregue antes das 6h, por assinatura.`,
+      },
+    };
+  if (kind < 8)
+    return {
+      type: 'agent.response',
+      actor: 'criativo',
+      payload: {
+        v: 1,
+        agent: 'criativo',
+        text: `Resposta ${index}: quem são os primeiros clientes?`,
+      },
+    };
+  if (kind === 8)
+    return {
+      type: 'handoff.offered',
+      actor: 'system',
+      payload: {
+        v: 1,
+        handoff_id: `handoff-${index}`,
+        from_agent: 'criativo',
+        to_agent: 'po',
+        artifact_id: null,
+        status: 'offered',
+      },
+    };
+  return {
+    type: 'hypothesis.proposed',
+    actor: 'psicologo',
+    payload: {
+      v: 1,
+      hypothesis_id: `hypothesis-${index}`,
+      statement: 'Decide com exemplos',
+      evidence: [1],
+      trigger: { kind: 'session.ended', reason: 'completed' },
+      rag: { degraded: false },
+    },
+  };
 }
 
 async function sessionsOf(database: Database, count: number): Promise<string[]> {
   const project = await createProject(database, { name: 'bench' });
-  return Promise.all(Array.from({ length: count }, async () => (await createSession(database, { projectId: project.id })).id));
+  return Promise.all(
+    Array.from(
+      { length: count },
+      async () => (await createSession(database, { projectId: project.id })).id,
+    ),
+  );
 }
 
 async function throughput({ engine, database }: BenchDatabase): Promise<BenchReport['rows']> {
   const eventLog = createEventLog(database, [graphProjectionRule, baselineRule]);
   const sessions = await sessionsOf(database, SESSIONS);
   for (let index = 0; index < EVENTS; index += 10) {
-    await eventLog.append(sessions[(index / 10) % SESSIONS]!, Array.from({ length: 10 }, (_, offset) => eventFor(index + offset)));
+    await eventLog.append(
+      sessions[(index / 10) % SESSIONS]!,
+      Array.from({ length: 10 }, (_, offset) => eventFor(index + offset)),
+    );
   }
-  const projector = createGraphProjector({ database, graphFor: createPostgresGraphStore, logger: silent, batchSize: BATCH_SIZE });
+  const projector = createGraphProjector({
+    database,
+    graphFor: createPostgresGraphStore,
+    logger: silent,
+    batchSize: BATCH_SIZE,
+  });
   const drainAll = async (cycle: () => Promise<{ processed: number }>) => {
     const start = performance.now();
     let processed = 0;
-    for (let report = await cycle(); report.processed > 0; report = await cycle()) processed += report.processed;
+    for (let report = await cycle(); report.processed > 0; report = await cycle())
+      processed += report.processed;
     return { processed, seconds: (performance.now() - start) / 1000 };
   };
-  const baseline = await drainAll(() => drainOutbox(database, { aggregateTypes: [BASELINE_AGGREGATE], batchSize: BATCH_SIZE, handle: async () => ({ outcome: 'processed' }) }));
+  const baseline = await drainAll(() =>
+    drainOutbox(database, {
+      aggregateTypes: [BASELINE_AGGREGATE],
+      batchSize: BATCH_SIZE,
+      handle: async () => ({ outcome: 'processed' }),
+    }),
+  );
   const projected = await drainAll(() => projector.runCycle());
-  const row = (subject: string, result: { processed: number; seconds: number }) => ({ engine, case: subject, events: result.processed, events_per_s: Math.round(result.processed / result.seconds), p50_ms: '', p99_ms: '' });
-  return [row('outbox drain, no-op handler (baseline)', baseline), row('graph projection (write use cases)', projected)];
+  const row = (subject: string, result: { processed: number; seconds: number }) => ({
+    engine,
+    case: subject,
+    events: result.processed,
+    events_per_s: Math.round(result.processed / result.seconds),
+    p50_ms: '',
+    p99_ms: '',
+  });
+  return [
+    row('outbox drain, no-op handler (baseline)', baseline),
+    row('graph projection (write use cases)', projected),
+  ];
 }
 
-async function lag({ engine, database }: BenchDatabase, intervalMs: number, seconds: number): Promise<BenchReport['rows'][number]> {
+async function lag(
+  { engine, database }: BenchDatabase,
+  intervalMs: number,
+  seconds: number,
+): Promise<BenchReport['rows'][number]> {
   const eventLog = createEventLog(database, [graphProjectionRule]);
   const sessions = await sessionsOf(database, SESSIONS);
-  await drainOutbox(database, { aggregateTypes: ['graph_projection'], batchSize: 10_000, handle: async () => ({ outcome: 'processed' }) });
+  await drainOutbox(database, {
+    aggregateTypes: ['graph_projection'],
+    batchSize: 10_000,
+    handle: async () => ({ outcome: 'processed' }),
+  });
   const committedAt = new Map<string, number>();
   const writtenAt = new Map<string, number>();
   let writtenInCycle: string[] = [];
@@ -90,12 +191,19 @@ async function lag({ engine, database }: BenchDatabase, intervalMs: number, seco
       },
     };
   };
-  const projector = createGraphProjector({ database, graphFor, logger: silent, batchSize: BATCH_SIZE });
+  const projector = createGraphProjector({
+    database,
+    graphFor,
+    logger: silent,
+    batchSize: BATCH_SIZE,
+  });
   let appending = true;
   const appender = (async () => {
     for (let index = 0; appending; index += 1) {
       const session = sessions[index % SESSIONS]!;
-      const outcome = await eventLog.append(session, [{ type: 'chat.message', actor: 'user', payload: { v: 1, text: `lag ${index}` } }]);
+      const outcome = await eventLog.append(session, [
+        { type: 'chat.message', actor: 'user', payload: { v: 1, text: `lag ${index}` } },
+      ]);
       if (outcome.success) committedAt.set(`${session}#${outcome.lastSeq}`, performance.now());
       await sleep(APPEND_EVERY_MS);
     }
@@ -115,8 +223,17 @@ async function lag({ engine, database }: BenchDatabase, intervalMs: number, seco
     if (report.processed < BATCH_SIZE) await sleep(performance.now() >= until ? 5 : intervalMs);
   }
   // The append's return is the client's first sight of the commit; a drain that committed before it is a lag of 0.
-  const lags = [...committedAt].map(([key, committed]) => Math.max(0, writtenAt.get(key)! - committed));
-  return { engine, case: `lag commit → graph write, poll every ${intervalMs} ms`, events: lags.length, events_per_s: '', p50_ms: round(percentile(lags, 50), 1), p99_ms: round(percentile(lags, 99), 1) };
+  const lags = [...committedAt].map(([key, committed]) =>
+    Math.max(0, writtenAt.get(key)! - committed),
+  );
+  return {
+    engine,
+    case: `lag commit → graph write, poll every ${intervalMs} ms`,
+    events: lags.length,
+    events_per_s: '',
+    p50_ms: round(percentile(lags, 50), 1),
+    p99_ms: round(percentile(lags, 99), 1),
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,14 @@
 import { performance } from 'node:perf_hooks';
-import { createLocalEmbedder, createPostgresVectorIndex, DEFAULT_EF_SEARCH, embedLocally, LOCAL_EMBEDDER_NAME, ragSearch, type IndexedChunk, type VectorIndex } from '../../src/memory/index.ts';
+import {
+  createLocalEmbedder,
+  createPostgresVectorIndex,
+  DEFAULT_EF_SEARCH,
+  embedLocally,
+  LOCAL_EMBEDDER_NAME,
+  ragSearch,
+  type IndexedChunk,
+  type VectorIndex,
+} from '../../src/memory/index.ts';
 import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import { createProject, type Database } from '../../src/store/index.ts';
@@ -31,14 +40,26 @@ export async function run(): Promise<BenchReport> {
   const corpus = syntheticCorpus({ chunks: CHUNKS, queries: HNSW_QUERIES });
   const vectors = corpus.chunks.map((text) => embedLocally(text));
   const queryVectors = corpus.queries.map((text) => embedLocally(text));
-  notes.push(`${CHUNKS} synthetic chunks (400 topics, 40 words each) embedded with the local ${LOCAL_EMBEDDER_NAME} embedder in ${round((performance.now() - started) / 1000, 1)} s — real embedding, not generated vectors.`);
+  notes.push(
+    `${CHUNKS} synthetic chunks (400 topics, 40 words each) embedded with the local ${LOCAL_EMBEDDER_NAME} embedder in ${round((performance.now() - started) / 1000, 1)} s — real embedding, not generated vectors.`,
+  );
   const truth = queryVectors.map((query) => exactTopK(vectors, query, K));
 
   // The server loads on its own process while PGlite loads and builds its index on this one.
   const serverLoading = (async () => {
     const server = await openBenchServer();
     if ('unavailable' in server) return server;
-    return { server, projectId: await load(server.database, corpus.chunks, vectors, false, notes, 'postgres server') };
+    return {
+      server,
+      projectId: await load(
+        server.database,
+        corpus.chunks,
+        vectors,
+        false,
+        notes,
+        'postgres server',
+      ),
+    };
   })();
 
   const pglite = await openPgliteDatabase();
@@ -46,32 +67,107 @@ export async function run(): Promise<BenchReport> {
   const pgliteProject = await load(pglite, corpus.chunks, vectors, true, notes, 'pglite (memory)');
   for (const efSearch of EF_SEARCH_SWEEP) {
     const hnsw = await createPostgresVectorIndex(pglite, { method: 'hnsw', efSearch });
-    rows.push(await measure('pglite (memory)', `hnsw (pgvector, ef_search ${efSearch}${efSearch === DEFAULT_EF_SEARCH ? ', the default' : ''})`, hnsw, pgliteProject, corpus.queries, truth, HNSW_QUERIES));
+    rows.push(
+      await measure(
+        'pglite (memory)',
+        `hnsw (pgvector, ef_search ${efSearch}${efSearch === DEFAULT_EF_SEARCH ? ', the default' : ''})`,
+        hnsw,
+        pgliteProject,
+        corpus.queries,
+        truth,
+        HNSW_QUERIES,
+      ),
+    );
   }
-  rows.push(await measureHybrid('pglite (memory)', await createPostgresVectorIndex(pglite), pgliteProject, corpus.queries, HNSW_QUERIES));
+  rows.push(
+    await measureHybrid(
+      'pglite (memory)',
+      await createPostgresVectorIndex(pglite),
+      pgliteProject,
+      corpus.queries,
+      HNSW_QUERIES,
+    ),
+  );
   rows.push(await measurePgvectorScan(pglite, pgliteProject, queryVectors, truth));
-  rows.push(await measure('pglite (memory)', 'lsh (256-bit signatures + exact rerank, no extension)', await createPostgresVectorIndex(pglite, { method: 'lsh' }), pgliteProject, corpus.queries, truth, HNSW_QUERIES));
+  rows.push(
+    await measure(
+      'pglite (memory)',
+      'lsh (256-bit signatures + exact rerank, no extension)',
+      await createPostgresVectorIndex(pglite, { method: 'lsh' }),
+      pgliteProject,
+      corpus.queries,
+      truth,
+      HNSW_QUERIES,
+    ),
+  );
   const exact = await createPostgresVectorIndex(pglite, { method: 'exact' });
-  rows.push(await measure('pglite (memory)', 'exact SQL over real[] (portable path)', exact, pgliteProject, corpus.queries, truth, EXACT_SQL_QUERIES_PGLITE));
+  rows.push(
+    await measure(
+      'pglite (memory)',
+      'exact SQL over real[] (portable path)',
+      exact,
+      pgliteProject,
+      corpus.queries,
+      truth,
+      EXACT_SQL_QUERIES_PGLITE,
+    ),
+  );
   await pglite.close();
 
   const loaded = await serverLoading;
   if ('unavailable' in loaded) notes.push(`PostgreSQL server not measured: ${loaded.unavailable}`);
   else {
     const index = await createPostgresVectorIndex(loaded.server.database);
-    notes.push(index.method === 'hnsw' ? 'The PostgreSQL server here has pgvector: rag_search uses HNSW on it.' : 'The PostgreSQL server here has no pgvector extension, so rag_search uses the signature search (lsh) on it.');
-    rows.push(await measure('postgres server', `${index.method} (what rag_search uses here)`, index, loaded.projectId, corpus.queries, truth, HNSW_QUERIES));
-    rows.push(await measureHybrid('postgres server', index, loaded.projectId, corpus.queries, HNSW_QUERIES));
-    rows.push(await measure('postgres server', 'exact SQL over real[] (baseline)', await createPostgresVectorIndex(loaded.server.database, { method: 'exact' }), loaded.projectId, corpus.queries, truth, EXACT_SQL_QUERIES_SERVER));
+    notes.push(
+      index.method === 'hnsw'
+        ? 'The PostgreSQL server here has pgvector: rag_search uses HNSW on it.'
+        : 'The PostgreSQL server here has no pgvector extension, so rag_search uses the signature search (lsh) on it.',
+    );
+    rows.push(
+      await measure(
+        'postgres server',
+        `${index.method} (what rag_search uses here)`,
+        index,
+        loaded.projectId,
+        corpus.queries,
+        truth,
+        HNSW_QUERIES,
+      ),
+    );
+    rows.push(
+      await measureHybrid('postgres server', index, loaded.projectId, corpus.queries, HNSW_QUERIES),
+    );
+    rows.push(
+      await measure(
+        'postgres server',
+        'exact SQL over real[] (baseline)',
+        await createPostgresVectorIndex(loaded.server.database, { method: 'exact' }),
+        loaded.projectId,
+        corpus.queries,
+        truth,
+        EXACT_SQL_QUERIES_SERVER,
+      ),
+    );
     await loaded.server.dispose();
   }
   notes.push(`Whole benchmark: ${round((performance.now() - benchStarted) / 1000, 1)} s.`);
-  notes.push('Latency is one vector search (query embedding + SQL); recall@10 = share of the exact top 10 (by cosine, computed in JS) it returned. Goals: HNSW recall ≥ 0.95, p50 ≤ 20 ms; without pgvector (lsh) recall ≥ 0.95, p50 ≤ 200 ms. The hybrid row is the whole rag_search (full-text + vector, fused by rank): latency only.');
-  notes.push(`The exact SQL paths are measured on ${EXACT_SQL_QUERIES_PGLITE} (PGlite) and ${EXACT_SQL_QUERIES_SERVER} (server) queries only: each scores every chunk of the project.`);
+  notes.push(
+    'Latency is one vector search (query embedding + SQL); recall@10 = share of the exact top 10 (by cosine, computed in JS) it returned. Goals: HNSW recall ≥ 0.95, p50 ≤ 20 ms; without pgvector (lsh) recall ≥ 0.95, p50 ≤ 200 ms. The hybrid row is the whole rag_search (full-text + vector, fused by rank): latency only.',
+  );
+  notes.push(
+    `The exact SQL paths are measured on ${EXACT_SQL_QUERIES_PGLITE} (PGlite) and ${EXACT_SQL_QUERIES_SERVER} (server) queries only: each scores every chunk of the project.`,
+  );
   return { name: 'rag-search', rows, notes };
 }
 
-async function load(database: Database, texts: string[], vectors: number[][], withHnsw: boolean, notes: string[], engine: string): Promise<string> {
+async function load(
+  database: Database,
+  texts: string[],
+  vectors: number[][],
+  withHnsw: boolean,
+  notes: string[],
+  engine: string,
+): Promise<string> {
   const project = await createProject(database, { name: 'bench' });
   const index = await createPostgresVectorIndex(database, { method: 'exact' });
   // Building the HNSW index once over loaded rows is much faster than growing it row by row.
@@ -95,16 +191,28 @@ async function load(database: Database, texts: string[], vectors: number[][], wi
   let buildNote = '';
   if (withHnsw) {
     started = performance.now();
-    await database.execute(`set maintenance_work_mem = '512MB'; create index rag_chunks_hnsw on rag.chunks using hnsw (embedding_vector vector_cosine_ops);`);
+    await database.execute(
+      `set maintenance_work_mem = '512MB'; create index rag_chunks_hnsw on rag.chunks using hnsw (embedding_vector vector_cosine_ops);`,
+    );
     buildNote = `, HNSW index built in ${round((performance.now() - started) / 1000, 1)} s (m 16, ef_construction 64)`;
   }
   await database.execute('analyze rag.chunks');
-  notes.push(`${engine}: ${texts.length} chunks loaded through the index adapter in ${round(loadSeconds, 1)} s${buildNote}.`);
+  notes.push(
+    `${engine}: ${texts.length} chunks loaded through the index adapter in ${round(loadSeconds, 1)} s${buildNote}.`,
+  );
   return project.id;
 }
 
 /** The vector part of `rag_search` (query embedding + the index's vector search): its recall is against the exact top 10. */
-async function measure(engine: string, method: string, index: VectorIndex, projectId: string, queries: string[], truth: number[][], count: number) {
+async function measure(
+  engine: string,
+  method: string,
+  index: VectorIndex,
+  projectId: string,
+  queries: string[],
+  truth: number[][],
+  count: number,
+) {
   const embedder = createLocalEmbedder();
   const durations: number[] = [];
   let found = 0;
@@ -112,39 +220,90 @@ async function measure(engine: string, method: string, index: VectorIndex, proje
     const started = performance.now();
     const embedded = await embedder.embed([queries[query]!], { projectId });
     if (!embedded.ok) throw new Error(`embedder failed: ${embedded.reason}`);
-    const hits = await index.search({ projectId, embedder: embedder.name, vector: embedded.vectors[0]!, k: K });
+    const hits = await index.search({
+      projectId,
+      embedder: embedder.name,
+      vector: embedded.vectors[0]!,
+      k: K,
+    });
     durations.push(performance.now() - started);
-    found += recall(hits.map((hit) => Number(hit.source_id.slice('chunk-'.length))), truth[query]!);
+    found += recall(
+      hits.map((hit) => Number(hit.source_id.slice('chunk-'.length))),
+      truth[query]!,
+    );
   }
-  return { engine, method, queries: count, p50_ms: round(percentile(durations, 50), 2), p99_ms: round(percentile(durations, 99), 2), recall_at_10: round(found / count, 4) };
+  return {
+    engine,
+    method,
+    queries: count,
+    p50_ms: round(percentile(durations, 50), 2),
+    p99_ms: round(percentile(durations, 99), 2),
+    recall_at_10: round(found / count, 4),
+  };
 }
 
 /** The whole hybrid `rag_search` (full-text + vector, fused): latency only, its top 10 is not the vector truth. */
-async function measureHybrid(engine: string, index: VectorIndex, projectId: string, queries: string[], count: number) {
+async function measureHybrid(
+  engine: string,
+  index: VectorIndex,
+  projectId: string,
+  queries: string[],
+  count: number,
+) {
   const embedder = createLocalEmbedder();
   const durations: number[] = [];
   for (let query = 0; query < count; query += 1) {
     const started = performance.now();
-    const result = await ragSearch({ embedder, index }, projectId, { query: queries[query]!, k: K });
+    const result = await ragSearch({ embedder, index }, projectId, {
+      query: queries[query]!,
+      k: K,
+    });
     durations.push(performance.now() - started);
     if (result.degraded) throw new Error(`degraded: ${result.reason}`);
   }
-  return { engine, method: `hybrid rag_search (${['fts', index.method].join(' + ')})`, queries: count, p50_ms: round(percentile(durations, 50), 2), p99_ms: round(percentile(durations, 99), 2), recall_at_10: '' };
+  return {
+    engine,
+    method: `hybrid rag_search (${['fts', index.method].join(' + ')})`,
+    queries: count,
+    p50_ms: round(percentile(durations, 50), 2),
+    p99_ms: round(percentile(durations, 99), 2),
+    recall_at_10: '',
+  };
 }
 
-async function measurePgvectorScan(database: Database, projectId: string, queryVectors: number[][], truth: number[][]) {
+async function measurePgvectorScan(
+  database: Database,
+  projectId: string,
+  queryVectors: number[][],
+  truth: number[][],
+) {
   const durations: number[] = [];
   let found = 0;
   for (let query = 0; query < PGVECTOR_SCAN_QUERIES; query += 1) {
     const started = performance.now();
     const rows = await database.transaction(async (transaction) => {
       await transaction.query("select set_config('enable_indexscan', 'off', true)");
-      return (await transaction.query<{ source_id: string }>('select source_id from rag.chunks where project_id = $1 order by embedding_vector <=> $2::vector limit $3', [projectId, `[${queryVectors[query]!.join(',')}]`, K])).rows;
+      return (
+        await transaction.query<{ source_id: string }>(
+          'select source_id from rag.chunks where project_id = $1 order by embedding_vector <=> $2::vector limit $3',
+          [projectId, `[${queryVectors[query]!.join(',')}]`, K],
+        )
+      ).rows;
     });
     durations.push(performance.now() - started);
-    found += recall(rows.map((row) => Number(row.source_id.slice('chunk-'.length))), truth[query]!);
+    found += recall(
+      rows.map((row) => Number(row.source_id.slice('chunk-'.length))),
+      truth[query]!,
+    );
   }
-  return { engine: 'pglite (memory)', method: 'exact (pgvector sequential scan, reference)', queries: PGVECTOR_SCAN_QUERIES, p50_ms: round(percentile(durations, 50), 2), p99_ms: round(percentile(durations, 99), 2), recall_at_10: round(found / PGVECTOR_SCAN_QUERIES, 4) };
+  return {
+    engine: 'pglite (memory)',
+    method: 'exact (pgvector sequential scan, reference)',
+    queries: PGVECTOR_SCAN_QUERIES,
+    p50_ms: round(percentile(durations, 50), 2),
+    p99_ms: round(percentile(durations, 99), 2),
+    recall_at_10: round(found / PGVECTOR_SCAN_QUERIES, 4),
+  };
 }
 
 /** Indexes of the k vectors most similar to the query (unit vectors: dot product = cosine), ties by index. */
@@ -152,7 +311,8 @@ function exactTopK(vectors: readonly number[][], query: readonly number[], k: nu
   const best: Array<{ index: number; score: number }> = [];
   vectors.forEach((vector, index) => {
     let score = 0;
-    for (let dimension = 0; dimension < vector.length; dimension += 1) score += vector[dimension]! * query[dimension]!;
+    for (let dimension = 0; dimension < vector.length; dimension += 1)
+      score += vector[dimension]! * query[dimension]!;
     if (best.length < k || score > best[best.length - 1]!.score) {
       best.push({ index, score });
       best.sort((left, right) => right.score - left.score || left.index - right.index);

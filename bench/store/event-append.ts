@@ -1,6 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../../src/store/migrations/migrate.ts';
-import { createEventLog, createProject, createSession, type Database } from '../../src/store/index.ts';
+import {
+  createEventLog,
+  createProject,
+  createSession,
+  type Database,
+} from '../../src/store/index.ts';
 import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round, summarise, timeInterleaved } from '../lib/latency.ts';
@@ -11,7 +16,10 @@ const BATCH_SIZE = 10;
 const WRITERS = [1, 4, 16];
 const CONCURRENT_EVENTS = 1600;
 const CONCURRENT_CHUNKS = 4;
-const PAYLOAD = { v: 1, text: 'A bakery that delivers bread at dawn to the whole street, with a subscription.' };
+const PAYLOAD = {
+  v: 1,
+  text: 'A bakery that delivers bread at dawn to the whole street, with a subscription.',
+};
 
 /**
  * Event append against a raw single-row INSERT into a table of the same shape, on the same database in the
@@ -31,9 +39,15 @@ export async function run(): Promise<BenchReport> {
     rows.push(...(await measureConcurrent(server.engine, server.database)));
     await server.dispose();
   }
-  notes.push('Single rows: one client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.');
-  notes.push(`Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue.`);
-  notes.push('Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.');
+  notes.push(
+    'Single rows: one client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.',
+  );
+  notes.push(
+    `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue.`,
+  );
+  notes.push(
+    'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.',
+  );
   return { name: 'event-append', rows, notes };
 }
 
@@ -41,9 +55,15 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
   await migrate(database);
   const eventLog = createEventLog(database);
   const project = await createProject(database, { name: 'bench' });
-  const [rawSession, appendSession, rawBatchSession, appendBatchSession] = await Promise.all([1, 2, 3, 4].map(() => createSession(database, { projectId: project.id })));
+  const [rawSession, appendSession, rawBatchSession, appendBatchSession] = await Promise.all(
+    [1, 2, 3, 4].map(() => createSession(database, { projectId: project.id })),
+  );
   const payload = JSON.stringify(PAYLOAD);
-  const batch = Array.from({ length: BATCH_SIZE }, () => ({ type: 'chat.message', actor: 'user', payload: PAYLOAD }));
+  const batch = Array.from({ length: BATCH_SIZE }, () => ({
+    type: 'chat.message',
+    actor: 'user',
+    payload: PAYLOAD,
+  }));
   let rawSeq = 1;
   let expectedSeq = 1;
   let rawBatchSeq = 1;
@@ -51,9 +71,14 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
   // The baselines write the same table (same indexes, trigger and foreign key) with seqs computed here, so the
   // difference is exactly what the event log adds: seq assignment, the concurrency check, outbox and NOTIFY.
   const operations = {
-    rawInsert: () => database.query(RAW_INSERT_SQL, [rawSession!.id, ++rawSeq, 'chat.message', 'user', payload]),
+    rawInsert: () =>
+      database.query(RAW_INSERT_SQL, [rawSession!.id, ++rawSeq, 'chat.message', 'user', payload]),
     append: async () => {
-      const outcome = await eventLog.append(appendSession!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }], { expectedSeq });
+      const outcome = await eventLog.append(
+        appendSession!.id,
+        [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }],
+        { expectedSeq },
+      );
       if (!outcome.success) throw new Error(outcome.error.message);
       expectedSeq = outcome.lastSeq;
     },
@@ -65,23 +90,39 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
     appendBatch: () => eventLog.append(appendBatchSession!.id, batch),
   };
   // Interleaved, so that noise from the rest of the machine falls on baseline and subject alike.
-  const durations = await timeInterleaved(operations, { rawInsert: SINGLE_APPENDS, append: SINGLE_APPENDS, rawBatchInsert: BATCH_APPENDS, appendBatch: BATCH_APPENDS });
+  const durations = await timeInterleaved(operations, {
+    rawInsert: SINGLE_APPENDS,
+    append: SINGLE_APPENDS,
+    rawBatchInsert: BATCH_APPENDS,
+    appendBatch: BATCH_APPENDS,
+  });
 
   const row = (name: string, durationsMs: number[], perOperation: number, baselineMs: number) => {
     const summary = summarise(durationsMs, perOperation);
-    return { engine, case: name, ...summary, p50_vs_baseline: round(summary.p50_ms / baselineMs, 2) };
+    return {
+      engine,
+      case: name,
+      ...summary,
+      p50_vs_baseline: round(summary.p50_ms / baselineMs, 2),
+    };
   };
   const rawP50 = summarise(durations.rawInsert).p50_ms;
   const rawBatchP50 = summarise(durations.rawBatchInsert).p50_ms;
   return [
     row('raw single-row INSERT (baseline)', durations.rawInsert, 1, rawP50),
     row('append 1 event (expectedSeq)', durations.append, 1, rawP50),
-    row(`raw ${BATCH_SIZE}-row INSERT (batch baseline)`, durations.rawBatchInsert, BATCH_SIZE, rawBatchP50),
+    row(
+      `raw ${BATCH_SIZE}-row INSERT (batch baseline)`,
+      durations.rawBatchInsert,
+      BATCH_SIZE,
+      rawBatchP50,
+    ),
     row(`append ${BATCH_SIZE}-event batch`, durations.appendBatch, BATCH_SIZE, rawBatchP50),
   ];
 }
 
-const RAW_INSERT_SQL = 'insert into session_events (id, session_id, seq, type, actor, payload) values (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb)';
+const RAW_INSERT_SQL =
+  'insert into session_events (id, session_id, seq, type, actor, payload) values (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb)';
 const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, actor, payload)
   select gen_random_uuid(), $1, $2 + offset_in_batch, 'chat.message', 'user', $4::jsonb from generate_series(0, $3 - 1) as offset_in_batch`;
 
@@ -95,20 +136,39 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
   const payload = JSON.stringify(PAYLOAD);
   const rows: BenchReport['rows'] = [];
   for (const writers of WRITERS) {
-    const newSessions = (count: number) => Promise.all(Array.from({ length: count }, () => createSession(database, { projectId: project.id })));
+    const newSessions = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, () => createSession(database, { projectId: project.id })),
+      );
     const rawSessions = await newSessions(writers);
     const appendSessions = await newSessions(writers);
     const [rawOne, appendOne] = await newSessions(2);
     const rawSeqs = rawSessions.map(() => 1);
     let rawOneSeq = 1;
     const cases: Record<string, (writer: number) => Promise<unknown>> = {
-      'raw INSERT, W sessions (baseline)': (writer) => database.query(RAW_INSERT_SQL, [rawSessions[writer]!.id, ++rawSeqs[writer]!, 'chat.message', 'user', payload]),
-      'append, W sessions': (writer) => eventLog.append(appendSessions[writer]!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
-      'raw INSERT, one session (baseline)': () => database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
-      'append, one session': () => eventLog.append(appendOne!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
+      'raw INSERT, W sessions (baseline)': (writer) =>
+        database.query(RAW_INSERT_SQL, [
+          rawSessions[writer]!.id,
+          ++rawSeqs[writer]!,
+          'chat.message',
+          'user',
+          payload,
+        ]),
+      'append, W sessions': (writer) =>
+        eventLog.append(appendSessions[writer]!.id, [
+          { type: 'chat.message', actor: 'user', payload: PAYLOAD },
+        ]),
+      'raw INSERT, one session (baseline)': () =>
+        database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
+      'append, one session': () =>
+        eventLog.append(appendOne!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
     };
-    const durations: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-    const wallMs: Record<string, number> = Object.fromEntries(Object.keys(cases).map((name) => [name, 0]));
+    const durations: Record<string, number[]> = Object.fromEntries(
+      Object.keys(cases).map((name) => [name, []]),
+    );
+    const wallMs: Record<string, number> = Object.fromEntries(
+      Object.keys(cases).map((name) => [name, 0]),
+    );
     const perWriterPerChunk = Math.ceil(CONCURRENT_EVENTS / writers / CONCURRENT_CHUNKS);
     for (let chunk = 0; chunk < CONCURRENT_CHUNKS; chunk += 1) {
       for (const [name, operation] of Object.entries(cases)) {
@@ -127,7 +187,9 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
     }
     const throughput = (name: string) => (durations[name]!.length * 1000) / wallMs[name]!;
     for (const name of Object.keys(cases)) {
-      const baseline = name.includes('one session') ? 'raw INSERT, one session (baseline)' : 'raw INSERT, W sessions (baseline)';
+      const baseline = name.includes('one session')
+        ? 'raw INSERT, one session (baseline)'
+        : 'raw INSERT, W sessions (baseline)';
       const latency = summarise(durations[name]!);
       rows.push({
         engine,

@@ -5,7 +5,10 @@ import { createSignInLimiter } from './sign-in-limiter.ts';
 
 describe('passwords', () => {
   it('hashes with scrypt and a salt of its own, and verifies only the right password', async () => {
-    const [first, second] = await Promise.all([hashPassword('correct horse battery'), hashPassword('correct horse battery')]);
+    const [first, second] = await Promise.all([
+      hashPassword('correct horse battery'),
+      hashPassword('correct horse battery'),
+    ]);
     expect(first).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(first).not.toBe(second);
     expect(await verifyPassword('correct horse battery', first)).toBe(true);
@@ -32,7 +35,12 @@ describe('secrets', () => {
 describe('the sign-in limiter', () => {
   it('stops an account after 5 failures and an address after 20, until the window moves on', () => {
     let now = 0;
-    const limiter = createSignInLimiter({ perAccount: 5, perAddress: 20, windowMs: 60_000, clock: () => now });
+    const limiter = createSignInLimiter({
+      perAccount: 5,
+      perAddress: 20,
+      windowMs: 60_000,
+      clock: () => now,
+    });
     for (let attempt = 0; attempt < 5; attempt++) {
       expect(limiter.allow('ana', '10.0.0.1')).toEqual({ ok: true });
       limiter.failed('ana', '10.0.0.1');
@@ -47,7 +55,12 @@ describe('the sign-in limiter', () => {
   });
 
   it('a success clears the account, not the address', () => {
-    const limiter = createSignInLimiter({ perAccount: 2, perAddress: 3, windowMs: 60_000, clock: () => 0 });
+    const limiter = createSignInLimiter({
+      perAccount: 2,
+      perAddress: 3,
+      windowMs: 60_000,
+      clock: () => 0,
+    });
     limiter.failed('ana', 'a');
     limiter.failed('ana', 'a');
     limiter.succeeded('ana');

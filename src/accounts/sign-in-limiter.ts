@@ -19,7 +19,12 @@ export interface SignInLimits {
 
 const MAX_TRACKED_KEYS = 10_000;
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { perAccount: 5, perAddress: 20, windowMs: 15 * 60_000, clock: Date.now };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  perAccount: 5,
+  perAddress: 20,
+  windowMs: 15 * 60_000,
+  clock: Date.now,
+};
 
 /**
  * Failed sign-ins counted in a sliding window, per account and per client address, in memory (ADR 0100):
@@ -35,18 +40,25 @@ export function createSignInLimiter(limits: SignInLimits = DEFAULT_SIGN_IN_LIMIT
     else failures.set(key, kept);
     return kept;
   };
-  const waitFor = (times: number[], limit: number) => (times.length < limit ? 0 : Math.ceil((times[times.length - limit]! + limits.windowMs - limits.clock()) / 1000));
+  const waitFor = (times: number[], limit: number) =>
+    times.length < limit
+      ? 0
+      : Math.ceil((times[times.length - limit]! + limits.windowMs - limits.clock()) / 1000);
 
   return {
     allow(username, address) {
-      const wait = Math.max(waitFor(recent(`account:${username}`), limits.perAccount), waitFor(recent(`address:${address}`), limits.perAddress));
+      const wait = Math.max(
+        waitFor(recent(`account:${username}`), limits.perAccount),
+        waitFor(recent(`address:${address}`), limits.perAddress),
+      );
       return wait > 0 ? { ok: false, retryAfterSeconds: wait } : { ok: true };
     },
     failed(username, address) {
       // Many names tried once each must not grow the map for ever: forget every window that has passed.
       if (failures.size > MAX_TRACKED_KEYS) for (const key of [...failures.keys()]) recent(key);
       const now = limits.clock();
-      for (const key of [`account:${username}`, `address:${address}`]) failures.set(key, [...recent(key), now]);
+      for (const key of [`account:${username}`, `address:${address}`])
+        failures.set(key, [...recent(key), now]);
     },
     succeeded(username) {
       failures.delete(`account:${username}`);

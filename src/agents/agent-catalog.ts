@@ -14,9 +14,14 @@ export interface AgentCatalogSources {
 export function createAgentCatalog(sources: AgentCatalogSources): AgentCatalog {
   const agents = new Map<string, LoopAgent>([['criativo', criativoAgent(sources.prompts)]]);
   for (const agent of sources.extraAgents ?? []) agents.set(agent.slug, agent);
-  const conversational = new Set(['criativo', ...(sources.extraAgents ?? []).map((agent) => agent.slug)]);
+  const conversational = new Set([
+    'criativo',
+    ...(sources.extraAgents ?? []).map((agent) => agent.slug),
+  ]);
   return {
     get: (slug) => agents.get(slug) ?? sources.agentsOnDemand?.(slug) ?? null,
-    isConversational: (slug) => (conversational.has(slug) && agents.has(slug)) || (sources.agentsOnDemand?.(slug) ?? null) !== null,
+    isConversational: (slug) =>
+      (conversational.has(slug) && agents.has(slug)) ||
+      (sources.agentsOnDemand?.(slug) ?? null) !== null,
   };
 }

@@ -13,7 +13,10 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-const importsOf = (path: string) => [...readFileSync(path, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((match) => match[1]!);
+const importsOf = (path: string) =>
+  [
+    ...readFileSync(path, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm),
+  ].map((match) => match[1]!);
 
 /**
  * DESIGN §1.3: only the model gateway talks to a model provider. Agent code and the conversation use cases
@@ -26,8 +29,13 @@ describe('dependency rule: agents reach models only through the gateway', () => 
     expect(files.length).toBeGreaterThan(10);
   });
 
-  it.each(files.map((path) => [relative(AGENTS_DIRECTORY, path), path]))('%s imports no provider', (_name, path) => {
-    const offending = importsOf(path).filter((specifier) => /gateway\/providers|^openai$|^@anthropic-ai\/|^@ai-sdk\/|^ai$/.test(specifier));
-    expect(offending).toEqual([]);
-  });
+  it.each(files.map((path) => [relative(AGENTS_DIRECTORY, path), path]))(
+    '%s imports no provider',
+    (_name, path) => {
+      const offending = importsOf(path).filter((specifier) =>
+        /gateway\/providers|^openai$|^@anthropic-ai\/|^@ai-sdk\/|^ai$/.test(specifier),
+      );
+      expect(offending).toEqual([]);
+    },
+  );
 });

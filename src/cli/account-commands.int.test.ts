@@ -6,11 +6,16 @@ import { hashSecret } from '../accounts/secrets.ts';
 import { findPersonByTokenHash, openDatabase } from '../store/index.ts';
 import { runCli } from './main.ts';
 
-describe('forja user add, forja token create | list | revoke, and serve beyond loopback', { timeout: 120_000 }, () => {
+describe('forja user add, forja token create | list | revoke, and serve beyond loopback', {
+  timeout: 120_000,
+}, () => {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-accounts-'));
   afterAll(() => rmSync(dataDirectory, { recursive: true, force: true }));
 
-  async function forja(argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
+  async function forja(
+    argv: string[],
+    options: { stdin?: string; env?: Record<string, string> } = {},
+  ) {
     let stdout = '';
     let stderr = '';
     const code = await runCli(argv, {
@@ -35,11 +40,21 @@ describe('forja user add, forja token create | list | revoke, and serve beyond l
   });
 
   it('creates an account from a password on stdin, refusing a short password and a taken or malformed name', async () => {
-    expect(await forja(['user', 'add', 'ana'], { stdin: 'short\n' })).toMatchObject({ code: 2, stderr: 'forja: user add: the password must be at least 12 characters.\n' });
-    expect(await forja(['user', 'add', 'Ana Maria'], { stdin: 'long enough password\n' })).toMatchObject({ code: 2, stderr: expect.stringContaining('name must be') });
+    expect(await forja(['user', 'add', 'ana'], { stdin: 'short\n' })).toMatchObject({
+      code: 2,
+      stderr: 'forja: user add: the password must be at least 12 characters.\n',
+    });
+    expect(
+      await forja(['user', 'add', 'Ana Maria'], { stdin: 'long enough password\n' }),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('name must be') });
     const created = await forja(['user', 'add', 'ana'], { stdin: 'long enough password\n' });
-    expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created ana \([0-9a-f-]{36}\)\.\n$/) });
-    expect(await forja(['user', 'add', 'ana'], { stdin: 'another long password\n' })).toMatchObject({ code: 2, stderr: expect.stringContaining('already an account named ana') });
+    expect(created).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Created ana \([0-9a-f-]{36}\)\.\n$/),
+    });
+    expect(await forja(['user', 'add', 'ana'], { stdin: 'another long password\n' })).toMatchObject(
+      { code: 2, stderr: expect.stringContaining('already an account named ana') },
+    );
   });
 
   it('prints a token once, stores only its hash, lists it and revokes it', async () => {
@@ -53,14 +68,27 @@ describe('forja user add, forja token create | list | revoke, and serve beyond l
 
     const database = await openDatabase({ databaseUrl: undefined, dataDirectory });
     try {
-      const stored = await database.query<{ secret_hash: string }>('select secret_hash from api_tokens');
+      const stored = await database.query<{ secret_hash: string }>(
+        'select secret_hash from api_tokens',
+      );
       expect(stored.rows).toEqual([{ secret_hash: hashSecret(token) }]);
-      expect(await findPersonByTokenHash(database, hashSecret(token))).toMatchObject({ username: 'ana' });
+      expect(await findPersonByTokenHash(database, hashSecret(token))).toMatchObject({
+        username: 'ana',
+      });
     } finally {
       await database.close();
     }
-    expect(await forja(['token', 'revoke', id])).toMatchObject({ code: 0, stdout: `Revoked ${id}.\n` });
-    expect(await forja(['token', 'revoke', id])).toMatchObject({ code: 2, stderr: expect.stringContaining('no active token') });
-    expect(await forja(['token', 'create', '--user', 'nobody'])).toMatchObject({ code: 2, stderr: expect.stringContaining('no account named nobody') });
+    expect(await forja(['token', 'revoke', id])).toMatchObject({
+      code: 0,
+      stdout: `Revoked ${id}.\n`,
+    });
+    expect(await forja(['token', 'revoke', id])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no active token'),
+    });
+    expect(await forja(['token', 'create', '--user', 'nobody'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no account named nobody'),
+    });
   });
 });

@@ -9,10 +9,14 @@ let sandbox: string;
 let workspace: string;
 
 const patchSource: InstructionPatchSource = {
-  readPatch: async (projectId, agent) => (projectId === 'p1' ? `Patch de ${agent}: responda em português.` : null),
+  readPatch: async (projectId, agent) =>
+    projectId === 'p1' ? `Patch de ${agent}: responda em português.` : null,
 };
 
-async function run(options: ContextCommandOptions, deps: { patchSource?: InstructionPatchSource } = { patchSource }) {
+async function run(
+  options: ContextCommandOptions,
+  deps: { patchSource?: InstructionPatchSource } = { patchSource },
+) {
   let stdout = '';
   let stderr = '';
   const code = await runContextCommand(options, {
@@ -30,7 +34,10 @@ beforeAll(async () => {
   await mkdir(path.join(workspace, 'pkg/api'), { recursive: true });
   await writeFile(path.join(workspace, 'AGENTS.md'), 'Regras da raiz.\n');
   await writeFile(path.join(workspace, 'pkg/api/AGENTS.md'), 'Regras da API.\n');
-  await writeFile(path.join(sandbox, 'context.md'), `Contexto do projeto. ${'Muito texto. '.repeat(200)}`);
+  await writeFile(
+    path.join(sandbox, 'context.md'),
+    `Contexto do projeto. ${'Muito texto. '.repeat(200)}`,
+  );
   await writeFile(path.join(sandbox, 'task.md'), 'Implementar o login.\n');
   const rules = [
     { id: 'br-1', text: 'A pessoa confirma a prontidão antes do brief.' },
@@ -38,8 +45,17 @@ beforeAll(async () => {
   ];
   await writeFile(path.join(sandbox, 'rules.json'), JSON.stringify(rules));
   await writeFile(path.join(sandbox, 'not-json.json'), '{ nope');
-  await writeFile(path.join(sandbox, 'wrong-shape.json'), JSON.stringify([{ id: 'br-1', texto: 'x' }]));
-  await writeFile(path.join(sandbox, 'twice.json'), JSON.stringify([{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }]));
+  await writeFile(
+    path.join(sandbox, 'wrong-shape.json'),
+    JSON.stringify([{ id: 'br-1', texto: 'x' }]),
+  );
+  await writeFile(
+    path.join(sandbox, 'twice.json'),
+    JSON.stringify([
+      { id: 'a', text: 'x' },
+      { id: 'a', text: 'y' },
+    ]),
+  );
 });
 
 afterAll(async () => {
@@ -63,27 +79,63 @@ describe('forja context', () => {
     });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(['agent', 'total_tokens', 'estimated', 'layers', 'prompt', 'instructions']);
-    expect(report.instructions).toMatchObject({ scope: 'pkg/api/src', method: 'walk', refreshed_at: expect.stringMatching(/^\d{4}-/) });
-    expect(report.layers.map((layer: { name: string; status: string }) => [layer.name, layer.status])).toEqual([
+    expect(Object.keys(report)).toEqual([
+      'agent',
+      'total_tokens',
+      'estimated',
+      'layers',
+      'prompt',
+      'instructions',
+    ]);
+    expect(report.instructions).toMatchObject({
+      scope: 'pkg/api/src',
+      method: 'walk',
+      refreshed_at: expect.stringMatching(/^\d{4}-/),
+    });
+    expect(
+      report.layers.map((layer: { name: string; status: string }) => [layer.name, layer.status]),
+    ).toEqual([
       ['identidade', 'kept'],
       ['instruction_files', 'kept'],
       ['contexto_projeto', 'truncated'],
       ['regras_negocio', 'kept'],
       ['estado_tarefa', 'kept'],
     ]);
-    expect(Object.keys(report.layers[1])).toEqual(['name', 'strategy', 'budget', 'tokens', 'estimated', 'status', 'units', 'content']);
-    expect(report.layers[1].units.map((unit: { id: string }) => unit.id)).toEqual(['AGENTS.md', 'pkg/api/AGENTS.md', 'db:agent_instructions']);
+    expect(Object.keys(report.layers[1])).toEqual([
+      'name',
+      'strategy',
+      'budget',
+      'tokens',
+      'estimated',
+      'status',
+      'units',
+      'content',
+    ]);
+    expect(report.layers[1].units.map((unit: { id: string }) => unit.id)).toEqual([
+      'AGENTS.md',
+      'pkg/api/AGENTS.md',
+      'db:agent_instructions',
+    ]);
     expect(report.layers[3].units.map((unit: { id: string }) => unit.id)).toEqual(['br-1', 'br-2']);
     expect(report.layers[2]).toMatchObject({ budget: 100, tokens: 100 });
-    expect(report.prompt).toContain('### db:agent_instructions\nPatch de dev: responda em português.');
+    expect(report.prompt).toContain(
+      '### db:agent_instructions\nPatch de dev: responda em português.',
+    );
     expect(report).toMatchObject({ agent: 'dev', estimated: true });
   });
 
   it('prints each layer with strategy, budget, tokens and status, then the prompt', async () => {
-    const { code, stdout } = await run({ workspace, agent: 'po', project: 'p1', scope: 'pkg/api', budget: ['instruction_files=25'] });
+    const { code, stdout } = await run({
+      workspace,
+      agent: 'po',
+      project: 'p1',
+      scope: 'pkg/api',
+      budget: ['instruction_files=25'],
+    });
     expect(code).toBe(0);
-    const layerRows = stdout.split('\n').filter((line) => /^[a-z_]+ +(keep_or_drop|drop_whole_units|truncate_tail) /.test(line));
+    const layerRows = stdout
+      .split('\n')
+      .filter((line) => /^[a-z_]+ +(keep_or_drop|drop_whole_units|truncate_tail) /.test(line));
     expect(layerRows.map((line) => line.split(/\s+/)[0])).toEqual([
       'identidade',
       'instruction_files',
@@ -91,34 +143,51 @@ describe('forja context', () => {
       'regras_negocio',
       'estado_tarefa',
     ]);
-    expect(layerRows[1]).toMatch(/drop_whole_units\s+25\s+\d+\s+truncated \(dropped: AGENTS\.md, pkg\/api\/AGENTS\.md\)/);
+    expect(layerRows[1]).toMatch(
+      /drop_whole_units\s+25\s+\d+\s+truncated \(dropped: AGENTS\.md, pkg\/api\/AGENTS\.md\)/,
+    );
     expect(stdout).toContain('## identidade\nVocê é o PO:');
     expect(stdout).toContain('tokenizer: estimate');
-    expect(stdout).toMatch(/\ninstruction files: read \d{4}-\d\d-\d\dT[^ ]+, \d+ s ago \(walk; path to pkg\/api\/\)\n/);
+    expect(stdout).toMatch(
+      /\ninstruction files: read \d{4}-\d\d-\d\dT[^ ]+, \d+ s ago \(walk; path to pkg\/api\/\)\n/,
+    );
   });
 
   it('selects by --scope: the path to it for a dev, the root alone without it', async () => {
     const ids = async (options: Partial<ContextCommandOptions>) =>
-      JSON.parse((await run({ workspace, json: true, agent: 'dev', ...options }, {})).stdout).layers[1].units.map((unit: { id: string }) => unit.id);
+      JSON.parse(
+        (await run({ workspace, json: true, agent: 'dev', ...options }, {})).stdout,
+      ).layers[1].units.map((unit: { id: string }) => unit.id);
     expect(await ids({ scope: 'pkg/api' })).toEqual(['AGENTS.md', 'pkg/api/AGENTS.md']);
     expect(await ids({ scope: 'pkg' })).toEqual(['AGENTS.md']);
     expect(await ids({ agent: 'criativo' })).toEqual(['AGENTS.md']);
-    expect(await ids({ agent: 'dev:pedidos', scope: 'pkg/api' })).toEqual(['AGENTS.md', 'pkg/api/AGENTS.md']);
+    expect(await ids({ agent: 'dev:pedidos', scope: 'pkg/api' })).toEqual([
+      'AGENTS.md',
+      'pkg/api/AGENTS.md',
+    ]);
   });
 
   it("follows the model's window with --window, and takes the server's tokenizer from the environment", async () => {
-    const report = async (options: Partial<ContextCommandOptions>, env?: Record<string, string>) => {
+    const report = async (
+      options: Partial<ContextCommandOptions>,
+      env?: Record<string, string>,
+    ) => {
       let stdout = '';
-      await runContextCommand({ workspace, agent: 'po', json: true, ...options }, {
-        readFile: (name) => readFile(name, 'utf8'),
-        stdout: (text) => void (stdout += text),
-        stderr: () => undefined,
-        ...(env === undefined ? {} : { env }),
-      });
+      await runContextCommand(
+        { workspace, agent: 'po', json: true, ...options },
+        {
+          readFile: (name) => readFile(name, 'utf8'),
+          stdout: (text) => void (stdout += text),
+          stderr: () => undefined,
+          ...(env === undefined ? {} : { env }),
+        },
+      );
       return JSON.parse(stdout);
     };
     expect((await report({ window: '400000' })).layers[1].budget).toBe(20_000);
-    expect((await report({ window: '400000', budget: ['instruction_files=7'] })).layers[1].budget).toBe(7);
+    expect(
+      (await report({ window: '400000', budget: ['instruction_files=7'] })).layers[1].budget,
+    ).toBe(7);
     expect((await report({}, { FORJA_MODEL: 'anthropic:claude-sonnet-4-5' })).estimated).toBe(true);
     expect((await report({}, { FORJA_MODEL: 'openai:gpt-4o' })).estimated).toBe(false);
   });
@@ -131,17 +200,57 @@ describe('forja context', () => {
 
   const usageErrors: Array<[string, ContextCommandOptions, RegExp]> = [
     ['a missing agent', { workspace: 'x' }, /^forja context: --agent: required\n$/],
-    ['an unknown agent', { workspace: 'x', agent: 'ceo' }, /--agent 'ceo': unknown agent \(expected one of: criativo,/],
-    ['an unknown layer', { agent: 'dev', budget: ['contexto=5'] }, /--budget 'contexto=5': unknown layer 'contexto'/],
-    ['a negative budget', { agent: 'dev', budget: ['estado_tarefa=-5'] }, /--budget 'estado_tarefa=-5': TOKENS must be a non-negative integer/],
-    ['a fractional budget', { agent: 'dev', budget: ['estado_tarefa=1.5'] }, /TOKENS must be a non-negative integer/],
-    ['a budget without =', { agent: 'dev', budget: ['estado_tarefa'] }, /--budget 'estado_tarefa': expected LAYER=TOKENS/],
-    ['a repeated layer', { agent: 'dev', budget: ['identidade=1', 'identidade=2'] }, /--budget: layer 'identidade' given more than once/],
+    [
+      'an unknown agent',
+      { workspace: 'x', agent: 'ceo' },
+      /--agent 'ceo': unknown agent \(expected one of: criativo,/,
+    ],
+    [
+      'an unknown layer',
+      { agent: 'dev', budget: ['contexto=5'] },
+      /--budget 'contexto=5': unknown layer 'contexto'/,
+    ],
+    [
+      'a negative budget',
+      { agent: 'dev', budget: ['estado_tarefa=-5'] },
+      /--budget 'estado_tarefa=-5': TOKENS must be a non-negative integer/,
+    ],
+    [
+      'a fractional budget',
+      { agent: 'dev', budget: ['estado_tarefa=1.5'] },
+      /TOKENS must be a non-negative integer/,
+    ],
+    [
+      'a budget without =',
+      { agent: 'dev', budget: ['estado_tarefa'] },
+      /--budget 'estado_tarefa': expected LAYER=TOKENS/,
+    ],
+    [
+      'a repeated layer',
+      { agent: 'dev', budget: ['identidade=1', 'identidade=2'] },
+      /--budget: layer 'identidade' given more than once/,
+    ],
     ['an unknown tokenizer', { agent: 'dev', tokenizer: 'gpt' }, /--tokenizer 'gpt': unknown/],
-    ['a scope outside the workspace', { agent: 'dev', scope: '../x' }, /--scope '\.\.\/x': must not leave the workspace/],
-    ['an absolute scope', { agent: 'dev', scope: '/etc' }, /--scope '\/etc': must be relative to the workspace/],
-    ['a window that is no number', { agent: 'dev', window: 'big' }, /--window 'big': TOKENS must be a positive integer/],
-    ['a dev of no valid module', { agent: 'dev:Bad Name' }, /--agent 'dev:Bad Name': unknown agent/],
+    [
+      'a scope outside the workspace',
+      { agent: 'dev', scope: '../x' },
+      /--scope '\.\.\/x': must not leave the workspace/,
+    ],
+    [
+      'an absolute scope',
+      { agent: 'dev', scope: '/etc' },
+      /--scope '\/etc': must be relative to the workspace/,
+    ],
+    [
+      'a window that is no number',
+      { agent: 'dev', window: 'big' },
+      /--window 'big': TOKENS must be a positive integer/,
+    ],
+    [
+      'a dev of no valid module',
+      { agent: 'dev:Bad Name' },
+      /--agent 'dev:Bad Name': unknown agent/,
+    ],
     ['a missing workspace option', { agent: 'dev' }, /--workspace: required/],
   ];
 
@@ -155,7 +264,10 @@ describe('forja context', () => {
 
   it('exits 2 when the workspace is missing or not a directory', async () => {
     const missing = await run({ workspace: file('nowhere'), agent: 'dev' });
-    expect([missing.code, missing.stderr]).toEqual([2, `forja context: --workspace '${file('nowhere')}': no such directory\n`]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      `forja context: --workspace '${file('nowhere')}': no such directory\n`,
+    ]);
     const notDirectory = await run({ workspace: file('task.md'), agent: 'dev' });
     expect(notDirectory.stderr).toMatch(/--workspace '.*task\.md': not a directory/);
   });
@@ -165,8 +277,14 @@ describe('forja context', () => {
       [{ contextFile: file('missing.md') }, /--context-file '.*missing\.md': cannot read \(ENOENT/],
       [{ taskFile: file('missing.md') }, /--task-file '.*missing\.md': cannot read/],
       [{ rulesFile: file('not-json.json') }, /--rules-file '.*not-json\.json': not JSON/],
-      [{ rulesFile: file('wrong-shape.json') }, /--rules-file '.*wrong-shape\.json': at \[0\]\.\[text\]: .*expected an array of \{id/],
-      [{ rulesFile: file('twice.json') }, /--rules-file '.*twice\.json': id 'a' appears more than once/],
+      [
+        { rulesFile: file('wrong-shape.json') },
+        /--rules-file '.*wrong-shape\.json': at \[0\]\.\[text\]: .*expected an array of \{id/,
+      ],
+      [
+        { rulesFile: file('twice.json') },
+        /--rules-file '.*twice\.json': id 'a' appears more than once/,
+      ],
       [{ rulesFile: file('task.md') }, /--rules-file '.*task\.md': not JSON/],
     ];
     for (const [options, reason] of cases) {
@@ -184,13 +302,21 @@ describe('forja context', () => {
     expect([human.code, human.stderr]).toEqual([0, '']);
     expect(human.stdout).toContain('skipped instruction sources:\n  bad/AGENTS.md: not_utf8');
     const json = await run({ workspace: withBadFile, agent: 'dev', json: true });
-    expect([json.code, json.stderr]).toEqual([0, 'forja context: skipped bad/AGENTS.md: not_utf8\n']);
+    expect([json.code, json.stderr]).toEqual([
+      0,
+      'forja context: skipped bad/AGENTS.md: not_utf8\n',
+    ]);
     expect(JSON.parse(json.stdout).layers[1].status).toBe('empty');
   });
 
   it('exits 1 when the database patch cannot be read', async () => {
-    const failing: InstructionPatchSource = { readPatch: () => Promise.reject(new Error('connection refused')) };
-    const { code, stderr } = await run({ workspace, agent: 'dev', project: 'p1' }, { patchSource: failing });
+    const failing: InstructionPatchSource = {
+      readPatch: () => Promise.reject(new Error('connection refused')),
+    };
+    const { code, stderr } = await run(
+      { workspace, agent: 'dev', project: 'p1' },
+      { patchSource: failing },
+    );
     expect([code, stderr]).toEqual([1, 'forja context: connection refused\n']);
   });
 });

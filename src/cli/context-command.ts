@@ -81,23 +81,32 @@ function parseBudgets(values: readonly string[]): Partial<Record<LayerName, numb
     const layer = value.slice(0, separator);
     const tokens = value.slice(separator + 1);
     if (!isLayerName(layer)) {
-      throw new ContextUsageError(`--budget '${value}': unknown layer '${layer}' (expected one of: ${LAYER_NAMES.join(', ')})`);
+      throw new ContextUsageError(
+        `--budget '${value}': unknown layer '${layer}' (expected one of: ${LAYER_NAMES.join(', ')})`,
+      );
     }
     if (!/^\d+$/.test(tokens) || !Number.isSafeInteger(Number(tokens))) {
       throw new ContextUsageError(`--budget '${value}': TOKENS must be a non-negative integer`);
     }
-    if (budgets[layer] !== undefined) throw new ContextUsageError(`--budget: layer '${layer}' given more than once`);
+    if (budgets[layer] !== undefined)
+      throw new ContextUsageError(`--budget: layer '${layer}' given more than once`);
     budgets[layer] = Number(tokens);
   }
   return budgets;
 }
 
-async function readOptionalFile(deps: ContextCommandDeps, option: string, path: string | undefined) {
+async function readOptionalFile(
+  deps: ContextCommandDeps,
+  option: string,
+  path: string | undefined,
+) {
   if (path === undefined) return undefined;
   try {
     return await deps.readFile(path);
   } catch (error) {
-    throw new ContextUsageError(`${option} '${path}': cannot read (${oneLine((error as Error).message)})`);
+    throw new ContextUsageError(
+      `${option} '${path}': cannot read (${oneLine((error as Error).message)})`,
+    );
   }
 }
 
@@ -106,28 +115,36 @@ function parseRules(path: string, text: string): PromptUnit[] {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ContextUsageError(`--rules-file '${path}': not JSON (expected an array of {id, text}, oldest first)`);
+    throw new ContextUsageError(
+      `--rules-file '${path}': not JSON (expected an array of {id, text}, oldest first)`,
+    );
   }
   const parsed = ruleFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `at [${issue.path.join('].[')}]` : 'at the top level';
     const rule = 'expected an array of {id: non-empty string, text: string}, oldest first';
-    throw new ContextUsageError(`--rules-file '${path}': ${where}: ${oneLine(issue?.message ?? 'invalid')} (${rule})`);
+    throw new ContextUsageError(
+      `--rules-file '${path}': ${where}: ${oneLine(issue?.message ?? 'invalid')} (${rule})`,
+    );
   }
   const seen = new Set<string>();
   for (const rule of parsed.data) {
-    if (seen.has(rule.id)) throw new ContextUsageError(`--rules-file '${path}': id '${rule.id}' appears more than once`);
+    if (seen.has(rule.id))
+      throw new ContextUsageError(`--rules-file '${path}': id '${rule.id}' appears more than once`);
     seen.add(rule.id);
   }
   return parsed.data.map((rule) => ({ id: rule.id, text: rule.text }));
 }
 
 async function checkWorkspace(workspace: string | undefined): Promise<string> {
-  if (workspace === undefined || workspace === '') throw new ContextUsageError('--workspace: required');
+  if (workspace === undefined || workspace === '')
+    throw new ContextUsageError('--workspace: required');
   const found = await stat(workspace).catch(() => undefined);
-  if (found === undefined) throw new ContextUsageError(`--workspace '${workspace}': no such directory`);
-  if (!found.isDirectory()) throw new ContextUsageError(`--workspace '${workspace}': not a directory`);
+  if (found === undefined)
+    throw new ContextUsageError(`--workspace '${workspace}': no such directory`);
+  if (!found.isDirectory())
+    throw new ContextUsageError(`--workspace '${workspace}': not a directory`);
   return workspace;
 }
 
@@ -136,7 +153,9 @@ function checkAgent(agent: string | undefined): string {
   const family = agentFamily(agent);
   const module = agent.slice(family.length + 1);
   if (isAgentSlug(agent) || (family === 'dev' && MODULE_NAME_PATTERN.test(module))) return agent;
-  throw new ContextUsageError(`--agent '${agent}': unknown agent (expected one of: ${AGENT_SLUGS.join(', ')}, or dev:<module>)`);
+  throw new ContextUsageError(
+    `--agent '${agent}': unknown agent (expected one of: ${AGENT_SLUGS.join(', ')}, or dev:<module>)`,
+  );
 }
 
 function checkTokenizer(options: ContextCommandOptions, deps: ContextCommandDeps): string {
@@ -148,7 +167,9 @@ function checkTokenizer(options: ContextCommandOptions, deps: ContextCommandDeps
     }
   }
   if (!isTokenizerName(options.tokenizer)) {
-    throw new ContextUsageError(`--tokenizer '${options.tokenizer}': unknown (expected one of: ${TOKENIZER_NAMES.join(', ')})`);
+    throw new ContextUsageError(
+      `--tokenizer '${options.tokenizer}': unknown (expected one of: ${TOKENIZER_NAMES.join(', ')})`,
+    );
   }
   return options.tokenizer;
 }
@@ -158,7 +179,9 @@ function checkScope(scope: string | undefined): string | undefined {
   try {
     return normalizeScope(scope);
   } catch (error) {
-    throw new ContextUsageError(`--scope '${scope}': ${(error as Error).message.replace(/^scope '.*?': /, '')}`);
+    throw new ContextUsageError(
+      `--scope '${scope}': ${(error as Error).message.replace(/^scope '.*?': /, '')}`,
+    );
   }
 }
 
@@ -177,14 +200,26 @@ function checkArguments(options: ContextCommandOptions, deps: ContextCommandDeps
   const budgets = parseBudgets(options.budget ?? []);
   const window = checkWindow(options.window);
   // An explicit --budget for the layer wins over the window's.
-  if (window !== undefined && budgets.instruction_files === undefined) budgets.instruction_files = instructionBudgetForWindow(window);
+  if (window !== undefined && budgets.instruction_files === undefined)
+    budgets.instruction_files = instructionBudgetForWindow(window);
   return { agent, tokenizerName, budgets, scope: checkScope(options.scope) };
 }
 
-function cacheLine(loaded: { refreshedAtMs?: number; method?: string }, scope: string | undefined, now: number): string {
-  const when = loaded.refreshedAtMs === undefined ? 'unknown' : new Date(loaded.refreshedAtMs).toISOString();
-  const age = loaded.refreshedAtMs === undefined ? '' : `, ${Math.max(0, Math.round((now - loaded.refreshedAtMs) / 1000))} s ago`;
-  const where = scope === undefined ? 'root and global files' : `path to ${scope === '' ? 'the root' : `${scope}/`}`;
+function cacheLine(
+  loaded: { refreshedAtMs?: number; method?: string },
+  scope: string | undefined,
+  now: number,
+): string {
+  const when =
+    loaded.refreshedAtMs === undefined ? 'unknown' : new Date(loaded.refreshedAtMs).toISOString();
+  const age =
+    loaded.refreshedAtMs === undefined
+      ? ''
+      : `, ${Math.max(0, Math.round((now - loaded.refreshedAtMs) / 1000))} s ago`;
+  const where =
+    scope === undefined
+      ? 'root and global files'
+      : `path to ${scope === '' ? 'the root' : `${scope}/`}`;
   return `instruction files: read ${when}${age} (${loaded.method ?? 'given'}; ${where})`;
 }
 
@@ -194,7 +229,10 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
   const contexto = await readOptionalFile(deps, '--context-file', options.contextFile);
   const tarefa = await readOptionalFile(deps, '--task-file', options.taskFile);
   const rulesText = await readOptionalFile(deps, '--rules-file', options.rulesFile);
-  const rules = options.rulesFile !== undefined && rulesText !== undefined ? parseRules(options.rulesFile, rulesText) : [];
+  const rules =
+    options.rulesFile !== undefined && rulesText !== undefined
+      ? parseRules(options.rulesFile, rulesText)
+      : [];
   const loader =
     deps.instructionFiles ??
     createInstructionFiles({
@@ -225,14 +263,21 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
     const instructions = {
       scope: scope ?? null,
       method: loaded.method ?? null,
-      refreshed_at: loaded.refreshedAtMs === undefined ? null : new Date(loaded.refreshedAtMs).toISOString(),
+      refreshed_at:
+        loaded.refreshedAtMs === undefined ? null : new Date(loaded.refreshedAtMs).toISOString(),
     };
     deps.stdout(`${JSON.stringify({ ...report, instructions }, null, 2)}\n`);
-    for (const skip of loaded.skipped) deps.stderr(`forja context: skipped ${skip.path}: ${skip.reason}\n`);
+    for (const skip of loaded.skipped)
+      deps.stderr(`forja context: skipped ${skip.path}: ${skip.reason}\n`);
   } else {
-    const text = formatAssemblyReport(report, { tokenizerName: tokenizer.name, skipped: loaded.skipped });
+    const text = formatAssemblyReport(report, {
+      tokenizerName: tokenizer.name,
+      skipped: loaded.skipped,
+    });
     const firstLineEnd = text.indexOf('\n', text.indexOf('\n') + 1); // after agent and tokenizer
-    deps.stdout(`${text.slice(0, firstLineEnd + 1)}${cacheLine(loaded, scope, now)}\n${text.slice(firstLineEnd + 1)}`);
+    deps.stdout(
+      `${text.slice(0, firstLineEnd + 1)}${cacheLine(loaded, scope, now)}\n${text.slice(firstLineEnd + 1)}`,
+    );
   }
   return EXIT_OK;
 }
@@ -242,7 +287,10 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
  * status, what was cut) and the prompt, or with `json` the assembly report object. Returns the exit code:
  * 0, 2 for bad arguments (one line naming the option and the rule), 1 when a source fails to load.
  */
-export async function runContextCommand(options: ContextCommandOptions, deps: ContextCommandDeps): Promise<number> {
+export async function runContextCommand(
+  options: ContextCommandOptions,
+  deps: ContextCommandDeps,
+): Promise<number> {
   try {
     return await run(options, deps);
   } catch (error) {
@@ -250,7 +298,9 @@ export async function runContextCommand(options: ContextCommandOptions, deps: Co
       deps.stderr(`forja context: ${error.message}\n`);
       return EXIT_USAGE;
     }
-    deps.stderr(`forja context: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    deps.stderr(
+      `forja context: ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+    );
     return EXIT_FAILURE;
   }
 }

@@ -8,7 +8,10 @@ import { createProject, openDatabase, writeAgentInstructions } from '../store/in
 const FORJA_BIN = new URL('../../bin/forja.ts', import.meta.url).pathname;
 
 function forja(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, [FORJA_BIN, ...args], { env: { ...process.env, DATABASE_URL: '', ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [FORJA_BIN, ...args], {
+    env: { ...process.env, DATABASE_URL: '', ...env },
+    encoding: 'utf8',
+  });
 }
 
 describe('forja context, as a user runs it', { timeout: 120_000 }, () => {
@@ -18,25 +21,62 @@ describe('forja context, as a user runs it', { timeout: 120_000 }, () => {
     writeFileSync(join(workspace, 'AGENTS.md'), 'Root rule.');
     writeFileSync(join(workspace, 'pkg', 'AGENTS.md'), 'Package rule.');
     writeFileSync(join(workspace, 'pkg', 'api', 'AGENTS.md'), 'API rule.');
-    writeFileSync(join(workspace, 'rules.json'), JSON.stringify([{ id: 'RN-1', text: 'Orders close at 20h.' }]));
+    writeFileSync(
+      join(workspace, 'rules.json'),
+      JSON.stringify([{ id: 'RN-1', text: 'Orders close at 20h.' }]),
+    );
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-ctx-data-'));
     const database = await openDatabase({ dataDirectory });
     const project = await createProject(database, { name: 'ctx' });
     await writeAgentInstructions(database, project.id, 'arquiteto', 'Prefer boring technology.');
     await database.close();
 
-    const result = forja(['context', '--workspace', workspace, '--agent', 'arquiteto', '--project', project.id, '--rules-file', join(workspace, 'rules.json'), '--scope', 'pkg/api', '--json'], { FORJA_DATA_DIR: dataDirectory });
+    const result = forja(
+      [
+        'context',
+        '--workspace',
+        workspace,
+        '--agent',
+        'arquiteto',
+        '--project',
+        project.id,
+        '--rules-file',
+        join(workspace, 'rules.json'),
+        '--scope',
+        'pkg/api',
+        '--json',
+      ],
+      { FORJA_DATA_DIR: dataDirectory },
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.layers.map((layer: { name: string }) => layer.name)).toEqual(['identidade', 'instruction_files', 'contexto_projeto', 'regras_negocio', 'estado_tarefa']);
+    expect(report.layers.map((layer: { name: string }) => layer.name)).toEqual([
+      'identidade',
+      'instruction_files',
+      'contexto_projeto',
+      'regras_negocio',
+      'estado_tarefa',
+    ]);
     const instructions = report.layers[1];
-    expect(instructions.units.map((unit: { id: string }) => unit.id)).toEqual(['AGENTS.md', 'pkg/AGENTS.md', 'pkg/api/AGENTS.md', 'db:agent_instructions']);
-    expect(report.layers[3].units).toEqual([{ id: 'RN-1', tokens: expect.any(Number), kept: true }]);
+    expect(instructions.units.map((unit: { id: string }) => unit.id)).toEqual([
+      'AGENTS.md',
+      'pkg/AGENTS.md',
+      'pkg/api/AGENTS.md',
+      'db:agent_instructions',
+    ]);
+    expect(report.layers[3].units).toEqual([
+      { id: 'RN-1', tokens: expect.any(Number), kept: true },
+    ]);
     expect(report.estimated).toBe(true);
-    expect(report.prompt.indexOf('Root rule.')).toBeLessThan(report.prompt.indexOf('Prefer boring technology.'));
+    expect(report.prompt.indexOf('Root rule.')).toBeLessThan(
+      report.prompt.indexOf('Prefer boring technology.'),
+    );
 
-    const human = forja(['context', '--workspace', workspace, '--agent', 'arquiteto', '--project', project.id], { FORJA_DATA_DIR: dataDirectory });
+    const human = forja(
+      ['context', '--workspace', workspace, '--agent', 'arquiteto', '--project', project.id],
+      { FORJA_DATA_DIR: dataDirectory },
+    );
     expect(human.status).toBe(0);
     expect(human.stdout).toMatch(/identidade\s+keep_or_drop/);
     expect(human.stdout).toContain('db:agent_instructions');

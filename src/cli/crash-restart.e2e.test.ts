@@ -21,12 +21,21 @@ afterEach(() => {
 /** `forja serve` on embedded storage with the scripted model, as a user would start it. */
 function startServer(dataDirectory: string, scriptFile: string): Promise<RunningForja> {
   const child = spawn(process.execPath, [FORJA_BIN, 'serve'], {
-    env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '', FORJA_MODEL: `scripted:${scriptFile}`, LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      FORJA_DATA_DIR: dataDirectory,
+      DATABASE_URL: '',
+      FORJA_MODEL: `scripted:${scriptFile}`,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString();
@@ -35,27 +44,50 @@ function startServer(dataDirectory: string, scriptFile: string): Promise<Running
     };
     child.stderr!.on('data', read);
     child.stdout!.on('data', read);
-    void exited.then((code) => reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)));
+    void exited.then((code) =>
+      reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)),
+    );
   });
 }
 
 async function call(url: string, method: string, body?: unknown) {
-  const response = await fetch(url, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return response.json() as Promise<Record<string, any>>;
 }
 
 /** Polls until `ready` holds of the session's events (bounded: 60 s). */
-async function waitFor(base: string, sessionId: string, ready: (log: StoredEvent[]) => boolean): Promise<StoredEvent[]> {
-  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    const log = (await call(`${base}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))['events'] as StoredEvent[];
+async function waitFor(
+  base: string,
+  sessionId: string,
+  ready: (log: StoredEvent[]) => boolean,
+): Promise<StoredEvent[]> {
+  for (
+    const until = Date.now() + 60_000;
+    Date.now() < until;
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  ) {
+    const log = (await call(`${base}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))[
+      'events'
+    ] as StoredEvent[];
     if (ready(log)) return log;
   }
-  const log = (await call(`${base}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))['events'] as StoredEvent[];
-  throw new Error(`the session never reached the awaited state: ${log.map((event) => event.type).join(', ')}`);
+  const log = (await call(`${base}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))[
+    'events'
+  ] as StoredEvent[];
+  throw new Error(
+    `the session never reached the awaited state: ${log.map((event) => event.type).join(', ')}`,
+  );
 }
 
-const answers = (log: StoredEvent[]) => log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined).length;
-const started_ = (log: StoredEvent[]) => log.filter((event) => event.type === 'turn.started').length;
+const answers = (log: StoredEvent[]) =>
+  log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined)
+    .length;
+const started_ = (log: StoredEvent[]) =>
+  log.filter((event) => event.type === 'turn.started').length;
 
 describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout: 180_000 }, () => {
   it('leaves no tokens reserved once no turn runs, and counts every interrupted call as spent', async () => {
@@ -63,13 +95,20 @@ describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout
     const scriptFile = join(dataDirectory, 'script.json');
     const words = Array.from({ length: 60 }, (_, index) => `palavra${index}`).join(' ');
     // Each answer streams for ~6 s (60 words, 100 ms apart): a kill 0.7 s after the turn starts lands mid-stream.
-    writeFileSync(scriptFile, JSON.stringify({ turns: Array.from({ length: 20 }, () => ({ agent: 'criativo', text: words, pace_ms: 100 })) }));
+    writeFileSync(
+      scriptFile,
+      JSON.stringify({
+        turns: Array.from({ length: 20 }, () => ({ agent: 'criativo', text: words, pace_ms: 100 })),
+      }),
+    );
     let server = await startServer(dataDirectory, scriptFile);
     const project = await call(`${server.url}/api/projects`, 'POST', { name: 'Padaria' });
     const session = await call(`${server.url}/api/projects/${project['id']}/sessions`, 'POST', {});
     const sessionId = session['id'] as string;
     await call(`${server.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
-    await call(`${server.url}/api/sessions/${sessionId}/messages`, 'POST', { text: 'Quero vender pão de madrugada.' });
+    await call(`${server.url}/api/sessions/${sessionId}/messages`, 'POST', {
+      text: 'Quero vender pão de madrugada.',
+    });
     const kills = 4;
     for (let kill = 1; kill <= kills; kill++) {
       // The turn runs (started again after each restart): kill the process in the middle of its stream.
@@ -82,7 +121,13 @@ describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout
     const log = await waitFor(server.url, sessionId, (log) => answers(log) === 1);
     expect(log.filter((event) => event.type === 'agent.response')).toHaveLength(1);
     const usage = await call(`${server.url}/api/projects/${project['id']}/usage`, 'GET');
-    const lines = usage['by_agent_and_model'] as Array<{ calls: number; interrupted_calls: number; total_tokens: number; input_tokens: number; output_tokens: number }>;
+    const lines = usage['by_agent_and_model'] as Array<{
+      calls: number;
+      interrupted_calls: number;
+      total_tokens: number;
+      input_tokens: number;
+      output_tokens: number;
+    }>;
     expect(usage['reserved_tokens']).toBe(0);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ calls: kills + 1, interrupted_calls: kills });
@@ -99,31 +144,55 @@ describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout
     const scriptFile = join(dataDirectory, 'script.json');
     const words = Array.from({ length: 30 }, (_, index) => `palavra${index}`).join(' ');
     // Each answer streams for ~3 s: a message posted meanwhile waits in the lane, acknowledged but not started.
-    writeFileSync(scriptFile, JSON.stringify({ turns: Array.from({ length: 30 }, () => ({ agent: 'criativo', text: words, pace_ms: 100 })) }));
+    writeFileSync(
+      scriptFile,
+      JSON.stringify({
+        turns: Array.from({ length: 30 }, () => ({ agent: 'criativo', text: words, pace_ms: 100 })),
+      }),
+    );
     let server = await startServer(dataDirectory, scriptFile);
     const project = await call(`${server.url}/api/projects`, 'POST', { name: 'Padaria' });
     const session = await call(`${server.url}/api/projects/${project['id']}/sessions`, 'POST', {});
     const sessionId = session['id'] as string;
     await call(`${server.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
-    const messageSeqs = (log: StoredEvent[]) => log.filter((event) => event.type === 'chat.message').map((event) => event.seq);
-    const turnFor = (log: StoredEvent[], seq: number) => log.some((event) => event.type === 'turn.started' && event.seq > seq);
+    const messageSeqs = (log: StoredEvent[]) =>
+      log.filter((event) => event.type === 'chat.message').map((event) => event.seq);
+    const turnFor = (log: StoredEvent[], seq: number) =>
+      log.some((event) => event.type === 'turn.started' && event.seq > seq);
     const kills = 3;
     for (let kill = 1; kill <= kills; kill++) {
-      const first = await fetch(`${server.url}/api/sessions/${sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `primeira ${kill}` }) });
+      const first = await fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `primeira ${kill}` }),
+      });
       expect(first.status).toBe(201);
-      await waitFor(server.url, sessionId, (log) => messageSeqs(log).every((seq) => turnFor(log, seq)));
-      const second = await fetch(`${server.url}/api/sessions/${sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `segunda ${kill}` }) });
+      await waitFor(server.url, sessionId, (log) =>
+        messageSeqs(log).every((seq) => turnFor(log, seq)),
+      );
+      const second = await fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `segunda ${kill}` }),
+      });
       expect(second.status).toBe(201);
       server.process.kill('SIGKILL');
       await server.exited;
       server = await startServer(dataDirectory, scriptFile);
     }
     // Every message gets a turn of its own after it, and every turn ends once with one answer.
-    const log = await waitFor(server.url, sessionId, (log) => messageSeqs(log).every((seq) => turnFor(log, seq))
-      && log.filter((event) => event.type === 'turn.started').length === answers(log));
+    const log = await waitFor(
+      server.url,
+      sessionId,
+      (log) =>
+        messageSeqs(log).every((seq) => turnFor(log, seq)) &&
+        log.filter((event) => event.type === 'turn.started').length === answers(log),
+    );
     expect(messageSeqs(log)).toHaveLength(2 * kills);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const settled = (await call(`${server.url}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))['events'] as StoredEvent[];
+    const settled = (
+      await call(`${server.url}/api/sessions/${sessionId}/events?limit=1000`, 'GET')
+    )['events'] as StoredEvent[];
     expect(settled.filter((event) => event.type === 'turn.started')).toHaveLength(answers(settled));
     server.process.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -132,20 +201,37 @@ describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout
   it('answers every one of 50 concurrent messages to one session', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-burst-'));
     const scriptFile = join(dataDirectory, 'script.json');
-    writeFileSync(scriptFile, JSON.stringify({ turns: Array.from({ length: 60 }, (_, index) => ({ agent: 'criativo', text: `resposta ${index}` })) }));
+    writeFileSync(
+      scriptFile,
+      JSON.stringify({
+        turns: Array.from({ length: 60 }, (_, index) => ({
+          agent: 'criativo',
+          text: `resposta ${index}`,
+        })),
+      }),
+    );
     const server = await startServer(dataDirectory, scriptFile);
     const project = await call(`${server.url}/api/projects`, 'POST', { name: 'Padaria' });
     const session = await call(`${server.url}/api/projects/${project['id']}/sessions`, 'POST', {});
     const sessionId = session['id'] as string;
     await call(`${server.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
-    const statuses = await Promise.all(Array.from({ length: 50 }, (_, index) =>
-      fetch(`${server.url}/api/sessions/${sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `mensagem ${index}` }) }).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text: `mensagem ${index}` }),
+        }).then((response) => response.status),
+      ),
+    );
     expect(statuses.every((status) => status === 201)).toBe(true);
     const log = await waitFor(server.url, sessionId, (log) => answers(log) === 50);
     const messages = log.filter((event) => event.type === 'chat.message');
     expect(messages).toHaveLength(50);
     // The last message of the burst is answered too.
-    expect(log.some((event) => event.type === 'agent.response' && event.seq > messages.at(-1)!.seq)).toBe(true);
+    expect(
+      log.some((event) => event.type === 'agent.response' && event.seq > messages.at(-1)!.seq),
+    ).toBe(true);
     expect(log.filter((event) => event.type === 'turn.started')).toHaveLength(50);
     server.process.kill('SIGTERM');
     expect(await server.exited).toBe(0);

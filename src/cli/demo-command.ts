@@ -32,14 +32,15 @@ export const DEMOS: Record<string, Demo> = {
       'Once it is done, send a second one.',
       `Press "I'm ready to produce": the product brief appears, with a handoff to the PO.`,
       'Press "Accept" on the handoff to the PO: it writes the backlog and hands over to the Arquiteto.',
-      "Press \"Accept\" on the Arquiteto's handoff: module map, contracts (the first ones refused, then corrected), tasks per module.",
+      'Press "Accept" on the Arquiteto\'s handoff: module map, contracts (the first ones refused, then corrected), tasks per module.',
       'Press "Accept" on each developer handoff: one developer reports a missing interface, the other commits code.',
     ],
   },
 };
 
 /** Where the shipped scripts live, whatever the working directory. */
-export const demoScriptPath = (name: string): string => new URL(`../../examples/${DEMOS[name]!.script}`, import.meta.url).pathname;
+export const demoScriptPath = (name: string): string =>
+  new URL(`../../examples/${DEMOS[name]!.script}`, import.meta.url).pathname;
 
 /**
  * `forja demo [criativo|line]`: `forja serve` on a shipped script, its own embedded database (a fresh
@@ -52,26 +53,37 @@ export async function demoCommand(name: string, io: CliIo): Promise<number> {
     io.stderr(`forja: unknown demo "${name}"; choose one of: ${Object.keys(DEMOS).join(', ')}\n`);
     return 2;
   }
-  const dataDirectory = io.env.FORJA_DATA_DIR || (await mkdtemp(join(tmpdir(), `forja-demo-${name}-`)));
-  const env = { ...io.env, FORJA_MODEL: `scripted:${demoScriptPath(name)}`, FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '', LOG_LEVEL: io.env.LOG_LEVEL || 'warn' };
+  const dataDirectory =
+    io.env.FORJA_DATA_DIR || (await mkdtemp(join(tmpdir(), `forja-demo-${name}-`)));
+  const env = {
+    ...io.env,
+    FORJA_MODEL: `scripted:${demoScriptPath(name)}`,
+    FORJA_DATA_DIR: dataDirectory,
+    DATABASE_URL: '',
+    LOG_LEVEL: io.env.LOG_LEVEL || 'warn',
+  };
   const loaded = loadSettings(env);
   if (!loaded.ok) {
     io.stderr(`forja: ${loaded.error.message}\n`);
     return 2;
   }
-  return serveCommand(loaded.config, createLogger(loaded.config.logLevel), { env, stderr: io.stderr, onListening: (url) => {
-    const steps = demo.steps.map((step, index) => `  ${index + 1}. ${step}`).join('\n');
-    io.stdout(
-      [
-        `Forja demo "${name}": the scripted model of examples/${demo.script} plays ${demo.what}, streaming like a real model.`,
-        `Data: ${dataDirectory} (embedded database; a restart with FORJA_DATA_DIR set to it goes on where it was)`,
-        '',
-        `Open ${url} and:`,
-        steps,
-        '',
-        'Ctrl-C stops the demo.',
-        '',
-      ].join('\n'),
-    );
-  } });
+  return serveCommand(loaded.config, createLogger(loaded.config.logLevel), {
+    env,
+    stderr: io.stderr,
+    onListening: (url) => {
+      const steps = demo.steps.map((step, index) => `  ${index + 1}. ${step}`).join('\n');
+      io.stdout(
+        [
+          `Forja demo "${name}": the scripted model of examples/${demo.script} plays ${demo.what}, streaming like a real model.`,
+          `Data: ${dataDirectory} (embedded database; a restart with FORJA_DATA_DIR set to it goes on where it was)`,
+          '',
+          `Open ${url} and:`,
+          steps,
+          '',
+          'Ctrl-C stops the demo.',
+          '',
+        ].join('\n'),
+      );
+    },
+  });
 }

@@ -10,13 +10,19 @@ const started: ChildProcess[] = [];
 const directories: string[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) child.kill('SIGKILL');
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  for (const directory of directories.splice(0))
+    rmSync(directory, { recursive: true, force: true });
 });
 
 function startDemo(args: string[], dataDirectory = mkdtempSync(join(tmpdir(), 'forja-demo-e2e-'))) {
   directories.push(dataDirectory);
   const child = spawn(process.execPath, [FORJA_BIN, 'demo', ...args], {
-    env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: 'postgres://ignored-by-the-demo@127.0.0.1:1/x' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      FORJA_DATA_DIR: dataDirectory,
+      DATABASE_URL: 'postgres://ignored-by-the-demo@127.0.0.1:1/x',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
@@ -24,20 +30,31 @@ function startDemo(args: string[], dataDirectory = mkdtempSync(join(tmpdir(), 'f
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const printed = new Promise<{ url: string; stdout: string }>((resolve, reject) => {
     child.stdout!.on('data', () => {
       const match = /Open (http:\/\/\S+) and:/.exec(stdout);
       if (match && stdout.includes('Ctrl-C stops the demo.')) resolve({ url: match[1]!, stdout });
     });
-    void exited.then((code) => reject(new Error(`forja demo exited with ${code} before printing its URL:\n${stdout}\n${stderr}`)));
+    void exited.then((code) =>
+      reject(
+        new Error(`forja demo exited with ${code} before printing its URL:\n${stdout}\n${stderr}`),
+      ),
+    );
   });
   printed.catch(() => undefined); // awaited by the tests that expect the demo to start
   return { child, exited, printed, dataDirectory, output: () => ({ stdout, stderr }) };
 }
 
 async function post(url: string, body?: unknown) {
-  const response = await fetch(url, { method: 'POST', ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
   return (await response.json()) as { id: string };
 }
 
@@ -83,10 +100,23 @@ describe('forja demo', { timeout: 120_000 }, () => {
     await post(`${url}/api/sessions/${session.id}/agents/criativo/start`);
     const streamed = deltasOfOneTurn(`${url}/api/sessions/${session.id}/stream`);
     const sentAt = performance.now();
-    await post(`${url}/api/sessions/${session.id}/messages`, { text: 'Quero vender pão de madrugada.' });
+    await post(`${url}/api/sessions/${session.id}/messages`, {
+      text: 'Quero vender pão de madrugada.',
+    });
     const deltas = await streamed;
     // The turn's two model calls (the rule, then the answer after the tool result), word by word, each after its delay.
-    expect(deltas).toEqual(['Anotei ', 'a ', 'regra.', 'Regra ', 'registrada. ', 'Quem ', 'vai ', 'receber ', 'o ', 'pão?']);
+    expect(deltas).toEqual([
+      'Anotei ',
+      'a ',
+      'regra.',
+      'Regra ',
+      'registrada. ',
+      'Quem ',
+      'vai ',
+      'receber ',
+      'o ',
+      'pão?',
+    ]);
     expect(performance.now() - sentAt).toBeGreaterThanOrEqual(2 * 400);
 
     demo.child.kill('SIGTERM');
@@ -95,10 +125,16 @@ describe('forja demo', { timeout: 120_000 }, () => {
     // Started again on the same data, the script goes on where the log says instead of replaying its first turn.
     const again = startDemo(['line'], demo.dataDirectory);
     const resumed = await again.printed;
-    const { events: stored } = (await (await fetch(`${resumed.url}/api/sessions/${session.id}/events?after=0&limit=1000`)).json()) as { events: Array<{ seq: number }> };
-    const next = deltasOfOneTurn(`${resumed.url}/api/sessions/${session.id}/stream?after=${stored.at(-1)!.seq}`);
+    const { events: stored } = (await (
+      await fetch(`${resumed.url}/api/sessions/${session.id}/events?after=0&limit=1000`)
+    ).json()) as { events: Array<{ seq: number }> };
+    const next = deltasOfOneTurn(
+      `${resumed.url}/api/sessions/${session.id}/stream?after=${stored.at(-1)!.seq}`,
+    );
     await post(`${resumed.url}/api/sessions/${session.id}/messages`, { text: 'Para os vizinhos.' });
-    expect((await next).join('')).toBe('Anotado. Quando quiser, aperte "Estou pronto para produzir".');
+    expect((await next).join('')).toBe(
+      'Anotado. Quando quiser, aperte "Estou pronto para produzir".',
+    );
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   });

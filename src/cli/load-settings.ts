@@ -11,7 +11,10 @@ import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts
  * the model and its endpoint, embeddings, the terminal, the tokenizer, the context windows — so a wrong value
  * stops `forja` at once with exit code 2 naming the variable, instead of a warning and a start.
  */
-export function loadSettings(env: NodeJS.ProcessEnv, workingDirectory = process.cwd()): { ok: true; config: ForjaConfig } | { ok: false; error: ConfigError } {
+export function loadSettings(
+  env: NodeJS.ProcessEnv,
+  workingDirectory = process.cwd(),
+): { ok: true; config: ForjaConfig } | { ok: false; error: ConfigError } {
   const loaded = loadConfig(env, workingDirectory);
   if (!loaded.ok) return loaded;
   const problem = checkComponentSettings(env);
@@ -21,16 +24,25 @@ export function loadSettings(env: NodeJS.ProcessEnv, workingDirectory = process.
 function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   const tokenizer = env.FORJA_TOKENIZER?.trim();
   if (tokenizer && !isTokenizerName(tokenizer)) {
-    return { variable: 'FORJA_TOKENIZER', message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".` };
+    return {
+      variable: 'FORJA_TOKENIZER',
+      message: `FORJA_TOKENIZER must be one of ${TOKENIZER_NAMES.join(', ')} (or unset for the model's default), not "${tokenizer}".`,
+    };
   }
   const baseUrl = checkBaseUrls(env);
-  if (baseUrl !== null) return { variable: baseUrl.variables[0] ?? 'OPENAI_BASE_URL', message: baseUrl.message };
+  if (baseUrl !== null)
+    return { variable: baseUrl.variables[0] ?? 'OPENAI_BASE_URL', message: baseUrl.message };
   // Unset FORJA_MODEL is allowed: Forja starts, and each agent turn says what to set. A set one must work.
   const model = createProviderFromConfig(env, { retries: false });
   if (!model.ok) {
     const { error } = model;
-    if (!(error instanceof ModelNotConfiguredError)) return { variable: 'FORJA_MODEL', message: `FORJA_MODEL names a script that cannot be used: ${error.message}` };
-    if (error.problem !== 'model-unset') return { variable: error.variables[0] ?? 'FORJA_MODEL', message: error.message };
+    if (!(error instanceof ModelNotConfiguredError))
+      return {
+        variable: 'FORJA_MODEL',
+        message: `FORJA_MODEL names a script that cannot be used: ${error.message}`,
+      };
+    if (error.problem !== 'model-unset')
+      return { variable: error.variables[0] ?? 'FORJA_MODEL', message: error.message };
   }
   const embeddings = createEmbeddingProviderFromConfig(env);
   if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };

@@ -9,12 +9,26 @@ describe('loadSettings', () => {
     [{ FORJA_MODEL: 'openai:gpt-4o-mini' }, 'OPENAI_API_KEY'],
     [{ FORJA_MODEL: 'scripted:/nowhere/forja-script.json' }, 'FORJA_MODEL'],
     [{ OPENAI_BASE_URL: 'not-a-url' }, 'OPENAI_BASE_URL'],
-    [{ FORJA_MODEL: 'anthropic:claude', ANTHROPIC_API_KEY: 'sk-ant-1', ANTHROPIC_BASE_URL: 'not-a-url' }, 'ANTHROPIC_BASE_URL'],
+    [
+      {
+        FORJA_MODEL: 'anthropic:claude',
+        ANTHROPIC_API_KEY: 'sk-ant-1',
+        ANTHROPIC_BASE_URL: 'not-a-url',
+      },
+      'ANTHROPIC_BASE_URL',
+    ],
     [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE'],
     [{ FORJA_TERMINAL_TIMEOUT_SECONDS: '0' }, 'FORJA_TERMINAL_TIMEOUT_SECONDS'],
     [{ FORJA_TERMINAL_ALLOW_UNSANDBOXED: 'perhaps' }, 'FORJA_TERMINAL_ALLOW_UNSANDBOXED'],
     [{ FORJA_EMBEDDING_MODEL: 'anthropic:x' }, 'FORJA_EMBEDDING_MODEL'],
-    [{ FORJA_EMBEDDING_MODEL: 'openai:e', OPENAI_API_KEY: 'sk-1', FORJA_EMBEDDING_DIMENSIONS: 'many' }, 'FORJA_EMBEDDING_DIMENSIONS'],
+    [
+      {
+        FORJA_EMBEDDING_MODEL: 'openai:e',
+        OPENAI_API_KEY: 'sk-1',
+        FORJA_EMBEDDING_DIMENSIONS: 'many',
+      },
+      'FORJA_EMBEDDING_DIMENSIONS',
+    ],
     [{ FORJA_MODEL_CONTEXT_TOKENS: 'lots' }, 'FORJA_MODEL_CONTEXT_TOKENS'],
     [{ PORT: 'eighty' }, 'PORT'],
   ])('names the variable that is wrong: %o', (env, variable) => {
@@ -25,11 +39,17 @@ describe('loadSettings', () => {
 
   it('accepts an unset model, and a model that is well formed even if its endpoint is not up yet', () => {
     expect(loadSettings({}).ok).toBe(true);
-    expect(loadSettings({ FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).ok).toBe(true);
+    expect(
+      loadSettings({ FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).ok,
+    ).toBe(true);
   });
 
   it('never repeats a secret in the error', () => {
-    const loaded = loadSettings({ FORJA_MODEL: 'openai:m', OPENAI_API_KEY: 'sk-never-shown', OPENAI_BASE_URL: 'ftp://user:hunter2@host' });
+    const loaded = loadSettings({
+      FORJA_MODEL: 'openai:m',
+      OPENAI_API_KEY: 'sk-never-shown',
+      OPENAI_BASE_URL: 'ftp://user:hunter2@host',
+    });
     expect(loaded).toMatchObject({ ok: false, error: { variable: 'OPENAI_BASE_URL' } });
     expect(JSON.stringify(loaded)).not.toMatch(/hunter2|never-shown/);
   });

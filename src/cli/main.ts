@@ -15,7 +15,6 @@ import { serveCommand } from './serve-command.ts';
 /** Exit codes: 0 done, 1 failed while running, 2 bad usage or configuration (the line printed says which). */
 export const EXIT_USAGE = 2;
 
-
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -35,7 +34,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
 
   program
     .command('serve')
-    .description('Run the HTTP API and web UI (embedded PGlite under ./.forja unless DATABASE_URL is set)')
+    .description(
+      'Run the HTTP API and web UI (embedded PGlite under ./.forja unless DATABASE_URL is set)',
+    )
     .action(async () => {
       const loaded = loadSettings(io.env);
       if (!loaded.ok) {
@@ -43,31 +44,67 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         exitCode = EXIT_USAGE;
         return;
       }
-      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), { stderr: io.stderr });
+      exitCode = await serveCommand(loaded.config, createLogger(loaded.config.logLevel), {
+        stderr: io.stderr,
+      });
     });
 
   program
     .command('demo')
-    .description('Serve a shipped demo on a scripted model, paced like a real one, and print what to click')
-    .argument('[name]', 'criativo (Criativo up to the brief) or line (the whole production line)', 'line')
+    .description(
+      'Serve a shipped demo on a scripted model, paced like a real one, and print what to click',
+    )
+    .argument(
+      '[name]',
+      'criativo (Criativo up to the brief) or line (the whole production line)',
+      'line',
+    )
     .action(async (name: string) => {
       exitCode = await demoCommand(name, io);
     });
 
   program
     .command('context')
-    .description('Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut')
+    .description(
+      'Show the prompt the harness assembles for an agent: each layer with its budget, tokens and what was cut',
+    )
     .option('--workspace <dir>', 'the workspace whose AGENTS.md files are read')
-    .option('--session <id>', "instead: exactly what the agent's next call in this session sends (history, compaction point, tokens)")
-    .requiredOption('--agent <slug>', 'the agent (criativo, po, arquiteto, dev, dev:<module>, psicologo, anamnese, ux-designer)')
-    .option('--project <id>', "also read the agent's instruction patch of this project from the database")
+    .option(
+      '--session <id>',
+      "instead: exactly what the agent's next call in this session sends (history, compaction point, tokens)",
+    )
+    .requiredOption(
+      '--agent <slug>',
+      'the agent (criativo, po, arquiteto, dev, dev:<module>, psicologo, anamnese, ux-designer)',
+    )
+    .option(
+      '--project <id>',
+      "also read the agent's instruction patch of this project from the database",
+    )
     .option('--context-file <file>', 'text of the contexto_projeto layer')
-    .option('--rules-file <file>', 'JSON array of {id, text} business rules, oldest first (regras_negocio)')
+    .option(
+      '--rules-file <file>',
+      'JSON array of {id, text} business rules, oldest first (regras_negocio)',
+    )
     .option('--task-file <file>', 'text of the estado_tarefa layer')
-    .option('--budget <layer=tokens>', 'override a layer budget (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .option('--tokenizer <name>', "estimate, conservative, bpe (o200k_base) or bpe:cl100k_base (default: the server's, FORJA_TOKENIZER or the model's)")
-    .option('--scope <dir>', 'the directory (relative to the workspace) the agent works in: the instruction files on the path to it')
-    .option('--window <tokens>', "the model's context window: the instruction layer's budget follows it")
+    .option(
+      '--budget <layer=tokens>',
+      'override a layer budget (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--tokenizer <name>',
+      "estimate, conservative, bpe (o200k_base) or bpe:cl100k_base (default: the server's, FORJA_TOKENIZER or the model's)",
+    )
+    .option(
+      '--scope <dir>',
+      'the directory (relative to the workspace) the agent works in: the instruction files on the path to it',
+    )
+    .option(
+      '--window <tokens>',
+      "the model's context window: the instruction layer's budget follows it",
+    )
     .option('--json', 'print the assembly report as one JSON object')
     .action(async (options: ContextCommandOptions) => {
       exitCode = await contextCommand(options, io);
@@ -112,7 +149,16 @@ async function contextCommand(options: ContextCommandOptions, io: CliIo): Promis
     io.stderr(`forja: ${loaded.error.message}\n`);
     return EXIT_USAGE;
   }
-  if (options.session !== undefined) return runSessionContextCommand({ session: options.session, ...(options.agent === undefined ? {} : { agent: options.agent }), ...(options.json ? { json: true } : {}) }, loaded.config, io);
+  if (options.session !== undefined)
+    return runSessionContextCommand(
+      {
+        session: options.session,
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.json ? { json: true } : {}),
+      },
+      loaded.config,
+      io,
+    );
   return runContextCommandWithDatabase(options, loaded.config, io);
 }
 

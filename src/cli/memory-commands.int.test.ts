@@ -15,15 +15,34 @@ describe('forja seed, graph rebuild and rag rebuild on the embedded database', (
   async function run(...argv: string[]) {
     let stdout = '';
     let stderr = '';
-    const code = await runCli(argv, { env: { FORJA_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent' }, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+    const code = await runCli(argv, {
+      env: { FORJA_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent' },
+      stdout: (text) => void (stdout += text),
+      stderr: (text) => void (stderr += text),
+    });
     return { code, stdout, stderr };
   }
 
   it('seeds, rebuilds an empty graph and an empty index, and says what it did', async () => {
-    expect(await run('seed')).toMatchObject({ code: 0, stdout: expect.stringContaining('psicologo-kickoff: created v1') });
-    expect(await run('graph', 'rebuild')).toEqual({ code: 0, stdout: 'graph rebuilt from 0 events: 0 recorded, 0 skipped\n', stderr: '' });
-    expect(await run('rag', 'rebuild')).toEqual({ code: 0, stdout: 'RAG index rebuilt: 0 fragments in 0 chunks (embedder hashed-ngram-256, search hnsw)\n', stderr: '' });
-    expect(await run('seed')).toMatchObject({ code: 0, stdout: expect.stringContaining('psicologo-kickoff: unchanged (v1)') });
+    expect(await run('seed')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('psicologo-kickoff: created v1'),
+    });
+    expect(await run('graph', 'rebuild')).toEqual({
+      code: 0,
+      stdout: 'graph rebuilt from 0 events: 0 recorded, 0 skipped\n',
+      stderr: '',
+    });
+    expect(await run('rag', 'rebuild')).toEqual({
+      code: 0,
+      stdout:
+        'RAG index rebuilt: 0 fragments in 0 chunks (embedder hashed-ngram-256, search hnsw)\n',
+      stderr: '',
+    });
+    expect(await run('seed')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('psicologo-kickoff: unchanged (v1)'),
+    });
   });
 
   it('refuses bad usage with exit code 2', async () => {

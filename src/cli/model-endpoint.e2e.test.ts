@@ -22,13 +22,31 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-type Health = { model: { configured: boolean; provider: string; model: string; target: string; reachable: boolean | null; checked_at: string | null; reason: string | null } };
+type Health = {
+  model: {
+    configured: boolean;
+    provider: string;
+    model: string;
+    target: string;
+    reachable: boolean | null;
+    checked_at: string | null;
+    reason: string | null;
+  };
+};
 
 describe('forja serve with a model endpoint that is not up yet', { timeout: 120_000 }, () => {
   it('starts anyway, says so in the log and in /api/health, and sees the endpoint once it is up', async () => {
     const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, [FORJA_BIN, 'serve'], {
-      env: { ...process.env, PORT: '0', FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-model-')), DATABASE_URL: '', FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-model-')),
+        DATABASE_URL: '',
+        FORJA_MODEL: 'openai:llama3.1',
+        OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        OPENAI_API_KEY: '',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     cleanups.push(() => child.kill('SIGKILL'));
@@ -49,21 +67,34 @@ describe('forja serve with a model endpoint that is not up yet', { timeout: 120_
           }
         };
         waiting.add(look);
-        child.once('exit', (code) => reject(new Error(`forja serve exited with ${code}:\n${output}`)));
+        child.once('exit', (code) =>
+          reject(new Error(`forja serve exited with ${code}:\n${output}`)),
+        );
         look();
       });
     const url = (await logged(/"url":"(http:[^"]+)"/))[1]!;
-    await logged(/the model endpoint is not reachable \(http:\/\/127\.0\.0\.1:\d+\/v1\/models does not answer \(ECONNREFUSED\)\)/);
+    await logged(
+      /the model endpoint is not reachable \(http:\/\/127\.0\.0\.1:\d+\/v1\/models does not answer \(ECONNREFUSED\)\)/,
+    );
 
     const down = (await (await fetch(`${url}/api/health`)).json()) as Health;
-    expect(down.model).toMatchObject({ configured: true, provider: 'openai', model: 'llama3.1', target: `http://127.0.0.1:${port}/v1/models`, reachable: false, reason: expect.stringContaining('ECONNREFUSED') });
+    expect(down.model).toMatchObject({
+      configured: true,
+      provider: 'openai',
+      model: 'llama3.1',
+      target: `http://127.0.0.1:${port}/v1/models`,
+      reachable: false,
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
     expect(Date.parse(down.model.checked_at!)).not.toBeNaN();
 
     // The local model server starts after Forja.
     const requests: string[] = [];
     const modelServer: Server = createServer((request, response) => {
       requests.push(`${request.method} ${request.url}`);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"llama3.1"}]}');
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"object":"list","data":[{"id":"llama3.1"}]}');
     });
     await new Promise<void>((resolve) => modelServer.listen(port, '127.0.0.1', resolve));
     cleanups.push(() => modelServer.close());

@@ -19,12 +19,15 @@ export async function runRagRebuildCommand(
   const outcome = await rebuildRagIndex(database, {
     embedder: memory.embedder,
     index: memory.vectorIndex,
-    readDocuments: (projectId) => readWorkspaceDocuments(join(config.dataDirectory, 'projects', projectId, 'workspace')),
+    readDocuments: (projectId) =>
+      readWorkspaceDocuments(join(config.dataDirectory, 'projects', projectId, 'workspace')),
   });
   if (!outcome.ok) {
     io.stderr(`forja rag rebuild: ${outcome.reason}\n`);
     return 1;
   }
-  io.stdout(`RAG index rebuilt: ${outcome.fragments} fragments in ${outcome.chunks} chunks (embedder ${memory.embedder.name}, search ${memory.vectorIndex.method})\n`);
+  io.stdout(
+    `RAG index rebuilt: ${outcome.fragments} fragments in ${outcome.chunks} chunks (embedder ${memory.embedder.name}, search ${memory.vectorIndex.method})\n`,
+  );
   return 0;
 }

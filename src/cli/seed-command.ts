@@ -17,7 +17,11 @@ export interface SeedCommandIo {
  * the same body again changes nothing, a new body becomes the next version. Prints one line per template.
  * Exit codes: 0 done, 2 a bad `--template` or an unreadable file (nothing written).
  */
-export async function runSeedCommand(options: SeedCommandOptions, database: Database, io: SeedCommandIo): Promise<number> {
+export async function runSeedCommand(
+  options: SeedCommandOptions,
+  database: Database,
+  io: SeedCommandIo,
+): Promise<number> {
   const templates = [...FIRST_BATCH_TEMPLATES];
   for (const spec of options.template) {
     const equals = spec.indexOf('=');
@@ -29,7 +33,9 @@ export async function runSeedCommand(options: SeedCommandOptions, database: Data
     try {
       templates.push({ name: spec.slice(0, equals), body: await io.readFile(path) });
     } catch (error) {
-      io.stderr(`forja seed: --template '${spec}': cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr(
+        `forja seed: --template '${spec}': cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return 2;
     }
   }
@@ -39,7 +45,12 @@ export async function runSeedCommand(options: SeedCommandOptions, database: Data
     return 2;
   }
   for (const result of outcome.results) {
-    const what = result.outcome === 'unchanged' ? `unchanged (v${result.version})` : result.outcome === 'created' ? 'created v1' : `new version v${result.version}`;
+    const what =
+      result.outcome === 'unchanged'
+        ? `unchanged (v${result.version})`
+        : result.outcome === 'created'
+          ? 'created v1'
+          : `new version v${result.version}`;
     io.stdout(`${result.name}: ${what}\n`);
   }
   return 0;

@@ -16,11 +16,16 @@ export interface ServeOptions {
  * `forja serve`: the API (and web UI) on HOST:PORT until SIGINT or SIGTERM, then a clean shutdown: requests
  * in flight finish, the database is closed, the data directory is released.
  */
-export async function serveCommand(config: ForjaConfig, logger: Logger, options: ServeOptions = {}): Promise<number> {
+export async function serveCommand(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ServeOptions = {},
+): Promise<number> {
   // Listened for before anything opens: a stop while the database is still opening waits for it and then
   // closes it, instead of killing the process with the data directory still locked.
   const signalled = new Promise<string>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => resolve(signal));
     watchLauncher(() => resolve('launcher exited'));
   });
   const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
@@ -33,17 +38,34 @@ export async function serveCommand(config: ForjaConfig, logger: Logger, options:
     );
     return 2;
   }
-  const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(async (error: unknown) => {
-    await forja.close();
-    throw error;
-  });
-  logger.info({ url: server.url, database: forja.database.description, model: forja.gateway.status(), accounts: await forja.accountsInUse() }, `Forja is listening on ${server.url}`);
+  const server = await listen(forja.app.fetch, { host: config.host, port: config.port }).catch(
+    async (error: unknown) => {
+      await forja.close();
+      throw error;
+    },
+  );
+  logger.info(
+    {
+      url: server.url,
+      database: forja.database.description,
+      model: forja.gateway.status(),
+      accounts: await forja.accountsInUse(),
+    },
+    `Forja is listening on ${server.url}`,
+  );
   options.onListening?.(server.url);
   const resumed = await forja.conversation.resumeInterruptedTurns();
-  if (resumed.length > 0) logger.info({ sessions: resumed.map((turn) => turn.sessionId) }, 'resuming turns interrupted by the last stop');
+  if (resumed.length > 0)
+    logger.info(
+      { sessions: resumed.map((turn) => turn.sessionId) },
+      'resuming turns interrupted by the last stop',
+    );
   // Agents activated by a handoff just before the last stop still owe their kickoff turn.
-  const accepted = await forja.database.query<{ session_id: string }>("select distinct session_id from handoffs where status = 'accepted'");
-  for (const { session_id: sessionId } of accepted.rows) void forja.conversation.startPendingKickoffs(sessionId);
+  const accepted = await forja.database.query<{ session_id: string }>(
+    "select distinct session_id from handoffs where status = 'accepted'",
+  );
+  for (const { session_id: sessionId } of accepted.rows)
+    void forja.conversation.startPendingKickoffs(sessionId);
 
   const signal = await signalled;
   const stopping = Date.now();

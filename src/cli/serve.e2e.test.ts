@@ -24,7 +24,9 @@ function startServer(dataDirectory: string): Promise<RunningForja> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -32,12 +34,18 @@ function startServer(dataDirectory: string): Promise<RunningForja> {
       const match = /"url":"(http:[^"]+)"/.exec(output);
       if (match) resolve({ process: child, url: match[1]!, exited });
     });
-    void exited.then((code) => reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)));
+    void exited.then((code) =>
+      reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)),
+    );
   });
 }
 
 async function post(url: string, body: unknown) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as { id: string };
 }
 
@@ -52,7 +60,9 @@ describe('forja serve on embedded PGlite', { timeout: 120_000 }, () => {
     expect(await first.exited).toBe(0);
 
     const second = await startServer(dataDirectory);
-    const events = (await (await fetch(`${second.url}/api/sessions/${session.id}/events`)).json()) as { events: Array<{ payload: { text?: string } }> };
+    const events = (await (
+      await fetch(`${second.url}/api/sessions/${session.id}/events`)
+    ).json()) as { events: Array<{ payload: { text?: string } }> };
     expect(events.events.map((event) => event.payload.text)).toContain('remember me');
     second.process.kill('SIGINT');
     expect(await second.exited).toBe(0);
@@ -61,7 +71,9 @@ describe('forja serve on embedded PGlite', { timeout: 120_000 }, () => {
   it('refuses a second process on the same data directory with a clear error', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-serve-'));
     const first = await startServer(dataDirectory);
-    const second = spawn(process.execPath, [FORJA_BIN, 'serve'], { env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '' } });
+    const second = spawn(process.execPath, [FORJA_BIN, 'serve'], {
+      env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '' },
+    });
     started.push(second);
     let errorOutput = '';
     second.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
@@ -75,14 +87,34 @@ describe('forja serve on embedded PGlite', { timeout: 120_000 }, () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be a whole number'],
     [{ FORJA_MODEL: 'gpt-4o' }, 'FORJA_MODEL="gpt-4o" is not provider:model'],
-    [{ FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: 'not-a-url' }, 'OPENAI_BASE_URL must be an absolute http:// or https:// URL'],
-    [{ ANTHROPIC_BASE_URL: 'not-a-url' }, 'ANTHROPIC_BASE_URL must be an absolute http:// or https:// URL'],
+    [
+      { FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: 'not-a-url' },
+      'OPENAI_BASE_URL must be an absolute http:// or https:// URL',
+    ],
+    [
+      { ANTHROPIC_BASE_URL: 'not-a-url' },
+      'ANTHROPIC_BASE_URL must be an absolute http:// or https:// URL',
+    ],
     [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE must be proposed or direct'],
-    [{ FORJA_TERMINAL_TIMEOUT_SECONDS: '0' }, 'FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600'],
+    [
+      { FORJA_TERMINAL_TIMEOUT_SECONDS: '0' },
+      'FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
+    ],
     [{ PSYCHOLOGIST_ENABLED: 'maybe' }, 'PSYCHOLOGIST_ENABLED must be true or false'],
-    [{ FORJA_DATA_DIR: '/proc/forja' }, 'FORJA_DATA_DIR=/proc/forja cannot be used as the data directory'],
+    [
+      { FORJA_DATA_DIR: '/proc/forja' },
+      'FORJA_DATA_DIR=/proc/forja cannot be used as the data directory',
+    ],
   ])('exits 2 with one line naming the variable and the rule: %o', async (env, rule) => {
-    const child = spawn(process.execPath, [FORJA_BIN, 'serve'], { env: { ...process.env, PORT: '0', FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-serve-')), DATABASE_URL: '', ...env } });
+    const child = spawn(process.execPath, [FORJA_BIN, 'serve'], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-serve-')),
+        DATABASE_URL: '',
+        ...env,
+      },
+    });
     started.push(child);
     let errorOutput = '';
     child.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));

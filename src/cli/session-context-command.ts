@@ -20,7 +20,11 @@ export interface SessionContextOptions {
  * configured database with the same environment as the server (FORJA_MODEL, FORJA_MODEL_CONTEXT_TOKENS…).
  * Exit codes: 0, 2 for bad arguments, 1 when the session or the agent cannot be shown.
  */
-export async function runSessionContextCommand(options: SessionContextOptions, config: ForjaConfig, io: { env: NodeJS.ProcessEnv; stdout: (text: string) => void; stderr: (text: string) => void }): Promise<number> {
+export async function runSessionContextCommand(
+  options: SessionContextOptions,
+  config: ForjaConfig,
+  io: { env: NodeJS.ProcessEnv; stdout: (text: string) => void; stderr: (text: string) => void },
+): Promise<number> {
   if (!UUID.test(options.session)) {
     io.stderr(`forja context: --session '${options.session}': must be a session id (a UUID)\n`);
     return 2;
@@ -41,14 +45,28 @@ export async function runSessionContextCommand(options: SessionContextOptions, c
       io.stderr(`forja context: --session '${options.session}': no such session\n`);
       return 1;
     }
-    const forja = await createForja(config, pino({ level: 'silent' }), { database, env: io.env, memory: { workers: false } });
+    const forja = await createForja(config, pino({ level: 'silent' }), {
+      database,
+      env: io.env,
+      memory: { workers: false },
+    });
     try {
-      const outcome = await forja.conversation.describeAgentContext(session.id, session.project_id, agent);
+      const outcome = await forja.conversation.describeAgentContext(
+        session.id,
+        session.project_id,
+        agent,
+      );
       if (!outcome.ok) {
         io.stderr(`forja context: --agent '${agent}': ${outcome.message}\n`);
         return 1;
       }
-      const shown = { session_id: session.id, system: outcome.system, layers: outcome.layers, tools: outcome.tools, ...outcome.context };
+      const shown = {
+        session_id: session.id,
+        system: outcome.system,
+        layers: outcome.layers,
+        tools: outcome.tools,
+        ...outcome.context,
+      };
       io.stdout(options.json ? `${JSON.stringify(shown, null, 2)}\n` : formatContextReport(shown));
       return 0;
     } finally {

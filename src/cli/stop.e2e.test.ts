@@ -25,12 +25,20 @@ afterEach(() => {
 function start(command: string, args: string[], dataDirectory: string): Started {
   const child = spawn(command, args, {
     cwd: REPOSITORY,
-    env: { ...process.env, PORT: '0', FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '', FORJA_MODEL: '' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      FORJA_DATA_DIR: dataDirectory,
+      DATABASE_URL: '',
+      FORJA_MODEL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const listening = new Promise<{ url: string; pid: number }>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -43,7 +51,9 @@ function start(command: string, args: string[], dataDirectory: string): Started 
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`${command} exited with ${code} before listening:\n${output}`)));
+    void exited.then((code) =>
+      reject(new Error(`${command} exited with ${code} before listening:\n${output}`)),
+    );
   });
   return { child, exited, listening, output: () => output };
 }
@@ -59,12 +69,17 @@ function isAlive(pid: number): boolean {
 
 /** Waits until the process is gone; gives up (and the assertion after it fails) only after a minute. */
 async function gone(pid: number): Promise<boolean> {
-  for (let waited = 0; waited < 60_000 && isAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let waited = 0; waited < 60_000 && isAlive(pid); waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   return !isAlive(pid);
 }
 
 async function post(url: string, body: unknown) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as { id: string };
 }
 
@@ -114,9 +129,13 @@ describe('stopping forja', { timeout: 180_000 }, () => {
     // The tab sees its stream end (an EventSource would then try to reconnect); ending it is not an error.
     await readToEnd(reader).catch(() => undefined);
     // The stop ended the stream rather than waiting it out through the grace period (no timer is asserted).
-    const stopped = /"msg":"stopped"/.test(forja.output()) ? /"stop_ms":(\d+),"ended_event_streams":(\d+)/.exec(forja.output()) : null;
+    const stopped = /"msg":"stopped"/.test(forja.output())
+      ? /"stop_ms":(\d+),"ended_event_streams":(\d+)/.exec(forja.output())
+      : null;
     expect(stopped?.[2]).toBe('1');
-    console.info(`forja stopped ${stopped![1]} ms after SIGTERM with an event stream open (process gone after ${exitedAfterMs} ms)`);
+    console.info(
+      `forja stopped ${stopped![1]} ms after SIGTERM with an event stream open (process gone after ${exitedAfterMs} ms)`,
+    );
   });
 });
 

@@ -13,7 +13,11 @@ export async function withConfiguredDatabase(
 ): Promise<number> {
   let database: Database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory, poolSize: config.databasePoolSize });
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDirectory: config.dataDirectory,
+      poolSize: config.databasePoolSize,
+    });
   } catch (error) {
     io.stderr(`forja ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

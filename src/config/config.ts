@@ -35,29 +35,68 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * error (the command exits 2 with it), never a warning and a silent default. The model, terminal and embedding
  * settings are checked by the same code that later reads them, so the check and the use cannot disagree.
  */
-export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cwd()): { ok: true; config: ForjaConfig } | { ok: false; error: ConfigError } {
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  workingDirectory = process.cwd(),
+): { ok: true; config: ForjaConfig } | { ok: false; error: ConfigError } {
   const port = env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    return { ok: false, error: { variable: 'PORT', message: `PORT must be a whole number from 0 to 65535, not "${env.PORT}".` } };
+    return {
+      ok: false,
+      error: {
+        variable: 'PORT',
+        message: `PORT must be a whole number from 0 to 65535, not "${env.PORT}".`,
+      },
+    };
   }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
-    return { ok: false, error: { variable: 'LOG_LEVEL', message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".` } };
+    return {
+      ok: false,
+      error: {
+        variable: 'LOG_LEVEL',
+        message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`,
+      },
+    };
   }
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return { ok: false, error: { variable: 'DATABASE_URL', message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.' } };
+    return {
+      ok: false,
+      error: {
+        variable: 'DATABASE_URL',
+        message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL.',
+      },
+    };
   }
   const publicUrls = readPublicUrls(env.FORJA_PUBLIC_URL);
   if (!Array.isArray(publicUrls)) return { ok: false, error: publicUrls };
-  const maxParallelTurns = env.FORJA_MAX_PARALLEL_TURNS === undefined || env.FORJA_MAX_PARALLEL_TURNS === '' ? DEFAULT_MAX_PARALLEL_TURNS : Number(env.FORJA_MAX_PARALLEL_TURNS);
+  const maxParallelTurns =
+    env.FORJA_MAX_PARALLEL_TURNS === undefined || env.FORJA_MAX_PARALLEL_TURNS === ''
+      ? DEFAULT_MAX_PARALLEL_TURNS
+      : Number(env.FORJA_MAX_PARALLEL_TURNS);
   if (!Number.isInteger(maxParallelTurns) || maxParallelTurns < 1 || maxParallelTurns > 256) {
-    return { ok: false, error: { variable: 'FORJA_MAX_PARALLEL_TURNS', message: `FORJA_MAX_PARALLEL_TURNS must be a whole number from 1 to 256, not "${env.FORJA_MAX_PARALLEL_TURNS}".` } };
+    return {
+      ok: false,
+      error: {
+        variable: 'FORJA_MAX_PARALLEL_TURNS',
+        message: `FORJA_MAX_PARALLEL_TURNS must be a whole number from 1 to 256, not "${env.FORJA_MAX_PARALLEL_TURNS}".`,
+      },
+    };
   }
-  const databasePoolSize = env.DATABASE_POOL_SIZE === undefined || env.DATABASE_POOL_SIZE === '' ? DEFAULT_DATABASE_POOL_SIZE : Number(env.DATABASE_POOL_SIZE);
+  const databasePoolSize =
+    env.DATABASE_POOL_SIZE === undefined || env.DATABASE_POOL_SIZE === ''
+      ? DEFAULT_DATABASE_POOL_SIZE
+      : Number(env.DATABASE_POOL_SIZE);
   if (!Number.isInteger(databasePoolSize) || databasePoolSize < 2 || databasePoolSize > 1000) {
     // Two at least: one connection is held by LISTEN, the rest serve queries.
-    return { ok: false, error: { variable: 'DATABASE_POOL_SIZE', message: `DATABASE_POOL_SIZE must be a whole number from 2 to 1000, not "${env.DATABASE_POOL_SIZE}".` } };
+    return {
+      ok: false,
+      error: {
+        variable: 'DATABASE_POOL_SIZE',
+        message: `DATABASE_POOL_SIZE must be a whole number from 2 to 1000, not "${env.DATABASE_POOL_SIZE}".`,
+      },
+    };
   }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
@@ -80,10 +119,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, workingDirectory = process.cw
 /** FORJA_PUBLIC_URL: one or more comma-separated http(s) origins, such as `https://forja.example.com`. */
 function readPublicUrls(value: string | undefined): URL[] | ConfigError {
   const urls: URL[] = [];
-  for (const text of (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const text of (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const url = URL.canParse(text) ? new URL(text) : null;
-    if (url === null || !['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '')) {
-      return { variable: 'FORJA_PUBLIC_URL', message: `FORJA_PUBLIC_URL must be comma-separated http:// or https:// addresses without a path, such as https://forja.example.com, not "${text}".` };
+    if (
+      url === null ||
+      !['http:', 'https:'].includes(url.protocol) ||
+      url.username !== '' ||
+      url.password !== '' ||
+      (url.pathname !== '/' && url.pathname !== '')
+    ) {
+      return {
+        variable: 'FORJA_PUBLIC_URL',
+        message: `FORJA_PUBLIC_URL must be comma-separated http:// or https:// addresses without a path, such as https://forja.example.com, not "${text}".`,
+      };
     }
     urls.push(url);
   }

@@ -6,27 +6,59 @@ describe('loadConfig', () => {
   it('defaults to embedded storage under ./.forja on 127.0.0.1:4321', () => {
     expect(loadConfig({}, '/work/x')).toEqual({
       ok: true,
-      config: { host: '127.0.0.1', port: DEFAULT_PORT, dataDirectory: '/work/x/.forja', databaseUrl: undefined, logLevel: 'info', flags: DEFAULT_FEATURE_FLAGS, publicUrls: [], maxParallelTurns: DEFAULT_MAX_PARALLEL_TURNS, databasePoolSize: 10 },
+      config: {
+        host: '127.0.0.1',
+        port: DEFAULT_PORT,
+        dataDirectory: '/work/x/.forja',
+        databaseUrl: undefined,
+        logLevel: 'info',
+        flags: DEFAULT_FEATURE_FLAGS,
+        publicUrls: [],
+        maxParallelTurns: DEFAULT_MAX_PARALLEL_TURNS,
+        databasePoolSize: 10,
+      },
     });
   });
 
   it('takes FORJA_MAX_PARALLEL_TURNS, 4 by default', () => {
     expect(DEFAULT_MAX_PARALLEL_TURNS).toBe(4);
-    expect(loadConfig({ FORJA_MAX_PARALLEL_TURNS: '1' })).toMatchObject({ ok: true, config: { maxParallelTurns: 1 } });
+    expect(loadConfig({ FORJA_MAX_PARALLEL_TURNS: '1' })).toMatchObject({
+      ok: true,
+      config: { maxParallelTurns: 1 },
+    });
   });
 
   it('takes DATABASE_POOL_SIZE, 10 by default', () => {
-    expect(loadConfig({ DATABASE_POOL_SIZE: '40' })).toMatchObject({ ok: true, config: { databasePoolSize: 40 } });
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' })).toMatchObject({
+      ok: true,
+      config: { databasePoolSize: 40 },
+    });
   });
 
   it('takes HOST, PORT, FORJA_DATA_DIR and DATABASE_URL', () => {
-    const loaded = loadConfig({ HOST: '0.0.0.0', PORT: '8080', FORJA_DATA_DIR: 'data', DATABASE_URL: 'postgres://u@h/db' }, '/w');
-    expect(loaded).toMatchObject({ ok: true, config: { host: '0.0.0.0', port: 8080, dataDirectory: '/w/data', databaseUrl: 'postgres://u@h/db' } });
+    const loaded = loadConfig(
+      { HOST: '0.0.0.0', PORT: '8080', FORJA_DATA_DIR: 'data', DATABASE_URL: 'postgres://u@h/db' },
+      '/w',
+    );
+    expect(loaded).toMatchObject({
+      ok: true,
+      config: {
+        host: '0.0.0.0',
+        port: 8080,
+        dataDirectory: '/w/data',
+        databaseUrl: 'postgres://u@h/db',
+      },
+    });
   });
 
   it('takes FORJA_PUBLIC_URL as comma-separated addresses', () => {
-    const loaded = loadConfig({ FORJA_PUBLIC_URL: 'https://forja.example.com, http://10.0.0.5:4321/' });
-    expect(loaded.ok && loaded.config.publicUrls.map((url) => url.origin)).toEqual(['https://forja.example.com', 'http://10.0.0.5:4321']);
+    const loaded = loadConfig({
+      FORJA_PUBLIC_URL: 'https://forja.example.com, http://10.0.0.5:4321/',
+    });
+    expect(loaded.ok && loaded.config.publicUrls.map((url) => url.origin)).toEqual([
+      'https://forja.example.com',
+      'http://10.0.0.5:4321',
+    ]);
   });
 
   it.each([
@@ -54,7 +86,13 @@ describe('loadConfig', () => {
 describe('feature flags', () => {
   it('are all off unless switched on by their own name', () => {
     expect(Object.values(DEFAULT_FEATURE_FLAGS).every((value) => value === false)).toBe(true);
-    const loaded = loadConfig({ GRAPH_INSTRUCTION_TEMPLATES_ENABLED: 'true', PSYCHOLOGIST_ENABLED: '0' });
-    expect(loaded.ok && loaded.config.flags).toEqual({ ...DEFAULT_FEATURE_FLAGS, graph_instruction_templates_enabled: true });
+    const loaded = loadConfig({
+      GRAPH_INSTRUCTION_TEMPLATES_ENABLED: 'true',
+      PSYCHOLOGIST_ENABLED: '0',
+    });
+    expect(loaded.ok && loaded.config.flags).toEqual({
+      ...DEFAULT_FEATURE_FLAGS,
+      graph_instruction_templates_enabled: true,
+    });
   });
 });

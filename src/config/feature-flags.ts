@@ -2,25 +2,39 @@
  * New capabilities are born switched off (DESIGN §1.6). Each flag is read from the environment variable of
  * its own name in capitals (`GRAPH_TEMPLATES_ENABLED=true`); the names are the records' own.
  */
-export const FEATURE_FLAG_NAMES = ['graph_templates_enabled', 'graph_instruction_templates_enabled', 'psychologist_enabled', 'anamnese_enabled'] as const;
+export const FEATURE_FLAG_NAMES = [
+  'graph_templates_enabled',
+  'graph_instruction_templates_enabled',
+  'psychologist_enabled',
+  'anamnese_enabled',
+] as const;
 
 export type FeatureFlagName = (typeof FEATURE_FLAG_NAMES)[number];
 export type FeatureFlags = Readonly<Record<FeatureFlagName, boolean>>;
 
-export const DEFAULT_FEATURE_FLAGS: FeatureFlags = Object.fromEntries(FEATURE_FLAG_NAMES.map((name) => [name, false])) as Record<FeatureFlagName, boolean>;
+export const DEFAULT_FEATURE_FLAGS: FeatureFlags = Object.fromEntries(
+  FEATURE_FLAG_NAMES.map((name) => [name, false]),
+) as Record<FeatureFlagName, boolean>;
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
 
 /** Reads the flags; a value that is neither true nor false is an error naming the variable. */
-export function readFeatureFlags(env: NodeJS.ProcessEnv): { ok: true; flags: FeatureFlags } | { ok: false; variable: string; message: string } {
+export function readFeatureFlags(
+  env: NodeJS.ProcessEnv,
+): { ok: true; flags: FeatureFlags } | { ok: false; variable: string; message: string } {
   const flags: Record<string, boolean> = {};
   for (const name of FEATURE_FLAG_NAMES) {
     const variable = name.toUpperCase();
     const raw = (env[variable] ?? '').trim().toLowerCase();
     if (TRUE_WORDS.has(raw)) flags[name] = true;
     else if (FALSE_WORDS.has(raw)) flags[name] = false;
-    else return { ok: false, variable, message: `${variable} must be true or false, not "${env[variable]}".` };
+    else
+      return {
+        ok: false,
+        variable,
+        message: `${variable} must be true or false, not "${env[variable]}".`,
+      };
   }
   return { ok: true, flags: flags as FeatureFlags };
 }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
 import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
-import { decide, PERSON_ACTOR, READINESS_AGENT, turnInProgress, type ConversationState } from '../domain/conversation/index.ts';
+import {
+  decide,
+  PERSON_ACTOR,
+  READINESS_AGENT,
+  turnInProgress,
+  type ConversationState,
+} from '../domain/conversation/index.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
 import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
@@ -26,23 +32,52 @@ export interface ReadinessOutcome {
  * row and `handoff.offered` in one transaction. Without readiness no brief exists, whatever the model says
  * (the domain refuses it). A consolidation that failed can be retried by pressing the button again.
  */
-export async function confirmReadiness(dependencies: ConversationDependencies, prompts: PromptSources, sessionId: string, actor = PERSON_ACTOR): Promise<ReadinessOutcome | Refusal> {
+export async function confirmReadiness(
+  dependencies: ConversationDependencies,
+  prompts: PromptSources,
+  sessionId: string,
+  actor = PERSON_ACTOR,
+): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   // Criativo's lane: the consolidation is Criativo's turn, for the person (no turn slot to wait for).
   return inLane(dependencies, sessionId, READINESS_AGENT, 'person', async () => {
     const recorded = await retryOnStaleView(dependencies, sessionId, 'readiness', async (view) => {
-      if (view.state.product_brief !== null) return refusal(409, 'brief_exists', `This session already has its product brief (seq ${view.state.product_brief.seq}).`);
-      const confirmed = view.state.readiness.confirmed ? null : decide({ type: 'ConfirmReadiness', actor }, view.state);
+      if (view.state.product_brief !== null)
+        return refusal(
+          409,
+          'brief_exists',
+          `This session already has its product brief (seq ${view.state.product_brief.seq}).`,
+        );
+      const confirmed = view.state.readiness.confirmed
+        ? null
+        : decide({ type: 'ConfirmReadiness', actor }, view.state);
       if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
       const running = turnInProgress(view.state, READINESS_AGENT);
-      if (running !== null) return refusal(409, 'turn_refused', `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one agent run one at a time`);
+      if (running !== null)
+        return refusal(
+          409,
+          'turn_refused',
+          `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one agent run one at a time`,
+        );
       // A refused request stores nothing: a call the gateway would refuse (no model, no budget) is refused here,
       // before readiness and the turn are recorded. A refusal by the reservation itself (a race) is recorded.
-      const preflight = await dependencies.gateway.preflight(await consolidationRequest(prompts, session.project_id, sessionId, view.state));
-      if (!preflight.ok) return refusal(preflight.status === 'not_configured' ? 503 : 409, preflight.status, preflight.message);
+      const preflight = await dependencies.gateway.preflight(
+        await consolidationRequest(prompts, session.project_id, sessionId, view.state),
+      );
+      if (!preflight.ok)
+        return refusal(
+          preflight.status === 'not_configured' ? 503 : 409,
+          preflight.status,
+          preflight.message,
+        );
       // With the expected version: another lane appending meanwhile makes readiness be decided again.
-      if (confirmed) appendedOrStale(await dependencies.eventLog.append(sessionId, confirmed.events, { expectedSeq: view.state.last_seq }));
+      if (confirmed)
+        appendedOrStale(
+          await dependencies.eventLog.append(sessionId, confirmed.events, {
+            expectedSeq: view.state.last_seq,
+          }),
+        );
       return { ok: true as const };
     });
     if (!recorded.ok) return recorded;
@@ -51,56 +86,159 @@ export async function confirmReadiness(dependencies: ConversationDependencies, p
   });
 }
 
-async function consolidate(dependencies: ConversationDependencies, prompts: PromptSources, projectId: string, sessionId: string, state: ConversationState): Promise<ReadinessOutcome | Refusal> {
+async function consolidate(
+  dependencies: ConversationDependencies,
+  prompts: PromptSources,
+  projectId: string,
+  sessionId: string,
+  state: ConversationState,
+): Promise<ReadinessOutcome | Refusal> {
   const turnId = dependencies.newId();
-  const started = decide({ type: 'StartTurn', agent: 'criativo', turn_id: turnId, kind: 'consolidation' }, state);
+  const started = decide(
+    { type: 'StartTurn', agent: 'criativo', turn_id: turnId, kind: 'consolidation' },
+    state,
+  );
   if (!started.ok) return refusal(409, 'turn_refused', started.reason);
   await dependencies.eventLog.append(sessionId, started.events);
   const lane = { agent: READINESS_AGENT, turn_id: turnId };
 
-  const outcome = await dependencies.gateway.runTurn(await consolidationRequest(prompts, projectId, sessionId, state));
+  const outcome = await dependencies.gateway.runTurn(
+    await consolidationRequest(prompts, projectId, sessionId, state),
+  );
   if (outcome.status !== 'completed') {
-    const message = outcome.status === 'cancelled' ? 'The consolidation was cancelled.' : outcome.message;
+    const message =
+      outcome.status === 'cancelled' ? 'The consolidation was cancelled.' : outcome.message;
     await failTurn(dependencies, sessionId, turnId, outcome.status, message);
-    return refusal(outcome.status === 'not_configured' ? 503 : outcome.status === 'budget_exceeded' ? 409 : 502, outcome.status, message);
+    return refusal(
+      outcome.status === 'not_configured' ? 503 : outcome.status === 'budget_exceeded' ? 409 : 502,
+      outcome.status,
+      message,
+    );
   }
 
   // Brief, closing response, handoff row and `handoff.offered` in one transaction with the expected version:
   // a lane that appended meanwhile (the person talking to another agent) makes it decide again.
-  const recorded = await retryOnStaleView(dependencies, sessionId, 'recording the product brief', async (afterStart) => {
-    const brief = decide({ type: 'RecordProductBrief', agent: READINESS_AGENT, brief: parseBriefJson(outcome.text) }, afterStart.state);
-    if (!brief.ok) return { ok: false as const, reason: brief.reason };
-    const briefEvent = { ...brief.events[0]!, id: randomUUID() };
-    const offered = offerHandoff({ id: randomUUID(), session_id: sessionId, from_agent: 'criativo', to_agent: 'po', artifact_id: briefEvent.id, actor: 'system' });
-    if (!offered.ok) throw new Error(`offering the handoff to the PO failed: ${offered.reason}`);
-    const title = (brief.events[0]!.payload as unknown as { data: { title: string } }).data.title;
-    const closing = { type: 'agent.response', actor: 'criativo', payload: { v: 1, ...lane, text: `Product brief consolidado: ${title}. Ofereci o trabalho ao PO.`, usage_id: outcome.usageId } };
-    const events = await dependencies.database.transaction(async (transaction) => {
-      await insertHandoff(transaction, offered.handoff);
-      return appendedOrStale(await dependencies.eventLog.appendWithin(transaction, sessionId, [briefEvent, closing, offered.event], { expectedSeq: afterStart.state.last_seq })).events;
-    });
-    return { ok: true as const, events, handoff: offered.handoff };
-  });
+  const recorded = await retryOnStaleView(
+    dependencies,
+    sessionId,
+    'recording the product brief',
+    async (afterStart) => {
+      const brief = decide(
+        { type: 'RecordProductBrief', agent: READINESS_AGENT, brief: parseBriefJson(outcome.text) },
+        afterStart.state,
+      );
+      if (!brief.ok) return { ok: false as const, reason: brief.reason };
+      const briefEvent = { ...brief.events[0]!, id: randomUUID() };
+      const offered = offerHandoff({
+        id: randomUUID(),
+        session_id: sessionId,
+        from_agent: 'criativo',
+        to_agent: 'po',
+        artifact_id: briefEvent.id,
+        actor: 'system',
+      });
+      if (!offered.ok) throw new Error(`offering the handoff to the PO failed: ${offered.reason}`);
+      const title = (brief.events[0]!.payload as unknown as { data: { title: string } }).data.title;
+      const closing = {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: {
+          v: 1,
+          ...lane,
+          text: `Product brief consolidado: ${title}. Ofereci o trabalho ao PO.`,
+          usage_id: outcome.usageId,
+        },
+      };
+      const events = await dependencies.database.transaction(async (transaction) => {
+        await insertHandoff(transaction, offered.handoff);
+        return appendedOrStale(
+          await dependencies.eventLog.appendWithin(
+            transaction,
+            sessionId,
+            [briefEvent, closing, offered.event],
+            { expectedSeq: afterStart.state.last_seq },
+          ),
+        ).events;
+      });
+      return { ok: true as const, events, handoff: offered.handoff };
+    },
+  );
   if (!recorded.ok) {
-    const message = 'reason' in recorded ? `The model's product brief was not valid: ${recorded.reason}. Press the button again to retry.` : recorded.message;
-    await failTurn(dependencies, sessionId, turnId, 'reason' in recorded ? 'invalid_brief' : 'conflict', message);
-    return refusal('reason' in recorded ? 502 : 409, 'reason' in recorded ? 'invalid_brief' : 'conflict', message);
+    const message =
+      'reason' in recorded
+        ? `The model's product brief was not valid: ${recorded.reason}. Press the button again to retry.`
+        : recorded.message;
+    await failTurn(
+      dependencies,
+      sessionId,
+      turnId,
+      'reason' in recorded ? 'invalid_brief' : 'conflict',
+      message,
+    );
+    return refusal(
+      'reason' in recorded ? 502 : 409,
+      'reason' in recorded ? 'invalid_brief' : 'conflict',
+      message,
+    );
   }
   const appended = recorded.events;
   const offered = { handoff: recorded.handoff };
   await dependencies.views.load(sessionId);
-  dependencies.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: turnId, status: 'completed' });
+  dependencies.liveTurns.publish({
+    type: 'agent.done',
+    session_id: sessionId,
+    agent: 'criativo',
+    turn_id: turnId,
+    status: 'completed',
+  });
   return { ok: true, brief: appended[0]!, handoff: offered.handoff };
 }
 
-async function consolidationRequest(prompts: PromptSources, projectId: string, sessionId: string, state: ConversationState): Promise<GatewayTurnRequest> {
-  const rules = state.business_rules.map((rule) => ({ event_id: rule.event_id, seq: rule.seq, title: rule.title }));
-  const report = await buildSystemPrompt(prompts, 'criativo', projectId, { taskState: consolidationTask(rules) });
-  return { projectId, sessionId, agent: 'criativo', system: report.prompt, messages: historyToMessages(state.history, 'criativo'), tools: [], maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS };
+async function consolidationRequest(
+  prompts: PromptSources,
+  projectId: string,
+  sessionId: string,
+  state: ConversationState,
+): Promise<GatewayTurnRequest> {
+  const rules = state.business_rules.map((rule) => ({
+    event_id: rule.event_id,
+    seq: rule.seq,
+    title: rule.title,
+  }));
+  const report = await buildSystemPrompt(prompts, 'criativo', projectId, {
+    taskState: consolidationTask(rules),
+  });
+  return {
+    projectId,
+    sessionId,
+    agent: 'criativo',
+    system: report.prompt,
+    messages: historyToMessages(state.history, 'criativo'),
+    tools: [],
+    maxOutputTokens: CONSOLIDATION_MAX_OUTPUT_TOKENS,
+  };
 }
 
-async function failTurn(dependencies: ConversationDependencies, sessionId: string, turnId: string, reason: string, message: string): Promise<void> {
-  await dependencies.eventLog.append(sessionId, [{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: turnId, agent: READINESS_AGENT, reason, message } }]);
+async function failTurn(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  turnId: string,
+  reason: string,
+  message: string,
+): Promise<void> {
+  await dependencies.eventLog.append(sessionId, [
+    {
+      type: 'turn.failed',
+      actor: 'system',
+      payload: { v: 1, turn_id: turnId, agent: READINESS_AGENT, reason, message },
+    },
+  ]);
   await dependencies.views.load(sessionId);
-  dependencies.liveTurns.publish({ type: 'agent.done', session_id: sessionId, agent: 'criativo', turn_id: turnId, status: 'failed' });
+  dependencies.liveTurns.publish({
+    type: 'agent.done',
+    session_id: sessionId,
+    agent: 'criativo',
+    turn_id: turnId,
+    status: 'failed',
+  });
 }

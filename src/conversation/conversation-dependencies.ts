@@ -42,4 +42,9 @@ export interface SessionViews {
 /** A use case's expected refusal; the HTTP edge turns `status` into the response code. */
 export type Refusal = { ok: false; status: 404 | 409 | 502 | 503; code: string; message: string };
 
-export const refusal = (status: Refusal['status'], code: string, message: string): Refusal => ({ ok: false, status, code, message });
+export const refusal = (status: Refusal['status'], code: string, message: string): Refusal => ({
+  ok: false,
+  status,
+  code,
+  message,
+});

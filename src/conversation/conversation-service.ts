@@ -17,29 +17,45 @@ import { startKickoffsAfterAction } from './kickoffs-after-action.ts';
 import { startPendingKickoffs } from './start-pending-kickoffs.ts';
 
 /** The conversation use cases, bound to their dependencies: what the HTTP routes call. */
-export function createConversationService(dependencies: ConversationDependencies, prompts: PromptSources, companions: readonly SessionEndCompanion[] = []) {
+export function createConversationService(
+  dependencies: ConversationDependencies,
+  prompts: PromptSources,
+  companions: readonly SessionEndCompanion[] = [],
+) {
   return {
-    postMessage: (sessionId: string, text: string, to?: string, actor?: string) => postMessage(dependencies, sessionId, text, to, actor),
-    startAgent: (sessionId: string, agent: string, actor?: string) => startAgent(dependencies, sessionId, agent, actor),
-    confirmReadiness: (sessionId: string, actor?: string) => confirmReadiness(dependencies, prompts, sessionId, actor),
+    postMessage: (sessionId: string, text: string, to?: string, actor?: string) =>
+      postMessage(dependencies, sessionId, text, to, actor),
+    startAgent: (sessionId: string, agent: string, actor?: string) =>
+      startAgent(dependencies, sessionId, agent, actor),
+    confirmReadiness: (sessionId: string, actor?: string) =>
+      confirmReadiness(dependencies, prompts, sessionId, actor),
     /** Accepting a handoff activates its agent, whose kickoff turn then runs in the agent's lane. */
     transitionHandoff: async (handoffId: string, command: HandoffCommand) => {
       const outcome = await transitionHandoff(dependencies, handoffId, command);
-      if (outcome.ok && command.type === 'accept') void startPendingKickoffs(dependencies, outcome.handoff.session_id);
+      if (outcome.ok && command.type === 'accept')
+        void startPendingKickoffs(dependencies, outcome.handoff.session_id);
       return outcome;
     },
-    resolveAction: async (actionId: string, answer: { approve: true } | { approve: false; reason?: string }, actor?: string) => {
+    resolveAction: async (
+      actionId: string,
+      answer: { approve: true } | { approve: false; reason?: string },
+      actor?: string,
+    ) => {
       const outcome = await resolveAction(dependencies, actionId, answer, actor);
       if (outcome.ok) await startKickoffsAfterAction(dependencies, actionId);
       return outcome;
     },
-    acceptDevHandoffs: (sessionId: string, actor?: string) => acceptDevHandoffs(dependencies, sessionId, actor),
+    acceptDevHandoffs: (sessionId: string, actor?: string) =>
+      acceptDevHandoffs(dependencies, sessionId, actor),
     startPendingKickoffs: (sessionId: string) => startPendingKickoffs(dependencies, sessionId),
     resumeInterruptedTurns: () => resumeInterruptedTurns(dependencies),
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
-    endSession: (sessionId: string, actor?: string) => endSession(dependencies, companions, sessionId, actor),
-    answerHypothesis: (hypothesisId: string, answer: HypothesisAnswer, actor?: string) => answerHypothesis(dependencies, hypothesisId, answer, actor),
-    describeAgentContext: (sessionId: string, projectId: string, agent: string) => describeAgentContext(dependencies, prompts, sessionId, projectId, agent),
+    endSession: (sessionId: string, actor?: string) =>
+      endSession(dependencies, companions, sessionId, actor),
+    answerHypothesis: (hypothesisId: string, answer: HypothesisAnswer, actor?: string) =>
+      answerHypothesis(dependencies, hypothesisId, answer, actor),
+    describeAgentContext: (sessionId: string, projectId: string, agent: string) =>
+      describeAgentContext(dependencies, prompts, sessionId, projectId, agent),
     /** Resolves when the session's queued work in every lane (turns in particular) has finished. */
     idle: (sessionId: string) => dependencies.queue.idle(sessionId),
     drain: () => dependencies.queue.drain(),

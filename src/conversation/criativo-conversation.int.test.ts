@@ -4,7 +4,13 @@ import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { eventTypes, newSessionThroughApi, startScriptedForja } from '../testing/scripted-forja.ts';
 
-const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco entregue de madrugada por assinatura.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
+const BRIEF = {
+  title: 'Padaria do amanhecer',
+  summary: 'Pão fresco entregue de madrugada por assinatura.',
+  problem: 'Quem acorda cedo não acha pão fresco.',
+  audience: 'Moradores do bairro',
+  goals: ['Entregar antes das 6h'],
+};
 
 describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) => {
   let forja: Forja;
@@ -14,23 +20,49 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     const started = await startScriptedForja(engine, {
       turns: [
         { agent: 'criativo', text: 'Que ideia boa! Quem vai comprar o pão?' },
-        { agent: 'criativo', text: 'Vou registrar essa regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [6] } }] },
-        { agent: 'criativo', text: 'Regra registrada.', usage: { input_tokens: 50, output_tokens: 5 } },
+        {
+          agent: 'criativo',
+          text: 'Vou registrar essa regra.',
+          tool_calls: [
+            {
+              name: 'emit_artifact',
+              arguments: {
+                type: 'business_rule',
+                data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' },
+                origin: [6],
+              },
+            },
+          ],
+        },
+        {
+          agent: 'criativo',
+          text: 'Regra registrada.',
+          usage: { input_tokens: 50, output_tokens: 5 },
+        },
       ],
     });
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`)).toMatchObject({ status: 201, body: { type: 'agent.activated' } });
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`),
+    ).toMatchObject({ status: 201, body: { type: 'agent.activated' } });
 
     const deltas: string[] = [];
-    forja.liveTurns.subscribe(sessionId, (message) => message.type === 'agent.delta' && deltas.push(message.text));
-    const first = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada' });
+    forja.liveTurns.subscribe(
+      sessionId,
+      (message) => message.type === 'agent.delta' && deltas.push(message.text),
+    );
+    const first = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'Quero vender pão de madrugada',
+    });
     expect(first.status).toBe(201);
     await forja.conversation.idle(sessionId);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe('Que ideia boa! Quem vai comprar o pão?');
 
-    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Os vizinhos. E tudo chega antes das 6h.' });
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'Os vizinhos. E tudo chega antes das 6h.',
+    });
     await forja.conversation.idle(sessionId);
     expect(await eventTypes(forja, sessionId)).toEqual([
       [1, 'session.created'],
@@ -50,7 +82,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect(events[9]!.payload).toMatchObject({ tool: 'emit_artifact', ok: true });
     started.provider.assertAllTurnsConsumed();
     const usage = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/usage`);
-    expect(usage.body.by_agent_and_model).toEqual([expect.objectContaining({ agent: 'criativo', calls: 3 })]);
+    expect(usage.body.by_agent_and_model).toEqual([
+      expect.objectContaining({ agent: 'criativo', calls: 3 }),
+    ]);
   });
 
   it('refuses, as a tool result the model reads, a product brief or a rule without a valid origin', async () => {
@@ -60,8 +94,18 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
           agent: 'criativo',
           text: 'Vou adiantar o brief.',
           tool_calls: [
-            { name: 'emit_artifact', arguments: { type: 'product_brief', data: BRIEF, origin: [3] } },
-            { name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'x', statement: 'y' }, origin: [1] } },
+            {
+              name: 'emit_artifact',
+              arguments: { type: 'product_brief', data: BRIEF, origin: [3] },
+            },
+            {
+              name: 'emit_artifact',
+              arguments: {
+                type: 'business_rule',
+                data: { title: 'x', statement: 'y' },
+                origin: [1],
+              },
+            },
             { name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'x' } } },
           ],
         },
@@ -71,11 +115,15 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Faça o brief já' });
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'Faça o brief já',
+    });
     await forja.conversation.idle(sessionId);
     const events = await forja.eventLog.read(sessionId);
     expect(events.some((event) => event.type.startsWith('artifact.'))).toBe(false);
-    const results = events.filter((event) => event.type === 'tool.completed').map((event) => event.payload as { ok: boolean; result: string });
+    const results = events
+      .filter((event) => event.type === 'tool.completed')
+      .map((event) => event.payload as { ok: boolean; result: string });
     expect(results.map((result) => result.ok)).toEqual([false, false, false]);
     expect(results[0]!.result).toContain('product_brief');
     expect(results[0]!.result).toContain('Estou pronto para produzir');
@@ -93,46 +141,108 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     });
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(409);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
+      409,
+    );
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Pão de madrugada' });
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'Pão de madrugada',
+    });
     await forja.conversation.idle(sessionId);
 
     const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
-    expect(ready).toMatchObject({ status: 201, body: { brief: { type: 'artifact.product_brief', payload: { data: { title: BRIEF.title } } }, handoff: { from_agent: 'criativo', to_agent: 'po', status: 'offered' } } });
+    expect(ready).toMatchObject({
+      status: 201,
+      body: {
+        brief: { type: 'artifact.product_brief', payload: { data: { title: BRIEF.title } } },
+        handoff: { from_agent: 'criativo', to_agent: 'po', status: 'offered' },
+      },
+    });
     expect(ready.body.handoff.artifact_id).toBe(ready.body.brief.id);
     const types = (await eventTypes(forja, sessionId)).map(([, type]) => type);
-    expect(types.slice(-5)).toEqual(['readiness.confirmed', 'turn.started', 'artifact.product_brief', 'agent.response', 'handoff.offered']);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(409);
+    expect(types.slice(-5)).toEqual([
+      'readiness.confirmed',
+      'turn.started',
+      'artifact.product_brief',
+      'agent.response',
+      'handoff.offered',
+    ]);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
+      409,
+    );
 
     const handoffs = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`);
     expect(handoffs.body.handoffs).toEqual([ready.body.handoff]);
     const handoffId = ready.body.handoff.id;
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).toMatchObject({ status: 409, body: { error: { message: expect.stringContaining('po') } } });
-    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({ status: 409, body: { error: { message: expect.stringContaining('offered') } } });
-    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 200, body: { status: 'accepted' } });
-    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({ status: 409 });
-    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/reject`, { reason: 'late' })).toMatchObject({ status: 409 });
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`),
+    ).toMatchObject({ status: 409, body: { error: { message: expect.stringContaining('po') } } });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({
+      status: 409,
+      body: { error: { message: expect.stringContaining('offered') } },
+    });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({
+      status: 200,
+      body: { status: 'accepted' },
+    });
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).toMatchObject({
+      status: 409,
+    });
+    expect(
+      await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/reject`, { reason: 'late' }),
+    ).toMatchObject({ status: 409 });
     // The activation starts the PO's kickoff turn in the PO's lane (src/conversation/start-pending-kickoffs.ts).
     await forja.conversation.idle(sessionId);
     const tail = (await forja.eventLog.read(sessionId)).slice(-4);
-    expect(tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null])).toEqual([['handoff.accepted', null], ['agent.activated', 'po'], ['turn.started', 'po'], ['agent.response', 'po']]);
-    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({ status: 200, body: { status: 'completed' } });
-    const rows = await forja.database.query('select status from handoffs where id = $1', [handoffId]);
+    expect(
+      tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null]),
+    ).toEqual([
+      ['handoff.accepted', null],
+      ['agent.activated', 'po'],
+      ['turn.started', 'po'],
+      ['agent.response', 'po'],
+    ]);
+    expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({
+      status: 200,
+      body: { status: 'completed' },
+    });
+    const rows = await forja.database.query('select status from handoffs where id = $1', [
+      handoffId,
+    ]);
     expect(rows.rows).toEqual([{ status: 'completed' }]);
   });
 
   it('rejects an offered handoff with a reason, and nothing activates the PO', async () => {
-    const started = await startScriptedForja(engine, { turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }] });
+    const started = await startScriptedForja(engine, {
+      turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }],
+    });
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
-    const rejected = await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/reject`, { reason: 'Ainda não' });
+    const rejected = await requestJson(
+      forja,
+      'POST',
+      `/api/handoffs/${ready.body.handoff.id}/reject`,
+      { reason: 'Ainda não' },
+    );
     expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected' } });
-    expect((await forja.eventLog.read(sessionId)).at(-1)).toMatchObject({ type: 'handoff.rejected', payload: { reason: 'Ainda não' } });
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).status).toBe(409);
-    expect((await requestJson(forja, 'POST', '/api/handoffs/00000000-0000-4000-8000-000000000000/accept')).status).toBe(404);
+    expect((await forja.eventLog.read(sessionId)).at(-1)).toMatchObject({
+      type: 'handoff.rejected',
+      payload: { reason: 'Ainda não' },
+    });
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).status,
+    ).toBe(409);
+    expect(
+      (
+        await requestJson(
+          forja,
+          'POST',
+          '/api/handoffs/00000000-0000-4000-8000-000000000000/accept',
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it('keeps no brief when the consolidation is not a valid brief, and lets the person retry', async () => {
@@ -145,23 +255,44 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 502, body: { error: { code: 'invalid_brief' } } });
-    expect((await forja.eventLog.read(sessionId)).some((event) => event.type === 'artifact.product_brief')).toBe(false);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+      status: 502,
+      body: { error: { code: 'invalid_brief' } },
+    });
+    expect(
+      (await forja.eventLog.read(sessionId)).some(
+        (event) => event.type === 'artifact.product_brief',
+      ),
+    ).toBe(false);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
+      201,
+    );
   });
 
   it('refuses readiness the budget does not cover (409) and stores nothing; with budget, the same press consolidates', async () => {
-    const started = await startScriptedForja(engine, { turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }] });
+    const started = await startScriptedForja(engine, {
+      turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }],
+    });
     forja = started.forja;
     const { projectId, sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: 10 });
-    const count = async () => (await forja.database.query<{ events: number; usage: number }>('select (select count(*) from session_events)::int as events, (select count(*) from token_usage)::int as usage')).rows[0]!;
+    const count = async () =>
+      (
+        await forja.database.query<{ events: number; usage: number }>(
+          'select (select count(*) from session_events)::int as events, (select count(*) from token_usage)::int as usage',
+        )
+      ).rows[0]!;
     const before = await count();
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 409, body: { error: { code: 'budget_exceeded', message: expect.stringContaining('budget (10)') } } });
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'budget_exceeded', message: expect.stringContaining('budget (10)') } },
+    });
     expect(await count()).toEqual(before);
     await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: null });
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(201);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
+      201,
+    );
   });
 
   it('refuses readiness while a turn is in progress (409) and stores nothing', async () => {
@@ -169,9 +300,18 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     // What a process killed mid-turn leaves, before the restart resumes it.
-    await forja.eventLog.append(sessionId, [{ type: 'turn.started', actor: 'criativo', payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' } }]);
+    await forja.eventLog.append(sessionId, [
+      {
+        type: 'turn.started',
+        actor: 'criativo',
+        payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' },
+      },
+    ]);
     const before = await eventTypes(forja, sessionId);
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 409, body: { error: { code: 'turn_refused', message: expect.stringContaining('turn-lost') } } });
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'turn_refused', message: expect.stringContaining('turn-lost') } },
+    });
     expect(await eventTypes(forja, sessionId)).toEqual(before);
   });
 
@@ -184,25 +324,49 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     try {
       const loaded = loadConfig({});
       if (!loaded.ok) throw new Error(loaded.error.message);
-      const script = { turns: [{ agent: 'criativo', text: 'Resposta depois da volta.' }, { agent: 'criativo', text: 'E a conversa segue.' }] };
-      const before = await createForja(loaded.config, pino({ level: 'silent' }), { database, env: {}, provider: createScriptedProvider({ script }) });
+      const script = {
+        turns: [
+          { agent: 'criativo', text: 'Resposta depois da volta.' },
+          { agent: 'criativo', text: 'E a conversa segue.' },
+        ],
+      };
+      const before = await createForja(loaded.config, pino({ level: 'silent' }), {
+        database,
+        env: {},
+        provider: createScriptedProvider({ script }),
+      });
       const { sessionId } = await newSessionThroughApi(before);
       await requestJson(before, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
       // What a process killed mid-stream leaves: the message and the turn's start, no response.
       await before.eventLog.append(sessionId, [
         { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'Antes da queda' } },
-        { type: 'turn.started', actor: 'criativo', payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' } },
+        {
+          type: 'turn.started',
+          actor: 'criativo',
+          payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' },
+        },
       ]);
       await before.close();
 
-      forja = await createForja(loaded.config, pino({ level: 'silent' }), { database, env: {}, provider: createScriptedProvider({ script }) });
+      forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+        database,
+        env: {},
+        provider: createScriptedProvider({ script }),
+      });
       const resumed = await forja.conversation.resumeInterruptedTurns();
       await Promise.all(resumed.map((turn) => turn.result));
-      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Depois da volta' });
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+        text: 'Depois da volta',
+      });
       await forja.conversation.idle(sessionId);
       const events = await forja.eventLog.read(sessionId);
-      const responses = events.filter((event) => event.type === 'agent.response').map((event) => (event.payload as { text: string; turn_id: string }));
-      expect(responses).toEqual([expect.objectContaining({ text: 'Resposta depois da volta.', turn_id: 'turn-lost' }), expect.objectContaining({ text: 'E a conversa segue.' })]);
+      const responses = events
+        .filter((event) => event.type === 'agent.response')
+        .map((event) => event.payload as { text: string; turn_id: string });
+      expect(responses).toEqual([
+        expect.objectContaining({ text: 'Resposta depois da volta.', turn_id: 'turn-lost' }),
+        expect.objectContaining({ text: 'E a conversa segue.' }),
+      ]);
       expect(events.filter((event) => event.type === 'chat.message')).toHaveLength(2);
     } finally {
       await forja?.close();
@@ -220,6 +384,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     const last = (await forja.eventLog.read(sessionId)).at(-1)!;
     expect(last).toMatchObject({ type: 'turn.failed', payload: { reason: 'not_configured' } });
     expect((last.payload as { message: string }).message).toContain('FORJA_MODEL');
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({ status: 503, body: { error: { message: expect.stringContaining('FORJA_MODEL') } } });
+    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+      status: 503,
+      body: { error: { message: expect.stringContaining('FORJA_MODEL') } },
+    });
   });
 });

@@ -24,7 +24,9 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function startDemo(script: string | null): Promise<{ forja: Forja; provider: ScriptedProvider | null; dataDirectory: string }> {
+async function startDemo(
+  script: string | null,
+): Promise<{ forja: Forja; provider: ScriptedProvider | null; dataDirectory: string }> {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-demo-script-'));
   cleanup.push(() => rm(dataDirectory, { recursive: true, force: true }));
   const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory });
@@ -32,14 +34,26 @@ async function startDemo(script: string | null): Promise<{ forja: Forja; provide
   const database = await pglite!.open();
   cleanup.push(() => database.close());
   const provider = script === null ? null : loadScriptedProvider(example(script));
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, database, ...(provider ? { provider } : {}) });
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    env: {},
+    database,
+    ...(provider ? { provider } : {}),
+  });
   cleanup.push(() => forja.close());
   return { forja, provider, dataDirectory };
 }
 
 /** The raw body of a request, for the README's `sed` that picks the id out of it. */
-async function rawBody(forja: Forja, method: string, path: string, body?: unknown): Promise<string> {
-  const init: RequestInit = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+async function rawBody(
+  forja: Forja,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<string> {
+  const init: RequestInit =
+    body === undefined
+      ? { method }
+      : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   return (await forja.app.request(path, init)).text();
 }
 // The README's two `sed -E` expressions, on a one-line body.
@@ -47,78 +61,175 @@ const sedProjectId = (text: string) => text.replace(/.*"id":"([^"]+)".*/, '$1');
 const sedSessionId = (text: string) => text.replace(/^\{"id":"([^"]+)".*/, '$1');
 
 const turnFailures = async (forja: Forja, sessionId: string) =>
-  (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter((event) => event.type === 'turn.failed').map((event) => event.payload as { agent: string; message: string });
+  (await forja.eventLog.read(sessionId, { limit: 10_000 }))
+    .filter((event) => event.type === 'turn.failed')
+    .map((event) => event.payload as { agent: string; message: string });
 
 describe('the README walk-throughs, as written', { timeout: 120_000 }, () => {
   it('"Try it with curl", then "Talk to Criativo" with examples/criativo-demo.json', async () => {
     const { forja, provider } = await startDemo('criativo-demo.json');
     expect((await requestJson(forja, 'GET', '/api/health')).status).toBe(200);
     const PROJECT = sedProjectId(await rawBody(forja, 'POST', '/api/projects', { name: 'Bakery' }));
-    expect((await requestJson(forja, 'GET', `/api/projects/${PROJECT}`)).body).toMatchObject({ id: PROJECT, name: 'Bakery' });
-    const FIRST = sedSessionId(await rawBody(forja, 'POST', `/api/projects/${PROJECT}/sessions`, { title: 'First idea' }));
-    expect((await requestJson(forja, 'POST', `/api/sessions/${FIRST}/messages`, { text: 'Bread at dawn, by subscription' })).status).toBe(201);
-    const events = await requestJson(forja, 'GET', `/api/sessions/${FIRST}/events?after=0&limit=100`);
-    expect(events.body.events.map((event: { type: string }) => event.type)).toEqual(['session.created', 'chat.message']);
+    expect((await requestJson(forja, 'GET', `/api/projects/${PROJECT}`)).body).toMatchObject({
+      id: PROJECT,
+      name: 'Bakery',
+    });
+    const FIRST = sedSessionId(
+      await rawBody(forja, 'POST', `/api/projects/${PROJECT}/sessions`, { title: 'First idea' }),
+    );
+    expect(
+      (
+        await requestJson(forja, 'POST', `/api/sessions/${FIRST}/messages`, {
+          text: 'Bread at dawn, by subscription',
+        })
+      ).status,
+    ).toBe(201);
+    const events = await requestJson(
+      forja,
+      'GET',
+      `/api/sessions/${FIRST}/events?after=0&limit=100`,
+    );
+    expect(events.body.events.map((event: { type: string }) => event.type)).toEqual([
+      'session.created',
+      'chat.message',
+    ]);
 
     // "Talk to Criativo": a new session of the same project, each message once the answer before it is done.
-    const SESSION = sedSessionId(await rawBody(forja, 'POST', `/api/projects/${PROJECT}/sessions`, { title: 'Talk to Criativo' }));
-    expect((await requestJson(forja, 'POST', `/api/sessions/${SESSION}/agents/criativo/start`)).status).toBe(201);
-    for (const text of ['I want to sell bread at dawn by subscription', 'For the neighbours, always before 6 am']) {
-      expect((await requestJson(forja, 'POST', `/api/sessions/${SESSION}/messages`, { text })).status).toBe(201);
+    const SESSION = sedSessionId(
+      await rawBody(forja, 'POST', `/api/projects/${PROJECT}/sessions`, {
+        title: 'Talk to Criativo',
+      }),
+    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${SESSION}/agents/criativo/start`)).status,
+    ).toBe(201);
+    for (const text of [
+      'I want to sell bread at dawn by subscription',
+      'For the neighbours, always before 6 am',
+    ]) {
+      expect(
+        (await requestJson(forja, 'POST', `/api/sessions/${SESSION}/messages`, { text })).status,
+      ).toBe(201);
       await forja.conversation.idle(SESSION);
     }
     const ready = await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness`);
-    expect(ready).toMatchObject({ status: 201, body: { handoff: { to_agent: 'po', status: 'offered' } } });
-    const handoffs = (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/handoffs`)).body.handoffs;
-    expect(handoffs).toEqual([expect.objectContaining({ id: ready.body.handoff.id, from_agent: 'criativo', to_agent: 'po' })]);
-    expect((await requestJson(forja, 'POST', `/api/handoffs/${handoffs[0].id}/accept`)).status).toBe(200);
+    expect(ready).toMatchObject({
+      status: 201,
+      body: { handoff: { to_agent: 'po', status: 'offered' } },
+    });
+    const handoffs = (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/handoffs`)).body
+      .handoffs;
+    expect(handoffs).toEqual([
+      expect.objectContaining({
+        id: ready.body.handoff.id,
+        from_agent: 'criativo',
+        to_agent: 'po',
+      }),
+    ]);
+    expect(
+      (await requestJson(forja, 'POST', `/api/handoffs/${handoffs[0].id}/accept`)).status,
+    ).toBe(200);
     await forja.conversation.idle(SESSION);
 
     const state = (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/state`)).body;
-    expect(state.business_rules).toEqual([expect.objectContaining({ title: 'Entrega antes das 6h', origin: [6] })]);
+    expect(state.business_rules).toEqual([
+      expect.objectContaining({ title: 'Entrega antes das 6h', origin: [6] }),
+    ]);
     expect(state.product_brief.data.title).toBe('Padaria do amanhecer');
     // What the README says next: the demo scripts no PO turn, so the PO could not answer.
-    expect(await turnFailures(forja, SESSION)).toEqual([expect.objectContaining({ agent: 'po', message: expect.stringContaining('no turn left for agent "po"') })]);
+    expect(await turnFailures(forja, SESSION)).toEqual([
+      expect.objectContaining({
+        agent: 'po',
+        message: expect.stringContaining('no turn left for agent "po"'),
+      }),
+    ]);
     provider!.assertAllTurnsConsumed();
   });
 
   it('examples/production-line-demo.json: one message, a second one, ready, then accept the PO, the Arquiteto and the devs', async () => {
     const { forja, provider, dataDirectory } = await startDemo('production-line-demo.json');
-    const PROJECT = sedProjectId(await rawBody(forja, 'POST', '/api/projects', { name: 'Padaria' }));
-    const SESSION = sedSessionId(await rawBody(forja, 'POST', `/api/projects/${PROJECT}/sessions`, { title: 'A linha' }));
+    const PROJECT = sedProjectId(
+      await rawBody(forja, 'POST', '/api/projects', { name: 'Padaria' }),
+    );
+    const SESSION = sedSessionId(
+      await rawBody(forja, 'POST', `/api/projects/${PROJECT}/sessions`, { title: 'A linha' }),
+    );
     const pending = async (toAgent: string) =>
-      (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/handoffs`)).body.handoffs.find((handoff: { to_agent: string; status: string }) => handoff.to_agent === toAgent && handoff.status === 'offered');
+      (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/handoffs`)).body.handoffs.find(
+        (handoff: { to_agent: string; status: string }) =>
+          handoff.to_agent === toAgent && handoff.status === 'offered',
+      );
 
     await requestJson(forja, 'POST', `/api/sessions/${SESSION}/agents/criativo/start`);
-    for (const text of ['Quero vender pão de madrugada, entregue antes das 6h.', 'Para os vizinhos do bairro.']) {
+    for (const text of [
+      'Quero vender pão de madrugada, entregue antes das 6h.',
+      'Para os vizinhos do bairro.',
+    ]) {
       await requestJson(forja, 'POST', `/api/sessions/${SESSION}/messages`, { text });
       await forja.conversation.idle(SESSION);
     }
-    expect((await requestJson(forja, 'GET', `/api/sessions/${SESSION}/state`)).body.business_rules).toEqual([expect.objectContaining({ title: 'Entrega cedo' })]);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness`)).status).toBe(201);
-    expect((await requestJson(forja, 'POST', `/api/handoffs/${(await pending('po')).id}/accept`)).status).toBe(200);
+    expect(
+      (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/state`)).body.business_rules,
+    ).toEqual([expect.objectContaining({ title: 'Entrega cedo' })]);
+    expect((await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness`)).status).toBe(
+      201,
+    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/handoffs/${(await pending('po')).id}/accept`)).status,
+    ).toBe(200);
     await forja.conversation.idle(SESSION);
-    expect((await requestJson(forja, 'GET', `/api/projects/${PROJECT}/backlog`)).body.tasks.map((task: { id: string }) => task.id)).toEqual(['AT-001', 'AT-002']);
-    expect((await requestJson(forja, 'POST', `/api/handoffs/${(await pending('arquiteto')).id}/accept`)).status).toBe(200);
+    expect(
+      (await requestJson(forja, 'GET', `/api/projects/${PROJECT}/backlog`)).body.tasks.map(
+        (task: { id: string }) => task.id,
+      ),
+    ).toEqual(['AT-001', 'AT-002']);
+    expect(
+      (await requestJson(forja, 'POST', `/api/handoffs/${(await pending('arquiteto')).id}/accept`))
+        .status,
+    ).toBe(200);
     await forja.conversation.idle(SESSION);
-    const contracts = (await forja.eventLog.read(SESSION, { limit: 10_000 })).filter((event) => event.type === 'tool.completed' && (event.payload as { tool: string }).tool === 'declare_module_contracts');
+    const contracts = (await forja.eventLog.read(SESSION, { limit: 10_000 })).filter(
+      (event) =>
+        event.type === 'tool.completed' &&
+        (event.payload as { tool: string }).tool === 'declare_module_contracts',
+    );
     expect(contracts.map((event) => (event.payload as { ok: boolean }).ok)).toEqual([false, true]);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${SESSION}/dev-handoffs/accept`)).body.accepted).toHaveLength(2);
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${SESSION}/dev-handoffs/accept`)).body
+        .accepted,
+    ).toHaveLength(2);
     await forja.conversation.idle(SESSION);
 
     const devs = (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/devs`)).body.devs;
     expect(devs).toEqual([
-      expect.objectContaining({ agent: 'dev:catalogo', blocks: [expect.objectContaining({ modulo: 'pedidos', status: 'unblocked' })], finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo' })] }),
-      expect.objectContaining({ agent: 'dev:pedidos', blocks: [], finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos' })] }),
+      expect.objectContaining({
+        agent: 'dev:catalogo',
+        blocks: [expect.objectContaining({ modulo: 'pedidos', status: 'unblocked' })],
+        finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo' })],
+      }),
+      expect.objectContaining({
+        agent: 'dev:pedidos',
+        blocks: [],
+        finished: [expect.objectContaining({ task_id: 'AT-002', branch: 'dev-pedidos' })],
+      }),
     ]);
-    expect(await gitAt(workspaceDirectory(dataDirectory, PROJECT)).raw(['show', 'dev-pedidos:src/pedidos.ts'])).toContain('listarPaes');
+    expect(
+      await gitAt(workspaceDirectory(dataDirectory, PROJECT)).raw([
+        'show',
+        'dev-pedidos:src/pedidos.ts',
+      ]),
+    ).toContain('listarPaes');
     expect(await turnFailures(forja, SESSION)).toEqual([]);
     provider!.assertAllTurnsConsumed();
   });
 
   it('ships the production-line demo as exactly the script the production-line test plays, paced', async () => {
-    const { UP_TO_ARQUITETO, ARQUITETO, DEVS } = await import('./testing/production-line-script.ts');
-    const shipped = JSON.parse(await readFile(example('production-line-demo.json'), 'utf8')) as { turns: Array<Record<string, unknown>> };
+    const { UP_TO_ARQUITETO, ARQUITETO, DEVS } = await import(
+      './testing/production-line-script.ts'
+    );
+    const shipped = JSON.parse(await readFile(example('production-line-demo.json'), 'utf8')) as {
+      turns: Array<Record<string, unknown>>;
+    };
     expect(shipped.turns.every((turn) => typeof turn['delay_ms'] === 'number')).toBe(true);
     const unpaced = shipped.turns.map(({ delay_ms: _delay, pace_ms: _pace, ...turn }) => turn);
     expect({ turns: unpaced }).toEqual({ turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });

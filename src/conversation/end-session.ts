@@ -21,17 +21,40 @@ export interface EndedSession {
  * (completed, abandoned, blocked, budget). Then each enabled companion (Psicólogo, Anamnese) runs in the
  * session's queue with that reason as its trigger; their failures are logged, never the caller's.
  */
-export async function endSession(dependencies: ConversationDependencies, companions: readonly SessionEndCompanion[], sessionId: string, actor = PERSON_ACTOR): Promise<EndedSession | Refusal> {
+export async function endSession(
+  dependencies: ConversationDependencies,
+  companions: readonly SessionEndCompanion[],
+  sessionId: string,
+  actor = PERSON_ACTOR,
+): Promise<EndedSession | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const ended = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () => retryOnStaleView(dependencies, sessionId, 'ending the session', async (view): Promise<EndedSession | Refusal> => {
-    const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
-    if (earlier !== undefined) return refusal(409, 'already_ended', `Session ${sessionId} already ended (event #${earlier.seq}).`);
-    const reason = classifySessionEnd(view.events);
-    const appended = appendedOrStale(await dependencies.eventLog.append(sessionId, [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor, payload: { v: 1, reason } }], { expectedSeq: view.state.last_seq }));
-    await dependencies.views.load(sessionId);
-    return { ok: true, event: appended.events[0]!, reason, companions: [] };
-  }));
+  const ended = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
+    retryOnStaleView(
+      dependencies,
+      sessionId,
+      'ending the session',
+      async (view): Promise<EndedSession | Refusal> => {
+        const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
+        if (earlier !== undefined)
+          return refusal(
+            409,
+            'already_ended',
+            `Session ${sessionId} already ended (event #${earlier.seq}).`,
+          );
+        const reason = classifySessionEnd(view.events);
+        const appended = appendedOrStale(
+          await dependencies.eventLog.append(
+            sessionId,
+            [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor, payload: { v: 1, reason } }],
+            { expectedSeq: view.state.last_seq },
+          ),
+        );
+        await dependencies.views.load(sessionId);
+        return { ok: true, event: appended.events[0]!, reason, companions: [] };
+      },
+    ),
+  );
   if (!ended.ok) return ended;
   const running = companions.filter((companion) => companion.enabled());
   for (const companion of running) {
@@ -39,10 +62,18 @@ export async function endSession(dependencies: ConversationDependencies, compani
     void dependencies.queue
       .enqueue(sessionId, SESSION_LANE, () => companion.run(trigger))
       .then(async (outcome) => {
-        dependencies.logger.info({ session_id: sessionId, companion: companion.name, ...outcome }, 'companion ran after the session ended');
+        dependencies.logger.info(
+          { session_id: sessionId, companion: companion.name, ...outcome },
+          'companion ran after the session ended',
+        );
         await dependencies.views.load(sessionId);
       })
-      .catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, companion: companion.name }, 'companion crashed'));
+      .catch((error: unknown) =>
+        dependencies.logger.error(
+          { err: error, session_id: sessionId, companion: companion.name },
+          'companion crashed',
+        ),
+      );
   }
   return { ...ended, companions: running.map((companion) => companion.name) };
 }

@@ -17,7 +17,8 @@ export class StaleViewError extends Error {
 /** The events of a successful append; a conflict throws `StaleViewError`, a missing session throws. */
 export function appendedOrStale(outcome: AppendOutcome): Extract<AppendOutcome, { success: true }> {
   if (outcome.success) return outcome;
-  if (outcome.error.kind === 'expected_seq_conflict') throw new StaleViewError(outcome.error.message);
+  if (outcome.error.kind === 'expected_seq_conflict')
+    throw new StaleViewError(outcome.error.message);
   throw new Error(outcome.error.message);
 }
 
@@ -26,7 +27,12 @@ export function appendedOrStale(outcome: AppendOutcome): Extract<AppendOutcome, 
  * `view.state.last_seq`; when a lane appended in between, it decides again on the new view, and after
  * `STALE_VIEW_ATTEMPTS` refuses with the reason (409) instead of acting on what it no longer knows.
  */
-export async function retryOnStaleView<T>(dependencies: ConversationDependencies, sessionId: string, what: string, attempt: (view: SessionView) => Promise<T>): Promise<T | Refusal> {
+export async function retryOnStaleView<T>(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  what: string,
+  attempt: (view: SessionView) => Promise<T>,
+): Promise<T | Refusal> {
   let last = '';
   for (let tries = 0; tries < STALE_VIEW_ATTEMPTS; tries += 1) {
     const view = await dependencies.views.load(sessionId);
@@ -37,5 +43,9 @@ export async function retryOnStaleView<T>(dependencies: ConversationDependencies
       last = error.message;
     }
   }
-  return refusal(409, 'conflict', `${what} was decided ${STALE_VIEW_ATTEMPTS} times while the session kept moving (${last}); nothing was done, try again.`);
+  return refusal(
+    409,
+    'conflict',
+    `${what} was decided ${STALE_VIEW_ATTEMPTS} times while the session kept moving (${last}); nothing was done, try again.`,
+  );
 }

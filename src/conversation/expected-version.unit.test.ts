@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView, STALE_VIEW_ATTEMPTS, StaleViewError } from './expected-version.ts';
+import {
+  appendedOrStale,
+  retryOnStaleView,
+  STALE_VIEW_ATTEMPTS,
+  StaleViewError,
+} from './expected-version.ts';
 
 /** Only `views.load` is used: each load is a newer view (the seq a lane moved the session to). */
 function dependenciesWithMovingSession() {
   let loads = 0;
-  const views = { load: async () => ({ state: { ...initialState(), last_seq: ++loads }, events: [] }) };
+  const views = {
+    load: async () => ({ state: { ...initialState(), last_seq: ++loads }, events: [] }),
+  };
   return { dependencies: { views } as unknown as ConversationDependencies, loads: () => loads };
 }
 
@@ -14,11 +21,19 @@ describe('a session-wide operation with an expected version', () => {
   it('decides again on a newer view when a lane appended in between, and acts once', async () => {
     const { dependencies, loads } = dependenciesWithMovingSession();
     const seen: number[] = [];
-    const result = await retryOnStaleView(dependencies, 's', 'accepting the handoff', async (view) => {
-      seen.push(view.state.last_seq);
-      if (seen.length < 3) throw new StaleViewError(`Session s is at seq ${view.state.last_seq + 1}, not the expected ${view.state.last_seq}`);
-      return { ok: true as const, decidedAt: view.state.last_seq };
-    });
+    const result = await retryOnStaleView(
+      dependencies,
+      's',
+      'accepting the handoff',
+      async (view) => {
+        seen.push(view.state.last_seq);
+        if (seen.length < 3)
+          throw new StaleViewError(
+            `Session s is at seq ${view.state.last_seq + 1}, not the expected ${view.state.last_seq}`,
+          );
+        return { ok: true as const, decidedAt: view.state.last_seq };
+      },
+    );
     expect(result).toEqual({ ok: true, decidedAt: 3 });
     expect(seen).toEqual([1, 2, 3]);
     expect(loads()).toBe(3);
@@ -29,13 +44,40 @@ describe('a session-wide operation with an expected version', () => {
     const refused = await retryOnStaleView(dependencies, 's', 'accepting the handoff', async () => {
       throw new StaleViewError('Session s moved on');
     });
-    expect(refused).toEqual({ ok: false, status: 409, code: 'conflict', message: `accepting the handoff was decided ${STALE_VIEW_ATTEMPTS} times while the session kept moving (Session s moved on); nothing was done, try again.` });
-    await expect(retryOnStaleView(dependencies, 's', 'x', async () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+    expect(refused).toEqual({
+      ok: false,
+      status: 409,
+      code: 'conflict',
+      message: `accepting the handoff was decided ${STALE_VIEW_ATTEMPTS} times while the session kept moving (Session s moved on); nothing was done, try again.`,
+    });
+    await expect(
+      retryOnStaleView(dependencies, 's', 'x', async () => Promise.reject(new Error('disk full'))),
+    ).rejects.toThrow('disk full');
   });
 
   it('turns an append outcome into its events, a conflict into StaleViewError, a missing session into an error', () => {
-    expect(appendedOrStale({ success: true, events: [], lastSeq: 3 })).toEqual({ success: true, events: [], lastSeq: 3 });
-    expect(() => appendedOrStale({ success: false, error: { kind: 'expected_seq_conflict', sessionId: 's', expectedSeq: 2, actualSeq: 3, message: 'moved' } })).toThrow(StaleViewError);
-    expect(() => appendedOrStale({ success: false, error: { kind: 'session_not_found', sessionId: 's', message: 'No session' } })).toThrow('No session');
+    expect(appendedOrStale({ success: true, events: [], lastSeq: 3 })).toEqual({
+      success: true,
+      events: [],
+      lastSeq: 3,
+    });
+    expect(() =>
+      appendedOrStale({
+        success: false,
+        error: {
+          kind: 'expected_seq_conflict',
+          sessionId: 's',
+          expectedSeq: 2,
+          actualSeq: 3,
+          message: 'moved',
+        },
+      }),
+    ).toThrow(StaleViewError);
+    expect(() =>
+      appendedOrStale({
+        success: false,
+        error: { kind: 'session_not_found', sessionId: 's', message: 'No session' },
+      }),
+    ).toThrow('No session');
   });
 });

@@ -18,7 +18,11 @@ describe('the session queue', () => {
     const queue = createSessionQueue();
     const order: string[] = [];
     const holdA = deferred();
-    const a1 = queue.enqueue('s', 'dev:a', async () => (order.push('a1 start'), await holdA.promise, order.push('a1 end')));
+    const a1 = queue.enqueue(
+      's',
+      'dev:a',
+      async () => (order.push('a1 start'), await holdA.promise, order.push('a1 end')),
+    );
     const a2 = queue.enqueue('s', 'dev:a', async () => order.push('a2'));
     const b1 = queue.enqueue('s', 'dev:b', async () => order.push('b1'));
     await b1;
@@ -38,7 +42,9 @@ describe('turn slots', () => {
     const slots = createTurnSlots(2);
     const started: number[] = [];
     const holds = [deferred(), deferred(), deferred(), deferred()];
-    const runs = holds.map((hold, index) => slots.run(async () => (started.push(index), await hold.promise)));
+    const runs = holds.map((hold, index) =>
+      slots.run(async () => (started.push(index), await hold.promise)),
+    );
     await Promise.resolve();
     expect(started).toEqual([0, 1]);
     expect(slots.usage()).toEqual({ running: 2, waiting: 2 });
@@ -61,16 +67,30 @@ describe('turn slots', () => {
 
 describe('the current addressee', () => {
   const catalog: AgentCatalog = { get: () => null, isConversational: () => true };
-  const state = (...specs: Parameters<typeof buildSessionEvents>[1]) => rehydrate(buildSessionEvents('s', specs));
-  const activated = (agent: string) => ({ type: 'agent.activated', payload: { v: 1, agent, handoff_id: agent === 'criativo' ? null : `h-${agent}` } });
-  const message = (to?: string) => ({ type: 'chat.message', actor: 'user', payload: to === undefined ? { v: 1, text: 'x' } : { v: 1, text: 'x', to } });
+  const state = (...specs: Parameters<typeof buildSessionEvents>[1]) =>
+    rehydrate(buildSessionEvents('s', specs));
+  const activated = (agent: string) => ({
+    type: 'agent.activated',
+    payload: { v: 1, agent, handoff_id: agent === 'criativo' ? null : `h-${agent}` },
+  });
+  const message = (to?: string) => ({
+    type: 'chat.message',
+    actor: 'user',
+    payload: to === undefined ? { v: 1, text: 'x' } : { v: 1, text: 'x', to },
+  });
 
   it('is the agent last written to, unless an agent was activated after that message; else the last activated', () => {
     expect(respondingAgent(state(), catalog)).toBeNull();
     expect(respondingAgent(state(activated('criativo'), activated('po')), catalog)).toBe('po');
-    expect(respondingAgent(state(activated('criativo'), activated('po'), message('criativo')), catalog)).toBe('criativo');
-    expect(respondingAgent(state(activated('criativo'), message('criativo'), activated('po')), catalog)).toBe('po');
+    expect(
+      respondingAgent(state(activated('criativo'), activated('po'), message('criativo')), catalog),
+    ).toBe('criativo');
+    expect(
+      respondingAgent(state(activated('criativo'), message('criativo'), activated('po')), catalog),
+    ).toBe('po');
     // Messages from before lanes name nobody: the last activated answers, as it did.
-    expect(respondingAgent(state(activated('criativo'), activated('po'), message()), catalog)).toBe('po');
+    expect(respondingAgent(state(activated('criativo'), activated('po'), message()), catalog)).toBe(
+      'po',
+    );
   });
 });

@@ -14,36 +14,62 @@ import { parallelLineScript, parallelModules } from './testing/parallel-line-scr
 
 const DEV_DELAY_MS = 1500;
 
-async function startLine(engine: TestDatabaseEngine, script: ScriptInput, maxParallelTurns: number) {
+async function startLine(
+  engine: TestDatabaseEngine,
+  script: ScriptInput,
+  maxParallelTurns: number,
+) {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-lanes-'));
-  const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory, FORJA_MAX_PARALLEL_TURNS: String(maxParallelTurns) });
+  const loaded = loadConfig({
+    FORJA_DATA_DIR: dataDirectory,
+    FORJA_MAX_PARALLEL_TURNS: String(maxParallelTurns),
+  });
   if (!loaded.ok) throw new Error(loaded.error.message);
   const database = await engine.open();
   const provider = createScriptedProvider({ script });
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, database, provider });
-  return { forja, provider, close: async () => (await forja.close(), await database.close(), await rm(dataDirectory, { recursive: true, force: true })) };
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    env: {},
+    database,
+    provider,
+  });
+  return {
+    forja,
+    provider,
+    close: async () => (
+      await forja.close(),
+      await database.close(),
+      await rm(dataDirectory, { recursive: true, force: true })
+    ),
+  };
 }
 
 /** The person's part up to the dev handoffs: idea, readiness, the PO's and the Arquiteto's handoffs accepted. */
 async function upToTheDevs(forja: Forja) {
   const { sessionId } = await newSessionThroughApi(forja);
   await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.' });
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+    text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.',
+  });
   await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Para os vizinhos do bairro.' });
+  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+    text: 'Para os vizinhos do bairro.',
+  });
   await forja.conversation.idle(sessionId);
   const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
   if (ready.status !== 201) throw new Error(`readiness: ${JSON.stringify(ready.body)}`);
   await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);
-  const toArquiteto = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
+  const toArquiteto = (
+    await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
+  ).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
   await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`);
   await forja.conversation.idle(sessionId);
   return sessionId;
 }
 
 const agentOf = (event: SessionEvent) => (event.payload as { agent?: string }).agent;
-const seqOf = (log: readonly SessionEvent[], type: string, agent: string) => log.filter((event) => event.type === type && agentOf(event) === agent).map((event) => event.seq);
+const seqOf = (log: readonly SessionEvent[], type: string, agent: string) =>
+  log.filter((event) => event.type === type && agentOf(event) === agent).map((event) => event.seq);
 
 /** The log is 1..n without a gap, folds with nothing skipped and no turn left open, and each lane reads in order. */
 function expectWellFormed(log: readonly SessionEvent[]) {
@@ -52,7 +78,11 @@ function expectWellFormed(log: readonly SessionEvent[]) {
   expect(state.skipped).toEqual([]);
   expect(state.turns_in_progress).toEqual([]);
   for (const agent of new Set(log.filter((event) => event.type === 'turn.started').map(agentOf))) {
-    const lane = log.filter((event) => agentOf(event) === agent && ['turn.started', 'agent.response', 'tool.completed', 'turn.failed'].includes(event.type));
+    const lane = log.filter(
+      (event) =>
+        agentOf(event) === agent &&
+        ['turn.started', 'agent.response', 'tool.completed', 'turn.failed'].includes(event.type),
+    );
     // Every turn of the lane: started, then its events, then its end, before the lane's next turn starts.
     let open: string | null = null;
     for (const event of lane) {
@@ -62,7 +92,12 @@ function expectWellFormed(log: readonly SessionEvent[]) {
         open = turnId;
       } else {
         expect(turnId).toBe(open);
-        if (event.type === 'turn.failed' || (event.type === 'agent.response' && (event.payload as { tool_calls?: unknown }).tool_calls === undefined)) open = null;
+        if (
+          event.type === 'turn.failed' ||
+          (event.type === 'agent.response' &&
+            (event.payload as { tool_calls?: unknown }).tool_calls === undefined)
+        )
+          open = null;
       }
     }
   }
@@ -75,32 +110,61 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     close = undefined;
   });
 
-  it.each([2, 4])('runs %i dev lanes side by side: every dev starts before any dev ends', { timeout: 240_000 }, async (modules) => {
-    const line = await startLine(engine, parallelLineScript({ modules, devDelayMs: DEV_DELAY_MS, devPaceMs: 20 }), 4);
-    close = line.close;
-    const { forja } = line;
-    const sessionId = await upToTheDevs(forja);
-    const accepted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
-    expect(accepted.body.accepted.map((handoff: { to_agent: string }) => handoff.to_agent)).toEqual(parallelModules(modules).map((name) => `dev:${name}`));
-    await forja.conversation.idle(sessionId);
-    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
-    const devs = parallelModules(modules).map((name) => `dev:${name}`);
-    const lastStart = Math.max(...devs.flatMap((dev) => seqOf(log, 'turn.started', dev)));
-    const firstEnd = Math.min(...devs.flatMap((dev) => seqOf(log, 'agent.response', dev)));
-    expect(lastStart).toBeLessThan(firstEnd);
-    expectWellFormed(log);
-    line.provider.assertAllTurnsConsumed();
-  });
+  it.each([2, 4])(
+    'runs %i dev lanes side by side: every dev starts before any dev ends',
+    { timeout: 240_000 },
+    async (modules) => {
+      const line = await startLine(
+        engine,
+        parallelLineScript({ modules, devDelayMs: DEV_DELAY_MS, devPaceMs: 20 }),
+        4,
+      );
+      close = line.close;
+      const { forja } = line;
+      const sessionId = await upToTheDevs(forja);
+      const accepted = await requestJson(
+        forja,
+        'POST',
+        `/api/sessions/${sessionId}/dev-handoffs/accept`,
+      );
+      expect(
+        accepted.body.accepted.map((handoff: { to_agent: string }) => handoff.to_agent),
+      ).toEqual(parallelModules(modules).map((name) => `dev:${name}`));
+      await forja.conversation.idle(sessionId);
+      const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+      const devs = parallelModules(modules).map((name) => `dev:${name}`);
+      const lastStart = Math.max(...devs.flatMap((dev) => seqOf(log, 'turn.started', dev)));
+      const firstEnd = Math.min(...devs.flatMap((dev) => seqOf(log, 'agent.response', dev)));
+      expect(lastStart).toBeLessThan(firstEnd);
+      expectWellFormed(log);
+      line.provider.assertAllTurnsConsumed();
+    },
+  );
 
-  it('accepts dev handoffs one by one, all at once, while the lanes they start append: each decided on a fresh view', { timeout: 240_000 }, async () => {
-    const line = await startLine(engine, parallelLineScript({ modules: 4, devDelayMs: 300, devPaceMs: 5 }), 4);
+  it('accepts dev handoffs one by one, all at once, while the lanes they start append: each decided on a fresh view', {
+    timeout: 240_000,
+  }, async () => {
+    const line = await startLine(
+      engine,
+      parallelLineScript({ modules: 4, devDelayMs: 300, devPaceMs: 5 }),
+      4,
+    );
     close = line.close;
     const { forja } = line;
     const sessionId = await upToTheDevs(forja);
-    const offered = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.filter((handoff: { to_agent: string; status: string }) => handoff.to_agent.startsWith('dev:') && handoff.status === 'offered');
+    const offered = (
+      await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
+    ).body.handoffs.filter(
+      (handoff: { to_agent: string; status: string }) =>
+        handoff.to_agent.startsWith('dev:') && handoff.status === 'offered',
+    );
     expect(offered).toHaveLength(4);
     // Each acceptance starts a kickoff whose lane appends while the next acceptances decide.
-    const answers = await Promise.all(offered.map((handoff: { id: string }) => requestJson(forja, 'POST', `/api/handoffs/${handoff.id}/accept`)));
+    const answers = await Promise.all(
+      offered.map((handoff: { id: string }) =>
+        requestJson(forja, 'POST', `/api/handoffs/${handoff.id}/accept`),
+      ),
+    );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     await forja.conversation.idle(sessionId);
     const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
@@ -112,7 +176,9 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     line.provider.assertAllTurnsConsumed();
   });
 
-  it('with FORJA_MAX_PARALLEL_TURNS=1 runs the dev lanes one after another, in the order offered', { timeout: 240_000 }, async () => {
+  it('with FORJA_MAX_PARALLEL_TURNS=1 runs the dev lanes one after another, in the order offered', {
+    timeout: 240_000,
+  }, async () => {
     const line = await startLine(engine, parallelLineScript({ modules: 3, devDelayMs: 50 }), 1);
     close = line.close;
     const { forja } = line;
@@ -120,35 +186,82 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
     await forja.conversation.idle(sessionId);
     const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
-    const devTurns = log.filter((event) => (event.type === 'turn.started' || event.type === 'agent.response') && agentOf(event)?.startsWith('dev:'));
+    const devTurns = log.filter(
+      (event) =>
+        (event.type === 'turn.started' || event.type === 'agent.response') &&
+        agentOf(event)?.startsWith('dev:'),
+    );
     expect(devTurns.map((event) => [event.type, agentOf(event)])).toEqual(
-      parallelModules(3).flatMap((name) => [['turn.started', `dev:${name}`], ['agent.response', `dev:${name}`]]),
+      parallelModules(3).flatMap((name) => [
+        ['turn.started', `dev:${name}`],
+        ['agent.response', `dev:${name}`],
+      ]),
     );
     expectWellFormed(log);
   });
 
-  it('answers the person writing to Criativo in the middle of the dev phase while the devs work', { timeout: 240_000 }, async () => {
-    const criativoAfter = [{ agent: 'criativo', text: 'Sim, os devs seguem; anoto a sua ideia para depois.' }];
-    const line = await startLine(engine, parallelLineScript({ modules: 2, devDelayMs: DEV_DELAY_MS, devPaceMs: 20, criativoAfter }), 4);
+  it('answers the person writing to Criativo in the middle of the dev phase while the devs work', {
+    timeout: 240_000,
+  }, async () => {
+    const criativoAfter = [
+      { agent: 'criativo', text: 'Sim, os devs seguem; anoto a sua ideia para depois.' },
+    ];
+    const line = await startLine(
+      engine,
+      parallelLineScript({ modules: 2, devDelayMs: DEV_DELAY_MS, devPaceMs: 20, criativoAfter }),
+      4,
+    );
     close = line.close;
     const { forja } = line;
     const sessionId = await upToTheDevs(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
 
-    const notActive = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'oi', to: 'dev:estoque' });
-    expect(notActive).toMatchObject({ status: 409, body: { error: { code: 'not_active', field: 'to', message: expect.stringContaining('active: criativo, po, arquiteto, dev:modulo1, dev:modulo2') } } });
-    const posted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'E se tiver café também?', to: 'criativo' });
-    expect(posted).toMatchObject({ status: 201, body: { type: 'chat.message', payload: { text: 'E se tiver café também?', to: 'criativo' } } });
+    const notActive = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'oi',
+      to: 'dev:estoque',
+    });
+    expect(notActive).toMatchObject({
+      status: 409,
+      body: {
+        error: {
+          code: 'not_active',
+          field: 'to',
+          message: expect.stringContaining(
+            'active: criativo, po, arquiteto, dev:modulo1, dev:modulo2',
+          ),
+        },
+      },
+    });
+    const posted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'E se tiver café também?',
+      to: 'criativo',
+    });
+    expect(posted).toMatchObject({
+      status: 201,
+      body: { type: 'chat.message', payload: { text: 'E se tiver café também?', to: 'criativo' } },
+    });
     await forja.conversation.idle(sessionId);
 
     const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
-    const answer = log.find((event) => event.type === 'agent.response' && event.seq > posted.body.seq && agentOf(event) === 'criativo')!;
-    expect(answer).toMatchObject({ payload: { text: 'Sim, os devs seguem; anoto a sua ideia para depois.' } });
+    const answer = log.find(
+      (event) =>
+        event.type === 'agent.response' &&
+        event.seq > posted.body.seq &&
+        agentOf(event) === 'criativo',
+    )!;
+    expect(answer).toMatchObject({
+      payload: { text: 'Sim, os devs seguem; anoto a sua ideia para depois.' },
+    });
     // Answered while both devs' turns were open: before either dev's response.
-    for (const dev of ['dev:modulo1', 'dev:modulo2']) expect(answer.seq).toBeLessThan(Math.min(...seqOf(log, 'agent.response', dev)));
+    for (const dev of ['dev:modulo1', 'dev:modulo2'])
+      expect(answer.seq).toBeLessThan(Math.min(...seqOf(log, 'agent.response', dev)));
     // The devs never saw the message to Criativo: it is not in their lanes.
     const state = rehydrate(log);
-    expect(state.history.filter((entry) => entry.role === 'user' && entry.to === 'criativo').map((entry) => entry.content)).toContain('E se tiver café também?');
+    expect(
+      state.history
+        .filter((entry) => entry.role === 'user' && entry.to === 'criativo')
+        .map((entry) => entry.content),
+    ).toContain('E se tiver café também?');
     expectWellFormed(log);
     line.provider.assertAllTurnsConsumed();
   });

@@ -3,7 +3,15 @@ import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
 import { LINE_EVENT_TYPES, lineModules } from '../agents/dev/line-events.ts';
 import { readProjectBacklog } from '../agents/po/current-backlog.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
-import { advanceIntegration, gitAt, mergeIntoIntegration, readProjectArchitecture, removeScratch, type ProjectWorkspaces, type TerminalRunner } from '../workspace/index.ts';
+import {
+  advanceIntegration,
+  gitAt,
+  mergeIntoIntegration,
+  readProjectArchitecture,
+  removeScratch,
+  type ProjectWorkspaces,
+  type TerminalRunner,
+} from '../workspace/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { inLane, startAndContinue } from './run-agent-turn.ts';
@@ -26,17 +34,33 @@ const OUTPUT_TAIL_LINES = 40;
  * `module.merge_failed` and a turn in the dev's lane whose task state names the paths or the output. When every
  * module with tasks is merged: `line.completed {commit}`. In the session lane, decided from the log.
  */
-export function mergeLine(dependencies: ConversationDependencies, line: LineWorkspace, sessionId: string, projectId: string): void {
+export function mergeLine(
+  dependencies: ConversationDependencies,
+  line: LineWorkspace,
+  sessionId: string,
+  projectId: string,
+): void {
   const merging = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
-    const [architecture, backlog, view] = await Promise.all([readProjectArchitecture(dependencies.database, projectId), readProjectBacklog(dependencies.database, projectId), dependencies.views.load(sessionId)]);
+    const [architecture, backlog, view] = await Promise.all([
+      readProjectArchitecture(dependencies.database, projectId),
+      readProjectBacklog(dependencies.database, projectId),
+      dependencies.views.load(sessionId),
+    ]);
     const map = architecture.module_map?.data;
-    if (map === undefined || view.events.some((event) => event.type === LINE_EVENT_TYPES.completed)) return;
+    if (map === undefined || view.events.some((event) => event.type === LINE_EVENT_TYPES.completed))
+      return;
     const order = topologicalOrder(map);
     const modules = order.ok ? order.order : map.modules.map((module) => module.name);
-    const finished = new Set(view.events.filter((event) => event.type === DEV_EVENT_TYPES.taskFinished).map((event) => (event.payload as { task_id: string }).task_id));
+    const finished = new Set(
+      view.events
+        .filter((event) => event.type === DEV_EVENT_TYPES.taskFinished)
+        .map((event) => (event.payload as { task_id: string }).task_id),
+    );
     const tasksOf = (module: string) => backlog.tasks.filter((task) => task.module === module);
     const required = modules.filter((module) => tasksOf(module).length > 0);
-    const states = new Map(lineModules(view.events, modules, () => 0).map((entry) => [entry.module, entry]));
+    const states = new Map(
+      lineModules(view.events, modules, () => 0).map((entry) => [entry.module, entry]),
+    );
     const merged = new Set(required.filter((module) => states.get(module)!.state === 'merged'));
     const repository = line.workspaces.workspaceDirectory(projectId);
     const scratch = join(dirname(repository), 'integration');
@@ -45,57 +69,133 @@ export function mergeLine(dependencies: ConversationDependencies, line: LineWork
       if (merged.has(module) || state.state !== 'finished') continue;
       if (!tasksOf(module).every((task) => finished.has(task.id))) continue;
       const declared = map.modules.find((entry) => entry.name === module)!;
-      if (!declared.dependsOn.every((dependency) => merged.has(dependency) || tasksOf(dependency).length === 0)) continue;
-      const outcome = await mergeIntoIntegration(repository, scratch, `dev-${module}`, `Merge dev-${module} into dev`);
+      if (
+        !declared.dependsOn.every(
+          (dependency) => merged.has(dependency) || tasksOf(dependency).length === 0,
+        )
+      )
+        continue;
+      const outcome = await mergeIntoIntegration(
+        repository,
+        scratch,
+        `dev-${module}`,
+        `Merge dev-${module} into dev`,
+      );
       if (!outcome.ok) {
-        await reopen(dependencies, sessionId, projectId, module, { kind: 'conflict', paths: outcome.conflicts });
+        await reopen(dependencies, sessionId, projectId, module, {
+          kind: 'conflict',
+          paths: outcome.conflicts,
+        });
         continue;
       }
-      const checks: Array<{ module: string; command: string; exit_code: number; duration_ms: number }> = [];
+      const checks: Array<{
+        module: string;
+        command: string;
+        exit_code: number;
+        duration_ms: number;
+      }> = [];
       let failure: string | null = null;
-      for (const checked of map.modules.filter((entry) => merged.has(entry.name) || entry.name === module)) {
+      for (const checked of map.modules.filter(
+        (entry) => merged.has(entry.name) || entry.name === module,
+      )) {
         const check = moduleCheck(checked);
         if (check === null) continue;
         const started = Date.now();
         const run = await line.terminal.run(scratch, check.command);
-        const exit_code = run.ok && run.startError === null && run.exitCode !== null && !run.timedOut ? run.exitCode : -1;
-        checks.push({ module: checked.name, command: check.command, exit_code, duration_ms: Date.now() - started });
+        const exit_code =
+          run.ok && run.startError === null && run.exitCode !== null && !run.timedOut
+            ? run.exitCode
+            : -1;
+        checks.push({
+          module: checked.name,
+          command: check.command,
+          exit_code,
+          duration_ms: Date.now() - started,
+        });
         if (exit_code !== 0) {
-          const output = run.ok ? run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n') : run.reason;
+          const output = run.ok
+            ? run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n')
+            : run.reason;
           failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
           break;
         }
       }
       await removeScratch(repository, scratch);
       if (failure !== null) {
-        await reopen(dependencies, sessionId, projectId, module, { kind: 'check', output: failure });
+        await reopen(dependencies, sessionId, projectId, module, {
+          kind: 'check',
+          output: failure,
+        });
         continue;
       }
       await advanceIntegration(repository, outcome.commit, outcome.onto);
-      await append(dependencies, sessionId, [{ type: LINE_EVENT_TYPES.merged, actor: 'system', payload: { v: 1, module, commit: outcome.commit, checks } }]);
+      await append(dependencies, sessionId, [
+        {
+          type: LINE_EVENT_TYPES.merged,
+          actor: 'system',
+          payload: { v: 1, module, commit: outcome.commit, checks },
+        },
+      ]);
       merged.add(module);
       // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
-      const handoff = view.state.handoffs.find((candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted');
-      if (handoff !== undefined) void transitionHandoff(dependencies, handoff.id, { type: 'complete', actor: 'system' }).catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, module }, 'completing the dev handoff failed'));
+      const handoff = view.state.handoffs.find(
+        (candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted',
+      );
+      if (handoff !== undefined)
+        void transitionHandoff(dependencies, handoff.id, {
+          type: 'complete',
+          actor: 'system',
+        }).catch((error: unknown) =>
+          dependencies.logger.error(
+            { err: error, session_id: sessionId, module },
+            'completing the dev handoff failed',
+          ),
+        );
     }
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = gitAt(repository).raw(['rev-parse', 'refs/heads/dev']);
-      await append(dependencies, sessionId, [{ type: LINE_EVENT_TYPES.completed, actor: 'system', payload: { v: 1, commit: (await commit).trim(), modules: required } }]);
+      await append(dependencies, sessionId, [
+        {
+          type: LINE_EVENT_TYPES.completed,
+          actor: 'system',
+          payload: { v: 1, commit: (await commit).trim(), modules: required },
+        },
+      ]);
     }
   });
-  merging.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId }, 'merging the line crashed'));
+  merging.catch((error: unknown) =>
+    dependencies.logger.error({ err: error, session_id: sessionId }, 'merging the line crashed'),
+  );
 }
 
-async function append(dependencies: ConversationDependencies, sessionId: string, events: Array<{ type: string; actor: string; payload: unknown }>): Promise<void> {
+async function append(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  events: Array<{ type: string; actor: string; payload: unknown }>,
+): Promise<void> {
   const appended = await dependencies.eventLog.append(sessionId, events);
-  if (!appended.success) throw new Error(`could not record ${events[0]!.type}: ${appended.error.message}`);
+  if (!appended.success)
+    throw new Error(`could not record ${events[0]!.type}: ${appended.error.message}`);
   await dependencies.views.load(sessionId);
 }
 
-async function reopen(dependencies: ConversationDependencies, sessionId: string, projectId: string, module: string, failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string }): Promise<void> {
-  await append(dependencies, sessionId, [{ type: LINE_EVENT_TYPES.mergeFailed, actor: 'system', payload: { v: 1, module, ...failure } }]);
+async function reopen(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+  module: string,
+  failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string },
+): Promise<void> {
+  await append(dependencies, sessionId, [
+    { type: LINE_EVENT_TYPES.mergeFailed, actor: 'system', payload: { v: 1, module, ...failure } },
+  ]);
   const agent = `dev:${module}`;
-  void inLane(dependencies, sessionId, agent, 'line', () => startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' })).catch((error: unknown) =>
-    dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'reopened turn crashed'),
+  void inLane(dependencies, sessionId, agent, 'line', () =>
+    startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
+  ).catch((error: unknown) =>
+    dependencies.logger.error(
+      { err: error, session_id: sessionId, agent },
+      'reopened turn crashed',
+    ),
   );
 }

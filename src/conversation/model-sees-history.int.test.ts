@@ -16,9 +16,14 @@ import { newSessionThroughApi, startScriptedForja } from '../testing/scripted-fo
  * also after a restart, and Criativo's system prompt carries the rules recorded before it. These fail when
  * history is dropped (the stateless-echo bug of ADR 0008).
  */
-const RULE = { type: 'business_rule', data: { title: 'Entrega antes das 6h', statement: 'Toda entrega acontece antes das 6h.' }, origin: [6] };
+const RULE = {
+  type: 'business_rule',
+  data: { title: 'Entrega antes das 6h', statement: 'Toda entrega acontece antes das 6h.' },
+  origin: [6],
+};
 
-const lastEvent = async (forja: Forja, sessionId: string) => (await forja.eventLog.read(sessionId)).at(-1)!;
+const lastEvent = async (forja: Forja, sessionId: string) =>
+  (await forja.eventLog.read(sessionId)).at(-1)!;
 
 describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) => {
   let forja: Forja | undefined;
@@ -30,11 +35,21 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
   it("sends Criativo's second turn the first turn's user and assistant messages", async () => {
     const started = await startScriptedForja(engine, {
       turns: [
-        { agent: 'criativo', text: 'Que ideia boa! Quem vai comprar o pão?', expect: { messages: ['user: [#3] Quero vender pão de madrugada'] } },
+        {
+          agent: 'criativo',
+          text: 'Que ideia boa! Quem vai comprar o pão?',
+          expect: { messages: ['user: [#3] Quero vender pão de madrugada'] },
+        },
         {
           agent: 'criativo',
           text: 'Vizinhos, anotado.',
-          expect: { messages: ['user: [#3] Quero vender pão de madrugada', 'assistant: Que ideia boa! Quem vai comprar o pão?', 'user: [#6] Os vizinhos'] },
+          expect: {
+            messages: [
+              'user: [#3] Quero vender pão de madrugada',
+              'assistant: Que ideia boa! Quem vai comprar o pão?',
+              'user: [#6] Os vizinhos',
+            ],
+          },
         },
       ],
     });
@@ -45,7 +60,10 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
       await forja.conversation.idle(sessionId);
     }
-    expect(await lastEvent(forja, sessionId)).toMatchObject({ type: 'agent.response', payload: { text: 'Vizinhos, anotado.' } });
+    expect(await lastEvent(forja, sessionId)).toMatchObject({
+      type: 'agent.response',
+      payload: { text: 'Vizinhos, anotado.' },
+    });
     started.provider.assertAllTurnsConsumed();
   });
 
@@ -53,13 +71,24 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
     const started = await startScriptedForja(engine, {
       turns: [
         { agent: 'criativo', text: 'Quem compra?' },
-        { agent: 'criativo', text: 'Vou registrar essa regra.', tool_calls: [{ name: 'emit_artifact', arguments: RULE }], expect: { tools: ['emit_artifact'] } },
+        {
+          agent: 'criativo',
+          text: 'Vou registrar essa regra.',
+          tool_calls: [{ name: 'emit_artifact', arguments: RULE }],
+          expect: { tools: ['emit_artifact'] },
+        },
         {
           agent: 'criativo',
           text: 'Regra registrada.',
           expect: {
             system: ['Entrega antes das 6h: Toda entrega acontece antes das 6h.'],
-            messages: ['[#3] Quero vender pão', 'assistant: Quem compra?', '[#6] Tudo chega antes das 6h', 'emit_artifact(', 'tool: '],
+            messages: [
+              '[#3] Quero vender pão',
+              'assistant: Quem compra?',
+              '[#6] Tudo chega antes das 6h',
+              'emit_artifact(',
+              'tool: ',
+            ],
           },
         },
       ],
@@ -71,7 +100,10 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
       await forja.conversation.idle(sessionId);
     }
-    expect(await lastEvent(forja, sessionId)).toMatchObject({ type: 'agent.response', payload: { text: 'Regra registrada.' } });
+    expect(await lastEvent(forja, sessionId)).toMatchObject({
+      type: 'agent.response',
+      payload: { text: 'Regra registrada.' },
+    });
     started.provider.assertAllTurnsConsumed();
   });
 
@@ -81,11 +113,21 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
     try {
       const script: ScriptInput = {
         turns: [
-          { agent: 'criativo', text: 'Quem vai comprar o pão?', expect: { messages: ['[#3] Quero vender pão de madrugada'] } },
+          {
+            agent: 'criativo',
+            text: 'Quem vai comprar o pão?',
+            expect: { messages: ['[#3] Quero vender pão de madrugada'] },
+          },
           {
             agent: 'criativo',
             text: 'Resposta depois da volta.',
-            expect: { messages: ['user: [#3] Quero vender pão de madrugada', 'assistant: Quem vai comprar o pão?', 'user: [#6] Antes da queda'] },
+            expect: {
+              messages: [
+                'user: [#3] Quero vender pão de madrugada',
+                'assistant: Quem vai comprar o pão?',
+                'user: [#6] Antes da queda',
+              ],
+            },
           },
         ],
       };
@@ -93,24 +135,43 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
       await writeFile(scriptPath, JSON.stringify(script));
       const loaded = loadConfig({ FORJA_DATA_DIR: directory });
       if (!loaded.ok) throw new Error(loaded.error.message);
-      const start = () => createForja(loaded.config, pino({ level: 'silent' }), { database, env: { FORJA_MODEL: `scripted:${scriptPath}` } });
+      const start = () =>
+        createForja(loaded.config, pino({ level: 'silent' }), {
+          database,
+          env: { FORJA_MODEL: `scripted:${scriptPath}` },
+        });
 
       const before = await start();
       const { projectId, sessionId } = await newSessionThroughApi(before);
       await requestJson(before, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-      await requestJson(before, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Quero vender pão de madrugada' });
+      await requestJson(before, 'POST', `/api/sessions/${sessionId}/messages`, {
+        text: 'Quero vender pão de madrugada',
+      });
       await before.conversation.idle(sessionId);
       // What a process killed during the second call leaves: the message, the turn's start, an open reservation.
       await before.eventLog.append(sessionId, [
         { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'Antes da queda' } },
-        { type: 'turn.started', actor: 'criativo', payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' } },
+        {
+          type: 'turn.started',
+          actor: 'criativo',
+          payload: { v: 1, agent: 'criativo', turn_id: 'turn-lost', kind: 'message' },
+        },
       ]);
-      await reserveCall(database, { projectId, sessionId, agent: 'criativo', provider: 'scripted', model: scriptPath }, 100);
+      await reserveCall(
+        database,
+        { projectId, sessionId, agent: 'criativo', provider: 'scripted', model: scriptPath },
+        100,
+      );
       await before.close();
 
       forja = await start();
-      await Promise.all((await forja.conversation.resumeInterruptedTurns()).map((turn) => turn.result));
-      expect(await lastEvent(forja, sessionId)).toMatchObject({ type: 'agent.response', payload: { text: 'Resposta depois da volta.', turn_id: 'turn-lost' } });
+      await Promise.all(
+        (await forja.conversation.resumeInterruptedTurns()).map((turn) => turn.result),
+      );
+      expect(await lastEvent(forja, sessionId)).toMatchObject({
+        type: 'agent.response',
+        payload: { text: 'Resposta depois da volta.', turn_id: 'turn-lost' },
+      });
     } finally {
       await forja?.close();
       forja = undefined;

@@ -1,4 +1,9 @@
-import { EVENT_TYPES, turnInProgress, type ConversationState, type SessionEvent } from '../domain/conversation/index.ts';
+import {
+  EVENT_TYPES,
+  turnInProgress,
+  type ConversationState,
+  type SessionEvent,
+} from '../domain/conversation/index.ts';
 
 /** Seq of each agent's last `turn.started`. */
 function lastTurnStarts(events: readonly SessionEvent[]): Map<string, number> {
@@ -17,16 +22,31 @@ function lastTurnStarts(events: readonly SessionEvent[]): Map<string, number> {
  * they were activated. Decided from the log alone, so a kickoff lost to a stop or to a lane still waiting for
  * a turn slot is found again by the next look.
  */
-export function pendingKickoffs(state: ConversationState, events: readonly SessionEvent[], hasRuntime: (agent: string) => boolean): string[] {
+export function pendingKickoffs(
+  state: ConversationState,
+  events: readonly SessionEvent[],
+  hasRuntime: (agent: string) => boolean,
+): string[] {
   const started = lastTurnStarts(events);
   return state.active_agents
-    .filter((active) => active.handoff_id !== null && hasRuntime(active.agent) && (started.get(active.agent) ?? 0) < active.seq)
+    .filter(
+      (active) =>
+        active.handoff_id !== null &&
+        hasRuntime(active.agent) &&
+        (started.get(active.agent) ?? 0) < active.seq,
+    )
     .map((active) => active.agent);
 }
 
 /** Whether the person wrote to `agent` after its last turn started, and its lane is idle: a turn is owed. */
-export function unansweredMessage(state: ConversationState, events: readonly SessionEvent[], agent: string): boolean {
+export function unansweredMessage(
+  state: ConversationState,
+  events: readonly SessionEvent[],
+  agent: string,
+): boolean {
   if (turnInProgress(state, agent) !== null) return false;
   const since = lastTurnStarts(events).get(agent) ?? 0;
-  return state.history.some((entry) => entry.role === 'user' && entry.to === agent && entry.seq > since);
+  return state.history.some(
+    (entry) => entry.role === 'user' && entry.to === agent && entry.seq > since,
+  );
 }

@@ -21,12 +21,23 @@ export interface PostedMessage {
  * one streaming turn in that agent's lane (ADR 0008: one message = one turn). A lane that is busy takes the
  * turn when its current one ends; other lanes go on meanwhile.
  */
-export async function postMessage(dependencies: ConversationDependencies, sessionId: string, text: string, to?: string, actor = PERSON_ACTOR): Promise<PostedMessage | Refusal> {
+export async function postMessage(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  text: string,
+  to?: string,
+  actor = PERSON_ACTOR,
+): Promise<PostedMessage | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   const before = await dependencies.views.load(sessionId);
   const endedSeq = sessionEndedSeq(before);
-  if (endedSeq !== null) return refusal(409, 'session_ended', `This session ended at seq ${endedSeq}; open a new session to go on.`);
+  if (endedSeq !== null)
+    return refusal(
+      409,
+      'session_ended',
+      `This session ended at seq ${endedSeq}; open a new session to go on.`,
+    );
   const addressee = to ?? respondingAgent(before.state, dependencies.catalog);
   const decision = decide({ type: 'PostMessage', text, to: addressee, actor }, before.state);
   if (!decision.ok) return refusal(409, 'not_active', decision.reason);
@@ -34,7 +45,21 @@ export async function postMessage(dependencies: ConversationDependencies, sessio
   const appended = await dependencies.eventLog.append(sessionId, decision.events);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);
   await dependencies.views.load(sessionId);
-  const turn = addressee === null ? null : runAgentTurn(dependencies, { sessionId, projectId: session.project_id, agent: addressee, kind: 'message', priority: 'person' });
-  turn?.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, agent: addressee }, 'turn crashed'));
+  const turn =
+    addressee === null
+      ? null
+      : runAgentTurn(dependencies, {
+          sessionId,
+          projectId: session.project_id,
+          agent: addressee,
+          kind: 'message',
+          priority: 'person',
+        });
+  turn?.catch((error: unknown) =>
+    dependencies.logger.error(
+      { err: error, session_id: sessionId, agent: addressee },
+      'turn crashed',
+    ),
+  );
   return { ok: true, event: appended.events[0]!, to: addressee, turn };
 }

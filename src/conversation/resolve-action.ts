@@ -19,29 +19,62 @@ export interface ActionResolution {
  * Denial appends `action.denied` with the tool's answer for the model, and the loop goes on without it.
  * Only the action's lane waited; a message the person sent that lane meanwhile is answered after the turn.
  */
-export async function resolveAction(dependencies: ConversationDependencies, actionId: string, answer: { approve: true } | { approve: false; reason?: string }, actor = PERSON_ACTOR): Promise<ActionResolution | Refusal> {
+export async function resolveAction(
+  dependencies: ConversationDependencies,
+  actionId: string,
+  answer: { approve: true } | { approve: false; reason?: string },
+  actor = PERSON_ACTOR,
+): Promise<ActionResolution | Refusal> {
   const found = await dependencies.database.query<{ session_id: string }>(
     "select session_id from session_events where type = 'action.proposed' and payload->>'action_id' = $1 limit 1",
     [actionId],
   );
   const sessionId = found.rows[0]?.session_id;
-  if (sessionId === undefined) return refusal(404, 'not_found', `No proposed action with id ${actionId}.`);
+  if (sessionId === undefined)
+    return refusal(404, 'not_found', `No proposed action with id ${actionId}.`);
   const session = (await findSession(dependencies.database, sessionId))!;
   const resolved = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
     retryOnStaleView(dependencies, sessionId, `the answer to action ${actionId}`, async (view) => {
       const action = view.state.pending_actions.find((pending) => pending.action_id === actionId);
       const command = answer.approve
         ? ({ type: 'ApproveAction', action_id: actionId, actor } as const)
-        : ({ type: 'DenyAction', action_id: actionId, actor, ...(answer.reason === undefined ? {} : { reason: answer.reason }) } as const);
+        : ({
+            type: 'DenyAction',
+            action_id: actionId,
+            actor,
+            ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+          } as const);
       const decision = decide(command, view.state);
-      if (!decision.ok || action === undefined) return refusal(409, 'action_not_pending', decision.ok ? `action ${actionId} is not pending` : decision.reason);
+      if (!decision.ok || action === undefined)
+        return refusal(
+          409,
+          'action_not_pending',
+          decision.ok ? `action ${actionId} is not pending` : decision.reason,
+        );
       const events = [...decision.events];
       if (!answer.approve && action.tool_call_id !== null) {
         const because = answer.reason?.trim() ? `: ${answer.reason.trim()}` : '';
-        const lane = { agent: action.agent, ...(action.turn_id === null ? {} : { turn_id: action.turn_id }) };
-        events.push({ type: 'tool.completed', actor: action.agent, payload: { v: 1, ...lane, tool_call_id: action.tool_call_id, tool: action.tool, args: action.args, ok: false, result: `The person denied this action${because}. It was not run.` } });
+        const lane = {
+          agent: action.agent,
+          ...(action.turn_id === null ? {} : { turn_id: action.turn_id }),
+        };
+        events.push({
+          type: 'tool.completed',
+          actor: action.agent,
+          payload: {
+            v: 1,
+            ...lane,
+            tool_call_id: action.tool_call_id,
+            tool: action.tool,
+            args: action.args,
+            ok: false,
+            result: `The person denied this action${because}. It was not run.`,
+          },
+        });
       }
-      appendedOrStale(await dependencies.eventLog.append(sessionId, events, { expectedSeq: view.state.last_seq }));
+      appendedOrStale(
+        await dependencies.eventLog.append(sessionId, events, { expectedSeq: view.state.last_seq }),
+      );
       return { ok: true as const, agent: action.agent };
     }),
   );
@@ -54,13 +87,24 @@ export async function resolveAction(dependencies: ConversationDependencies, acti
     }
     return result;
   });
-  turn.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId }, 'resumed turn crashed'));
+  turn.catch((error: unknown) =>
+    dependencies.logger.error({ err: error, session_id: sessionId }, 'resumed turn crashed'),
+  );
   return { ok: true, turn };
 }
 
 /** The turn for a message that reached the lane while it waited for the person. */
-function runUnanswered(dependencies: ConversationDependencies, sessionId: string, projectId: string, agent: string): Promise<TurnResult> {
-  const turn = inLane(dependencies, sessionId, agent, 'person', () => startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }));
-  turn.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed'));
+function runUnanswered(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+  agent: string,
+): Promise<TurnResult> {
+  const turn = inLane(dependencies, sessionId, agent, 'person', () =>
+    startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
+  );
+  turn.catch((error: unknown) =>
+    dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed'),
+  );
   return turn;
 }

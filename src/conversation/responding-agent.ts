@@ -7,8 +7,15 @@ import type { AgentCatalog } from './agent-catalog.ts';
  * most recently activated conversational agent. Null when no agent is active.
  */
 export function respondingAgent(state: ConversationState, catalog: AgentCatalog): string | null {
-  const activated = state.active_agents.filter((active) => catalog.isConversational(active.agent)).at(-1);
+  const activated = state.active_agents
+    .filter((active) => catalog.isConversational(active.agent))
+    .at(-1);
   const addressed = state.last_addressed;
-  if (addressed !== null && activeAgent(state, addressed.agent) !== undefined && (activated === undefined || addressed.seq > activated.seq)) return addressed.agent;
+  if (
+    addressed !== null &&
+    activeAgent(state, addressed.agent) !== undefined &&
+    (activated === undefined || addressed.seq > activated.seq)
+  )
+    return addressed.agent;
   return activated?.agent ?? null;
 }

@@ -9,7 +9,9 @@ import { continueTurn, inLane, startAndContinue, type TurnResult } from './run-a
  * result. Nothing committed is lost and no response is written twice, because each step is decided from what
  * the lane's events hold.
  */
-export async function resumeInterruptedTurns(dependencies: ConversationDependencies): Promise<Array<{ sessionId: string; agent: string; result: Promise<TurnResult> }>> {
+export async function resumeInterruptedTurns(
+  dependencies: ConversationDependencies,
+): Promise<Array<{ sessionId: string; agent: string; result: Promise<TurnResult> }>> {
   const candidates = await dependencies.database.query<{ session_id: string; project_id: string }>(
     // Sessions with a started turn that no later event closes (the fold below decides exactly; this only narrows).
     `select s.id as session_id, s.project_id from sessions s
@@ -31,12 +33,20 @@ export async function resumeInterruptedTurns(dependencies: ConversationDependenc
     for (const turn of state.turns_in_progress) {
       if (turn.kind === 'consolidation') {
         // The brief is decided by one model call: rather than guess, close the turn; pressing the button again retries.
-        const failed = decide({ type: 'FailTurn', turn_id: turn.turn_id, reason: 'interrupted' }, state);
+        const failed = decide(
+          { type: 'FailTurn', turn_id: turn.turn_id, reason: 'interrupted' },
+          state,
+        );
         if (failed.ok) await dependencies.eventLog.append(sessionId, failed.events);
         continue;
       }
-      dependencies.logger.info({ session_id: sessionId, agent: turn.agent, turn_id: turn.turn_id }, 'resuming a turn interrupted by a stop');
-      const result = inLane(dependencies, sessionId, turn.agent, 'line', () => continueTurn(dependencies, sessionId, projectId, turn.agent));
+      dependencies.logger.info(
+        { session_id: sessionId, agent: turn.agent, turn_id: turn.turn_id },
+        'resuming a turn interrupted by a stop',
+      );
+      const result = inLane(dependencies, sessionId, turn.agent, 'line', () =>
+        continueTurn(dependencies, sessionId, projectId, turn.agent),
+      );
       resumed.push({ sessionId, agent: turn.agent, result });
     }
   }
@@ -53,14 +63,29 @@ export async function resumeInterruptedTurns(dependencies: ConversationDependenc
        group by m.session_id, s.project_id, m.payload->>'to'`,
       params,
     );
-  for (const { session_id: sessionId, project_id: projectId, agent } of (await unanswered('true', [])).rows) {
-    dependencies.logger.info({ session_id: sessionId, agent }, 'answering a message left unanswered by a stop');
+  for (const { session_id: sessionId, project_id: projectId, agent } of (
+    await unanswered('true', [])
+  ).rows) {
+    dependencies.logger.info(
+      { session_id: sessionId, agent },
+      'answering a message left unanswered by a stop',
+    );
     // Decided again in the lane: a message posted since start-up already has its own turn ahead of this one.
-    const result = inLane(dependencies, sessionId, agent, 'person', async (): Promise<TurnResult> => {
-      const still = await unanswered(`m.session_id = $1 and m.payload->>'to' = $2`, [sessionId, agent]);
-      if (still.rows.length === 0) return { status: 'not_started', reason: 'the message was answered meanwhile' };
-      return startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
-    });
+    const result = inLane(
+      dependencies,
+      sessionId,
+      agent,
+      'person',
+      async (): Promise<TurnResult> => {
+        const still = await unanswered(`m.session_id = $1 and m.payload->>'to' = $2`, [
+          sessionId,
+          agent,
+        ]);
+        if (still.rows.length === 0)
+          return { status: 'not_started', reason: 'the message was answered meanwhile' };
+        return startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
+      },
+    );
     resumed.push({ sessionId, agent, result });
   }
   return resumed;

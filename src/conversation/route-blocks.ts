@@ -11,7 +11,11 @@ import { SESSION_LANE } from './session-queue.ts';
  * what changed. Decided from the log alone, in the session lane, so two looks never route a block twice.
  * Enqueued at once, so `idle(sessionId)` waits for the turns it starts.
  */
-export function routeBlocks(dependencies: ConversationDependencies, sessionId: string, projectId: string): void {
+export function routeBlocks(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+): void {
   const routed = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
     const view = await dependencies.views.load(sessionId);
     const blocks = devBlocks(view.events);
@@ -20,14 +24,24 @@ export function routeBlocks(dependencies: ConversationDependencies, sessionId: s
       const events = resolved.map((block) => ({
         type: BLOCK_EVENT_TYPES.unblocked,
         actor: 'system',
-        payload: { v: 1, agent: block.agent, module: block.module, modulo: block.modulo, falta: block.falta, block_seq: block.seq, resolution: block.resolution },
+        payload: {
+          v: 1,
+          agent: block.agent,
+          module: block.module,
+          modulo: block.modulo,
+          falta: block.falta,
+          block_seq: block.seq,
+          resolution: block.resolution,
+        },
       }));
       const appended = await dependencies.eventLog.append(sessionId, events);
-      if (!appended.success) throw new Error(`could not record dev.unblocked: ${appended.error.message}`);
+      if (!appended.success)
+        throw new Error(`could not record dev.unblocked: ${appended.error.message}`);
       await dependencies.views.load(sessionId);
     }
     const lanes = [...new Set(resolved.map((block) => block.agent))];
-    if (blocks.some((block) => block.status === 'open' && block.arquiteto_turns === 0)) lanes.push('arquiteto');
+    if (blocks.some((block) => block.status === 'open' && block.arquiteto_turns === 0))
+      lanes.push('arquiteto');
     for (const agent of lanes) {
       void inLane(dependencies, sessionId, agent, 'line', async () => {
         if (agent === 'arquiteto') {
@@ -35,8 +49,15 @@ export function routeBlocks(dependencies: ConversationDependencies, sessionId: s
           if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0)) return;
         }
         await startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
-      }).catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'block turn crashed'));
+      }).catch((error: unknown) =>
+        dependencies.logger.error(
+          { err: error, session_id: sessionId, agent },
+          'block turn crashed',
+        ),
+      );
     }
   });
-  routed.catch((error: unknown) => dependencies.logger.error({ err: error, session_id: sessionId }, 'block routing crashed'));
+  routed.catch((error: unknown) =>
+    dependencies.logger.error({ err: error, session_id: sessionId }, 'block routing crashed'),
+  );
 }

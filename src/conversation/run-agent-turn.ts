@@ -26,22 +26,48 @@ export type TurnResult = LoopResult | { status: 'not_started'; reason: string };
  * Opens a turn in the agent's lane and runs its tool loop. A turn that cannot start (the agent is not
  * active, its lane's turn waits for an approval) is reported, not forced.
  */
-export function runAgentTurn(dependencies: ConversationDependencies, request: TurnRequest): Promise<TurnResult> {
-  return inLane(dependencies, request.sessionId, request.agent, request.priority, () => startAndContinue(dependencies, request));
+export function runAgentTurn(
+  dependencies: ConversationDependencies,
+  request: TurnRequest,
+): Promise<TurnResult> {
+  return inLane(dependencies, request.sessionId, request.agent, request.priority, () =>
+    startAndContinue(dependencies, request),
+  );
 }
 
 /** Runs `work` in the agent's lane; a `line` turn holds a turn slot while it runs. */
-export function inLane<T>(dependencies: ConversationDependencies, sessionId: string, agent: string, priority: TurnPriority, work: () => Promise<T>): Promise<T> {
-  return dependencies.queue.enqueue(sessionId, agent, () => (priority === 'line' ? dependencies.slots.run(work) : work()));
+export function inLane<T>(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  agent: string,
+  priority: TurnPriority,
+  work: () => Promise<T>,
+): Promise<T> {
+  return dependencies.queue.enqueue(sessionId, agent, () =>
+    priority === 'line' ? dependencies.slots.run(work) : work(),
+  );
 }
 
 /** Appends `turn.started` and runs the loop; the caller holds the agent's lane. */
-export async function startAndContinue(dependencies: ConversationDependencies, request: Omit<TurnRequest, 'priority'>): Promise<TurnResult> {
-  if (dependencies.catalog.get(request.agent) === null) return { status: 'not_started', reason: `no runtime for agent ${request.agent} in this process` };
+export async function startAndContinue(
+  dependencies: ConversationDependencies,
+  request: Omit<TurnRequest, 'priority'>,
+): Promise<TurnResult> {
+  if (dependencies.catalog.get(request.agent) === null)
+    return {
+      status: 'not_started',
+      reason: `no runtime for agent ${request.agent} in this process`,
+    };
   const view = await dependencies.views.load(request.sessionId);
-  const decision = decide({ type: 'StartTurn', agent: request.agent, turn_id: dependencies.newId(), kind: request.kind }, view.state);
+  const decision = decide(
+    { type: 'StartTurn', agent: request.agent, turn_id: dependencies.newId(), kind: request.kind },
+    view.state,
+  );
   if (!decision.ok) {
-    dependencies.logger.info({ session_id: request.sessionId, agent: request.agent, reason: decision.reason }, 'turn not started');
+    dependencies.logger.info(
+      { session_id: request.sessionId, agent: request.agent, reason: decision.reason },
+      'turn not started',
+    );
     return { status: 'not_started', reason: decision.reason };
   }
   // No expected version: other lanes append between our read and this write, and what StartTurn checked
@@ -52,16 +78,27 @@ export async function startAndContinue(dependencies: ConversationDependencies, r
 }
 
 /** Runs (or resumes) the loop of the turn in progress in the agent's lane; the caller holds the lane. */
-export async function continueTurn(dependencies: ConversationDependencies, sessionId: string, projectId: string, agentSlug: string): Promise<TurnResult> {
+export async function continueTurn(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+  agentSlug: string,
+): Promise<TurnResult> {
   const agent = dependencies.catalog.get(agentSlug);
-  if (agent === null) return { status: 'not_started', reason: `no runtime for agent ${agentSlug} in this process` };
+  if (agent === null)
+    return { status: 'not_started', reason: `no runtime for agent ${agentSlug} in this process` };
   const view = await dependencies.views.load(sessionId);
   const module = agentSlug.startsWith('dev:') ? agentSlug.slice('dev:'.length) : null;
   const result = await runToolLoop(dependencies, agent, { projectId, sessionId, module, view });
   const after = await dependencies.views.load(sessionId);
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
-  if (after.events.some((event) => event.type === DEV_EVENT_TYPES.blocked)) routeBlocks(dependencies, sessionId, projectId);
+  if (after.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
+    routeBlocks(dependencies, sessionId, projectId);
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
-  if (dependencies.line !== undefined && after.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)) mergeLine(dependencies, dependencies.line, sessionId, projectId);
+  if (
+    dependencies.line !== undefined &&
+    after.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)
+  )
+    mergeLine(dependencies, dependencies.line, sessionId, projectId);
   return result;
 }

@@ -19,7 +19,8 @@ export const SESSION_LANE = '#session';
 export function createSessionQueue(): SessionQueue {
   const tails = new Map<string, Promise<void>>();
   const keyOf = (sessionId: string, lane: string) => `${sessionId}\u0000${lane}`;
-  const ofSession = (sessionId: string) => [...tails].filter(([key]) => key.startsWith(`${sessionId}\u0000`)).map(([, tail]) => tail);
+  const ofSession = (sessionId: string) =>
+    [...tails].filter(([key]) => key.startsWith(`${sessionId}\u0000`)).map(([, tail]) => tail);
   return {
     enqueue<T>(sessionId: string, lane: string, work: () => Promise<T>): Promise<T> {
       const key = keyOf(sessionId, lane);
@@ -36,7 +37,8 @@ export function createSessionQueue(): SessionQueue {
       return result;
     },
     idle: async (sessionId) => {
-      for (let pending = ofSession(sessionId); pending.length > 0; pending = ofSession(sessionId)) await Promise.all(pending);
+      for (let pending = ofSession(sessionId); pending.length > 0; pending = ofSession(sessionId))
+        await Promise.all(pending);
     },
     drain: async () => {
       while (tails.size > 0) await Promise.all(tails.values());

@@ -8,7 +8,10 @@ export const DEFAULT_IDLE_RELEASE_MS = 10 * 60_000;
  * One rehydrated view per session, brought up to date from the log on every use (a restart simply starts
  * with none: the first use folds the whole log). Views unused for `idleMs` are released.
  */
-export function createSessionViews(eventLog: EventLog, options: { idleMs?: number; now?: () => number } = {}): SessionViews {
+export function createSessionViews(
+  eventLog: EventLog,
+  options: { idleMs?: number; now?: () => number } = {},
+): SessionViews {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
   const now = options.now ?? Date.now;
   const views = new Map<string, { view: SessionView; usedAt: number }>();

@@ -15,17 +15,30 @@ function memoryLog(events: SessionEvent[]): EventLog & { reads: number } {
     },
     read: async (_sessionId: string, options: { afterSeq?: number; limit?: number } = {}) => {
       log.reads += 1;
-      return events.filter((event) => event.seq > (options.afterSeq ?? 0)).slice(0, options.limit ?? 1000);
+      return events
+        .filter((event) => event.seq > (options.afterSeq ?? 0))
+        .slice(0, options.limit ?? 1000);
     },
   };
   return log;
 }
 
-const event = (seq: number, type: string, payload: unknown): SessionEvent => ({ id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, session_id: 's1', seq, type, actor: 'user', payload, created_at: '2026-01-01T00:00:00.000Z' });
+const event = (seq: number, type: string, payload: unknown): SessionEvent => ({
+  id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+  session_id: 's1',
+  seq,
+  type,
+  actor: 'user',
+  payload,
+  created_at: '2026-01-01T00:00:00.000Z',
+});
 
 describe('session views', () => {
   it('folds the log once, then only what was appended since', async () => {
-    const events = [event(1, 'session.created', { v: 1 }), event(2, 'chat.message', { v: 1, text: 'hi' })];
+    const events = [
+      event(1, 'session.created', { v: 1 }),
+      event(2, 'chat.message', { v: 1, text: 'hi' }),
+    ];
     const log = memoryLog(events);
     const views = createSessionViews(log);
     expect((await views.load('s1')).state.last_seq).toBe(2);
@@ -37,12 +50,18 @@ describe('session views', () => {
   });
 
   it('refreshes a view in place, copying nothing: the same view, state and arrays, only what was appended folded', async () => {
-    const events = [event(1, 'session.created', { v: 1 }), event(2, 'chat.message', { v: 1, text: 'hi' })];
+    const events = [
+      event(1, 'session.created', { v: 1 }),
+      event(2, 'chat.message', { v: 1, text: 'hi' }),
+    ];
     const views = createSessionViews(memoryLog(events));
     const first = await views.load('s1');
     const { state, events: folded } = first;
     const history = state.history;
-    events.push(event(3, 'chat.message', { v: 1, text: 'again' }), event(4, 'session.ended', { v: 1, reason: 'done' }));
+    events.push(
+      event(3, 'chat.message', { v: 1, text: 'again' }),
+      event(4, 'session.ended', { v: 1, reason: 'done' }),
+    );
     const second = await views.load('s1');
     expect(second).toBe(first);
     expect(second.state).toBe(state);
@@ -51,7 +70,9 @@ describe('session views', () => {
     expect(history.map((entry) => entry.content)).toEqual(['hi', 'again']);
     expect(sessionEndedSeq(second)).toBe(4);
     // Refreshing again through another holder of the same view folds nothing twice.
-    expect((await refreshSessionView(memoryLog(events), 's1', first)).state.history).toHaveLength(2);
+    expect((await refreshSessionView(memoryLog(events), 's1', first)).state.history).toHaveLength(
+      2,
+    );
   });
 
   it('releases runtimes idle for longer than the limit, and rehydrates them from the log on next use', async () => {
@@ -68,10 +89,16 @@ describe('session views', () => {
   });
 
   it('folds each event once when lanes refresh the same view at the same time', async () => {
-    const events = [event(1, 'session.created', { v: 1 }), event(2, 'chat.message', { v: 1, text: 'hi' })];
+    const events = [
+      event(1, 'session.created', { v: 1 }),
+      event(2, 'chat.message', { v: 1, text: 'hi' }),
+    ];
     const views = createSessionViews(memoryLog(events));
     const view = await views.load('s1');
-    events.push(event(3, 'chat.message', { v: 1, text: 'a' }), event(4, 'chat.message', { v: 1, text: 'b' }));
+    events.push(
+      event(3, 'chat.message', { v: 1, text: 'a' }),
+      event(4, 'chat.message', { v: 1, text: 'b' }),
+    );
     // Both reads are in flight before either folds: the second must not fold seq 3 and 4 again.
     const [left, right] = await Promise.all([views.load('s1'), views.load('s1')]);
     expect(left).toBe(view);

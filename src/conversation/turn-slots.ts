@@ -12,7 +12,8 @@ export interface TurnSlots {
 }
 
 export function createTurnSlots(limit: number): TurnSlots {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`turn slots: limit must be a whole number ≥ 1, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`turn slots: limit must be a whole number ≥ 1, got ${limit}`);
   let running = 0;
   const waiting: Array<() => void> = [];
   const release = () => {

@@ -11,7 +11,12 @@ export interface StreamProgress {
 }
 
 /** Reads a provider stream to its end into `progress`, passing text deltas on as they arrive. */
-export async function consumeStream(stream: AsyncIterable<ModelStreamPart>, progress: StreamProgress, now: () => number, onTextDelta?: (text: string) => void): Promise<void> {
+export async function consumeStream(
+  stream: AsyncIterable<ModelStreamPart>,
+  progress: StreamProgress,
+  now: () => number,
+  onTextDelta?: (text: string) => void,
+): Promise<void> {
   for await (const part of stream) {
     switch (part.type) {
       case 'text-delta':
@@ -24,7 +29,11 @@ export async function consumeStream(stream: AsyncIterable<ModelStreamPart>, prog
         progress.toolCalls.push(part);
         break;
       case 'usage':
-        progress.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens, estimated: part.estimated };
+        progress.usage = {
+          inputTokens: part.inputTokens,
+          outputTokens: part.outputTokens,
+          estimated: part.estimated,
+        };
         break;
       case 'finish':
         progress.finishReason = part.reason;

@@ -1,12 +1,25 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Database, EventLog } from '../store/index.ts';
-import type { BudgetFigures, GatewayPreflight, GatewayStatus, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway } from './model-gateway.ts';
+import type {
+  BudgetFigures,
+  GatewayPreflight,
+  GatewayStatus,
+  GatewayTurnOutcome,
+  GatewayTurnRequest,
+  ModelGateway,
+} from './model-gateway.ts';
 import { checkBudget } from './metering/check-budget.ts';
 import { reserveCall, type CallIdentity } from './metering/reserve-call.ts';
 import { settleCall } from './metering/settle-call.ts';
 import { consumeStream, type StreamProgress } from './consume-stream.ts';
-import { estimateRequestTokens, estimateTokens, ProviderCancelledError, reservableInputTokens, type ModelProvider } from './providers/index.ts';
+import {
+  estimateRequestTokens,
+  estimateTokens,
+  ProviderCancelledError,
+  reservableInputTokens,
+  type ModelProvider,
+} from './providers/index.ts';
 
 export interface GatewayDependencies {
   database: Database;
@@ -30,36 +43,84 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
   const { database, eventLog, provider, logger } = dependencies;
   const now = dependencies.now ?? (() => performance.now());
 
-  const status = (): GatewayStatus => ('notConfigured' in provider ? { configured: false, message: provider.notConfigured } : { configured: true, provider: provider.name, model: provider.model });
+  const status = (): GatewayStatus =>
+    'notConfigured' in provider
+      ? { configured: false, message: provider.notConfigured }
+      : { configured: true, provider: provider.name, model: provider.model };
 
-  async function runTurn(request: GatewayTurnRequest, options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {}): Promise<GatewayTurnOutcome> {
-    if ('notConfigured' in provider) return { status: 'not_configured', message: provider.notConfigured };
+  async function runTurn(
+    request: GatewayTurnRequest,
+    options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {},
+  ): Promise<GatewayTurnOutcome> {
+    if ('notConfigured' in provider)
+      return { status: 'not_configured', message: provider.notConfigured };
     const call: CallIdentity = {
-      projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model, processId: dependencies.processId ?? null,
+      projectId: request.projectId,
+      sessionId: request.sessionId,
+      agent: request.agent,
+      provider: provider.name,
+      model: provider.model,
+      processId: dependencies.processId ?? null,
       ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }),
     };
     const modelRequest = toModelRequest(request);
     const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
     // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;
     // the output is capped by `maxOutputTokens`, which the reservation covers.
-    const reservation = await reserveCall(database, call, reservedTokensFor(request), inputEstimate);
+    const reservation = await reserveCall(
+      database,
+      call,
+      reservedTokensFor(request),
+      inputEstimate,
+    );
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
     const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
     const startedAt = now();
-    const progress: StreamProgress = { text: '', toolCalls: [], usage: null, finishReason: 'other', firstTokenAt: null };
+    const progress: StreamProgress = {
+      text: '',
+      toolCalls: [],
+      usage: null,
+      finishReason: 'other',
+      firstTokenAt: null,
+    };
     const signal = options.signal ?? new AbortController().signal;
     try {
-      await consumeStream(provider.stream(modelRequest, { signal }), progress, now, streamed.onTextDelta);
+      await consumeStream(
+        provider.stream(modelRequest, { signal }),
+        progress,
+        now,
+        streamed.onTextDelta,
+      );
       await streamed.settled();
-      const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
-      await settleCall(database, reservation.usageId, { outcome: 'completed', usage, latencyMs: now() - startedAt, timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt) });
+      const usage = progress.usage ?? {
+        inputTokens: inputEstimate,
+        outputTokens: estimateTokens(progress.text),
+        estimated: true,
+      };
+      await settleCall(database, reservation.usageId, {
+        outcome: 'completed',
+        usage,
+        latencyMs: now() - startedAt,
+        timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
+      });
       logger.debug({ ...call, usage }, 'model turn completed');
-      return { status: 'completed', usageId: reservation.usageId, text: progress.text, toolCalls: progress.toolCalls, usage, finishReason: progress.finishReason };
+      return {
+        status: 'completed',
+        usageId: reservation.usageId,
+        text: progress.text,
+        toolCalls: progress.toolCalls,
+        usage,
+        finishReason: progress.finishReason,
+      };
     } catch (error) {
       await streamed.settled();
       const cancelled = error instanceof ProviderCancelledError || signal.aborted;
-      const usage = progress.usage ?? { inputTokens: inputEstimate, outputTokens: estimateTokens(progress.text), estimated: true };
+      const usage = progress.usage ?? {
+        inputTokens: inputEstimate,
+        outputTokens: estimateTokens(progress.text),
+        estimated: true,
+      };
       const message = error instanceof Error ? error.message : String(error);
       await settleCall(database, reservation.usageId, {
         outcome: cancelled ? 'cancelled' : 'error',
@@ -68,9 +129,19 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
         timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
         error: message,
       });
-      logger.warn({ ...call, outcome: cancelled ? 'cancelled' : 'error', error: message }, 'model turn did not complete');
-      if (cancelled) return { status: 'cancelled', usageId: reservation.usageId, partialText: progress.text };
-      return { status: 'failed', usageId: reservation.usageId, message, errorName: error instanceof Error ? error.name : 'Error', partialText: progress.text };
+      logger.warn(
+        { ...call, outcome: cancelled ? 'cancelled' : 'error', error: message },
+        'model turn did not complete',
+      );
+      if (cancelled)
+        return { status: 'cancelled', usageId: reservation.usageId, partialText: progress.text };
+      return {
+        status: 'failed',
+        usageId: reservation.usageId,
+        message,
+        errorName: error instanceof Error ? error.name : 'Error',
+        partialText: progress.text,
+      };
     }
   }
 
@@ -88,22 +159,48 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
         lastWrite = now();
         const tokens = estimateTokens(text);
         writing = writing
-          .then(() => database.query(`update token_usage set streamed_output_tokens = $2 where id = $1 and outcome = 'reserved'`, [usageId, tokens]))
-          .catch((error: unknown) => logger.warn({ err: error }, 'recording the output streamed so far failed'));
+          .then(() =>
+            database.query(
+              `update token_usage set streamed_output_tokens = $2 where id = $1 and outcome = 'reserved'`,
+              [usageId, tokens],
+            ),
+          )
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, 'recording the output streamed so far failed'),
+          );
       },
       settled: () => writing,
     };
   }
 
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
-    if ('notConfigured' in provider) return { ok: false, status: 'not_configured', message: provider.notConfigured };
+    if ('notConfigured' in provider)
+      return { ok: false, status: 'not_configured', message: provider.notConfigured };
     const checked = await checkBudget(database, request.projectId, reservedTokensFor(request));
-    return checked.ok ? { ok: true } : { ok: false, status: 'budget_exceeded', message: budgetMessage(checked.figures), figures: checked.figures };
+    return checked.ok
+      ? { ok: true }
+      : {
+          ok: false,
+          status: 'budget_exceeded',
+          message: budgetMessage(checked.figures),
+          figures: checked.figures,
+        };
   }
 
-  async function refuse(call: CallIdentity, usageId: string, figures: BudgetFigures): Promise<GatewayTurnOutcome> {
+  async function refuse(
+    call: CallIdentity,
+    usageId: string,
+    figures: BudgetFigures,
+  ): Promise<GatewayTurnOutcome> {
     const message = budgetMessage(figures);
-    if (call.sessionId) await eventLog.append(call.sessionId, [{ type: 'budget.exceeded', actor: 'system', payload: { v: 1, agent: call.agent, usage_id: usageId, ...figures } }]);
+    if (call.sessionId)
+      await eventLog.append(call.sessionId, [
+        {
+          type: 'budget.exceeded',
+          actor: 'system',
+          payload: { v: 1, agent: call.agent, usage_id: usageId, ...figures },
+        },
+      ]);
     logger.info({ ...call, ...figures }, 'model turn refused by the budget');
     return { status: 'budget_exceeded', usageId, message, figures };
   }
@@ -113,11 +210,21 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 
 /** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */
 export function reservedTokensFor(request: GatewayTurnRequest): number {
-  return Math.max(request.inputTokens ?? 0, reservableInputTokens(toModelRequest(request))) + request.maxOutputTokens;
+  return (
+    Math.max(request.inputTokens ?? 0, reservableInputTokens(toModelRequest(request))) +
+    request.maxOutputTokens
+  );
 }
 
 function toModelRequest(request: GatewayTurnRequest) {
-  return { agent: request.agent, system: request.system, messages: request.messages, tools: request.tools, maxOutputTokens: request.maxOutputTokens, ...(request.temperature === undefined ? {} : { temperature: request.temperature }) };
+  return {
+    agent: request.agent,
+    system: request.system,
+    messages: request.messages,
+    tools: request.tools,
+    maxOutputTokens: request.maxOutputTokens,
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+  };
 }
 
 const budgetMessage = (figures: BudgetFigures) =>

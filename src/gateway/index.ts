@@ -1,10 +1,35 @@
-export type { BudgetFigures, GatewayPreflight, GatewayStatus, GatewayTurnOptions, GatewayTurnOutcome, GatewayTurnRequest, ModelGateway, TurnUsage } from './model-gateway.ts';
+export type {
+  BudgetFigures,
+  GatewayPreflight,
+  GatewayStatus,
+  GatewayTurnOptions,
+  GatewayTurnOutcome,
+  GatewayTurnRequest,
+  ModelGateway,
+  TurnUsage,
+} from './model-gateway.ts';
 export { createModelGateway, type GatewayDependencies } from './create-model-gateway.ts';
 export { createModelHealth, type ModelHealth, type ModelHealthReport } from './model-health.ts';
-export { createEmbeddingGateway, createEmbeddingProviderFromConfig, type EmbeddingGateway, type EmbeddingOutcome, type EmbeddingProvider, type EmbeddingRequest } from './embeddings/index.ts';
+export {
+  createEmbeddingGateway,
+  createEmbeddingProviderFromConfig,
+  type EmbeddingGateway,
+  type EmbeddingOutcome,
+  type EmbeddingProvider,
+  type EmbeddingRequest,
+} from './embeddings/index.ts';
 export { expireStaleReservations } from './metering/settle-call.ts';
-export { interruptedCallError, startProcessIdentity, type ProcessIdentity } from './metering/process-identity.ts';
+export {
+  interruptedCallError,
+  startProcessIdentity,
+  type ProcessIdentity,
+} from './metering/process-identity.ts';
 export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.ts';
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
 export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';
-export type { FinishReason, ModelMessage, ToolCallPart, ToolDefinition } from './providers/index.ts';
+export type {
+  FinishReason,
+  ModelMessage,
+  ToolCallPart,
+  ToolDefinition,
+} from './providers/index.ts';

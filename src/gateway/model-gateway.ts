@@ -1,4 +1,9 @@
-import type { ModelMessage, ToolCallPart, ToolDefinition, FinishReason } from './providers/index.ts';
+import type {
+  ModelMessage,
+  ToolCallPart,
+  ToolDefinition,
+  FinishReason,
+} from './providers/index.ts';
 
 /**
  * The one way agent code reaches a model. Agents receive this interface, never a provider: every turn passes
@@ -15,9 +20,14 @@ export interface ModelGateway {
   preflight(request: GatewayTurnRequest): Promise<GatewayPreflight>;
 }
 
-export type GatewayPreflight = { ok: true } | { ok: false; status: 'not_configured'; message: string } | { ok: false; status: 'budget_exceeded'; message: string; figures: BudgetFigures };
+export type GatewayPreflight =
+  | { ok: true }
+  | { ok: false; status: 'not_configured'; message: string }
+  | { ok: false; status: 'budget_exceeded'; message: string; figures: BudgetFigures };
 
-export type GatewayStatus = { configured: true; provider: string; model: string } | { configured: false; message: string };
+export type GatewayStatus =
+  | { configured: true; provider: string; model: string }
+  | { configured: false; message: string };
 
 export interface GatewayTurnRequest {
   projectId: string;
@@ -55,7 +65,14 @@ export interface BudgetFigures {
 
 /** Expected outcomes are values: a refused budget or a failed provider is not an exception for the caller. */
 export type GatewayTurnOutcome =
-  | { status: 'completed'; usageId: string; text: string; toolCalls: ToolCallPart[]; usage: TurnUsage; finishReason: FinishReason }
+  | {
+      status: 'completed';
+      usageId: string;
+      text: string;
+      toolCalls: ToolCallPart[];
+      usage: TurnUsage;
+      finishReason: FinishReason;
+    }
   | { status: 'not_configured'; message: string }
   | { status: 'budget_exceeded'; usageId: string; message: string; figures: BudgetFigures }
   | { status: 'failed'; usageId: string; message: string; errorName: string; partialText: string }

@@ -45,10 +45,24 @@ export function createModelHealth(options: ModelHealthOptions): ModelHealth {
   const unreachableIntervalMs = options.unreachableIntervalMs ?? 30_000;
   const reachableIntervalMs = options.reachableIntervalMs ?? 300_000;
   const minRecheckMs = options.minRecheckMs ?? 5_000;
-  const base = status.configured ? { configured: true, provider: status.provider, model: status.model } : { configured: false, provider: null, model: null };
+  const base = status.configured
+    ? { configured: true, provider: status.provider, model: status.model }
+    : { configured: false, provider: null, model: null };
   let report: ModelHealthReport = status.configured
-    ? { ...base, target: probe?.target ?? null, reachable: probe === null ? true : null, checked_at: probe === null ? new Date(clock()).toISOString() : null, reason: null }
-    : { ...base, target: null, reachable: false, checked_at: new Date(clock()).toISOString(), reason: status.message };
+    ? {
+        ...base,
+        target: probe?.target ?? null,
+        reachable: probe === null ? true : null,
+        checked_at: probe === null ? new Date(clock()).toISOString() : null,
+        reason: null,
+      }
+    : {
+        ...base,
+        target: null,
+        reachable: false,
+        checked_at: new Date(clock()).toISOString(),
+        reason: status.message,
+      };
   let lastCheckAt = -Infinity;
   let running: Promise<ModelHealthReport> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -60,11 +74,22 @@ export function createModelHealth(options: ModelHealthOptions): ModelHealth {
     lastCheckAt = clock();
     const result = await probe.check();
     const previous = report.reachable;
-    report = { ...report, reachable: result.reachable, reason: result.reason, checked_at: new Date(clock()).toISOString() };
+    report = {
+      ...report,
+      reachable: result.reachable,
+      reason: result.reason,
+      checked_at: new Date(clock()).toISOString(),
+    };
     if (!result.reachable && previous !== false) {
-      logger.warn({ model: report.model, target: probe.target, reason: result.reason }, `the model endpoint is not reachable (${result.reason}); Forja keeps running and checks again every ${unreachableIntervalMs / 1000} s`);
+      logger.warn(
+        { model: report.model, target: probe.target, reason: result.reason },
+        `the model endpoint is not reachable (${result.reason}); Forja keeps running and checks again every ${unreachableIntervalMs / 1000} s`,
+      );
     } else if (result.reachable && previous === false) {
-      logger.info({ model: report.model, target: probe.target }, 'the model endpoint answers again');
+      logger.info(
+        { model: report.model, target: probe.target },
+        'the model endpoint answers again',
+      );
     } else if (result.reachable && previous === null) {
       logger.info({ model: report.model, target: probe.target }, 'the model endpoint answers');
     }
@@ -82,7 +107,10 @@ export function createModelHealth(options: ModelHealthOptions): ModelHealth {
 
   function schedule(): void {
     if (stopped || probe === null) return;
-    timer = setTimeout(() => void check().then(schedule, schedule), report.reachable ? reachableIntervalMs : unreachableIntervalMs);
+    timer = setTimeout(
+      () => void check().then(schedule, schedule),
+      report.reachable ? reachableIntervalMs : unreachableIntervalMs,
+    );
     timer.unref();
   }
 

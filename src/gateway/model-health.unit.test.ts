@@ -22,35 +22,74 @@ function probeAnswering(first: ProbeResult) {
 
 function recordingLogger() {
   const lines: Array<{ level: number; msg: string }> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  const logger = pino(
+    { level: 'info' },
+    {
+      write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
+    },
+  );
   return { logger, lines };
 }
 
 describe('model health', () => {
   it('says the model is not configured, with the reason, and never looks', async () => {
     const { logger } = recordingLogger();
-    const health = createModelHealth({ status: { configured: false, message: 'No model configured: set FORJA_MODEL' }, probe: null, logger });
-    expect(health.current()).toMatchObject({ configured: false, reachable: false, reason: 'No model configured: set FORJA_MODEL', target: null });
+    const health = createModelHealth({
+      status: { configured: false, message: 'No model configured: set FORJA_MODEL' },
+      probe: null,
+      logger,
+    });
+    expect(health.current()).toMatchObject({
+      configured: false,
+      reachable: false,
+      reason: 'No model configured: set FORJA_MODEL',
+      target: null,
+    });
     expect(await health.check()).toMatchObject({ configured: false });
   });
 
   it('counts a model with no endpoint (scripted) as reachable', () => {
     const { logger } = recordingLogger();
-    const health = createModelHealth({ status: { configured: true, provider: 'scripted', model: 'demo.json' }, probe: null, logger });
-    expect(health.current()).toMatchObject({ configured: true, provider: 'scripted', reachable: true, reason: null });
+    const health = createModelHealth({
+      status: { configured: true, provider: 'scripted', model: 'demo.json' },
+      probe: null,
+      logger,
+    });
+    expect(health.current()).toMatchObject({
+      configured: true,
+      provider: 'scripted',
+      reachable: true,
+      reason: null,
+    });
   });
 
   it('is unknown until the first look, then follows the endpoint, logging each change once', async () => {
     const { logger, lines } = recordingLogger();
-    const { probe, set } = probeAnswering({ reachable: false, reason: 'http://127.0.0.1:11434/v1/models does not answer (ECONNREFUSED)' });
+    const { probe, set } = probeAnswering({
+      reachable: false,
+      reason: 'http://127.0.0.1:11434/v1/models does not answer (ECONNREFUSED)',
+    });
     let now = 1_000_000;
     const health = createModelHealth({ status: CONFIGURED, probe, logger, clock: () => now });
-    expect(health.current()).toMatchObject({ configured: true, reachable: null, checked_at: null, target: probe.target });
+    expect(health.current()).toMatchObject({
+      configured: true,
+      reachable: null,
+      checked_at: null,
+      target: probe.target,
+    });
 
-    expect(await health.check()).toMatchObject({ reachable: false, reason: expect.stringContaining('ECONNREFUSED'), checked_at: new Date(now).toISOString() });
+    expect(await health.check()).toMatchObject({
+      reachable: false,
+      reason: expect.stringContaining('ECONNREFUSED'),
+      checked_at: new Date(now).toISOString(),
+    });
     now += 10_000;
     await health.check();
-    expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([expect.stringMatching(/^the model endpoint is not reachable \(.*ECONNREFUSED\)\); Forja keeps running/)]);
+    expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+      expect.stringMatching(
+        /^the model endpoint is not reachable \(.*ECONNREFUSED\)\); Forja keeps running/,
+      ),
+    ]);
 
     set({ reachable: true, reason: null });
     now += 10_000;
@@ -62,7 +101,13 @@ describe('model health', () => {
     const { logger } = recordingLogger();
     const { probe } = probeAnswering({ reachable: true, reason: null });
     let now = 0;
-    const health = createModelHealth({ status: CONFIGURED, probe, logger, clock: () => now, minRecheckMs: 5_000 });
+    const health = createModelHealth({
+      status: CONFIGURED,
+      probe,
+      logger,
+      clock: () => now,
+      minRecheckMs: 5_000,
+    });
     await Promise.all([health.check(), health.check(), health.check()]);
     expect(probe.looks).toBe(1);
     now += 4_999;
@@ -76,7 +121,13 @@ describe('model health', () => {
   it('looks again by itself while started, and stops looking when stopped', async () => {
     const { logger } = recordingLogger();
     const { probe } = probeAnswering({ reachable: false, reason: 'down' });
-    const health = createModelHealth({ status: CONFIGURED, probe, logger, unreachableIntervalMs: 1, minRecheckMs: 0 });
+    const health = createModelHealth({
+      status: CONFIGURED,
+      probe,
+      logger,
+      unreachableIntervalMs: 1,
+      minRecheckMs: 0,
+    });
     health.start();
     while (probe.looks < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     await health.stop();

@@ -3,7 +3,15 @@ import { AGENT_IDENTITIES, AGENT_SLUGS, isAgentSlug } from './agent-identities.t
 
 describe('agent identities', () => {
   it('has exactly the roster, one single line each', () => {
-    expect([...AGENT_SLUGS]).toEqual(['criativo', 'po', 'arquiteto', 'dev', 'psicologo', 'anamnese', 'ux-designer']);
+    expect([...AGENT_SLUGS]).toEqual([
+      'criativo',
+      'po',
+      'arquiteto',
+      'dev',
+      'psicologo',
+      'anamnese',
+      'ux-designer',
+    ]);
     expect(Object.keys(AGENT_IDENTITIES)).toEqual([...AGENT_SLUGS]);
     for (const identity of Object.values(AGENT_IDENTITIES)) {
       expect(identity.trim()).not.toBe('');

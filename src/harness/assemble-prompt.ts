@@ -3,7 +3,13 @@ import { dropWholeUnits } from './drop-whole-units.ts';
 import { estimateTokenizer } from './estimate-tokenizer.ts';
 import { InvalidLayerBudgetError } from './invalid-layer-budget-error.ts';
 import { keepOrDrop } from './keep-or-drop.ts';
-import { DEFAULT_LAYER_BUDGETS, LAYER_NAMES, LAYER_STRATEGIES, isLayerName, type LayerName } from './layers.ts';
+import {
+  DEFAULT_LAYER_BUDGETS,
+  LAYER_NAMES,
+  LAYER_STRATEGIES,
+  isLayerName,
+  type LayerName,
+} from './layers.ts';
 import { LAYER_SEPARATOR, layerHeader } from './prompt-layout.ts';
 import type { Tokenizer } from './tokenizer.ts';
 import { truncateTail } from './truncate-tail.ts';
@@ -27,7 +33,9 @@ export interface AssemblyOptions {
   readonly tokenizer?: Tokenizer;
 }
 
-function resolveBudgets(overrides: Readonly<Partial<Record<string, number>>>): Record<LayerName, number> {
+function resolveBudgets(
+  overrides: Readonly<Partial<Record<string, number>>>,
+): Record<LayerName, number> {
   const budgets = { ...DEFAULT_LAYER_BUDGETS };
   for (const [layer, budget] of Object.entries(overrides)) {
     if (budget === undefined) continue;
@@ -47,17 +55,29 @@ function blockText(text: string | undefined): string {
 
 function emptyOutcome(tokenizer: Tokenizer, withUnits: boolean): LayerOutcome {
   const nothing = tokenizer.count('');
-  const outcome = { status: 'empty' as const, content: '', tokens: nothing.tokens, estimated: nothing.estimated };
+  const outcome = {
+    status: 'empty' as const,
+    content: '',
+    tokens: nothing.tokens,
+    estimated: nothing.estimated,
+  };
   return withUnits ? { ...outcome, units: [] } : outcome;
 }
 
-function applyStrategy(name: LayerName, inputs: PromptLayerInputs, budget: number, tokenizer: Tokenizer) {
+function applyStrategy(
+  name: LayerName,
+  inputs: PromptLayerInputs,
+  budget: number,
+  tokenizer: Tokenizer,
+) {
   const header = layerHeader(name);
   if (name === 'instruction_files' || name === 'regras_negocio') {
     const units = (inputs[name] ?? []).map((unit) => ({ id: unit.id, text: unit.text.trimEnd() }));
     if (units.length === 0) return emptyOutcome(tokenizer, true);
     // Instruction files keep the head of the last file that does not fit (ADR 0090); rules are never split.
-    return dropWholeUnits(header, units, budget, tokenizer, { truncateBoundary: name === 'instruction_files' });
+    return dropWholeUnits(header, units, budget, tokenizer, {
+      truncateBoundary: name === 'instruction_files',
+    });
   }
   const text = blockText(inputs[name]);
   if (text.length === 0) return emptyOutcome(tokenizer, false);
@@ -87,7 +107,10 @@ function layerReport(name: LayerName, budget: number, outcome: LayerOutcome): La
  * byte-identical report. Empty layers cost 0 tokens and add nothing to the prompt.
  * @throws InvalidLayerBudgetError when an override names no layer or is not a non-negative integer.
  */
-export function assemblePrompt(inputs: PromptLayerInputs, options: AssemblyOptions = {}): AssemblyReport {
+export function assemblePrompt(
+  inputs: PromptLayerInputs,
+  options: AssemblyOptions = {},
+): AssemblyReport {
   const tokenizer = options.tokenizer ?? estimateTokenizer;
   const budgets = resolveBudgets(options.budgets ?? {});
   const layers = LAYER_NAMES.map((name) =>

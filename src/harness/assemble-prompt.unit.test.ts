@@ -13,11 +13,20 @@ const units = fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength
   maxLength: 6,
 });
 const layerInputs = fc.record(
-  { identidade: text, instruction_files: units, contexto_projeto: text, regras_negocio: units, estado_tarefa: text },
+  {
+    identidade: text,
+    instruction_files: units,
+    contexto_projeto: text,
+    regras_negocio: units,
+    estado_tarefa: text,
+  },
   { requiredKeys: [] },
 );
 const budgets = fc.record(
-  Object.fromEntries(LAYER_NAMES.map((name) => [name, fc.nat(200)])) as Record<(typeof LAYER_NAMES)[number], fc.Arbitrary<number>>,
+  Object.fromEntries(LAYER_NAMES.map((name) => [name, fc.nat(200)])) as Record<
+    (typeof LAYER_NAMES)[number],
+    fc.Arbitrary<number>
+  >,
   { requiredKeys: [] },
 );
 
@@ -52,7 +61,9 @@ describe('assemblePrompt', () => {
       instruction_files: [{ id: 'AGENTS.md', text: 'raiz\n' }],
       estado_tarefa: 'tarefa',
     });
-    expect(report.prompt).toBe('## identidade\nid\n\n## instruction_files\n### AGENTS.md\nraiz\n\n## estado_tarefa\ntarefa');
+    expect(report.prompt).toBe(
+      '## identidade\nid\n\n## instruction_files\n### AGENTS.md\nraiz\n\n## estado_tarefa\ntarefa',
+    );
     expect(report.total_tokens).toBe(estimateTokenizer.count(report.prompt).tokens);
   });
 
@@ -69,8 +80,15 @@ describe('assemblePrompt', () => {
   });
 
   it('rejects a budget that names no layer or is not a non-negative integer', () => {
-    for (const bad of [{ contexto: 10 }, { estado_tarefa: -1 }, { identidade: 1.5 }, { identidade: Number.NaN }]) {
-      expect(() => assemblePrompt({ agent: 'dev' }, { budgets: bad })).toThrow(InvalidLayerBudgetError);
+    for (const bad of [
+      { contexto: 10 },
+      { estado_tarefa: -1 },
+      { identidade: 1.5 },
+      { identidade: Number.NaN },
+    ]) {
+      expect(() => assemblePrompt({ agent: 'dev' }, { budgets: bad })).toThrow(
+        InvalidLayerBudgetError,
+      );
     }
   });
 
@@ -83,10 +101,14 @@ describe('assemblePrompt', () => {
           expect(layer.tokens).toBe(estimateTokenizer.count(layer.content).tokens);
           expect(layer.status === 'empty' || layer.status === 'dropped').toBe(layer.content === '');
         }
-        const contents = report.layers.map((layer) => layer.content).filter((content) => content !== '');
+        const contents = report.layers
+          .map((layer) => layer.content)
+          .filter((content) => content !== '');
         expect(report.prompt).toBe(contents.join(LAYER_SEPARATOR));
         const layerSum = report.layers.reduce((sum, layer) => sum + layer.tokens, 0);
-        expect(report.total_tokens).toBeLessThanOrEqual(layerSum + Math.ceil(Math.max(0, contents.length - 1) / 2));
+        expect(report.total_tokens).toBeLessThanOrEqual(
+          layerSum + Math.ceil(Math.max(0, contents.length - 1) / 2),
+        );
       }),
     );
   });
@@ -94,9 +116,13 @@ describe('assemblePrompt', () => {
   it('is deterministic: the same input gives a byte-identical report', () => {
     fc.assert(
       fc.property(layerInputs, budgets, (inputs, overrides) => {
-        const first = JSON.stringify(assemblePrompt({ agent: 'po', ...inputs }, { budgets: overrides }));
+        const first = JSON.stringify(
+          assemblePrompt({ agent: 'po', ...inputs }, { budgets: overrides }),
+        );
         const copy = structuredClone(inputs) as Partial<PromptLayerInputs>;
-        expect(JSON.stringify(assemblePrompt({ agent: 'po', ...copy }, { budgets: { ...overrides } }))).toBe(first);
+        expect(
+          JSON.stringify(assemblePrompt({ agent: 'po', ...copy }, { budgets: { ...overrides } })),
+        ).toBe(first);
       }),
     );
   });

@@ -66,7 +66,9 @@ export function bpeChunks(text: string): { readonly chunks: string[]; readonly e
  * except for text with a run of more than BPE_MAX_RUN_UNITS characters without a space (or of spaces),
  * counted in cut pieces and flagged `estimated: true`: linear time, 1 MB in well under 2 s.
  */
-export async function createBpeTokenizer(encoding: BpeEncodingName = 'o200k_base'): Promise<Tokenizer> {
+export async function createBpeTokenizer(
+  encoding: BpeEncodingName = 'o200k_base',
+): Promise<Tokenizer> {
   const countTokens = await loadCountFunction(encoding);
   return Object.freeze({
     name: `bpe:${encoding}`,

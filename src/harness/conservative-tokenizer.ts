@@ -80,7 +80,8 @@ export const conservativeTokenizer: Tokenizer = Object.freeze({
         }
       }
       const kind = classOf(code);
-      const capitalAfterLowerCase = kind === 'letter' && code <= 0x5a && run === 'letter' && previous >= 0x61;
+      const capitalAfterLowerCase =
+        kind === 'letter' && code <= 0x5a && run === 'letter' && previous >= 0x61;
       previous = code;
       if (kind !== run || capitalAfterLowerCase) {
         if (run !== null) tokens += costOf(run, characters, bytes);
@@ -92,6 +93,9 @@ export const conservativeTokenizer: Tokenizer = Object.freeze({
       bytes += code >= 0xd800 && code <= 0xdfff ? 3 : utf8Bytes(code);
     }
     if (run !== null) tokens += costOf(run, characters, bytes);
-    return { tokens: Math.max(tokens, Math.ceil(Buffer.byteLength(text, 'utf8') / 4)), estimated: true };
+    return {
+      tokens: Math.max(tokens, Math.ceil(Buffer.byteLength(text, 'utf8') / 4)),
+      estimated: true,
+    };
   },
 });

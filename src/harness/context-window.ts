@@ -38,7 +38,11 @@ const MODEL_FAMILIES: ReadonlyArray<{ family: string; pattern: RegExp; tokens: n
   { family: 'llama-3', pattern: /llama-?3/, tokens: 8_192 },
   { family: 'llama-2', pattern: /llama-?2/, tokens: 4_096 },
   { family: 'qwen', pattern: /qwen/, tokens: 32_768 },
-  { family: 'mistral-large', pattern: /mistral-large|mistral-medium|codestral|ministral/, tokens: 128_000 },
+  {
+    family: 'mistral-large',
+    pattern: /mistral-large|mistral-medium|codestral|ministral/,
+    tokens: 128_000,
+  },
   { family: 'mistral', pattern: /mistral|mixtral/, tokens: 32_768 },
   { family: 'gemma-3', pattern: /gemma-?3/, tokens: 128_000 },
   { family: 'gemma', pattern: /gemma/, tokens: 8_192 },
@@ -63,7 +67,10 @@ export interface ContextWindow {
   readonly from: string;
 }
 
-export const NO_CONTEXT_WINDOW_SETTINGS: ContextWindowSettings = Object.freeze({ global: null, perAgent: Object.freeze({}) });
+export const NO_CONTEXT_WINDOW_SETTINGS: ContextWindowSettings = Object.freeze({
+  global: null,
+  perAgent: Object.freeze({}),
+});
 
 /**
  * Reads `FORJA_MODEL_CONTEXT_TOKENS` and every `FORJA_MODEL_CONTEXT_TOKENS_<AGENT>`. A value that is not a
@@ -71,16 +78,27 @@ export const NO_CONTEXT_WINDOW_SETTINGS: ContextWindowSettings = Object.freeze({
  */
 export function readContextWindowSettings(
   env: Readonly<Record<string, string | undefined>>,
-): { ok: true; settings: ContextWindowSettings } | { ok: false; variable: string; message: string } {
+):
+  | { ok: true; settings: ContextWindowSettings }
+  | { ok: false; variable: string; message: string } {
   let global: number | null = null;
   const perAgent: Record<string, number> = {};
   for (const [variable, raw] of Object.entries(env)) {
-    if (variable !== CONTEXT_TOKENS_VARIABLE && !variable.startsWith(`${CONTEXT_TOKENS_VARIABLE}_`)) continue;
+    if (variable !== CONTEXT_TOKENS_VARIABLE && !variable.startsWith(`${CONTEXT_TOKENS_VARIABLE}_`))
+      continue;
     const value = (raw ?? '').trim();
     if (value === '') continue;
     const tokens = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(tokens) || tokens < MIN_CONTEXT_TOKENS || tokens > MAX_CONTEXT_TOKENS) {
-      return { ok: false, variable, message: `${variable} must be a whole number of tokens from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS}, not "${raw}".` };
+    if (
+      !Number.isSafeInteger(tokens) ||
+      tokens < MIN_CONTEXT_TOKENS ||
+      tokens > MAX_CONTEXT_TOKENS
+    ) {
+      return {
+        ok: false,
+        variable,
+        message: `${variable} must be a whole number of tokens from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS}, not "${raw}".`,
+      };
     }
     if (variable === CONTEXT_TOKENS_VARIABLE) global = tokens;
     else perAgent[variable.slice(CONTEXT_TOKENS_VARIABLE.length + 1)] = tokens;
@@ -101,16 +119,23 @@ export function modelFamilyWindow(model: string): { family: string; tokens: numb
 }
 
 /** The window `agent` gets on `model`: its own setting, the global one, the model's family, or the default. */
-export function contextWindowFor(settings: ContextWindowSettings, model: string, agent: string): ContextWindow {
+export function contextWindowFor(
+  settings: ContextWindowSettings,
+  model: string,
+  agent: string,
+): ContextWindow {
   const own = agentVariableSuffix(agent);
   const base = agentVariableSuffix(agent.split(':')[0] ?? agent);
   for (const suffix of own === base ? [own] : [own, base]) {
     const tokens = settings.perAgent[suffix];
-    if (tokens !== undefined) return { tokens, source: 'agent_setting', from: `${CONTEXT_TOKENS_VARIABLE}_${suffix}` };
+    if (tokens !== undefined)
+      return { tokens, source: 'agent_setting', from: `${CONTEXT_TOKENS_VARIABLE}_${suffix}` };
   }
-  if (settings.global !== null) return { tokens: settings.global, source: 'setting', from: CONTEXT_TOKENS_VARIABLE };
+  if (settings.global !== null)
+    return { tokens: settings.global, source: 'setting', from: CONTEXT_TOKENS_VARIABLE };
   const family = modelFamilyWindow(model);
-  if (family !== null) return { tokens: family.tokens, source: 'model_family', from: family.family };
+  if (family !== null)
+    return { tokens: family.tokens, source: 'model_family', from: family.family };
   return { tokens: DEFAULT_CONTEXT_TOKENS, source: 'default', from: 'default' };
 }
 
@@ -132,5 +157,11 @@ export interface RequestFrame {
  * `maxOutputTokens` − the margin. Negative when the fixed parts alone do not fit.
  */
 export function historyBudget(frame: RequestFrame): number {
-  return frame.windowTokens - frame.systemTokens - frame.toolTokens - frame.maxOutputTokens - contextMarginTokens(frame.windowTokens);
+  return (
+    frame.windowTokens -
+    frame.systemTokens -
+    frame.toolTokens -
+    frame.maxOutputTokens -
+    contextMarginTokens(frame.windowTokens)
+  );
 }

@@ -34,33 +34,83 @@ describe('the context window', () => {
   });
 
   it('takes the agent setting, then the global one, then the family, then the conservative default', () => {
-    const settings = settingsOf({ FORJA_MODEL_CONTEXT_TOKENS: '4000', FORJA_MODEL_CONTEXT_TOKENS_PO: '9000', FORJA_MODEL_CONTEXT_TOKENS_DEV: '7000', FORJA_MODEL_CONTEXT_TOKENS_DEV_BILLING: '6000' });
-    expect(contextWindowFor(settings, 'gpt-4o', 'po')).toEqual({ tokens: 9000, source: 'agent_setting', from: 'FORJA_MODEL_CONTEXT_TOKENS_PO' });
+    const settings = settingsOf({
+      FORJA_MODEL_CONTEXT_TOKENS: '4000',
+      FORJA_MODEL_CONTEXT_TOKENS_PO: '9000',
+      FORJA_MODEL_CONTEXT_TOKENS_DEV: '7000',
+      FORJA_MODEL_CONTEXT_TOKENS_DEV_BILLING: '6000',
+    });
+    expect(contextWindowFor(settings, 'gpt-4o', 'po')).toEqual({
+      tokens: 9000,
+      source: 'agent_setting',
+      from: 'FORJA_MODEL_CONTEXT_TOKENS_PO',
+    });
     expect(contextWindowFor(settings, 'gpt-4o', 'dev:billing').tokens).toBe(6000);
-    expect(contextWindowFor(settings, 'gpt-4o', 'dev:catalog')).toEqual({ tokens: 7000, source: 'agent_setting', from: 'FORJA_MODEL_CONTEXT_TOKENS_DEV' });
-    expect(contextWindowFor(settings, 'gpt-4o', 'criativo')).toEqual({ tokens: 4000, source: 'setting', from: 'FORJA_MODEL_CONTEXT_TOKENS' });
-    expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'gpt-4o', 'criativo')).toEqual({ tokens: 128_000, source: 'model_family', from: 'gpt-4o' });
-    expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'scripted.json', 'criativo')).toEqual({ tokens: DEFAULT_CONTEXT_TOKENS, source: 'default', from: 'default' });
+    expect(contextWindowFor(settings, 'gpt-4o', 'dev:catalog')).toEqual({
+      tokens: 7000,
+      source: 'agent_setting',
+      from: 'FORJA_MODEL_CONTEXT_TOKENS_DEV',
+    });
+    expect(contextWindowFor(settings, 'gpt-4o', 'criativo')).toEqual({
+      tokens: 4000,
+      source: 'setting',
+      from: 'FORJA_MODEL_CONTEXT_TOKENS',
+    });
+    expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'gpt-4o', 'criativo')).toEqual({
+      tokens: 128_000,
+      source: 'model_family',
+      from: 'gpt-4o',
+    });
+    expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'scripted.json', 'criativo')).toEqual({
+      tokens: DEFAULT_CONTEXT_TOKENS,
+      source: 'default',
+      from: 'default',
+    });
   });
 
   it('refuses a setting that is not a whole number in range, naming the variable', () => {
     expect(readContextWindowSettings({ FORJA_MODEL_CONTEXT_TOKENS: '4k' })).toEqual({
       ok: false,
       variable: 'FORJA_MODEL_CONTEXT_TOKENS',
-      message: 'FORJA_MODEL_CONTEXT_TOKENS must be a whole number of tokens from 1024 to 10000000, not "4k".',
+      message:
+        'FORJA_MODEL_CONTEXT_TOKENS must be a whole number of tokens from 1024 to 10000000, not "4k".',
     });
-    expect(readContextWindowSettings({ FORJA_MODEL_CONTEXT_TOKENS_PO: '100' })).toMatchObject({ ok: false, variable: 'FORJA_MODEL_CONTEXT_TOKENS_PO' });
-    expect(readContextWindowSettings({ FORJA_MODEL_CONTEXT_TOKENS: '' })).toEqual({ ok: true, settings: { global: null, perAgent: {} } });
+    expect(readContextWindowSettings({ FORJA_MODEL_CONTEXT_TOKENS_PO: '100' })).toMatchObject({
+      ok: false,
+      variable: 'FORJA_MODEL_CONTEXT_TOKENS_PO',
+    });
+    expect(readContextWindowSettings({ FORJA_MODEL_CONTEXT_TOKENS: '' })).toEqual({
+      ok: true,
+      settings: { global: null, perAgent: {} },
+    });
   });
 
   it('leaves for history exactly the window less the fixed parts and the margin', () => {
-    expect(historyBudget({ windowTokens: 4000, systemTokens: 600, toolTokens: 200, maxOutputTokens: 1024 })).toBe(4000 - 600 - 200 - 1024 - 400);
-    fc.assert(
-      fc.property(fc.integer({ min: 1024, max: 2_000_000 }), fc.nat(50_000), fc.nat(10_000), fc.nat(10_000), (window, system, tools, output) => {
-        const budget = historyBudget({ windowTokens: window, systemTokens: system, toolTokens: tools, maxOutputTokens: output });
-        // Whatever fits the budget, the whole request still fits the window with the margin free.
-        expect(budget + system + tools + output + contextMarginTokens(window)).toBe(window);
+    expect(
+      historyBudget({
+        windowTokens: 4000,
+        systemTokens: 600,
+        toolTokens: 200,
+        maxOutputTokens: 1024,
       }),
+    ).toBe(4000 - 600 - 200 - 1024 - 400);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1024, max: 2_000_000 }),
+        fc.nat(50_000),
+        fc.nat(10_000),
+        fc.nat(10_000),
+        (window, system, tools, output) => {
+          const budget = historyBudget({
+            windowTokens: window,
+            systemTokens: system,
+            toolTokens: tools,
+            maxOutputTokens: output,
+          });
+          // Whatever fits the budget, the whole request still fits the window with the margin free.
+          expect(budget + system + tools + output + contextMarginTokens(window)).toBe(window);
+        },
+      ),
     );
   });
 });

@@ -8,7 +8,11 @@ import { discoverInstructionFiles } from './discover-instruction-files.ts';
 import { walkWorkspace } from './walk-workspace.ts';
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args],
+    { cwd, encoding: 'utf8' },
+  );
 
 async function write(root: string, relative: string, content: string): Promise<void> {
   await mkdir(path.dirname(path.join(root, relative)), { recursive: true });
@@ -40,7 +44,11 @@ describe('discoverInstructionFiles in a git repository', () => {
     await write(repo, 'vendor/other/AGENTS.md', 'untracked and ignored');
     const result = await discoverInstructionFiles(repo);
     expect(result.method).toBe('git');
-    expect(result.sources.map((source) => source.id)).toEqual(['AGENTS.md', 'sub/AGENTS.md', 'vendor/lib/AGENTS.md']);
+    expect(result.sources.map((source) => source.id)).toEqual([
+      'AGENTS.md',
+      'sub/AGENTS.md',
+      'vendor/lib/AGENTS.md',
+    ]);
   });
 
   it('prefers AGENTS.override.md to AGENTS.md, reads CLAUDE.md only where there is neither, and marks global files', async () => {
@@ -94,12 +102,42 @@ describe('discoverInstructionFiles in a git repository', () => {
 });
 
 // Patterns that exercise nesting and negation, the directory-only slash, anchoring and globs.
-const PATTERNS = ['build/', '!build/', 'build', '*.md', '!AGENTS.md', 'a/', '!a/', '/b', '!b', 'x/**', '!x/', 'AGENTS.md', '/AGENTS.md', '**/b/', 'a/AGENTS.md', '!a/AGENTS.md', '*', '!*/', '!*.md', '# note', ''];
+const PATTERNS = [
+  'build/',
+  '!build/',
+  'build',
+  '*.md',
+  '!AGENTS.md',
+  'a/',
+  '!a/',
+  '/b',
+  '!b',
+  'x/**',
+  '!x/',
+  'AGENTS.md',
+  '/AGENTS.md',
+  '**/b/',
+  'a/AGENTS.md',
+  '!a/AGENTS.md',
+  '*',
+  '!*/',
+  '!*.md',
+  '# note',
+  '',
+];
 const SEGMENTS = ['a', 'b', 'x', 'build'];
 
 const trees = fc.record({
-  directories: fc.uniqueArray(fc.array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')), { maxLength: 10 }),
-  gitignores: fc.array(fc.tuple(fc.nat(10), fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 4 })), { maxLength: 4 }),
+  directories: fc.uniqueArray(
+    fc
+      .array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 3 })
+      .map((parts) => parts.join('/')),
+    { maxLength: 10 },
+  ),
+  gitignores: fc.array(
+    fc.tuple(fc.nat(10), fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 4 })),
+    { maxLength: 4 },
+  ),
 });
 
 describe('the walker against git', () => {
@@ -110,7 +148,8 @@ describe('the walker against git', () => {
         const root = path.join(sandbox, `random-${run++}`);
         await mkdir(root);
         const all = ['', ...directories];
-        for (const directory of all) await write(root, path.join(directory, 'AGENTS.md'), `rules of ${directory || 'root'}`);
+        for (const directory of all)
+          await write(root, path.join(directory, 'AGENTS.md'), `rules of ${directory || 'root'}`);
         for (const [index, lines] of gitignores) {
           const directory = all[index % all.length] ?? '';
           await write(root, path.join(directory, '.gitignore'), `${lines.join('\n')}\n`);
@@ -122,8 +161,12 @@ describe('the walker against git', () => {
           .sort();
         const walked = (await walkWorkspace(root, ['AGENTS.md'])).found.sort();
         expect(walked).toEqual(fromGit);
-        const viaGit = (await discoverInstructionFiles(root)).sources.map((source) => source.id).sort();
-        const viaWalk = (await discoverInstructionFiles(root, { method: 'walk' })).sources.map((source) => source.id).sort();
+        const viaGit = (await discoverInstructionFiles(root)).sources
+          .map((source) => source.id)
+          .sort();
+        const viaWalk = (await discoverInstructionFiles(root, { method: 'walk' })).sources
+          .map((source) => source.id)
+          .sort();
         expect(viaGit).toEqual(fromGit);
         expect(viaWalk).toEqual(fromGit);
       }),

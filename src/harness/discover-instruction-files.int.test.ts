@@ -34,7 +34,8 @@ describe('discoverInstructionFiles', () => {
       'bad/AGENTS.md': new Uint8Array([0x6f, 0x6c, 0xe1, 0xff, 0xfe]),
       'big/AGENTS.md': 'x'.repeat(2000),
     };
-    for (const [relative, content] of Object.entries(files)) await write(workspace, relative, content);
+    for (const [relative, content] of Object.entries(files))
+      await write(workspace, relative, content);
     await mkdir(path.join(workspace, 'link'));
     await symlink(path.join(sandbox, 'outside/AGENTS.md'), path.join(workspace, 'link/AGENTS.md'));
     await mkdir(path.join(workspace, 'inner'));
@@ -53,9 +54,27 @@ describe('discoverInstructionFiles', () => {
     expect(result.method).toBe('walk');
     expect(result.sources).toEqual([
       { id: 'AGENTS.md', content: 'root', priority_kind: 'root', directory: '', global: true },
-      { id: 'b/AGENTS.md', content: 'b with a byte-order mark', priority_kind: 'dir', directory: 'b', global: false },
-      { id: 'pkg/AGENTS.md', content: 'pkg', priority_kind: 'dir', directory: 'pkg', global: false },
-      { id: 'pkg/api/AGENTS.md', content: 'api', priority_kind: 'dir', directory: 'pkg/api', global: false },
+      {
+        id: 'b/AGENTS.md',
+        content: 'b with a byte-order mark',
+        priority_kind: 'dir',
+        directory: 'b',
+        global: false,
+      },
+      {
+        id: 'pkg/AGENTS.md',
+        content: 'pkg',
+        priority_kind: 'dir',
+        directory: 'pkg',
+        global: false,
+      },
+      {
+        id: 'pkg/api/AGENTS.md',
+        content: 'api',
+        priority_kind: 'dir',
+        directory: 'pkg/api',
+        global: false,
+      },
     ]);
   });
 
@@ -76,15 +95,20 @@ describe('discoverInstructionFiles', () => {
 
   it('orders any random directory tree by depth, then bytes', async () => {
     const segment = fc.constantFrom('a', 'b', 'B', 'é', 'z1', '😀');
-    const directories = fc.uniqueArray(fc.array(segment, { maxLength: 4 }).map((parts) => parts.join('/')), {
-      maxLength: 12,
-    });
+    const directories = fc.uniqueArray(
+      fc.array(segment, { maxLength: 4 }).map((parts) => parts.join('/')),
+      {
+        maxLength: 12,
+      },
+    );
     let run = 0;
     await fc.assert(
       fc.asyncProperty(directories, async (relativeDirectories) => {
         const root = path.join(sandbox, `tree-${run++}`);
         await mkdir(root);
-        const created = relativeDirectories.map((directory) => (directory === '' ? 'AGENTS.md' : `${directory}/AGENTS.md`));
+        const created = relativeDirectories.map((directory) =>
+          directory === '' ? 'AGENTS.md' : `${directory}/AGENTS.md`,
+        );
         for (const relative of created) await write(root, relative, relative);
         const result = await discoverInstructionFiles(root);
         expect(result.sources.map((source) => source.id)).toEqual(orderInstructionPaths(created));

@@ -41,13 +41,17 @@ export interface DiscoveryOptions {
   readonly method?: DiscoveryMethod | 'auto';
 }
 
-type Candidate = { readonly relative: string } & ({ readonly read: InstructionFileRead } | { readonly skip: InstructionSkip });
+type Candidate = { readonly relative: string } & (
+  | { readonly read: InstructionFileRead }
+  | { readonly skip: InstructionSkip }
+);
 
 // One file per directory: the first usable one in INSTRUCTION_FILE_NAMES order; those after it are shadowed.
 function chooseInDirectory(candidates: readonly Candidate[], skipped: InstructionSkip[]) {
   let chosen: (Candidate & { read: InstructionFileRead }) | null = null;
   for (const candidate of candidates) {
-    if (chosen !== null) skipped.push({ path: candidate.relative, reason: 'shadowed', detail: chosen.relative });
+    if (chosen !== null)
+      skipped.push({ path: candidate.relative, reason: 'shadowed', detail: chosen.relative });
     else if ('read' in candidate) chosen = candidate;
     else skipped.push(candidate.skip);
   }
@@ -55,13 +59,19 @@ function chooseInDirectory(candidates: readonly Candidate[], skipped: Instructio
 }
 
 function nameRank(relative: string): number {
-  return (INSTRUCTION_FILE_NAMES as readonly string[]).indexOf(relative.slice(relative.lastIndexOf('/') + 1));
+  return (INSTRUCTION_FILE_NAMES as readonly string[]).indexOf(
+    relative.slice(relative.lastIndexOf('/') + 1),
+  );
 }
 
 function ancestorDirectories(files: readonly string[]): Set<string> {
   const directories = new Set<string>(['']);
   for (const file of files) {
-    for (let directory = governedDirectory(file); directory !== '' && !directories.has(directory); directory = governedDirectory(directory)) {
+    for (
+      let directory = governedDirectory(file);
+      directory !== '' && !directories.has(directory);
+      directory = governedDirectory(directory)
+    ) {
       directories.add(directory);
     }
   }
@@ -82,7 +92,8 @@ async function listCandidates(root: string, method: DiscoveryMethod | 'auto', st
       }
       return { method: 'git' as const, found: listing.found, skipped: [], stamps };
     }
-    if (method === 'git') throw new Error(`${root}: not inside a git work tree (or git cannot run)`);
+    if (method === 'git')
+      throw new Error(`${root}: not inside a git work tree (or git cannot run)`);
   }
   const walk = await walkWorkspace(root, INSTRUCTION_FILE_NAMES);
   for (const directory of walk.directories) {
@@ -114,7 +125,10 @@ export async function discoverInstructionFiles(
   const candidates: Candidate[] = ordered.map((relative) => {
     const outcome = readInstructionFile(root, rootRealPath, relative, maxBytes);
     // Stamped from the stat taken before the read, so an edit during the read shows on the next check.
-    listed.stamps.set(path.join(root, relative), trustedStampOf(path.join(root, relative), startedAtMs, outcome.stat));
+    listed.stamps.set(
+      path.join(root, relative),
+      trustedStampOf(path.join(root, relative), startedAtMs, outcome.stat),
+    );
     return { relative, ...('read' in outcome ? { read: outcome.read } : { skip: outcome.skip }) };
   });
   const byDirectory = new Map<string, Candidate[]>();
@@ -124,7 +138,10 @@ export async function discoverInstructionFiles(
   }
   const skipped: InstructionSkip[] = [...listed.skipped];
   const chosen = [...byDirectory.values()].flatMap((group) => {
-    const one = chooseInDirectory([...group].sort((left, right) => nameRank(left.relative) - nameRank(right.relative)), skipped);
+    const one = chooseInDirectory(
+      [...group].sort((left, right) => nameRank(left.relative) - nameRank(right.relative)),
+      skipped,
+    );
     return one === null ? [] : [one];
   });
   chosen.sort((left, right) => compareInstructionPaths(left.relative, right.relative));
@@ -132,7 +149,8 @@ export async function discoverInstructionFiles(
   // otherwise under the first path in priority order.
   const keptByRealPath = new Map<string, string>();
   for (const candidate of chosen) {
-    if (candidate.read.realPath === path.join(rootRealPath, candidate.relative)) keptByRealPath.set(candidate.read.realPath, candidate.relative);
+    if (candidate.read.realPath === path.join(rootRealPath, candidate.relative))
+      keptByRealPath.set(candidate.read.realPath, candidate.relative);
   }
   const sources: InstructionSource[] = [];
   for (const candidate of chosen) {
@@ -152,6 +170,11 @@ export async function discoverInstructionFiles(
     });
   }
   skipped.sort((left, right) => compareInstructionPaths(left.path, right.path));
-  const freshness: FreshnessBasis = { workspaceDir: root, startedAtMs, stamps: listed.stamps, listed: new Set(listed.found) };
+  const freshness: FreshnessBasis = {
+    workspaceDir: root,
+    startedAtMs,
+    stamps: listed.stamps,
+    listed: new Set(listed.found),
+  };
   return { sources, skipped, method: listed.method, freshness };
 }

@@ -16,7 +16,11 @@ export interface DropOptions {
 }
 
 // The parts of a layer that keeps the last `keptCount` units, for counting without concatenating.
-function partsOfLastUnits(header: string, rendered: readonly (readonly [string, string])[], keptCount: number) {
+function partsOfLastUnits(
+  header: string,
+  rendered: readonly (readonly [string, string])[],
+  keptCount: number,
+) {
   if (keptCount === 0) return [];
   const parts: string[] = [header];
   for (let index = rendered.length - keptCount; index < rendered.length; index++) {
@@ -28,15 +32,34 @@ function partsOfLastUnits(header: string, rendered: readonly (readonly [string, 
 }
 
 // The longest head of `text` (a grapheme boundary) that fits before `tail`; 0 when nothing does.
-function boundaryHead(header: string, unitHeaderLine: string, text: string, tail: readonly string[], budget: number, tokenizer: Tokenizer) {
+function boundaryHead(
+  header: string,
+  unitHeaderLine: string,
+  text: string,
+  tail: readonly string[],
+  budget: number,
+  tokenizer: Tokenizer,
+) {
   const partsWith = (length: number) => {
-    const head = [header, unitHeaderLine, text.slice(0, graphemeBoundaryAtOrBefore(text, length)), TRUNCATION_SUFFIX];
+    const head = [
+      header,
+      unitHeaderLine,
+      text.slice(0, graphemeBoundaryAtOrBefore(text, length)),
+      TRUNCATION_SUFFIX,
+    ];
     return tail.length === 0 ? head : [...head, UNIT_SEPARATOR, ...tail.slice(1)];
   };
   if (countJoined(tokenizer, partsWith(0)).tokens > budget) return 0;
   const fixed = countJoined(tokenizer, partsWith(0)).tokens;
-  const hint = Math.floor((text.length * Math.max(0, budget - fixed)) / Math.max(1, countJoined(tokenizer, [text]).tokens));
-  const longest = largestFitting(Math.max(0, text.length - 1), (length) => countJoined(tokenizer, partsWith(length)).tokens <= budget, hint);
+  const hint = Math.floor(
+    (text.length * Math.max(0, budget - fixed)) /
+      Math.max(1, countJoined(tokenizer, [text]).tokens),
+  );
+  const longest = largestFitting(
+    Math.max(0, text.length - 1),
+    (length) => countJoined(tokenizer, partsWith(length)).tokens <= budget,
+    hint,
+  );
   return graphemeBoundaryAtOrBefore(text, longest);
 }
 
@@ -93,5 +116,11 @@ export function dropWholeUnits(
   const kept = countJoined(tokenizer, parts);
   const keptAny = keptCount > 0 || cutIndex !== -1;
   const status = keptCount === units.length ? 'kept' : keptAny ? 'truncated' : 'dropped';
-  return { status, content: parts.join(''), tokens: kept.tokens, estimated: kept.estimated, units: reports };
+  return {
+    status,
+    content: parts.join(''),
+    tokens: kept.tokens,
+    estimated: kept.estimated,
+    units: reports,
+  };
 }

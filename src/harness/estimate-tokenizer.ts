@@ -34,7 +34,10 @@ export const estimateTokenizer: Tokenizer = Object.freeze({
     for (const part of parts) {
       if (part.length === 0) continue;
       byteCount += Buffer.byteLength(part, 'utf8');
-      if (isHighSurrogate(previous.charCodeAt(previous.length - 1)) && isLowSurrogate(part.charCodeAt(0))) {
+      if (
+        isHighSurrogate(previous.charCodeAt(previous.length - 1)) &&
+        isLowSurrogate(part.charCodeAt(0))
+      ) {
         byteCount -= 2;
       }
       previous = part;

@@ -25,7 +25,9 @@ describe('estimateTokenizer', () => {
   it('counts a concatenation exactly as if it had been built', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary' })), (parts) => {
-        expect(countJoined(estimateTokenizer, parts)).toEqual(estimateTokenizer.count(parts.join('')));
+        expect(countJoined(estimateTokenizer, parts)).toEqual(
+          estimateTokenizer.count(parts.join('')),
+        );
       }),
     );
   });

@@ -10,7 +10,13 @@ export interface ReportFormatContext {
 
 const COLUMNS = [19, 18, 8, 8] as const;
 
-function row(name: string, strategy: string, budget: string, tokens: string, status: string): string {
+function row(
+  name: string,
+  strategy: string,
+  budget: string,
+  tokens: string,
+  status: string,
+): string {
   return `${name.padEnd(COLUMNS[0])}${strategy.padEnd(COLUMNS[1])}${budget.padStart(COLUMNS[2])}${tokens.padStart(COLUMNS[3])}  ${status}`;
 }
 
@@ -18,7 +24,10 @@ function whatWasCut(layer: LayerReport): string {
   if (layer.units !== undefined) {
     const dropped = layer.units.filter((unit) => !unit.kept).map((unit) => unit.id);
     const cut = layer.units.filter((unit) => unit.truncated).map((unit) => unit.id);
-    const parts = [...(dropped.length === 0 ? [] : [`dropped: ${dropped.join(', ')}`]), ...(cut.length === 0 ? [] : [`tail cut: ${cut.join(', ')}`])];
+    const parts = [
+      ...(dropped.length === 0 ? [] : [`dropped: ${dropped.join(', ')}`]),
+      ...(cut.length === 0 ? [] : [`tail cut: ${cut.join(', ')}`]),
+    ];
     return parts.length === 0 ? '' : ` (${parts.join('; ')})`;
   }
   if (layer.status === 'truncated') return ` (tail cut, ends with ${TRUNCATION_MARKER})`;
@@ -28,12 +37,20 @@ function whatWasCut(layer: LayerReport): string {
 
 function layerLines(layer: LayerReport): string[] {
   const lines = [
-    row(layer.name, layer.strategy, String(layer.budget), String(layer.tokens), layer.status + whatWasCut(layer)),
+    row(
+      layer.name,
+      layer.strategy,
+      String(layer.budget),
+      String(layer.tokens),
+      layer.status + whatWasCut(layer),
+    ),
   ];
   for (const unit of layer.units ?? []) {
     // A unit row has no strategy, so its id may use that column too.
     const id = `  ${unit.id}`.padEnd(COLUMNS[0] + COLUMNS[1] + COLUMNS[2]);
-    lines.push(`${id}${String(unit.tokens).padStart(COLUMNS[3])}  ${unit.truncated ? 'tail cut' : unit.kept ? 'kept' : 'dropped'}`);
+    lines.push(
+      `${id}${String(unit.tokens).padStart(COLUMNS[3])}  ${unit.truncated ? 'tail cut' : unit.kept ? 'kept' : 'dropped'}`,
+    );
   }
   return lines;
 }
@@ -55,7 +72,8 @@ export function formatAssemblyReport(report: AssemblyReport, context: ReportForm
   const skipped = context.skipped ?? [];
   if (skipped.length > 0) {
     lines.push('', 'skipped instruction sources:');
-    for (const skip of skipped) lines.push(`  ${skip.path}: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`);
+    for (const skip of skipped)
+      lines.push(`  ${skip.path}: ${skip.reason}${skip.detail ? ` (${skip.detail})` : ''}`);
   }
   lines.push('', '----- prompt -----', report.prompt, '----- end of prompt -----');
   return `${lines.join('\n')}\n`;

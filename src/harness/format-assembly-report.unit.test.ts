@@ -22,10 +22,20 @@ describe('formatAssemblyReport', () => {
   });
 
   it('shows every layer in prompt order with strategy, budget, tokens and status', () => {
-    const rows = text.split('\n').filter((line) => /^(identidade|instruction_files|contexto_projeto|regras_negocio|estado_tarefa) /.test(line));
+    const rows = text
+      .split('\n')
+      .filter((line) =>
+        /^(identidade|instruction_files|contexto_projeto|regras_negocio|estado_tarefa) /.test(line),
+      );
     expect(rows.map((line) => line.split(/\s+/).slice(0, 5))).toEqual([
       ['identidade', 'keep_or_drop', '256', String(report.layers[0]?.tokens), 'kept'],
-      ['instruction_files', 'drop_whole_units', '30', String(report.layers[1]?.tokens), 'truncated'],
+      [
+        'instruction_files',
+        'drop_whole_units',
+        '30',
+        String(report.layers[1]?.tokens),
+        'truncated',
+      ],
       ['contexto_projeto', 'truncate_tail', '20', '20', 'truncated'],
       ['regras_negocio', 'drop_whole_units', '4096', '0', 'empty'],
       ['estado_tarefa', 'truncate_tail', '2048', '0', 'empty'],

@@ -13,7 +13,8 @@ type RuleManager = { test(path: string, mode: 'regex'): RuleVerdict };
 
 function ownRules(matcher: Ignore): RuleManager {
   const rules = (matcher as unknown as { _rules?: RuleManager })._rules;
-  if (typeof rules?.test !== 'function') throw new Error('the ignore package no longer exposes its rules (_rules.test)');
+  if (typeof rules?.test !== 'function')
+    throw new Error('the ignore package no longer exposes its rules (_rules.test)');
   return rules;
 }
 
@@ -42,10 +43,15 @@ export function withGitignore(chain: GitignoreChain, base: string, text: string)
  * re-include a file whose parent directory is excluded; a deeper `!build/` that re-included a directory a
  * shallower `build/` excluded leaves what is inside it included, as in git.
  */
-export function isIgnored(chain: GitignoreChain, relativePath: string, isDirectory: boolean): boolean {
+export function isIgnored(
+  chain: GitignoreChain,
+  relativePath: string,
+  isDirectory: boolean,
+): boolean {
   let ignored = false;
   for (const scope of chain) {
-    const withinScope = scope.base === '' ? relativePath : relativePath.slice(scope.base.length + 1);
+    const withinScope =
+      scope.base === '' ? relativePath : relativePath.slice(scope.base.length + 1);
     const result = scope.rules.test(isDirectory ? `${withinScope}/` : withinScope, 'regex');
     if (result.ignored) ignored = true;
     else if (result.unignored) ignored = false;

@@ -15,16 +15,30 @@ const PURE_ENTRY_POINTS = [
 ];
 // Bare specifiers a pure file may import: none of them does I/O.
 const ALLOWED_PACKAGES = [/^node:buffer$/, /^gpt-tokenizer\/encoding\/[a-z0-9_]+$/, /^zod$/];
-const NONDETERMINISTIC = [/\bDate\b/, /\bMath\.random\b/, /\bprocess\b/, /\bperformance\b/, /\bfetch\(/, /\brequire\(/];
+const NONDETERMINISTIC = [
+  /\bDate\b/,
+  /\bMath\.random\b/,
+  /\bprocess\b/,
+  /\bperformance\b/,
+  /\bfetch\(/,
+  /\brequire\(/,
+];
 
 function withoutComments(source: string): string {
-  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/.*$/gm, '');
+  return source
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '')
+    .replace(/\s\/\/.*$/gm, '');
 }
 
 /** Every module specifier in a source file: static imports and re-exports, side-effect and dynamic imports. */
 function specifiersOf(source: string): string[] {
   const code = withoutComments(source);
-  const patterns = [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s+['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\bfrom\s+['"]([^'"]+)['"]/g,
+    /\bimport\s+['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   return patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
@@ -65,7 +79,9 @@ describe('harness dependency rule', () => {
   it('keeps the pure harness free of clocks, randomness and process state', async () => {
     const sources = await reachableFiles(PURE_ENTRY_POINTS);
     const found = [...sources].flatMap(([file, source]) =>
-      NONDETERMINISTIC.filter((pattern) => pattern.test(withoutComments(source))).map((pattern) => `${file}: ${pattern}`),
+      NONDETERMINISTIC.filter((pattern) => pattern.test(withoutComments(source))).map(
+        (pattern) => `${file}: ${pattern}`,
+      ),
     );
     expect(found).toEqual([]);
   });

@@ -2,7 +2,12 @@ import { DuplicateHookHandlerError } from './duplicate-hook-handler-error.ts';
 import { UnknownHookPhaseError } from './unknown-hook-phase-error.ts';
 
 /** The hook phases of ADR 0006. */
-export const HOOK_PHASES = ['pre_tool_use', 'post_tool_use', 'session_start', 'session_end'] as const;
+export const HOOK_PHASES = [
+  'pre_tool_use',
+  'post_tool_use',
+  'session_start',
+  'session_end',
+] as const;
 
 export type HookPhase = (typeof HOOK_PHASES)[number];
 
@@ -11,7 +16,11 @@ export type HookPhase = (typeof HOOK_PHASES)[number];
  * instead, e.g. a redacted tool input), or `{ halt: reason }` (stop the chain; no later handler runs).
  * The replacement is wrapped so a payload that happens to have a `halt` field is never mistaken for a halt.
  */
-export type HookVerdict = void | undefined | { readonly payload: unknown } | { readonly halt: string };
+export type HookVerdict =
+  | void
+  | undefined
+  | { readonly payload: unknown }
+  | { readonly halt: string };
 
 /** A named handler; the name is what a halted result reports. */
 export interface HookHandler {
@@ -36,13 +45,19 @@ export type HookRunResult =
     };
 
 function assertPhase(phase: string): asserts phase is HookPhase {
-  if (!(HOOK_PHASES as readonly string[]).includes(phase)) throw new UnknownHookPhaseError(phase, HOOK_PHASES);
+  if (!(HOOK_PHASES as readonly string[]).includes(phase))
+    throw new UnknownHookPhaseError(phase, HOOK_PHASES);
 }
 
 /** An empty hooks value: no handler in any phase. */
 export function createHooks(): Hooks {
   return Object.freeze({
-    handlers: Object.freeze({ pre_tool_use: [], post_tool_use: [], session_start: [], session_end: [] }),
+    handlers: Object.freeze({
+      pre_tool_use: [],
+      post_tool_use: [],
+      session_start: [],
+      session_end: [],
+    }),
   });
 }
 
@@ -56,7 +71,10 @@ export function registerHook(hooks: Hooks, phase: string, handler: HookHandler):
   if (hooks.handlers[phase].some((existing) => existing.name === handler.name)) {
     throw new DuplicateHookHandlerError(phase, handler.name);
   }
-  const handlers = Object.freeze({ ...hooks.handlers, [phase]: Object.freeze([...hooks.handlers[phase], handler]) });
+  const handlers = Object.freeze({
+    ...hooks.handlers,
+    [phase]: Object.freeze([...hooks.handlers[phase], handler]),
+  });
   return Object.freeze({ handlers });
 }
 
@@ -65,7 +83,11 @@ export function registerHook(hooks: Hooks, phase: string, handler: HookHandler):
  * first `{ halt }`. A handler that throws is a broken invariant: the error propagates unchanged.
  * @throws UnknownHookPhaseError for a phase outside HOOK_PHASES.
  */
-export async function runHooks(hooks: Hooks, phase: string, payload: unknown): Promise<HookRunResult> {
+export async function runHooks(
+  hooks: Hooks,
+  phase: string,
+  payload: unknown,
+): Promise<HookRunResult> {
   assertPhase(phase);
   let current = payload;
   const ran: string[] = [];
@@ -74,11 +96,19 @@ export async function runHooks(hooks: Hooks, phase: string, payload: unknown): P
     ran.push(handler.name);
     if (verdict === undefined || verdict === null) continue;
     if (typeof verdict === 'object' && 'halt' in verdict) {
-      return { halted: true, payload: current, ran, haltedBy: handler.name, reason: String(verdict.halt) };
+      return {
+        halted: true,
+        payload: current,
+        ran,
+        haltedBy: handler.name,
+        reason: String(verdict.halt),
+      };
     }
     if (typeof verdict !== 'object' || !('payload' in verdict)) {
       // A typo such as `{ hlat: ... }` must not silently erase the payload.
-      throw new TypeError(`hook handler '${handler.name}' returned neither nothing, { payload } nor { halt }`);
+      throw new TypeError(
+        `hook handler '${handler.name}' returned neither nothing, { payload } nor { halt }`,
+      );
     }
     current = verdict.payload;
   }

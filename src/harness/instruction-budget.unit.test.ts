@@ -16,6 +16,9 @@ describe('instructionBudgetForWindow', () => {
   });
 
   it('refuses a window that is not a positive integer, naming it', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => instructionBudgetForWindow(bad)).toThrow(/windowTokens: must be a positive integer/);
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => instructionBudgetForWindow(bad)).toThrow(
+        /windowTokens: must be a positive integer/,
+      );
   });
 });

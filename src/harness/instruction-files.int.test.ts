@@ -2,7 +2,10 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverInstructionFiles, type DiscoveredInstructionFiles } from './discover-instruction-files.ts';
+import {
+  discoverInstructionFiles,
+  type DiscoveredInstructionFiles,
+} from './discover-instruction-files.ts';
 import { createInstructionFiles, type InstructionFilesOptions } from './instruction-files.ts';
 
 const files: DiscoveredInstructionFiles = {
@@ -44,7 +47,12 @@ function harness(overrides: Partial<InstructionFilesOptions> = {}) {
 describe('createInstructionFiles', () => {
   it('returns files, then the database patch last, in ascending priority', async () => {
     const { loader } = harness();
-    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' });
+    const loaded = await loader.load({
+      workspaceDir: '/ws',
+      projectId: 'p1',
+      agent: 'dev',
+      scope: 'pkg',
+    });
     expect(loaded.sources.map((source) => [source.id, source.priority_kind])).toEqual([
       ['AGENTS.md', 'root'],
       ['pkg/AGENTS.md', 'dir'],
@@ -67,17 +75,51 @@ describe('createInstructionFiles', () => {
         { id: 'AGENTS.md', content: 'root', priority_kind: 'root', directory: '', global: true },
         { id: 'a/AGENTS.md', content: 'a', priority_kind: 'dir', directory: 'a', global: false },
         { id: 'ab/AGENTS.md', content: 'ab', priority_kind: 'dir', directory: 'ab', global: false },
-        { id: 'docs/AGENTS.md', content: 'docs', priority_kind: 'dir', directory: 'docs', global: true },
-        { id: 'a/b/AGENTS.md', content: 'a/b', priority_kind: 'dir', directory: 'a/b', global: false },
-        { id: 'a/c/AGENTS.md', content: 'a/c', priority_kind: 'dir', directory: 'a/c', global: false },
+        {
+          id: 'docs/AGENTS.md',
+          content: 'docs',
+          priority_kind: 'dir',
+          directory: 'docs',
+          global: true,
+        },
+        {
+          id: 'a/b/AGENTS.md',
+          content: 'a/b',
+          priority_kind: 'dir',
+          directory: 'a/b',
+          global: false,
+        },
+        {
+          id: 'a/c/AGENTS.md',
+          content: 'a/c',
+          priority_kind: 'dir',
+          directory: 'a/c',
+          global: false,
+        },
       ],
       skipped: [],
     };
     const { loader } = harness({ discover: async () => discovered });
     const ids = async (scope?: string) =>
-      (await loader.load({ workspaceDir: '/ws', agent: 'dev', ...(scope === undefined ? {} : { scope }) })).sources.map((source) => source.id);
-    expect(await ids('a/b/src')).toEqual(['AGENTS.md', 'a/AGENTS.md', 'docs/AGENTS.md', 'a/b/AGENTS.md']);
-    expect(await ids('./a/b/')).toEqual(['AGENTS.md', 'a/AGENTS.md', 'docs/AGENTS.md', 'a/b/AGENTS.md']);
+      (
+        await loader.load({
+          workspaceDir: '/ws',
+          agent: 'dev',
+          ...(scope === undefined ? {} : { scope }),
+        })
+      ).sources.map((source) => source.id);
+    expect(await ids('a/b/src')).toEqual([
+      'AGENTS.md',
+      'a/AGENTS.md',
+      'docs/AGENTS.md',
+      'a/b/AGENTS.md',
+    ]);
+    expect(await ids('./a/b/')).toEqual([
+      'AGENTS.md',
+      'a/AGENTS.md',
+      'docs/AGENTS.md',
+      'a/b/AGENTS.md',
+    ]);
     expect(await ids('')).toEqual(['AGENTS.md', 'docs/AGENTS.md']);
     expect(await ids()).toEqual(['AGENTS.md', 'docs/AGENTS.md']);
     await expect(ids('../x')).rejects.toThrow("scope '../x': must not leave the workspace");
@@ -85,7 +127,11 @@ describe('createInstructionFiles', () => {
 
   it('gives dev:<module> the patch of dev, then its own (its own last: it wins)', async () => {
     const { loader, calls } = harness();
-    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev:pedidos' });
+    const loaded = await loader.load({
+      workspaceDir: '/ws',
+      projectId: 'p1',
+      agent: 'dev:pedidos',
+    });
     expect(loaded.sources.slice(-2).map((source) => [source.id, source.content])).toEqual([
       ['db:agent_instructions:family', 'patch for dev'],
       ['db:agent_instructions', 'patch for dev:pedidos'],
@@ -112,11 +158,27 @@ describe('createInstructionFiles', () => {
   });
 
   it('puts the graph template between the files and the patch when the flag is on, with a TTL', async () => {
-    const { loader, calls, advance } = harness({ flags: { graph_instruction_templates_enabled: true } });
-    const request = { workspaceDir: '/ws', projectId: 'p1', agent: 'ux-designer', scope: 'pkg/api' };
+    const { loader, calls, advance } = harness({
+      flags: { graph_instruction_templates_enabled: true },
+    });
+    const request = {
+      workspaceDir: '/ws',
+      projectId: 'p1',
+      agent: 'ux-designer',
+      scope: 'pkg/api',
+    };
     const loaded = await loader.load(request);
-    expect(loaded.sources.map((source) => source.priority_kind)).toEqual(['root', 'dir', 'graph', 'db']);
-    expect(loaded.sources[2]).toEqual({ id: 'graph:instruction_template', content: 'template for ux-designer', priority_kind: 'graph' });
+    expect(loaded.sources.map((source) => source.priority_kind)).toEqual([
+      'root',
+      'dir',
+      'graph',
+      'db',
+    ]);
+    expect(loaded.sources[2]).toEqual({
+      id: 'graph:instruction_template',
+      content: 'template for ux-designer',
+      priority_kind: 'graph',
+    });
     advance(99);
     await loader.load(request);
     expect(calls.graph).toBe(1);
@@ -128,11 +190,26 @@ describe('createInstructionFiles', () => {
   it('skips a failing graph by name and leaves every other source as it was', async () => {
     const { loader } = harness({
       flags: { graph_instruction_templates_enabled: true },
-      graphTemplateSource: { readInstructionTemplate: () => Promise.reject(new Error('graph down')) },
+      graphTemplateSource: {
+        readInstructionTemplate: () => Promise.reject(new Error('graph down')),
+      },
     });
-    const loaded = await loader.load({ workspaceDir: '/ws', projectId: 'p1', agent: 'dev', scope: 'pkg' });
-    expect(loaded.sources.map((source) => source.id)).toEqual(['AGENTS.md', 'pkg/AGENTS.md', 'db:agent_instructions']);
-    expect(loaded.skipped).toContainEqual({ path: 'graph:instruction_template', reason: 'graph_source_failed', detail: 'graph down' });
+    const loaded = await loader.load({
+      workspaceDir: '/ws',
+      projectId: 'p1',
+      agent: 'dev',
+      scope: 'pkg',
+    });
+    expect(loaded.sources.map((source) => source.id)).toEqual([
+      'AGENTS.md',
+      'pkg/AGENTS.md',
+      'db:agent_instructions',
+    ]);
+    expect(loaded.skipped).toContainEqual({
+      path: 'graph:instruction_template',
+      reason: 'graph_source_failed',
+      detail: 'graph down',
+    });
   });
 
   it('rejects when the patch source fails, and tries again on the next load', async () => {
@@ -167,16 +244,26 @@ describe('createInstructionFiles on a real workspace', () => {
 
   it('serves the cached files while they hold, and sees an edited, added or removed file on the next load', async () => {
     let now = 0;
-    const loader = createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: () => now });
+    const loader = createInstructionFiles({
+      flags: { graph_instruction_templates_enabled: false },
+      clock: () => now,
+    });
     const load = () => loader.load({ workspaceDir: workspace, agent: 'dev', scope: 'svc' });
-    const contents = async () => (await load()).sources.map((source) => [source.id, source.content]);
-    expect(await contents()).toEqual([['AGENTS.md', 'root v1'], ['svc/AGENTS.md', 'svc']]);
+    const contents = async () =>
+      (await load()).sources.map((source) => [source.id, source.content]);
+    expect(await contents()).toEqual([
+      ['AGENTS.md', 'root v1'],
+      ['svc/AGENTS.md', 'svc'],
+    ]);
     now = 5;
     expect((await load()).refreshedAtMs).toBeLessThanOrEqual(5);
     await writeFile(path.join(workspace, 'AGENTS.md'), 'root v2');
     expect((await contents())[0]).toEqual(['AGENTS.md', 'root v2']);
     await writeFile(path.join(workspace, 'svc/AGENTS.override.md'), 'svc override');
-    expect(await contents()).toEqual([['AGENTS.md', 'root v2'], ['svc/AGENTS.override.md', 'svc override']]);
+    expect(await contents()).toEqual([
+      ['AGENTS.md', 'root v2'],
+      ['svc/AGENTS.override.md', 'svc override'],
+    ]);
     await rm(path.join(workspace, 'svc/AGENTS.override.md'));
     await rm(path.join(workspace, 'svc/AGENTS.md'));
     expect(await contents()).toEqual([['AGENTS.md', 'root v2']]);

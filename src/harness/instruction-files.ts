@@ -1,5 +1,9 @@
 import path from 'node:path';
-import { discoverInstructionFiles, type DiscoveredInstructionFiles, type DiscoveryMethod } from './discover-instruction-files.ts';
+import {
+  discoverInstructionFiles,
+  type DiscoveredInstructionFiles,
+  type DiscoveryMethod,
+} from './discover-instruction-files.ts';
 import { isStillFresh } from './instruction-freshness.ts';
 import {
   DB_INSTRUCTIONS_ID,
@@ -107,7 +111,10 @@ export function normalizeScope(scope: string): string {
 }
 
 /** The files a load scoped to `scope` gets (see InstructionLoadRequest.scope), in the order given. */
-export function selectForScope(sources: readonly InstructionSource[], scope: string | undefined): InstructionSource[] {
+export function selectForScope(
+  sources: readonly InstructionSource[],
+  scope: string | undefined,
+): InstructionSource[] {
   return sources.filter((source) => {
     const directory = source.directory ?? governedDirectory(source.id);
     const global = source.global ?? directory === '';
@@ -116,14 +123,20 @@ export function selectForScope(sources: readonly InstructionSource[], scope: str
 }
 
 // The graph is an additive source: its failure leaves the other sources exactly as they were, and is named.
-async function readGraph(source: GraphInstructionTemplateSource, agent: string): Promise<GraphRead> {
+async function readGraph(
+  source: GraphInstructionTemplateSource,
+  agent: string,
+): Promise<GraphRead> {
   try {
     const content = await source.readInstructionTemplate(agent);
     if (content === null) return { source: null, skip: null };
     return { source: { id: GRAPH_INSTRUCTIONS_ID, content, priority_kind: 'graph' }, skip: null };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return { source: null, skip: { path: GRAPH_INSTRUCTIONS_ID, reason: 'graph_source_failed', detail } };
+    return {
+      source: null,
+      skip: { path: GRAPH_INSTRUCTIONS_ID, reason: 'graph_source_failed', detail },
+    };
   }
 }
 
@@ -139,8 +152,12 @@ async function readGraph(source: GraphInstructionTemplateSource, agent: string):
 export function createInstructionFiles(options: InstructionFilesOptions): InstructionFiles {
   const workspaces = new Map<string, WorkspaceEntry>();
   const patches = new Map<string, PatchEntry>();
-  const graphs = new Map<string, { readonly expiresAtMs: number; readonly read: Promise<GraphRead> }>();
-  const discover = options.discover ?? ((workspaceDir: string) => discoverInstructionFiles(workspaceDir));
+  const graphs = new Map<
+    string,
+    { readonly expiresAtMs: number; readonly read: Promise<GraphRead> }
+  >();
+  const discover =
+    options.discover ?? ((workspaceDir: string) => discoverInstructionFiles(workspaceDir));
   const graphTtlMs = options.graphTtlMs ?? DEFAULT_GRAPH_TTL_MS;
 
   function readWorkspace(workspaceDir: string): WorkspaceEntry {
@@ -158,7 +175,8 @@ export function createInstructionFiles(options: InstructionFilesOptions): Instru
     const cached = workspaces.get(workspaceDir);
     if (cached === undefined) return readWorkspace(workspaceDir);
     const basis = cached.settled?.files.freshness;
-    if (basis !== undefined && !isStillFresh(basis, scope ?? '')) return readWorkspace(workspaceDir);
+    if (basis !== undefined && !isStillFresh(basis, scope ?? ''))
+      return readWorkspace(workspaceDir);
     return cached;
   }
 
@@ -174,18 +192,30 @@ export function createInstructionFiles(options: InstructionFilesOptions): Instru
     return read;
   }
 
-  async function readPatches(projectId: string | null, agent: string): Promise<InstructionSource[]> {
+  async function readPatches(
+    projectId: string | null,
+    agent: string,
+  ): Promise<InstructionSource[]> {
     if (projectId === null || options.patchSource === undefined) return [];
     const family = agentFamily(agent);
-    const [familyPatch, ownPatch] = await Promise.all([family === agent ? null : patchFor(projectId, family), patchFor(projectId, agent)]);
+    const [familyPatch, ownPatch] = await Promise.all([
+      family === agent ? null : patchFor(projectId, family),
+      patchFor(projectId, agent),
+    ]);
     return [
-      ...(familyPatch === null ? [] : [{ id: FAMILY_DB_INSTRUCTIONS_ID, content: familyPatch, priority_kind: 'db' as const }]),
-      ...(ownPatch === null ? [] : [{ id: DB_INSTRUCTIONS_ID, content: ownPatch, priority_kind: 'db' as const }]),
+      ...(familyPatch === null
+        ? []
+        : [{ id: FAMILY_DB_INSTRUCTIONS_ID, content: familyPatch, priority_kind: 'db' as const }]),
+      ...(ownPatch === null
+        ? []
+        : [{ id: DB_INSTRUCTIONS_ID, content: ownPatch, priority_kind: 'db' as const }]),
     ];
   }
 
   function graphFor(agent: string): Promise<GraphRead> | undefined {
-    const source = options.flags.graph_instruction_templates_enabled ? options.graphTemplateSource : undefined;
+    const source = options.flags.graph_instruction_templates_enabled
+      ? options.graphTemplateSource
+      : undefined;
     if (source === undefined) return undefined;
     const family = agentFamily(agent);
     const cached = graphs.get(family);
@@ -199,9 +229,17 @@ export function createInstructionFiles(options: InstructionFilesOptions): Instru
     const workspaceDir = path.resolve(request.workspaceDir);
     const scope = request.scope === undefined ? undefined : normalizeScope(request.scope);
     const entry = workspaceFiles(workspaceDir, scope);
-    const [files, patchSources, graph] = await Promise.all([entry.read, readPatches(request.projectId ?? null, request.agent), graphFor(request.agent)]);
+    const [files, patchSources, graph] = await Promise.all([
+      entry.read,
+      readPatches(request.projectId ?? null, request.agent),
+      graphFor(request.agent),
+    ]);
     return {
-      sources: [...selectForScope(files.sources, scope), ...(graph?.source ? [graph.source] : []), ...patchSources],
+      sources: [
+        ...selectForScope(files.sources, scope),
+        ...(graph?.source ? [graph.source] : []),
+        ...patchSources,
+      ],
       skipped: [...files.skipped, ...(graph?.skip ? [graph.skip] : [])],
       refreshedAtMs: entry.settled?.refreshedAtMs ?? options.clock(),
       ...(files.method === undefined ? {} : { method: files.method }),
@@ -213,12 +251,15 @@ export function createInstructionFiles(options: InstructionFilesOptions): Instru
     const everyField = filter.projectId === undefined && filter.agent === undefined;
     if (everyField) {
       for (const workspaceDir of [...workspaces.keys()]) {
-        if (filter.workspaceDir === undefined || workspaceDir === path.resolve(filter.workspaceDir)) removed += workspaces.delete(workspaceDir) ? 1 : 0;
+        if (filter.workspaceDir === undefined || workspaceDir === path.resolve(filter.workspaceDir))
+          removed += workspaces.delete(workspaceDir) ? 1 : 0;
       }
     }
     if (filter.workspaceDir === undefined) {
       for (const [key, entry] of [...patches]) {
-        const matches = (filter.projectId === undefined || entry.projectId === filter.projectId) && (filter.agent === undefined || entry.agent === filter.agent);
+        const matches =
+          (filter.projectId === undefined || entry.projectId === filter.projectId) &&
+          (filter.agent === undefined || entry.agent === filter.agent);
         if (matches) removed += patches.delete(key) ? 1 : 0;
       }
       if (everyField) graphs.clear();

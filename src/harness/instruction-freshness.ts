@@ -25,11 +25,17 @@ export interface FreshnessBasis {
 /** mtime, ctime, size and inode of `absolutePath` (following links), or `none`. */
 export function stampOf(absolutePath: string): string {
   const found = statSync(absolutePath, { throwIfNoEntry: false });
-  return found === undefined ? 'none' : `${found.mtimeMs}:${found.ctimeMs}:${found.size}:${found.ino}`;
+  return found === undefined
+    ? 'none'
+    : `${found.mtimeMs}:${found.ctimeMs}:${found.size}:${found.ino}`;
 }
 
 /** The stamp to keep for a path stat'ed now (or `found`, its stat), for a discovery that started at `startedAtMs`. */
-export function trustedStampOf(absolutePath: string, startedAtMs: number, found = statSync(absolutePath, { throwIfNoEntry: false })): string {
+export function trustedStampOf(
+  absolutePath: string,
+  startedAtMs: number,
+  found = statSync(absolutePath, { throwIfNoEntry: false }),
+): string {
   if (found === undefined) return 'none';
   // mtime alone: an edit after an old mtime moves it, whatever ctime says (utimes or a rename set only that).
   if (found.mtimeMs >= startedAtMs - RACY_WINDOW_MS) return UNKNOWN;
@@ -40,7 +46,8 @@ function directoriesOnPath(scope: string): string[] {
   const directories = [''];
   if (scope === '') return directories;
   const parts = scope.split('/');
-  for (let index = 1; index <= parts.length; index++) directories.push(parts.slice(0, index).join('/'));
+  for (let index = 1; index <= parts.length; index++)
+    directories.push(parts.slice(0, index).join('/'));
   return directories;
 }
 
@@ -61,7 +68,11 @@ export function isStillFresh(basis: FreshnessBasis, scope: string): boolean {
       const found = statSync(path.join(basis.workspaceDir, relative), { throwIfNoEntry: false });
       // One older than the discovery was there and not listed (git ignores it): no news. ctime too, for a
       // file moved in (a rename keeps its mtime).
-      if (found !== undefined && Math.max(found.mtimeMs, found.ctimeMs) >= basis.startedAtMs - RACY_WINDOW_MS) return false;
+      if (
+        found !== undefined &&
+        Math.max(found.mtimeMs, found.ctimeMs) >= basis.startedAtMs - RACY_WINDOW_MS
+      )
+        return false;
     }
   }
   return true;

@@ -5,7 +5,9 @@ import { governedDirectory } from './order-instruction-paths.ts';
 // The line that introduces a file with the directory it governs (the prompts are in Portuguese).
 function governsLine(source: InstructionSource): string {
   const directory = source.directory ?? governedDirectory(source.id);
-  return directory === '' ? 'Vale para todo o repositório.' : `Vale para ${directory}/ e tudo abaixo.`;
+  return directory === ''
+    ? 'Vale para todo o repositório.'
+    : `Vale para ${directory}/ e tudo abaixo.`;
 }
 
 /**
@@ -15,6 +17,9 @@ function governsLine(source: InstructionSource): string {
 export function instructionUnits(sources: readonly InstructionSource[]): PromptUnit[] {
   return sources.map((source) => ({
     id: source.id,
-    text: source.priority_kind === 'root' || source.priority_kind === 'dir' ? `${governsLine(source)}\n${source.content}` : source.content,
+    text:
+      source.priority_kind === 'root' || source.priority_kind === 'dir'
+        ? `${governsLine(source)}\n${source.content}`
+        : source.content,
   }));
 }

@@ -6,7 +6,11 @@
  * assembly linear in its input; a good hint (a proportional guess) cuts the probes to about ten. Were
  * `fits` not monotone, the result would still satisfy it: every value returned was probed true, or is 0.
  */
-export function largestFitting(limit: number, fits: (candidate: number) => boolean, hint = 0): number {
+export function largestFitting(
+  limit: number,
+  fits: (candidate: number) => boolean,
+  hint = 0,
+): number {
   if (limit <= 0) return 0;
   const start = Math.min(Math.max(Math.floor(hint), 0), limit);
   let good = 0;

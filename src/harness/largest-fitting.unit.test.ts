@@ -6,7 +6,9 @@ describe('largestFitting', () => {
   it('finds the threshold of any monotone predicate', () => {
     fc.assert(
       fc.property(fc.nat(10_000), fc.nat(12_000), (limit, threshold) => {
-        expect(largestFitting(limit, (candidate) => candidate <= threshold)).toBe(Math.min(limit, threshold));
+        expect(largestFitting(limit, (candidate) => candidate <= threshold)).toBe(
+          Math.min(limit, threshold),
+        );
       }),
     );
   });
@@ -14,7 +16,9 @@ describe('largestFitting', () => {
   it('finds the same threshold from any hint', () => {
     fc.assert(
       fc.property(fc.nat(10_000), fc.nat(12_000), fc.nat(12_000), (limit, threshold, hint) => {
-        expect(largestFitting(limit, (candidate) => candidate <= threshold, hint)).toBe(Math.min(limit, threshold));
+        expect(largestFitting(limit, (candidate) => candidate <= threshold, hint)).toBe(
+          Math.min(limit, threshold),
+        );
       }),
     );
   });

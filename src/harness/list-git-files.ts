@@ -11,11 +11,22 @@ export interface GitListing {
 
 const MAX_LISTING_BYTES = 1024 * 1024 * 1024;
 
-function git(directory: string, args: readonly string[]): Promise<{ code: number; stdout: string }> {
+function git(
+  directory: string,
+  args: readonly string[],
+): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile('git', [...args], { cwd: directory, encoding: 'utf8', maxBuffer: MAX_LISTING_BYTES }, (error, stdout) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout });
-    });
+    execFile(
+      'git',
+      [...args],
+      { cwd: directory, encoding: 'utf8', maxBuffer: MAX_LISTING_BYTES },
+      (error, stdout) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1,
+          stdout,
+        });
+      },
+    );
   });
 }
 
@@ -43,10 +54,20 @@ export function findGitIndex(directory: string): string | null {
  * run, so the caller walks instead. Every file is listed and filtered here: a glob pathspec makes git
  * slower than printing them all.
  */
-export async function listGitFiles(directory: string, fileNames: readonly string[]): Promise<GitListing | null> {
+export async function listGitFiles(
+  directory: string,
+  fileNames: readonly string[],
+): Promise<GitListing | null> {
   const indexPath = findGitIndex(directory);
   if (indexPath === null) return null;
-  const listing = await git(directory, ['-c', 'core.quotePath=off', 'ls-files', '-co', '--exclude-standard', '-z']);
+  const listing = await git(directory, [
+    '-c',
+    'core.quotePath=off',
+    'ls-files',
+    '-co',
+    '--exclude-standard',
+    '-z',
+  ]);
   if (listing.code !== 0) return null;
   const names = new Set(fileNames);
   const found = new Set<string>();

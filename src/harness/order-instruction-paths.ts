@@ -8,7 +8,11 @@ export const INSTRUCTION_FILE_NAME = 'AGENTS.md';
  * first of these that it has and that is usable. `AGENTS.override.md` is Codex's local override of
  * `AGENTS.md`; `CLAUDE.md` is read where a directory has neither.
  */
-export const INSTRUCTION_FILE_NAMES = ['AGENTS.override.md', INSTRUCTION_FILE_NAME, 'CLAUDE.md'] as const;
+export const INSTRUCTION_FILE_NAMES = [
+  'AGENTS.override.md',
+  INSTRUCTION_FILE_NAME,
+  'CLAUDE.md',
+] as const;
 
 /** The directory an instruction file governs: its own, relative to the workspace ('' for the root). */
 export function governedDirectory(relativePath: string): string {
@@ -23,7 +27,12 @@ export function isWithinDirectory(directory: string, ancestor: string): boolean 
 
 function depthOf(relativePath: string): number {
   let depth = 0;
-  for (let index = relativePath.indexOf('/'); index !== -1; index = relativePath.indexOf('/', index + 1)) depth++;
+  for (
+    let index = relativePath.indexOf('/');
+    index !== -1;
+    index = relativePath.indexOf('/', index + 1)
+  )
+    depth++;
   return depth;
 }
 

@@ -1,4 +1,13 @@
-import { closeSync, constants, lstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import type { InstructionSkip } from './instruction-sources.ts';
 
@@ -7,24 +16,36 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function isInside(rootRealPath: string, candidate: string): boolean {
   const relative = path.relative(rootRealPath, candidate);
-  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  return (
+    relative !== '' &&
+    relative !== '..' &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
 }
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function readBytes(realPath: string, found: Stats, relative: string, maxBytes: number): Uint8Array | InstructionSkip {
+function readBytes(
+  realPath: string,
+  found: Stats,
+  relative: string,
+  maxBytes: number,
+): Uint8Array | InstructionSkip {
   // Checked before opening: opening a FIFO for reading blocks until a writer comes, which may be never.
   if (!found.isFile()) return { path: relative, reason: 'not_regular_file' };
-  if (found.size > maxBytes) return { path: relative, reason: 'too_large', detail: `${found.size} bytes > ${maxBytes}` };
+  if (found.size > maxBytes)
+    return { path: relative, reason: 'too_large', detail: `${found.size} bytes > ${maxBytes}` };
   let descriptor: number | undefined;
   try {
     // O_NONBLOCK too, should the path be swapped for a FIFO between the check and the open.
     // (A FIFO swapped in after the check then fails to read with EAGAIN: an `unreadable` skip, no hang.)
     descriptor = openSync(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
     const bytes = readFileSync(descriptor);
-    if (bytes.length > maxBytes) return { path: relative, reason: 'too_large', detail: `${bytes.length} bytes > ${maxBytes}` };
+    if (bytes.length > maxBytes)
+      return { path: relative, reason: 'too_large', detail: `${bytes.length} bytes > ${maxBytes}` };
     return bytes;
   } catch (error) {
     return { path: relative, reason: 'unreadable', detail: messageOf(error) };
@@ -40,7 +61,9 @@ export interface InstructionFileRead {
 }
 
 /** What reading one candidate gave, and the stat taken before reading it (for the freshness stamp). */
-export type InstructionFileOutcome = ({ read: InstructionFileRead } | { skip: InstructionSkip }) & { readonly stat?: Stats };
+export type InstructionFileOutcome = ({ read: InstructionFileRead } | { skip: InstructionSkip }) & {
+  readonly stat?: Stats;
+};
 
 /**
  * Reads one instruction file as strict UTF-8, synchronously: a few system calls per file, far cheaper than
@@ -49,7 +72,12 @@ export type InstructionFileOutcome = ({ read: InstructionFileRead } | { skip: In
  * directory), is larger than `maxBytes`, is not valid UTF-8, is empty (or only whitespace), or is a
  * symbolic link resolving outside the workspace comes back as a named skip. A leading byte-order mark is dropped.
  */
-export function readInstructionFile(root: string, rootRealPath: string, relative: string, maxBytes: number): InstructionFileOutcome {
+export function readInstructionFile(
+  root: string,
+  rootRealPath: string,
+  relative: string,
+  maxBytes: number,
+): InstructionFileOutcome {
   let realPath = path.join(rootRealPath, relative);
   let found: Stats;
   try {

@@ -8,7 +8,13 @@ import { UnknownTokenizerError } from './unknown-tokenizer-error.ts';
  * Names accepted by configuration: `estimate` (bytes/4, the record's), `conservative` (by character class,
  * never under BPE on JSON or CJK), `bpe` (= `bpe:o200k_base`) and `bpe:cl100k_base`.
  */
-export const TOKENIZER_NAMES = ['estimate', 'conservative', 'bpe', 'bpe:o200k_base', 'bpe:cl100k_base'] as const;
+export const TOKENIZER_NAMES = [
+  'estimate',
+  'conservative',
+  'bpe',
+  'bpe:o200k_base',
+  'bpe:cl100k_base',
+] as const;
 
 export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
 
@@ -50,7 +56,9 @@ export function defaultTokenizerNameForModel(modelSetting: string | undefined): 
 export class InvalidTokenizerSettingError extends Error {
   override readonly name = 'InvalidTokenizerSettingError';
   constructor(value: string) {
-    super(`FORJA_TOKENIZER="${value}": unknown tokenizer (expected one of: ${TOKENIZER_NAMES.join(', ')}; unset for the model's default)`);
+    super(
+      `FORJA_TOKENIZER="${value}": unknown tokenizer (expected one of: ${TOKENIZER_NAMES.join(', ')}; unset for the model's default)`,
+    );
   }
 }
 
@@ -58,9 +66,12 @@ export class InvalidTokenizerSettingError extends Error {
  * The tokenizer name the server uses: FORJA_TOKENIZER when set, else the default of the model FORJA_MODEL names.
  * @throws InvalidTokenizerSettingError when FORJA_TOKENIZER names no tokenizer.
  */
-export function tokenizerNameFromEnvironment(env: Readonly<Record<string, string | undefined>>): TokenizerName {
+export function tokenizerNameFromEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): TokenizerName {
   const configured = env['FORJA_TOKENIZER']?.trim();
-  if (configured === undefined || configured === '') return defaultTokenizerNameForModel(env['FORJA_MODEL']);
+  if (configured === undefined || configured === '')
+    return defaultTokenizerNameForModel(env['FORJA_MODEL']);
   if (!isTokenizerName(configured)) throw new InvalidTokenizerSettingError(configured);
   return configured;
 }

@@ -3,7 +3,12 @@ import { createBpeTokenizer } from './bpe-tokenizer.ts';
 import { estimateTokenizer } from './estimate-tokenizer.ts';
 import { bpeChunks } from './bpe-tokenizer.ts';
 import fc from 'fast-check';
-import { defaultTokenizerNameForModel, isTokenizerName, tokenizerFromName, tokenizerNameFromEnvironment } from './tokenizer-from-name.ts';
+import {
+  defaultTokenizerNameForModel,
+  isTokenizerName,
+  tokenizerFromName,
+  tokenizerNameFromEnvironment,
+} from './tokenizer-from-name.ts';
 import { UnknownTokenizerError } from './unknown-tokenizer-error.ts';
 
 describe('tokenizerFromName', () => {
@@ -21,7 +26,10 @@ describe('tokenizerFromName', () => {
   it('rejects any other name with a typed error', async () => {
     const attempt = tokenizerFromName('tiktoken');
     await expect(attempt).rejects.toBeInstanceOf(UnknownTokenizerError);
-    await expect(attempt).rejects.toMatchObject({ name: 'UnknownTokenizerError', tokenizerName: 'tiktoken' });
+    await expect(attempt).rejects.toMatchObject({
+      name: 'UnknownTokenizerError',
+      tokenizerName: 'tiktoken',
+    });
     expect(isTokenizerName('bpe')).toBe(true);
     expect(isTokenizerName('BPE')).toBe(false);
   });
@@ -47,9 +55,15 @@ describe('the server tokenizer (FORJA_TOKENIZER)', () => {
   });
 
   it('takes FORJA_TOKENIZER over the default, and names the variable when it is wrong', () => {
-    expect(tokenizerNameFromEnvironment({ FORJA_TOKENIZER: 'estimate', FORJA_MODEL: 'openai:gpt-4o' })).toBe('estimate');
-    expect(tokenizerNameFromEnvironment({ FORJA_TOKENIZER: ' ', FORJA_MODEL: 'openai:gpt-4o' })).toBe('bpe:o200k_base');
-    expect(() => tokenizerNameFromEnvironment({ FORJA_TOKENIZER: 'tiktoken' })).toThrow(/^FORJA_TOKENIZER="tiktoken": unknown tokenizer \(expected one of: estimate, conservative/);
+    expect(
+      tokenizerNameFromEnvironment({ FORJA_TOKENIZER: 'estimate', FORJA_MODEL: 'openai:gpt-4o' }),
+    ).toBe('estimate');
+    expect(
+      tokenizerNameFromEnvironment({ FORJA_TOKENIZER: ' ', FORJA_MODEL: 'openai:gpt-4o' }),
+    ).toBe('bpe:o200k_base');
+    expect(() => tokenizerNameFromEnvironment({ FORJA_TOKENIZER: 'tiktoken' })).toThrow(
+      /^FORJA_TOKENIZER="tiktoken": unknown tokenizer \(expected one of: estimate, conservative/,
+    );
   });
 });
 
@@ -57,13 +71,29 @@ describe('BPE in chunks', () => {
   it('counts exactly what it cuts only where a piece ends anyway', async () => {
     const bpe = await createBpeTokenizer('o200k_base');
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-    const words = fc.constantFrom('a', 'word', ' ', '  ', '\n', '{"k":', '1234', 'é', '中文', '};\n', "'s", '\t');
+    const words = fc.constantFrom(
+      'a',
+      'word',
+      ' ',
+      '  ',
+      '\n',
+      '{"k":',
+      '1234',
+      'é',
+      '中文',
+      '};\n',
+      "'s",
+      '\t',
+    );
     fc.assert(
       fc.property(fc.array(words, { minLength: 4000, maxLength: 12_000 }), (parts) => {
         const text = parts.join('');
         const exact = bpeChunks(text).exact;
         if (!exact) return;
-        expect(bpe.count(text)).toEqual({ tokens: countTokens(text, { disallowedSpecial: new Set() }), estimated: false });
+        expect(bpe.count(text)).toEqual({
+          tokens: countTokens(text, { disallowedSpecial: new Set() }),
+          estimated: false,
+        });
       }),
       { numRuns: 30 },
     );
@@ -74,7 +104,10 @@ describe('BPE in chunks', () => {
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
     for (const tail of ['x};\n\n  }', 'x;\n\t\treturn', 'x)\r\n', 'x.\n \n end']) {
       const text = `${'word '.repeat(819)}${tail}${' more'.repeat(10)}`;
-      expect(bpe.count(text)).toEqual({ tokens: countTokens(text, { disallowedSpecial: new Set() }), estimated: false });
+      expect(bpe.count(text)).toEqual({
+        tokens: countTokens(text, { disallowedSpecial: new Set() }),
+        estimated: false,
+      });
     }
   });
 

@@ -10,7 +10,11 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const GRAPHEME_LOOKBACK = 64;
 
 function isRegionalIndicatorAt(text: string, index: number): boolean {
-  return text.charCodeAt(index) === 0xd83c && text.charCodeAt(index + 1) >= 0xdde6 && text.charCodeAt(index + 1) <= 0xddff;
+  return (
+    text.charCodeAt(index) === 0xd83c &&
+    text.charCodeAt(index + 1) >= 0xdde6 &&
+    text.charCodeAt(index + 1) <= 0xddff
+  );
 }
 
 /**
@@ -39,10 +43,20 @@ export function graphemeBoundaryAtOrBefore(text: string, index: number): number 
  * the text stays valid UTF-8, and no accent or flag is split). When not even one character fits beside the marker, the layer is dropped rather than spending
  * tokens on a header and a marker alone.
  */
-export function truncateTail(header: string, text: string, budget: number, tokenizer: Tokenizer): LayerOutcome {
+export function truncateTail(
+  header: string,
+  text: string,
+  budget: number,
+  tokenizer: Tokenizer,
+): LayerOutcome {
   const whole = countJoined(tokenizer, [header, text]);
   if (whole.tokens <= budget) {
-    return { status: 'kept', content: header + text, tokens: whole.tokens, estimated: whole.estimated };
+    return {
+      status: 'kept',
+      content: header + text,
+      tokens: whole.tokens,
+      estimated: whole.estimated,
+    };
   }
   const fitsWithMarker = (length: number): boolean => {
     const prefix = text.slice(0, graphemeBoundaryAtOrBefore(text, length));
@@ -51,7 +65,9 @@ export function truncateTail(header: string, text: string, budget: number, token
   // A proportional guess: the share of the text that the budget left after header and marker would hold
   // if tokens were spread evenly. It only steers the search; every length kept is checked by counting.
   const fixedTokens = countJoined(tokenizer, [header, TRUNCATION_SUFFIX]).tokens;
-  const hint = Math.floor((text.length * Math.max(0, budget - fixedTokens)) / Math.max(1, whole.tokens));
+  const hint = Math.floor(
+    (text.length * Math.max(0, budget - fixedTokens)) / Math.max(1, whole.tokens),
+  );
   // The whole text did not fit, so neither will it with the marker: only strict prefixes are candidates.
   const longest = largestFitting(Math.max(0, text.length - 1), fitsWithMarker, hint);
   const keptLength = graphemeBoundaryAtOrBefore(text, longest);

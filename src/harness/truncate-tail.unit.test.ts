@@ -9,12 +9,21 @@ const header = '## contexto_projeto\n';
 const utf8RoundTrips = (text: string) =>
   new TextDecoder('utf-8', { fatal: true }).decode(new TextEncoder().encode(text)) === text;
 // Multi-byte text: ASCII, 2-, 3- and 4-byte characters (surrogate pairs in UTF-16).
-const multiByteText = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '€', '😀', '𝄞', '\n'), minLength: 1, maxLength: 400 });
+const multiByteText = fc.string({
+  unit: fc.constantFrom('a', ' ', 'é', '€', '😀', '𝄞', '\n'),
+  minLength: 1,
+  maxLength: 400,
+});
 
 describe('truncateTail', () => {
   it('keeps a block that fits, header included', () => {
     const outcome = truncateTail(header, 'curto', 100, estimateTokenizer);
-    expect(outcome).toEqual({ status: 'kept', content: `${header}curto`, tokens: 7, estimated: true });
+    expect(outcome).toEqual({
+      status: 'kept',
+      content: `${header}curto`,
+      tokens: 7,
+      estimated: true,
+    });
   });
 
   it('cuts the tail and appends the marker on its own line', () => {
@@ -32,8 +41,14 @@ describe('truncateTail', () => {
   });
 
   it('never returns more than the budget, even for empty text', () => {
-    expect(truncateTail(header, '', 0, estimateTokenizer)).toMatchObject({ status: 'dropped', tokens: 0 });
-    expect(truncateTail(header, 'x', 0, estimateTokenizer)).toMatchObject({ status: 'dropped', tokens: 0 });
+    expect(truncateTail(header, '', 0, estimateTokenizer)).toMatchObject({
+      status: 'dropped',
+      tokens: 0,
+    });
+    expect(truncateTail(header, 'x', 0, estimateTokenizer)).toMatchObject({
+      status: 'dropped',
+      tokens: 0,
+    });
   });
 
   it('drops the layer when not one character fits beside the marker', () => {
@@ -52,19 +67,28 @@ describe('truncateTail', () => {
         expect(outcome.content.isWellFormed() && utf8RoundTrips(outcome.content)).toBe(true);
         const kept = outcome.content.slice(header.length, -TRUNCATION_SUFFIX.length);
         expect(text.startsWith(kept)).toBe(true);
-        const oneMore = text.slice(0, kept.length + (text.codePointAt(kept.length)! > 0xffff ? 2 : 1));
-        expect(estimateTokenizer.count(header + oneMore + TRUNCATION_SUFFIX).tokens).toBeGreaterThan(budget);
+        const oneMore = text.slice(
+          0,
+          kept.length + (text.codePointAt(kept.length)! > 0xffff ? 2 : 1),
+        );
+        expect(
+          estimateTokenizer.count(header + oneMore + TRUNCATION_SUFFIX).tokens,
+        ).toBeGreaterThan(budget);
       }),
     );
   });
 
   it('holds the budget with a tokenizer that is not additive', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n'), maxLength: 300 }), fc.nat(40), (text, budget) => {
-        const outcome = truncateTail(header, text, budget, wordTokenizer);
-        expect(outcome.tokens).toBeLessThanOrEqual(budget);
-        expect(outcome.tokens).toBe(wordTokenizer.count(outcome.content).tokens);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n'), maxLength: 300 }),
+        fc.nat(40),
+        (text, budget) => {
+          const outcome = truncateTail(header, text, budget, wordTokenizer);
+          expect(outcome.tokens).toBeLessThanOrEqual(budget);
+          expect(outcome.tokens).toBe(wordTokenizer.count(outcome.content).tokens);
+        },
+      ),
     );
   });
 });
@@ -72,12 +96,15 @@ describe('truncateTail', () => {
 describe('truncateTail at grapheme boundaries', () => {
   const kept = (text: string, budget: number) => {
     const outcome = truncateTail(header, text, budget, estimateTokenizer);
-    return outcome.status === 'truncated' ? outcome.content.slice(header.length, -TRUNCATION_SUFFIX.length) : outcome.status;
+    return outcome.status === 'truncated'
+      ? outcome.content.slice(header.length, -TRUNCATION_SUFFIX.length)
+      : outcome.status;
   };
 
   it('never parts a letter from its combining accent, nor the halves of a flag', () => {
     const decomposed = 'cafe\u0301'.repeat(30); // "café" with the accent as its own code point
-    for (let budget = 11; budget < 40; budget++) expect(kept(decomposed, budget).endsWith('e')).toBe(false);
+    for (let budget = 11; budget < 40; budget++)
+      expect(kept(decomposed, budget).endsWith('e')).toBe(false);
     const flags = '🇧🇷🇵🇹'.repeat(20);
     for (let budget = 12; budget < 40; budget++) expect(kept(flags, budget).length % 4).toBe(0);
     expect(kept(flags, 12)).toBe('🇧🇷');
@@ -87,13 +114,17 @@ describe('truncateTail at grapheme boundaries', () => {
     const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     const pieces = fc.constantFrom('a', 'e\u0301', '🇧🇷', '👨‍👩‍👧', '한', ' ', '\r\n', 'ö');
     fc.assert(
-      fc.property(fc.array(pieces, { minLength: 1, maxLength: 80 }), fc.nat(80), (parts, budget) => {
-        const text = parts.join('');
-        const prefix = kept(text, budget);
-        if (prefix === 'dropped' || prefix === 'kept') return;
-        const boundaries = new Set([...segmenter.segment(text)].map((segment) => segment.index));
-        expect(boundaries.has(prefix.length)).toBe(true);
-      }),
+      fc.property(
+        fc.array(pieces, { minLength: 1, maxLength: 80 }),
+        fc.nat(80),
+        (parts, budget) => {
+          const text = parts.join('');
+          const prefix = kept(text, budget);
+          if (prefix === 'dropped' || prefix === 'kept') return;
+          const boundaries = new Set([...segmenter.segment(text)].map((segment) => segment.index));
+          expect(boundaries.has(prefix.length)).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -25,20 +25,33 @@ async function gitignoreChainFor(directory: string, pending: PendingDirectory, e
   const gitignore = entries.find((entry) => entry.name === '.gitignore' && !entry.isDirectory());
   if (gitignore === undefined) return pending.chain;
   try {
-    return withGitignore(pending.chain, pending.relative, await readFile(path.join(directory, '.gitignore'), 'utf8'));
+    return withGitignore(
+      pending.chain,
+      pending.relative,
+      await readFile(path.join(directory, '.gitignore'), 'utf8'),
+    );
   } catch {
     return pending.chain; // git, too, goes on without rules it cannot read
   }
 }
 
-async function visit(root: string, fileNames: ReadonlySet<string>, pending: PendingDirectory, result: WalkResult) {
+async function visit(
+  root: string,
+  fileNames: ReadonlySet<string>,
+  pending: PendingDirectory,
+  result: WalkResult,
+) {
   const directory = pending.relative === '' ? root : path.join(root, pending.relative);
   let entries: Dirent[];
   try {
     entries = await readdir(directory, { withFileTypes: true });
   } catch (error) {
     if (pending.relative === '') throw error; // the workspace itself is the caller's to check
-    result.skipped.push({ path: pending.relative, reason: 'unreadable', detail: (error as Error).message });
+    result.skipped.push({
+      path: pending.relative,
+      reason: 'unreadable',
+      detail: (error as Error).message,
+    });
     return [];
   }
   result.directories.push(pending.relative);
@@ -50,7 +63,11 @@ async function visit(root: string, fileNames: ReadonlySet<string>, pending: Pend
     // Symbolic links to directories are not followed (as `find` does by default): no cycles, no escape.
     if (entry.isDirectory()) {
       if (!isIgnored(chain, relative, true)) children.push({ relative, chain });
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && fileNames.has(entry.name) && !isIgnored(chain, relative, false)) {
+    } else if (
+      (entry.isFile() || entry.isSymbolicLink()) &&
+      fileNames.has(entry.name) &&
+      !isIgnored(chain, relative, false)
+    ) {
       // Regular files and links only, as git lists: a FIFO or a socket is no file of the tree.
       result.found.push(relative);
     }

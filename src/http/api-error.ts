@@ -10,6 +10,12 @@ export function apiError(code: string, message: string, field?: string): ApiErro
   return { error: field === undefined ? { code, message } : { code, message, field } };
 }
 
-export function respondWithError(context: Context, status: ContentfulStatusCode, code: string, message: string, field?: string) {
+export function respondWithError(
+  context: Context,
+  status: ContentfulStatusCode,
+  code: string,
+  message: string,
+  field?: string,
+) {
   return context.json(apiError(code, message, field), status);
 }

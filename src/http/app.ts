@@ -32,19 +32,62 @@ export function createApp(dependencies: AppDependencies) {
   app.use('*', requestOriginGuard(dependencies.access.network));
   app.use('/api/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
 
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (context) => respondWithError(context, 413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (context) =>
+        respondWithError(
+          context,
+          413,
+          'body_too_large',
+          `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+        ),
+    }),
+  );
   app.use('/api/*', jsonBodies());
 
-  for (const routes of [healthRoutes, authRoutes, projectRoutes, sessionRoutes, usageRoutes, streamRoutes, agentInstructionRoutes, conversationRoutes, architectureRoutes, memoryRoutes, agentContextRoutes]) app.route('/', routes(dependencies));
+  for (const routes of [
+    healthRoutes,
+    authRoutes,
+    projectRoutes,
+    sessionRoutes,
+    usageRoutes,
+    streamRoutes,
+    agentInstructionRoutes,
+    conversationRoutes,
+    architectureRoutes,
+    memoryRoutes,
+    agentContextRoutes,
+  ])
+    app.route('/', routes(dependencies));
 
-  app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Forja API', version: dependencies.version } });
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Forja API', version: dependencies.version },
+  });
   app.route('/', staticWebRoutes());
 
-  app.notFound((context) => respondWithError(context, 404, 'not_found', `No route for ${context.req.method} ${context.req.path}.`));
+  app.notFound((context) =>
+    respondWithError(
+      context,
+      404,
+      'not_found',
+      `No route for ${context.req.method} ${context.req.path}.`,
+    ),
+  );
   app.onError((error, context) => {
     if (error instanceof HTTPException) return context.json(httpExceptionBody(error), error.status);
-    dependencies.logger.error({ err: error, method: context.req.method, path: context.req.path }, 'unhandled error in a request');
-    return respondWithError(context, 500, 'internal_error', 'Something went wrong on our side; the request was not completed.');
+    dependencies.logger.error(
+      { err: error, method: context.req.method, path: context.req.path },
+      'unhandled error in a request',
+    );
+    return respondWithError(
+      context,
+      500,
+      'internal_error',
+      'Something went wrong on our side; the request was not completed.',
+    );
   });
   return app;
 }

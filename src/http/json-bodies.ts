@@ -2,7 +2,10 @@ import type { MiddlewareHandler } from 'hono';
 import { apiError } from './api-error.ts';
 
 export const MALFORMED_JSON = apiError('malformed_json', 'The request body is not valid JSON.');
-export const NOT_JSON = apiError('unsupported_media_type', 'Send the request body as JSON with the header Content-Type: application/json.');
+export const NOT_JSON = apiError(
+  'unsupported_media_type',
+  'Send the request body as JSON with the header Content-Type: application/json.',
+);
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const BODILESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -21,7 +24,11 @@ export function jsonBodies(): MiddlewareHandler {
       const headers = new Headers(context.req.raw.headers);
       headers.delete('content-type');
       headers.delete('content-length');
-      context.req.raw = new Request(context.req.raw.url, { method: context.req.method, headers, signal: context.req.raw.signal });
+      context.req.raw = new Request(context.req.raw.url, {
+        method: context.req.method,
+        headers,
+        signal: context.req.raw.signal,
+      });
       return next();
     }
     const mediaType = (context.req.header('content-type') ?? '').split(';')[0]!.trim();

@@ -20,7 +20,10 @@ export interface ListenOptions {
 }
 
 /** Serves a fetch handler over HTTP on Node. */
-export function listen(fetch: (request: Request, env: HttpBindings) => Response | Promise<Response>, options: ListenOptions): Promise<ListeningServer> {
+export function listen(
+  fetch: (request: Request, env: HttpBindings) => Response | Promise<Response>,
+  options: ListenOptions,
+): Promise<ListeningServer> {
   return new Promise((resolve, reject) => {
     // The open event streams, by their Node response (the node server passes it to the handler as `outgoing`).
     const open = new Set<ServerResponse>();
@@ -28,23 +31,37 @@ export function listen(fetch: (request: Request, env: HttpBindings) => Response 
       // The bindings go on to the app: the Host rule reads the port the connection arrived on from them.
       const response = await fetch(request, env);
       const outgoing = env.outgoing;
-      if (outgoing && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      if (
+        outgoing &&
+        (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+      ) {
         open.add(outgoing);
         outgoing.once('close', () => open.delete(outgoing));
       }
       return response;
     };
-    const server = serve({ fetch: tracked as Parameters<typeof serve>[0]['fetch'], hostname: options.host, port: options.port }) as Server;
+    const server = serve({
+      fetch: tracked as Parameters<typeof serve>[0]['fetch'],
+      hostname: options.host,
+      port: options.port,
+    }) as Server;
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve({ url: `http://${host}:${address.port}`, close: () => closeGracefully(server, open, options.shutdownGraceMs ?? 10_000) });
+      resolve({
+        url: `http://${host}:${address.port}`,
+        close: () => closeGracefully(server, open, options.shutdownGraceMs ?? 10_000),
+      });
     });
   });
 }
 
-function closeGracefully(server: Server, open: Set<ServerResponse>, graceMs: number): Promise<{ endedStreams: number }> {
+function closeGracefully(
+  server: Server,
+  open: Set<ServerResponse>,
+  graceMs: number,
+): Promise<{ endedStreams: number }> {
   return new Promise((resolve) => {
     const endedStreams = open.size;
     for (const response of open) response.destroy();

@@ -26,7 +26,11 @@ export class SseClientQueue {
   private readonly limitBytes: number;
   private readonly onOverflow: () => void;
 
-  constructor(write: (message: SseMessage) => Promise<void>, limitBytes: number, onOverflow: () => void) {
+  constructor(
+    write: (message: SseMessage) => Promise<void>,
+    limitBytes: number,
+    onOverflow: () => void,
+  ) {
     this.write = write;
     this.limitBytes = limitBytes;
     this.onOverflow = onOverflow;
@@ -66,7 +70,11 @@ export class SseClientQueue {
 
   private async pump(): Promise<void> {
     try {
-      for (let message = this.queue.shift(); message && !this.closed; message = this.queue.shift()) {
+      for (
+        let message = this.queue.shift();
+        message && !this.closed;
+        message = this.queue.shift()
+      ) {
         await this.write(message).catch(() => undefined);
         if (this.closed) return;
         const size = sizeOf(message);

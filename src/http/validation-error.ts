@@ -10,7 +10,11 @@ export function validationErrorBody(error: ZodError, target: string): ApiErrorBo
   if (!issue) return apiError('invalid_request', `The ${target} is invalid.`);
   if (issue.code === 'unrecognized_keys') {
     const field = [...issue.path, issue.keys[0] ?? ''].join('.');
-    return apiError('unknown_field', `Unknown field "${field}" in the ${target}; it is not accepted here.`, field);
+    return apiError(
+      'unknown_field',
+      `Unknown field "${field}" in the ${target}; it is not accepted here.`,
+      field,
+    );
   }
   const field = issue.path.length > 0 ? issue.path.join('.') : undefined;
   if (field === undefined) return apiError('invalid_request', `The ${target} ${issue.message}.`);

@@ -38,7 +38,9 @@ export interface Memory {
   ragSearch(projectId: string, request: RagSearchRequest): Promise<RagSearchResult>;
   ragSearchFor(projectId: string): ProjectRagSearch;
   /** `query_user_context`; an unavailable graph is an expected outcome. */
-  userContext(projectId: string): Promise<{ ok: true; context: UserContext } | { ok: false; reason: string }>;
+  userContext(
+    projectId: string,
+  ): Promise<{ ok: true; context: UserContext } | { ok: false; reason: string }>;
   projector: GraphProjector;
   indexer: RagIndexer;
   /** Starts the projector and the indexer (what `forja serve` runs). */
@@ -59,16 +61,30 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const { database, logger } = options;
   const graphFor = (queryable: Queryable) => createPostgresGraphStore(queryable);
   const embedder = options.embedder ?? configuredEmbedder(options);
-  const vectorIndex = await createPostgresVectorIndex(database, { method: options.vectorSearch ?? 'auto' });
-  const search = (projectId: string, request: RagSearchRequest) => ragSearch({ embedder, index: vectorIndex }, projectId, request);
+  const vectorIndex = await createPostgresVectorIndex(database, {
+    method: options.vectorSearch ?? 'auto',
+  });
+  const search = (projectId: string, request: RagSearchRequest) =>
+    ragSearch({ embedder, index: vectorIndex }, projectId, request);
   // On PGlite a transaction holds the only connection and its queries resolve without yielding to the event
   // loop: small batches (each its own transaction, a macrotask between them) keep HTTP, SSE and appends moving.
-  const batchSize = database.kind === 'pglite' ? PGLITE_WORKER_BATCH_SIZE : SERVER_WORKER_BATCH_SIZE;
+  const batchSize =
+    database.kind === 'pglite' ? PGLITE_WORKER_BATCH_SIZE : SERVER_WORKER_BATCH_SIZE;
   const intervals = options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs };
   const projector = createGraphProjector({ database, graphFor, logger, batchSize, ...intervals });
-  const indexer = createRagIndexer({ database, embedder, index: vectorIndex, logger, batchSize, ...intervals });
+  const indexer = createRagIndexer({
+    database,
+    embedder,
+    index: vectorIndex,
+    logger,
+    batchSize,
+    ...intervals,
+  });
   let listening: Promise<(() => Promise<void>) | null> | null = null;
-  logger.debug({ embedder: embedder.name, vector_search: vectorIndex.method }, 'relational memory ready');
+  logger.debug(
+    { embedder: embedder.name, vector_search: vectorIndex.method },
+    'relational memory ready',
+  );
   return {
     graphFor,
     readTemplate: (name) => readCurrentTemplate(graphFor(database), name),
@@ -126,5 +142,7 @@ function configuredEmbedder(options: MemoryOptions): Embedder {
     return createLocalEmbedder();
   }
   if (configured.provider === null) return createLocalEmbedder();
-  return createGatewayEmbedder(createEmbeddingGateway({ database: options.database, provider: configured.provider }));
+  return createGatewayEmbedder(
+    createEmbeddingGateway({ database: options.database, provider: configured.provider }),
+  );
 }

@@ -20,7 +20,9 @@ describe('data directory lock', () => {
 
   it('refuses, with the reason, a directory that cannot be created instead of hanging (/proc, a file in the way)', () => {
     expect(() => lockDataDirectory('/proc/forja')).toThrow(DataDirectoryUnusableError);
-    expect(() => lockDataDirectory('/proc/forja/deeper')).toThrow(/FORJA_DATA_DIR=\/proc\/forja\/deeper cannot be used.*ENOENT/);
+    expect(() => lockDataDirectory('/proc/forja/deeper')).toThrow(
+      /FORJA_DATA_DIR=\/proc\/forja\/deeper cannot be used.*ENOENT/,
+    );
     const file = join(newDirectory(), 'plain-file');
     writeFileSync(file, 'x');
     expect(() => lockDataDirectory(file)).toThrow(`${file} exists and is not a directory`);
@@ -31,7 +33,9 @@ describe('data directory lock', () => {
     const directory = newDirectory();
     const lock = lockDataDirectory(directory);
     expect(() => lockDataDirectory(directory, process.pid + 1)).toThrow(DataDirectoryInUseError);
-    expect(() => lockDataDirectory(directory, process.pid + 1)).toThrow(`in use by another Forja process (pid ${process.pid})`);
+    expect(() => lockDataDirectory(directory, process.pid + 1)).toThrow(
+      `in use by another Forja process (pid ${process.pid})`,
+    );
     lock.release();
     expect(existsSync(lock.path)).toBe(false);
   });

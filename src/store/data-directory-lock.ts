@@ -1,4 +1,12 @@
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
 import { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
@@ -15,19 +23,27 @@ export interface DataDirectoryLock {
  * opening the same files would corrupt them, so the second one gets a clear error instead. A lock left by a
  * process that died is taken over.
  */
-export function lockDataDirectory(dataDirectory: string, processId = process.pid): DataDirectoryLock {
+export function lockDataDirectory(
+  dataDirectory: string,
+  processId = process.pid,
+): DataDirectoryLock {
   makeDirectory(dataDirectory, dataDirectory);
   const path = join(dataDirectory, LOCK_FILE_NAME);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const descriptor = openSync(path, 'wx');
-      writeSync(descriptor, JSON.stringify({ pid: processId, started_at: new Date().toISOString() }));
+      writeSync(
+        descriptor,
+        JSON.stringify({ pid: processId, started_at: new Date().toISOString() }),
+      );
       closeSync(descriptor);
       return { path, release: () => releaseIfOwned(path, processId) };
     } catch (error) {
-      if (!isCode(error, 'EEXIST')) throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
+      if (!isCode(error, 'EEXIST'))
+        throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
       const holder = readHolder(path);
-      if (holder !== null && holder !== processId && isAlive(holder)) throw new DataDirectoryInUseError(dataDirectory, holder);
+      if (holder !== null && holder !== processId && isAlive(holder))
+        throw new DataDirectoryInUseError(dataDirectory, holder);
       unlinkSync(path);
     }
   }
@@ -44,7 +60,8 @@ function makeDirectory(path: string, dataDirectory: string): void {
     return;
   } catch (error) {
     if (isCode(error, 'EEXIST')) return requireDirectory(path, dataDirectory);
-    if (!isCode(error, 'ENOENT') || dirname(path) === path) throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
+    if (!isCode(error, 'ENOENT') || dirname(path) === path)
+      throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
   }
   makeDirectory(dirname(path), dataDirectory);
   try {
@@ -56,7 +73,8 @@ function makeDirectory(path: string, dataDirectory: string): void {
 }
 
 function requireDirectory(path: string, dataDirectory: string): void {
-  if (!statSync(path).isDirectory()) throw new DataDirectoryUnusableError(dataDirectory, `${path} exists and is not a directory`);
+  if (!statSync(path).isDirectory())
+    throw new DataDirectoryUnusableError(dataDirectory, `${path} exists and is not a directory`);
 }
 
 function reasonOf(error: unknown): string {

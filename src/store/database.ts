@@ -40,6 +40,10 @@ export interface Database extends Queryable {
    * connection can be lost (a restart, `pg_terminate_backend`): it is opened again with backoff, and `events`
    * hears of it; notifications sent meanwhile are missed, so a listener reads the log again on `restored`.
    */
-  listen(channel: string, onNotification: (payload: string) => void, events?: ListenEvents): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotification: (payload: string) => void,
+    events?: ListenEvents,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

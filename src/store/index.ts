@@ -4,16 +4,39 @@ export { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts
 export { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
 export { createEventLog, type EventLog } from './event-log/event-log.ts';
 export type { AppendOptions, OutboxRule } from './event-log/append-events.ts';
-export type { AppendOutcome, ExpectedSeqConflict, SessionNotFound } from './event-log/append-outcome.ts';
+export type {
+  AppendOutcome,
+  ExpectedSeqConflict,
+  SessionNotFound,
+} from './event-log/append-outcome.ts';
 export type { NewSessionEvent, OutboxMessage, SessionEvent } from './event-log/session-event.ts';
 export { DEFAULT_READ_LIMIT, readEvents, type ReadOptions } from './event-log/read-events.ts';
-export { drainOutbox, defaultRetryDelayMs, type DrainOptions, type DrainReport } from './outbox/drain-outbox.ts';
+export {
+  drainOutbox,
+  defaultRetryDelayMs,
+  type DrainOptions,
+  type DrainReport,
+} from './outbox/drain-outbox.ts';
 export type { OutboxHandlerResult, OutboxRow } from './outbox/outbox-row.ts';
 export { createProject, findProject, listProjects, type Project } from './projects/projects.ts';
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
-export { createEventNotifications, SESSION_EVENTS_CHANNEL, type EventNotifications, type SessionEventsListener } from './event-log/event-notifications.ts';
-export { readAgentInstructions, writeAgentInstructions, type AgentInstructions } from './instructions/agent-instructions.ts';
-export { insertHandoff, listHandoffs, lockHandoff, updateHandoffStatus } from './handoffs/handoff-rows.ts';
+export {
+  createEventNotifications,
+  SESSION_EVENTS_CHANNEL,
+  type EventNotifications,
+  type SessionEventsListener,
+} from './event-log/event-notifications.ts';
+export {
+  readAgentInstructions,
+  writeAgentInstructions,
+  type AgentInstructions,
+} from './instructions/agent-instructions.ts';
+export {
+  insertHandoff,
+  listHandoffs,
+  lockHandoff,
+  updateHandoffStatus,
+} from './handoffs/handoff-rows.ts';
 export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';
 export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.ts';
 export {

@@ -19,13 +19,18 @@ export interface DatabaseSettings {
  */
 export async function openDatabase(settings: DatabaseSettings): Promise<Database> {
   if (settings.databaseUrl) {
-    const database = await openPostgresDatabase({ connectionString: settings.databaseUrl, ...(settings.poolSize === undefined ? {} : { maxConnections: settings.poolSize }) });
+    const database = await openPostgresDatabase({
+      connectionString: settings.databaseUrl,
+      ...(settings.poolSize === undefined ? {} : { maxConnections: settings.poolSize }),
+    });
     await migrateOrClose(database);
     return database;
   }
   const lock = lockDataDirectory(settings.dataDirectory);
   try {
-    const database = await openPgliteDatabase({ dataDirectory: join(settings.dataDirectory, 'pgdata') });
+    const database = await openPgliteDatabase({
+      dataDirectory: join(settings.dataDirectory, 'pgdata'),
+    });
     await migrateOrClose(database);
     return {
       ...database,

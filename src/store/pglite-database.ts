@@ -18,7 +18,9 @@ export interface PgliteDatabase extends Database {
 }
 
 /** Opens PGlite, Postgres compiled to WebAssembly and run inside this process. */
-export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<PgliteDatabase> {
+export async function openPgliteDatabase(
+  options: PgliteDatabaseOptions = {},
+): Promise<PgliteDatabase> {
   // Sums of bigint are numeric; Forja's sums are token counts, well within a double, so they arrive as numbers
   // on both engines.
   // pgvector is loaded so that the RAG index can use HNSW, unaccent so that search folds accents (migrations
@@ -28,7 +30,9 @@ export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): P
     parsers: { [NUMERIC_OID]: (value: string) => Number(value) },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
-  const description = options.dataDirectory ? `embedded PGlite at ${options.dataDirectory}` : 'embedded PGlite in memory';
+  const description = options.dataDirectory
+    ? `embedded PGlite at ${options.dataDirectory}`
+    : 'embedded PGlite in memory';
   return {
     kind: 'pglite',
     dumpDataDirectory: () => pglite.dumpDataDir('none'),
@@ -50,8 +54,11 @@ export async function openPgliteDatabase(options: PgliteDatabaseOptions = {}): P
   };
 }
 
-async function runQuery<Row>(target: Pick<PGlite, 'query'>, sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+async function runQuery<Row>(
+  target: Pick<PGlite, 'query'>,
+  sql: string,
+  params?: unknown[],
+): Promise<QueryResult<Row>> {
   const result = await target.query<Row>(sql, params);
   return { rows: result.rows };
 }
-

@@ -19,7 +19,11 @@ export interface PostgresDatabaseOptions {
 
 /** Opens a pool of connections to a PostgreSQL server (≥ 15). */
 export async function openPostgresDatabase(options: PostgresDatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, types: typeParsers });
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    types: typeParsers,
+  });
   // Idle clients can fail when the server restarts; the pool replaces them, and this keeps the process alive.
   pool.on('error', () => undefined);
   await pool.query('select 1');
@@ -34,12 +38,19 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   };
 }
 
-async function runQuery<Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+async function runQuery<Row>(
+  target: pg.Pool | pg.PoolClient,
+  sql: string,
+  params?: unknown[],
+): Promise<QueryResult<Row>> {
   const result = await target.query(sql, params);
   return { rows: result.rows as Row[] };
 }
 
-async function runTransaction<T>(pool: pg.Pool, work: (transaction: Queryable) => Promise<T>): Promise<T> {
+async function runTransaction<T>(
+  pool: pg.Pool,
+  work: (transaction: Queryable) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
@@ -65,7 +76,12 @@ const LISTEN_RETRY_MAX_MS = 5_000;
  * (a server restart, a failover, `pg_terminate_backend`), its 'error' is handled here — unhandled it would end
  * the process — and a new connection listens again after a backoff (100 ms doubling to 5 s), until it works.
  */
-async function listen(pool: pg.Pool, channel: string, onNotification: (payload: string) => void, events: ListenEvents = {}): Promise<() => Promise<void>> {
+async function listen(
+  pool: pg.Pool,
+  channel: string,
+  onNotification: (payload: string) => void,
+  events: ListenEvents = {},
+): Promise<() => Promise<void>> {
   const statement = `listen ${quoteIdentifier(channel)}`;
   const handler = (message: pg.Notification) => {
     if (message.channel === channel) onNotification(message.payload ?? '');

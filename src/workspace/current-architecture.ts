@@ -54,7 +54,10 @@ export const ARCHITECTURE_TYPES = Object.keys(SCHEMAS) as ArchitectureArtifactTy
  * A declaration that no longer parses is left out rather than half-read.
  */
 export function currentArchitecture(events: readonly SessionEvent[]): ProjectArchitecture {
-  const byType = new Map<ArchitectureArtifactType, Array<ArtifactVersion<unknown> & { order: number }>>();
+  const byType = new Map<
+    ArchitectureArtifactType,
+    Array<ArtifactVersion<unknown> & { order: number }>
+  >();
   events.forEach((event, order) => {
     const type = artifactTypeOf(event.type) as ArchitectureArtifactType | null;
     if (type === null || !(type in SCHEMAS)) return;
@@ -63,17 +66,34 @@ export function currentArchitecture(events: readonly SessionEvent[]): ProjectArc
     if (data === null || !data.success) return;
     const version = (data.data as { version: number }).version;
     const list = byType.get(type) ?? [];
-    list.push({ version, data: data.data, event_id: event.id, session_id: event.session_id, seq: event.seq, created_at: event.created_at, order });
+    list.push({
+      version,
+      data: data.data,
+      event_id: event.id,
+      session_id: event.session_id,
+      seq: event.seq,
+      created_at: event.created_at,
+      order,
+    });
     byType.set(type, list);
   });
   const current = <Data>(type: ArchitectureArtifactType) => {
-    const winner = currentVersion((byType.get(type) ?? []).map((entry) => ({ seq: entry.order, payload: { version: entry.version }, entry })));
+    const winner = currentVersion(
+      (byType.get(type) ?? []).map((entry) => ({
+        seq: entry.order,
+        payload: { version: entry.version },
+        entry,
+      })),
+    );
     if (winner === null) return null;
     const { order: _order, ...version } = winner.entry;
     return version as ArtifactVersion<Data>;
   };
   const history = Object.fromEntries(
-    ARCHITECTURE_TYPES.map((type) => [type, (byType.get(type) ?? []).map(({ data: _data, order: _order, ...rest }) => rest)]),
+    ARCHITECTURE_TYPES.map((type) => [
+      type,
+      (byType.get(type) ?? []).map(({ data: _data, order: _order, ...rest }) => rest),
+    ]),
   ) as ProjectArchitecture['history'];
   return {
     module_map: current<ModuleMap>('module_map'),

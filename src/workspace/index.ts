@@ -1,6 +1,10 @@
 export { ARCHITECTURE_TYPES, currentArchitecture } from './current-architecture.ts';
 export type { ArtifactVersion, ProjectArchitecture } from './current-architecture.ts';
-export { ARCHITECTURE_DOC_PATHS, architectureDocFile, architectureDocFiles } from './docs/architecture-doc-files.ts';
+export {
+  ARCHITECTURE_DOC_PATHS,
+  architectureDocFile,
+  architectureDocFiles,
+} from './docs/architecture-doc-files.ts';
 export { syncArchitectureDocs } from './docs/sync-architecture-docs.ts';
 export { MAX_READ_BYTES, readWorktreeFile } from './files/read-worktree-file.ts';
 export type { WorktreeRead } from './files/read-worktree-file.ts';
@@ -11,13 +15,27 @@ export type { WorktreeWrite } from './files/write-worktree-file.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
 export { gitAt } from './git/git-at.ts';
-export { advanceIntegration, mergeIntoIntegration, removeScratch } from './git/merge-into-integration.ts';
+export {
+  advanceIntegration,
+  mergeIntoIntegration,
+  removeScratch,
+} from './git/merge-into-integration.ts';
 export { readProjectArtifactEvents } from './project-artifact-events.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';
 export { readProjectArchitecture } from './read-project-architecture.ts';
 export { DEFAULT_BUBBLEWRAP_PATH, createTerminalRunner } from './terminal/terminal-runner.ts';
 export type { SandboxProbe, TerminalOutcome, TerminalRunner } from './terminal/terminal-runner.ts';
-export { DEFAULT_TERMINAL_SETTINGS, readTerminalSettings, terminalSettingsOrDefaults } from './terminal/terminal-settings.ts';
+export {
+  DEFAULT_TERMINAL_SETTINGS,
+  readTerminalSettings,
+  terminalSettingsOrDefaults,
+} from './terminal/terminal-settings.ts';
 export type { TerminalSettings } from './terminal/terminal-settings.ts';
-export { INTEGRATION_BRANCH, MAIN_BRANCH, moduleBranch, workspaceDirectory, worktreeDirectory } from './workspace-layout.ts';
+export {
+  INTEGRATION_BRANCH,
+  MAIN_BRANCH,
+  moduleBranch,
+  workspaceDirectory,
+  worktreeDirectory,
+} from './workspace-layout.ts';

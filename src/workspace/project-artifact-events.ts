@@ -7,7 +7,11 @@ import { toSessionEvent, type Queryable, type SessionEventRow } from '../store/i
  * scoped to the project ("project from the route"), so an artifact declared in any session of the project
  * counts.
  */
-export async function readProjectArtifactEvents(database: Queryable, projectId: string, artifactTypes: readonly string[]): Promise<SessionEvent[]> {
+export async function readProjectArtifactEvents(
+  database: Queryable,
+  projectId: string,
+  artifactTypes: readonly string[],
+): Promise<SessionEvent[]> {
   if (artifactTypes.length === 0) return [];
   const placeholders = artifactTypes.map((_, index) => `$${index + 2}`).join(', ');
   const result = await database.query<SessionEventRow>(

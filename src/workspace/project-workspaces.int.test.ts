@@ -20,29 +20,60 @@ describe('project workspaces', () => {
   it('creates the repository on first use with main checked out and the integration branch dev', async () => {
     const directory = await workspaces.ensureWorkspace(PROJECT);
     expect(directory).toBe(join(dataDirectory, 'projects', PROJECT, 'workspace'));
-    expect((await git().raw(['branch', '--format=%(refname:short)'])).trim().split('\n')).toEqual(['dev', 'main']);
+    expect((await git().raw(['branch', '--format=%(refname:short)'])).trim().split('\n')).toEqual([
+      'dev',
+      'main',
+    ]);
     expect((await git().raw(['symbolic-ref', '--short', 'HEAD'])).trim()).toBe('main');
     expect(await workspaces.ensureWorkspace(PROJECT)).toBe(directory);
   });
 
   it('overwrites the same file on main and commits only when it changed', async () => {
-    const first = await workspaces.commitToMain(PROJECT, [{ path: 'docs/module-map.md', content: 'v1' }], 'docs: v1');
+    const first = await workspaces.commitToMain(
+      PROJECT,
+      [{ path: 'docs/module-map.md', content: 'v1' }],
+      'docs: v1',
+    );
     expect(first).toMatch(/^[0-9a-f]{40}$/);
-    expect(await workspaces.commitToMain(PROJECT, [{ path: 'docs/module-map.md', content: 'v1' }], 'docs: v1 again')).toBeNull();
-    await workspaces.commitToMain(PROJECT, [{ path: 'docs/module-map.md', content: 'v2' }], 'docs: v2');
+    expect(
+      await workspaces.commitToMain(
+        PROJECT,
+        [{ path: 'docs/module-map.md', content: 'v1' }],
+        'docs: v1 again',
+      ),
+    ).toBeNull();
+    await workspaces.commitToMain(
+      PROJECT,
+      [{ path: 'docs/module-map.md', content: 'v2' }],
+      'docs: v2',
+    );
     expect(await git().raw(['show', 'main:docs/module-map.md'])).toBe('v2');
-    expect((await git().raw(['log', '--format=%s', 'main'])).trim().split('\n')).toEqual(['docs: v2', 'docs: v1', 'Forja: the project workspace']);
+    expect((await git().raw(['log', '--format=%s', 'main'])).trim().split('\n')).toEqual([
+      'docs: v2',
+      'docs: v1',
+      'Forja: the project workspace',
+    ]);
     expect((await git().raw(['rev-list', '--count', 'dev'])).trim()).toBe('1');
   });
 
   it('gives each module its own worktree on dev-<module>, made from dev, and commits there only', async () => {
     const pedidos = await workspaces.ensureWorktree(PROJECT, 'pedidos');
     const catalogo = await workspaces.ensureWorktree(PROJECT, 'catalogo');
-    expect(pedidos).toEqual({ directory: join(dataDirectory, 'projects', PROJECT, 'worktrees', 'pedidos'), branch: 'dev-pedidos' });
+    expect(pedidos).toEqual({
+      directory: join(dataDirectory, 'projects', PROJECT, 'worktrees', 'pedidos'),
+      branch: 'dev-pedidos',
+    });
     expect(catalogo.directory).not.toBe(pedidos.directory);
-    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1: nada')).toMatchObject({ ok: false, reason: expect.stringContaining('nothing to commit on dev-pedidos') });
+    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1: nada')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('nothing to commit on dev-pedidos'),
+    });
     await writeFile(join(pedidos.directory, 'pedido.ts'), 'export {};\n');
-    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1: pedido')).toMatchObject({ ok: true, branch: 'dev-pedidos', files: ['pedido.ts'] });
+    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1: pedido')).toMatchObject({
+      ok: true,
+      branch: 'dev-pedidos',
+      files: ['pedido.ts'],
+    });
     expect((await git().raw(['rev-list', '--count', 'dev..dev-pedidos'])).trim()).toBe('1');
     expect((await git().raw(['rev-list', '--count', 'dev..dev-catalogo'])).trim()).toBe('0');
   });
@@ -53,7 +84,9 @@ describe('project workspaces', () => {
     await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1: pedido');
     await rm(pedidos.directory, { recursive: true, force: true });
     await workspaces.ensureWorktree(PROJECT, 'pedidos');
-    expect((await git().raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe('AT-1: pedido');
+    expect((await git().raw(['log', '-1', '--format=%s', 'dev-pedidos'])).trim()).toBe(
+      'AT-1: pedido',
+    );
     expect(await readFile(join(pedidos.directory, 'pedido.ts'), 'utf8')).toBe('export {};\n');
   });
 });

@@ -21,7 +21,11 @@ export interface ProjectWorkspaces {
   /** The module's worktree on `dev-<module>`, created from `dev` when missing. */
   ensureWorktree(projectId: string, module: string): Promise<ModuleWorktree>;
   /** Writes files on `main` (the same file overwritten) and commits what changed; null when nothing did. */
-  commitToMain(projectId: string, files: readonly RepositoryFile[], message: string): Promise<string | null>;
+  commitToMain(
+    projectId: string,
+    files: readonly RepositoryFile[],
+    message: string,
+  ): Promise<string | null>;
   /** Commits every change of the module's worktree on its branch. */
   commitModule(projectId: string, module: string, message: string): Promise<WorktreeCommit>;
 }
@@ -55,7 +59,8 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
         return worktree;
       });
     },
-    commitToMain: (projectId, files, message) => lock.run(projectId, async () => commitFiles(await ensure(projectId), files, message)),
+    commitToMain: (projectId, files, message) =>
+      lock.run(projectId, async () => commitFiles(await ensure(projectId), files, message)),
     commitModule: (projectId, module, message) =>
       lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);

@@ -1,8 +1,17 @@
 import type { Queryable } from '../store/index.ts';
-import { ARCHITECTURE_TYPES, currentArchitecture, type ProjectArchitecture } from './current-architecture.ts';
+import {
+  ARCHITECTURE_TYPES,
+  currentArchitecture,
+  type ProjectArchitecture,
+} from './current-architecture.ts';
 import { readProjectArtifactEvents } from './project-artifact-events.ts';
 
 /** The project's current Arquiteto artifacts, read from the event log (no table: ADR 0200 §1). */
-export async function readProjectArchitecture(database: Queryable, projectId: string): Promise<ProjectArchitecture> {
-  return currentArchitecture(await readProjectArtifactEvents(database, projectId, ARCHITECTURE_TYPES));
+export async function readProjectArchitecture(
+  database: Queryable,
+  projectId: string,
+): Promise<ProjectArchitecture> {
+  return currentArchitecture(
+    await readProjectArtifactEvents(database, projectId, ARCHITECTURE_TYPES),
+  );
 }

@@ -20,7 +20,8 @@ export function moduleBranch(module: string): string {
 
 /** `<data>/projects/<projectId>`: everything of one project on disk. */
 export function projectDirectory(dataDirectory: string, projectId: string): string {
-  if (!PROJECT_ID_PATTERN.test(projectId)) throw new InvariantViolationError('project_id', `"${projectId}" is not a project id (uuid)`);
+  if (!PROJECT_ID_PATTERN.test(projectId))
+    throw new InvariantViolationError('project_id', `"${projectId}" is not a project id (uuid)`);
   return join(dataDirectory, 'projects', projectId);
 }
 
@@ -30,12 +31,20 @@ export function workspaceDirectory(dataDirectory: string, projectId: string): st
 }
 
 /** A dev agent's worktree, outside the workspace so no module's files are read as instruction files. */
-export function worktreeDirectory(dataDirectory: string, projectId: string, module: string): string {
+export function worktreeDirectory(
+  dataDirectory: string,
+  projectId: string,
+  module: string,
+): string {
   return join(projectDirectory(dataDirectory, projectId), 'worktrees', checkedModule(module));
 }
 
 function checkedModule(module: string): string {
   // Module names become paths and refs; the map's own rule already keeps them to [a-z0-9-_].
-  if (!MODULE_NAME_PATTERN.test(module)) throw new InvariantViolationError('module_name', `"${module}" is not a module name (${MODULE_NAME_PATTERN.source})`);
+  if (!MODULE_NAME_PATTERN.test(module))
+    throw new InvariantViolationError(
+      'module_name',
+      `"${module}" is not a module name (${MODULE_NAME_PATTERN.source})`,
+    );
   return module;
 }

@@ -18,13 +18,20 @@ describe('signing in, in headless Chromium', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     await ensureWebBuilt();
-    [served, chromium] = await Promise.all([startServedForja(createScriptedProvider({ script: { turns: [] } })), launchHeadlessChromium()]);
+    [served, chromium] = await Promise.all([
+      startServedForja(createScriptedProvider({ script: { turns: [] } })),
+      launchHeadlessChromium(),
+    ]);
     const passwordHash = await hashPassword(PASSWORD);
     for (const username of ['ana', 'bruno']) {
       const { person } = await createPerson(served.forja.database, { username, passwordHash });
       if (username === 'ana') ana = person;
       const { secret, hash } = newSecret(TOKEN_PREFIX);
-      await insertApiToken(served.forja.database, { personId: person.id, name: 'setup', secretHash: hash });
+      await insertApiToken(served.forja.database, {
+        personId: person.id,
+        name: 'setup',
+        secretHash: hash,
+      });
       tokens.set(username, secret);
     }
   }, 180_000);
@@ -35,9 +42,21 @@ describe('signing in, in headless Chromium', { timeout: 180_000 }, () => {
   }, 60_000);
 
   /** Setup through the API with the person's token, in-process. */
-  async function as<T = { id: string }>(username: string, method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${tokens.get(username)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const response = await served.forja.app.request(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  async function as<T = { id: string }>(
+    username: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${tokens.get(username)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    const response = await served.forja.app.request(path, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
     return (text ? JSON.parse(text) : null) as T;
@@ -46,9 +65,22 @@ describe('signing in, in headless Chromium', { timeout: 180_000 }, () => {
   it('signs in, shows only her projects, lets her add a member and approve an action recorded with her id', async () => {
     const mine = await as('ana', 'POST', '/api/projects', { name: "Ana's bakery" });
     const theirs = await as('bruno', 'POST', '/api/projects', { name: "Bruno's secret" });
-    const session = await as('ana', 'POST', `/api/projects/${mine.id}/sessions`, { title: 'Careful commands' });
+    const session = await as('ana', 'POST', `/api/projects/${mine.id}/sessions`, {
+      title: 'Careful commands',
+    });
     const actionId = randomUUID();
-    const proposed = { type: 'action.proposed', actor: 'tester', payload: { v: 1, action_id: actionId, tool_call_id: `call-${actionId}`, agent: 'tester', tool: 'terminal', args: { command: 'npm test' } } };
+    const proposed = {
+      type: 'action.proposed',
+      actor: 'tester',
+      payload: {
+        v: 1,
+        action_id: actionId,
+        tool_call_id: `call-${actionId}`,
+        agent: 'tester',
+        tool: 'terminal',
+        args: { command: 'npm test' },
+      },
+    };
     expect((await served.forja.eventLog.append(session.id, [proposed])).success).toBe(true);
 
     const { page, errors } = await chromium.newPage();
@@ -71,17 +103,26 @@ describe('signing in, in headless Chromium', { timeout: 180_000 }, () => {
     await page.locator('[data-testid="member"][data-username="ana"][data-role="owner"]').waitFor();
     await page.getByTestId('member-username-input').fill('bruno');
     await page.getByTestId('add-member').click();
-    await page.locator('[data-testid="member"][data-username="bruno"][data-role="member"]').waitFor();
+    await page
+      .locator('[data-testid="member"][data-username="bruno"][data-role="member"]')
+      .waitFor();
 
     await page.goto(`${served.url}/sessions/${session.id}`);
     const action = page.locator(`[data-testid="pending-action"][data-action-id="${actionId}"]`);
     await action.getByTestId('approve-action').click();
-    await page.locator(`[data-testid="pending-action"][data-action-id="${actionId}"][data-status="approved"]`).waitFor();
+    await page
+      .locator(
+        `[data-testid="pending-action"][data-action-id="${actionId}"][data-status="approved"]`,
+      )
+      .waitFor();
     const events = await served.forja.eventLog.read(session.id);
     expect(events.find((event) => event.type === 'action.approved')?.actor).toBe(ana.id);
 
     await page.goto(`${served.url}/projects/${theirs.id}`);
-    await page.getByTestId('error-message').filter({ hasText: `No project with id ${theirs.id}` }).waitFor();
+    await page
+      .getByTestId('error-message')
+      .filter({ hasText: `No project with id ${theirs.id}` })
+      .waitFor();
 
     await page.getByTestId('sign-out').click();
     await page.getByTestId('sign-in-page').waitFor();

@@ -26,11 +26,26 @@ const BRIEF = {
  */
 const SCRIPT = {
   turns: [
-    { agent: 'criativo', text: 'What a lovely idea! Who would buy the bread, and when should it arrive?' },
+    {
+      agent: 'criativo',
+      text: 'What a lovely idea! Who would buy the bread, and when should it arrive?',
+    },
     {
       agent: 'criativo',
       text: "I'll record that as a business rule.",
-      tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Delivery before dawn', statement: 'Every delivery happens before 6 a.m.' }, origin: [6] } }],
+      tool_calls: [
+        {
+          name: 'emit_artifact',
+          arguments: {
+            type: 'business_rule',
+            data: {
+              title: 'Delivery before dawn',
+              statement: 'Every delivery happens before 6 a.m.',
+            },
+            origin: [6],
+          },
+        },
+      ],
     },
     { agent: 'criativo', text: 'Recorded. Tell me when the idea feels complete.' },
     { agent: 'criativo', text: JSON.stringify(BRIEF) },
@@ -48,7 +63,11 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     await ensureWebBuilt();
-    [served, unconfigured, chromium] = await Promise.all([startServedForja(gated.provider), startServedForja(), launchHeadlessChromium()]);
+    [served, unconfigured, chromium] = await Promise.all([
+      startServedForja(gated.provider),
+      startServedForja(),
+      launchHeadlessChromium(),
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -82,13 +101,20 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     expect(await streaming.textContent()).not.toContain('arrive?');
     expect(await page.getByTestId('message-agent').count()).toBe(0);
     firstReply.open();
-    await page.locator('[data-testid="message-agent"][data-seq="5"]', { hasText: 'Who would buy the bread, and when should it arrive?' }).waitFor();
+    await page
+      .locator('[data-testid="message-agent"][data-seq="5"]', {
+        hasText: 'Who would buy the bread, and when should it arrive?',
+      })
+      .waitFor();
     await streaming.waitFor({ state: 'detached' });
 
     await sendMessage(page, 'Neighbours. Everything must arrive before 6 a.m.');
     await page.getByTestId('rule-card').filter({ hasText: 'Delivery before dawn' }).waitFor();
     expect(await page.getByTestId('rule-card').textContent()).toContain('#6');
-    await page.getByTestId('message-agent').filter({ hasText: 'Recorded. Tell me when the idea feels complete.' }).waitFor();
+    await page
+      .getByTestId('message-agent')
+      .filter({ hasText: 'Recorded. Tell me when the idea feels complete.' })
+      .waitFor();
 
     // The consolidation is held too: the button stays disabled while it runs.
     const consolidation = gated.gate('criativo', 3, 1);
@@ -96,16 +122,23 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.locator('[data-testid="readiness-button"]:disabled').waitFor();
     consolidation.open();
     await page.getByTestId('product-brief').filter({ hasText: 'Bakery at dawn' }).waitFor();
-    expect(await page.getByTestId('product-brief').textContent()).toContain('Deliver before 6 a.m.');
+    expect(await page.getByTestId('product-brief').textContent()).toContain(
+      'Deliver before 6 a.m.',
+    );
     await page.locator('[data-testid="handoff-divider"][data-status="offered"]').waitFor();
-    expect(await page.getByTestId('handoff-divider').textContent()).toContain('Handoff from Criativo to PO');
+    expect(await page.getByTestId('handoff-divider').textContent()).toContain(
+      'Handoff from Criativo to PO',
+    );
 
     await page.getByTestId('accept-handoff').click();
     await page.locator('[data-testid="handoff-divider"][data-status="accepted"]').waitFor();
     await page.locator('[data-testid="agent-activated"][data-agent="po"]').waitFor();
     await page.locator('[data-testid="usage-row"][data-agent="criativo"]').waitFor();
 
-    const messageSeqs = await seqsOf(page, '[data-testid="message-user"], [data-testid="message-agent"]');
+    const messageSeqs = await seqsOf(
+      page,
+      '[data-testid="message-user"], [data-testid="message-agent"]',
+    );
     expect(new Set(messageSeqs).size).toBe(messageSeqs.length);
     expect(scripted.remainingTurns()).toEqual({ criativo: 1 });
     expect(errors).toEqual([]);
@@ -124,7 +157,11 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('reject-handoff').click();
     await page.getByTestId('reject-reason-input').fill('Not yet: pricing is still open');
     await page.getByTestId('confirm-reject').click();
-    await page.locator('[data-testid="handoff-divider"][data-status="rejected"]', { hasText: 'Not yet: pricing is still open' }).waitFor();
+    await page
+      .locator('[data-testid="handoff-divider"][data-status="rejected"]', {
+        hasText: 'Not yet: pricing is still open',
+      })
+      .waitFor();
     expect(await page.getByTestId('accept-handoff').count()).toBe(0);
     expect(await page.locator('[data-testid="agent-activated"][data-agent="po"]').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -156,11 +193,14 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     const bannerScreenshot = join(screenshots, 'reconnecting.png');
     await page.screenshot({ path: bannerScreenshot });
     console.info(`screenshot of the reconnecting banner: ${bannerScreenshot}`);
-    for (const text of ['Written while the page was away', 'And one more']) await api(served, 'POST', `/api/sessions/${sessionId}/messages`, { text });
+    for (const text of ['Written while the page was away', 'And one more'])
+      await api(served, 'POST', `/api/sessions/${sessionId}/messages`, { text });
     await served.startListening();
 
     await page.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 60_000 });
-    await page.locator('[data-testid="message-user"][data-seq="4"]', { hasText: 'And one more' }).waitFor();
+    await page
+      .locator('[data-testid="message-user"][data-seq="4"]', { hasText: 'And one more' })
+      .waitFor();
     await sendMessage(page, 'After the drop');
     await page.locator('[data-testid="message-user"][data-seq="5"]').waitFor();
     expect(await seqsOf(page, '[data-testid="message-user"]')).toEqual([2, 3, 4, 5]);
@@ -168,26 +208,62 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.close();
   });
 
-  it('shows where an agent\'s earlier conversation was summarised, with the summary on demand', async () => {
+  it("shows where an agent's earlier conversation was summarised, with the summary on demand", async () => {
     const sessionId = await newSession(unconfigured, 'Long talk');
     await unconfigured.forja.eventLog.append(sessionId, [
-      { type: 'agent.activated', actor: 'user', payload: { v: 1, agent: 'criativo', handoff_id: null } },
-      { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'The bakery is called Dawn Bread.' } },
-      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: 'Noted: Dawn Bread.' } },
+      {
+        type: 'agent.activated',
+        actor: 'user',
+        payload: { v: 1, agent: 'criativo', handoff_id: null },
+      },
+      {
+        type: 'chat.message',
+        actor: 'user',
+        payload: { v: 1, text: 'The bakery is called Dawn Bread.' },
+      },
+      {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: { v: 1, agent: 'criativo', text: 'Noted: Dawn Bread.' },
+      },
       { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'Deliveries before 6.' } },
-      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: 'Before 6, then.' } },
-      { type: 'context.compacted', actor: 'context-manager', payload: { v: 1, agent: 'criativo', through_seq: 4, summary: 'The bakery is called Dawn Bread (#3).', tokens_before: 1200, tokens_after: 300 } },
+      {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: { v: 1, agent: 'criativo', text: 'Before 6, then.' },
+      },
+      {
+        type: 'context.compacted',
+        actor: 'context-manager',
+        payload: {
+          v: 1,
+          agent: 'criativo',
+          through_seq: 4,
+          summary: 'The bakery is called Dawn Bread (#3).',
+          tokens_before: 1200,
+          tokens_after: 300,
+        },
+      },
     ]);
     const { page, errors } = await chromium.newPage();
     await page.goto(`${unconfigured.url}/sessions/${sessionId}`);
     const divider = page.locator('[data-testid="compaction-divider"][data-through-seq="4"]');
     await divider.waitFor();
-    expect(await divider.textContent()).toContain('Earlier conversation summarised for Criativo (up to #4)');
-    const order = await page.locator('[data-testid="message-user"], [data-testid="message-agent"], [data-testid="compaction-divider"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-seq') ?? 'divider'));
+    expect(await divider.textContent()).toContain(
+      'Earlier conversation summarised for Criativo (up to #4)',
+    );
+    const order = await page
+      .locator(
+        '[data-testid="message-user"], [data-testid="message-agent"], [data-testid="compaction-divider"]',
+      )
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-seq') ?? 'divider'));
     expect(order).toEqual(['3', '4', 'divider', '5', '6']);
     expect(await page.getByTestId('compaction-summary').isVisible()).toBe(false);
     await divider.getByText('Show the summary').click();
-    await page.getByTestId('compaction-summary').filter({ hasText: 'The bakery is called Dawn Bread (#3).' }).waitFor({ state: 'visible' });
+    await page
+      .getByTestId('compaction-summary')
+      .filter({ hasText: 'The bakery is called Dawn Bread (#3).' })
+      .waitFor({ state: 'visible' });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -7,7 +7,9 @@ const render = (text: string) => renderToStaticMarkup(createElement(Markdown, { 
 
 describe('agent text rendered as Markdown', () => {
   it('renders headings, emphasis, lists and GFM tables, not the raw marks', () => {
-    const html = render('## Plan\n\n**Bread** first:\n\n- dough\n- oven\n\n| Item | Price |\n| --- | --- |\n| Loaf | 3 |\n');
+    const html = render(
+      '## Plan\n\n**Bread** first:\n\n- dough\n- oven\n\n| Item | Price |\n| --- | --- |\n| Loaf | 3 |\n',
+    );
     expect(html).toContain('<h2>Plan</h2>');
     expect(html).toContain('<strong>Bread</strong>');
     expect(html).toMatch(/<li>dough<\/li>/);
@@ -23,7 +25,9 @@ describe('agent text rendered as Markdown', () => {
   });
 
   it('never turns what a model wrote into markup or script', () => {
-    const html = render('<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\nHi <b>there</b> [x](javascript:alert(3))');
+    const html = render(
+      '<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\nHi <b>there</b> [x](javascript:alert(3))',
+    );
     expect(html).not.toMatch(/<script|<img|onerror|<b>|javascript:/i);
     expect(html).toContain('Hi');
   });

@@ -24,7 +24,10 @@ describe('the web UI when the model endpoint does not answer', { timeout: 180_00
     await ensureWebBuilt();
     port = await freePort();
     [served, chromium] = await Promise.all([
-      startServedForja(undefined, { FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+      startServedForja(undefined, {
+        FORJA_MODEL: 'openai:llama3.1',
+        OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      }),
       launchHeadlessChromium(),
     ]);
   }, 180_000);
@@ -41,14 +44,21 @@ describe('the web UI when the model endpoint does not answer', { timeout: 180_00
     const banner = page.getByTestId('model-unreachable');
     await banner.waitFor();
     expect(await banner.textContent()).toContain('The model (openai · llama3.1) does not answer.');
-    expect(await banner.textContent()).toContain(`http://127.0.0.1:${port}/v1/models does not answer (ECONNREFUSED)`);
+    expect(await banner.textContent()).toContain(
+      `http://127.0.0.1:${port}/v1/models does not answer (ECONNREFUSED)`,
+    );
 
-    modelServer = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+    modelServer = createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
     await new Promise<void>((resolve) => modelServer!.listen(port, '127.0.0.1', resolve));
     // The server looks at most once per 5 s on demand: press again until a look finds the endpoint up.
     while ((await banner.count()) > 0) {
       // The banner may go between the count and the click: then there is nothing left to press.
-      await page.getByTestId('model-check-again').click({ timeout: 1_000 }).catch(() => undefined);
+      await page
+        .getByTestId('model-check-again')
+        .click({ timeout: 1_000 })
+        .catch(() => undefined);
       await page.waitForTimeout(500);
     }
     expect(await banner.count()).toBe(0);

@@ -3,8 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { GRAPH_SIZES, layoutModuleGraph } from '../../web/src/production/layout-module-graph.ts';
 import type { ModuleDeclaration } from '../../web/src/session/fold/session-view.ts';
 
-const module = (name: string, dependsOn: string[] = []): ModuleDeclaration => ({ name, stack: 'TypeScript', responsibility: name, dependsOn });
-const nodeOf = (layout: ReturnType<typeof layoutModuleGraph>, name: string) => layout.nodes.find((node) => node.name === name)!;
+const module = (name: string, dependsOn: string[] = []): ModuleDeclaration => ({
+  name,
+  stack: 'TypeScript',
+  responsibility: name,
+  dependsOn,
+});
+const nodeOf = (layout: ReturnType<typeof layoutModuleGraph>, name: string) =>
+  layout.nodes.find((node) => node.name === name)!;
 
 /** Start and end points of an SVG path `M x y … x y`. */
 function ends(path: string): { start: [number, number]; end: [number, number] } {
@@ -14,16 +20,36 @@ function ends(path: string): { start: [number, number]; end: [number, number] } 
 
 describe('layoutModuleGraph', () => {
   it('puts modules in rows by depth: what depends on nothing at the bottom, each module above what it uses', () => {
-    const layout = layoutModuleGraph([module('web', ['api', 'auth']), module('api', ['db', 'auth']), module('auth', ['db']), module('db')]);
-    expect(Object.fromEntries(layout.nodes.map((node) => [node.name, node.depth]))).toEqual({ db: 0, auth: 1, api: 2, web: 3 });
+    const layout = layoutModuleGraph([
+      module('web', ['api', 'auth']),
+      module('api', ['db', 'auth']),
+      module('auth', ['db']),
+      module('db'),
+    ]);
+    expect(Object.fromEntries(layout.nodes.map((node) => [node.name, node.depth]))).toEqual({
+      db: 0,
+      auth: 1,
+      api: 2,
+      web: 3,
+    });
     expect(nodeOf(layout, 'web').y).toBeLessThan(nodeOf(layout, 'api').y);
     expect(nodeOf(layout, 'api').y).toBeLessThan(nodeOf(layout, 'auth').y);
     expect(nodeOf(layout, 'auth').y).toBeLessThan(nodeOf(layout, 'db').y);
-    expect(layout.edges.map((edge) => `${edge.from}->${edge.to}`).sort()).toEqual(['api->auth', 'api->db', 'auth->db', 'web->api', 'web->auth']);
+    expect(layout.edges.map((edge) => `${edge.from}->${edge.to}`).sort()).toEqual([
+      'api->auth',
+      'api->db',
+      'auth->db',
+      'web->api',
+      'web->auth',
+    ]);
   });
 
   it('routes an arrow that skips rows around the boxes in between', () => {
-    const layout = layoutModuleGraph([module('web', ['api', 'db']), module('api', ['db']), module('db')]);
+    const layout = layoutModuleGraph([
+      module('web', ['api', 'db']),
+      module('api', ['db']),
+      module('db'),
+    ]);
     const api = nodeOf(layout, 'api');
     const skip = layout.edges.find((edge) => edge.from === 'web' && edge.to === 'db')!;
     // The bend in api's row is a vertical line segment beside the api box, not across it.
@@ -33,8 +59,15 @@ describe('layoutModuleGraph', () => {
   });
 
   it('orders a row by its neighbours, so two independent pairs do not cross', () => {
-    const layout = layoutModuleGraph([module('a', ['d']), module('b', ['c']), module('c'), module('d')]);
-    expect(nodeOf(layout, 'a').x < nodeOf(layout, 'b').x).toBe(nodeOf(layout, 'd').x < nodeOf(layout, 'c').x);
+    const layout = layoutModuleGraph([
+      module('a', ['d']),
+      module('b', ['c']),
+      module('c'),
+      module('d'),
+    ]);
+    expect(nodeOf(layout, 'a').x < nodeOf(layout, 'b').x).toBe(
+      nodeOf(layout, 'd').x < nodeOf(layout, 'c').x,
+    );
   });
 
   it('lists dependencies on modules that are not in the map, and draws the rest', () => {
@@ -44,15 +77,27 @@ describe('layoutModuleGraph', () => {
   });
 
   it('survives what a valid map never has: a cycle, a self-dependency, a repeated module, an empty map', () => {
-    expect(() => layoutModuleGraph([module('a', ['b']), module('b', ['a']), module('c', ['c']), module('c')])).not.toThrow();
+    expect(() =>
+      layoutModuleGraph([module('a', ['b']), module('b', ['a']), module('c', ['c']), module('c')]),
+    ).not.toThrow();
     expect(layoutModuleGraph([])).toMatchObject({ nodes: [], edges: [] });
   });
 
   it('for any acyclic map: rows never overlap, arrows go down from the bottom of a module to the top of what it uses', () => {
     const acyclicMap = fc.integer({ min: 1, max: 14 }).chain((count) =>
       fc
-        .array(fc.array(fc.nat({ max: count }), { maxLength: 4 }), { minLength: count, maxLength: count })
-        .map((dependencies) => dependencies.map((targets, index) => module(`m${index}`, targets.filter((target) => target < index).map((target) => `m${target}`)))),
+        .array(fc.array(fc.nat({ max: count }), { maxLength: 4 }), {
+          minLength: count,
+          maxLength: count,
+        })
+        .map((dependencies) =>
+          dependencies.map((targets, index) =>
+            module(
+              `m${index}`,
+              targets.filter((target) => target < index).map((target) => `m${target}`),
+            ),
+          ),
+        ),
     );
     fc.assert(
       fc.property(acyclicMap, (modules) => {
@@ -61,7 +106,10 @@ describe('layoutModuleGraph', () => {
         const rows = Map.groupBy(layout.nodes, (node) => node.y);
         for (const row of rows.values()) {
           const sorted = [...row].sort((a, b) => a.x - b.x);
-          for (let index = 1; index < sorted.length; index += 1) expect(sorted[index]!.x - sorted[index - 1]!.x).toBeGreaterThanOrEqual(GRAPH_SIZES.nodeWidth);
+          for (let index = 1; index < sorted.length; index += 1)
+            expect(sorted[index]!.x - sorted[index - 1]!.x).toBeGreaterThanOrEqual(
+              GRAPH_SIZES.nodeWidth,
+            );
         }
         for (const node of layout.nodes) {
           expect(node.x).toBeGreaterThanOrEqual(0);

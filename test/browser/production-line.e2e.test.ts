@@ -10,40 +10,142 @@ import { launchHeadlessChromium, type HeadlessChromium } from './support/headles
 import { newSession } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
-const artifact = (type: string, actor: string, data: unknown) => ({ type: `artifact.${type}`, actor, payload: { v: 1, data } });
-const module = (name: string, stack: string, dependsOn: string[]) => ({ name, stack, responsibility: `The ${name} of the bakery`, dependsOn });
-const toolCompleted = (agent: string, tool: string, args: unknown) => ({ type: 'tool.completed', actor: agent, payload: { v: 1, agent, tool_call_id: `call_${agent}_${tool}`, tool, args, ok: true, result: 'Recorded.' } });
+const artifact = (type: string, actor: string, data: unknown) => ({
+  type: `artifact.${type}`,
+  actor,
+  payload: { v: 1, data },
+});
+const module = (name: string, stack: string, dependsOn: string[]) => ({
+  name,
+  stack,
+  responsibility: `The ${name} of the bakery`,
+  dependsOn,
+});
+const toolCompleted = (agent: string, tool: string, args: unknown) => ({
+  type: 'tool.completed',
+  actor: agent,
+  payload: {
+    v: 1,
+    agent,
+    tool_call_id: `call_${agent}_${tool}`,
+    tool,
+    args,
+    ok: true,
+    result: 'Recorded.',
+  },
+});
 
 /**
  * What the PO, the Arquiteto and the dev agents record (issue 6), appended as they would append it, plus an
  * event type nobody knows yet: the page must show the first and survive the second.
  */
 const PRODUCTION_EVENTS = [
-  artifact('epic', 'po', { id: 'EP-030', title: 'Subscriptions', description: 'People subscribe to daily bread.', acceptance_criteria: [], business_rule_refs: [] }),
-  artifact('story', 'po', { id: 'HS-071', epic_id: 'EP-030', title: 'Subscribe to daily bread', description: 'As a neighbour I subscribe once.', acceptance_criteria: ['A subscription starts the next day'] }),
-  artifact('task', 'po', { id: 'AT-276', story_id: 'HS-071', title: 'Subscription form', description: 'The form.', acceptance_criteria: ['Validates the address'], module: 'web' }),
-  artifact('task', 'po', { id: 'AT-277', story_id: 'HS-071', title: 'Subscriptions route', description: 'The route.', acceptance_criteria: ['Stores the subscription'], module: 'api' }),
-  artifact('task', 'po', { id: 'AT-278', story_id: 'HS-071', title: 'Delivery schedule', description: 'Before 6 a.m.', acceptance_criteria: ['Never after 6 a.m.'], module: 'api' }),
-  artifact('module_map', 'arquiteto', { version: 1, modules: [module('web', 'React', ['api']), module('api', 'Node + Hono', [])] }),
+  artifact('epic', 'po', {
+    id: 'EP-030',
+    title: 'Subscriptions',
+    description: 'People subscribe to daily bread.',
+    acceptance_criteria: [],
+    business_rule_refs: [],
+  }),
+  artifact('story', 'po', {
+    id: 'HS-071',
+    epic_id: 'EP-030',
+    title: 'Subscribe to daily bread',
+    description: 'As a neighbour I subscribe once.',
+    acceptance_criteria: ['A subscription starts the next day'],
+  }),
+  artifact('task', 'po', {
+    id: 'AT-276',
+    story_id: 'HS-071',
+    title: 'Subscription form',
+    description: 'The form.',
+    acceptance_criteria: ['Validates the address'],
+    module: 'web',
+  }),
+  artifact('task', 'po', {
+    id: 'AT-277',
+    story_id: 'HS-071',
+    title: 'Subscriptions route',
+    description: 'The route.',
+    acceptance_criteria: ['Stores the subscription'],
+    module: 'api',
+  }),
+  artifact('task', 'po', {
+    id: 'AT-278',
+    story_id: 'HS-071',
+    title: 'Delivery schedule',
+    description: 'Before 6 a.m.',
+    acceptance_criteria: ['Never after 6 a.m.'],
+    module: 'api',
+  }),
+  artifact('module_map', 'arquiteto', {
+    version: 1,
+    modules: [module('web', 'React', ['api']), module('api', 'Node + Hono', [])],
+  }),
   artifact('module_map', 'arquiteto', {
     version: 2,
-    modules: [module('web', 'React + Vite', ['api', 'auth']), module('api', 'Node + Hono', ['db', 'auth']), module('auth', 'Node', ['db']), module('db', 'PostgreSQL', [])],
+    modules: [
+      module('web', 'React + Vite', ['api', 'auth']),
+      module('api', 'Node + Hono', ['db', 'auth']),
+      module('auth', 'Node', ['db']),
+      module('db', 'PostgreSQL', []),
+    ],
   }),
-  artifact('module_contracts', 'arquiteto', { version: 1, contratos: [{ modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'GET /subscriptions' }] }] }),
+  artifact('module_contracts', 'arquiteto', {
+    version: 1,
+    contratos: [{ modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'GET /subscriptions' }] }],
+  }),
   artifact('module_contracts', 'arquiteto', {
     version: 2,
     contratos: [
-      { modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'POST /subscriptions {address, plan}', descricao: 'Creates a subscription' }, { tipo: 'evento', assinatura: 'subscription.created {id}' }] },
-      { modulo: 'auth', expoe: [{ tipo: 'funcao', assinatura: 'checkSession(token): Session | null' }] },
-      { modulo: 'db', expoe: [{ tipo: 'dado', assinatura: 'subscriptions(id, address, plan, starts_on)' }] },
+      {
+        modulo: 'api',
+        expoe: [
+          {
+            tipo: 'rota',
+            assinatura: 'POST /subscriptions {address, plan}',
+            descricao: 'Creates a subscription',
+          },
+          { tipo: 'evento', assinatura: 'subscription.created {id}' },
+        ],
+      },
+      {
+        modulo: 'auth',
+        expoe: [{ tipo: 'funcao', assinatura: 'checkSession(token): Session | null' }],
+      },
+      {
+        modulo: 'db',
+        expoe: [{ tipo: 'dado', assinatura: 'subscriptions(id, address, plan, starts_on)' }],
+      },
     ],
   }),
-  artifact('project_image', 'arquiteto', { version: 1, summary: 'A small subscription site for a neighbourhood bakery.' }),
-  { type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'dev:api', handoff_id: 'handoff-api' } },
-  { type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'dev:web', handoff_id: 'handoff-web' } },
-  toolCompleted('dev:api', 'finish_task', { task_id: 'AT-277', summary: 'Subscriptions route with tests' }),
-  toolCompleted('dev:web', 'report_blocked', { modulo: 'auth', falta: 'a function to check the session token' }),
-  { type: 'something.from.the.future', actor: 'system', payload: { v: 9, anything: [1, { deep: null }] } },
+  artifact('project_image', 'arquiteto', {
+    version: 1,
+    summary: 'A small subscription site for a neighbourhood bakery.',
+  }),
+  {
+    type: 'agent.activated',
+    actor: 'system',
+    payload: { v: 1, agent: 'dev:api', handoff_id: 'handoff-api' },
+  },
+  {
+    type: 'agent.activated',
+    actor: 'system',
+    payload: { v: 1, agent: 'dev:web', handoff_id: 'handoff-web' },
+  },
+  toolCompleted('dev:api', 'finish_task', {
+    task_id: 'AT-277',
+    summary: 'Subscriptions route with tests',
+  }),
+  toolCompleted('dev:web', 'report_blocked', {
+    modulo: 'auth',
+    falta: 'a function to check the session token',
+  }),
+  {
+    type: 'something.from.the.future',
+    actor: 'system',
+    payload: { v: 9, anything: [1, { deep: null }] },
+  },
   { type: 'artifact.module_map', actor: 'arquiteto', payload: null },
 ];
 
@@ -54,7 +156,10 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
 
   beforeAll(async () => {
     await ensureWebBuilt();
-    [served, chromium] = await Promise.all([startServedForja(createScriptedProvider({ script: { turns: [] } })), launchHeadlessChromium()]);
+    [served, chromium] = await Promise.all([
+      startServedForja(createScriptedProvider({ script: { turns: [] } })),
+      launchHeadlessChromium(),
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -71,17 +176,22 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
 
     await page.getByTestId('backlog-panel').waitFor();
     await page.locator('[data-testid="line-stepper"][data-stage="developers"]').waitFor();
-    expect(await page.locator('[data-testid="line-stepper"] [aria-current="step"]').textContent()).toBe('Developers');
+    expect(
+      await page.locator('[data-testid="line-stepper"] [aria-current="step"]').textContent(),
+    ).toBe('Developers');
     const epic = page.locator('[data-testid="backlog-epic"][data-id="EP-030"]');
     const story = epic.locator('[data-testid="backlog-story"][data-id="HS-071"]');
-    await story.locator('[data-testid="backlog-task"][data-id="AT-276"]', { hasText: 'module web' }).waitFor();
+    await story
+      .locator('[data-testid="backlog-task"][data-id="AT-276"]', { hasText: 'module web' })
+      .waitFor();
     expect(await story.getByTestId('backlog-task').count()).toBe(3);
 
     await page.getByTestId('tab-map').click();
     await page.locator('[data-testid="module-map-panel"][data-version="2"]').waitFor();
     expect(await page.getByTestId('module-node').count()).toBe(4);
     expect(await page.getByTestId('module-edge').count()).toBe(5);
-    const top = async (name: string) => (await page.locator(`[data-testid="module-node"][data-module="${name}"]`).boundingBox())!.y;
+    const top = async (name: string) =>
+      (await page.locator(`[data-testid="module-node"][data-module="${name}"]`).boundingBox())!.y;
     // Layers by depth: what depends on nothing at the bottom, each module above what it uses.
     expect((await top('web')) < (await top('api'))).toBe(true);
     expect((await top('api')) < (await top('auth'))).toBe(true);
@@ -98,22 +208,39 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await page.getByTestId('tab-contracts').click();
     await page.locator('[data-testid="contracts-panel"][data-version="2"]').waitFor();
     expect(await page.getByTestId('contract-module').count()).toBe(3);
-    const firstVersionSeq = await page.locator('[data-testid="contracts-version-select"] option').last().getAttribute('value');
+    const firstVersionSeq = await page
+      .locator('[data-testid="contracts-version-select"] option')
+      .last()
+      .getAttribute('value');
     await page.getByTestId('contracts-version-select').selectOption(firstVersionSeq!);
     await page.locator('[data-testid="contracts-panel"][data-version="1"]').waitFor();
     expect(await page.getByTestId('contract-module').count()).toBe(1);
     expect(await page.getByTestId('contracts-panel').textContent()).toContain('GET /subscriptions');
 
     await page.getByTestId('tab-devs').click();
-    await page.locator('[data-testid="dev-card"][data-agent="dev:web"][data-status="blocked"]', { hasText: 'a function to check the session token' }).waitFor();
-    await page.locator('[data-testid="dev-card"][data-agent="dev:api"]', { hasText: '1 of 2 tasks finished' }).waitFor();
-    await page.locator('[data-testid="dev-card"][data-agent="dev:db"][data-status="notStarted"]').waitFor();
+    await page
+      .locator('[data-testid="dev-card"][data-agent="dev:web"][data-status="blocked"]', {
+        hasText: 'a function to check the session token',
+      })
+      .waitFor();
+    await page
+      .locator('[data-testid="dev-card"][data-agent="dev:api"]', {
+        hasText: '1 of 2 tasks finished',
+      })
+      .waitFor();
+    await page
+      .locator('[data-testid="dev-card"][data-agent="dev:db"][data-status="notStarted"]')
+      .waitFor();
     const devsScreenshot = join(screenshots, 'developers.png');
     await page.screenshot({ path: devsScreenshot, fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByTestId('tab-other').click();
-    await page.locator('[data-testid="other-artifact"][data-type="project_image"]', { hasText: 'neighbourhood bakery' }).waitFor();
+    await page
+      .locator('[data-testid="other-artifact"][data-type="project_image"]', {
+        hasText: 'neighbourhood bakery',
+      })
+      .waitFor();
     expect(errors).toEqual([]);
     console.info(`screenshots of the production line: ${mapScreenshot} ${devsScreenshot}`);
     await page.close();
@@ -124,10 +251,24 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     const proposed = (actionId: string, command: string) => ({
       type: 'action.proposed',
       actor: 'tester',
-      payload: { v: 1, action_id: actionId, tool_call_id: `call-${actionId}`, agent: 'tester', tool: 'terminal', args: { command } },
+      payload: {
+        v: 1,
+        action_id: actionId,
+        tool_call_id: `call-${actionId}`,
+        agent: 'tester',
+        tool: 'terminal',
+        args: { command },
+      },
     });
     const [runTestsId, wipeId] = [randomUUID(), randomUUID()];
-    expect((await served.forja.eventLog.append(sessionId, [proposed(runTestsId, 'npm test'), proposed(wipeId, 'rm -rf build')])).success).toBe(true);
+    expect(
+      (
+        await served.forja.eventLog.append(sessionId, [
+          proposed(runTestsId, 'npm test'),
+          proposed(wipeId, 'rm -rf build'),
+        ])
+      ).success,
+    ).toBe(true);
     const { page, errors } = await chromium.newPage();
     await page.goto(`${served.url}/sessions/${sessionId}`);
     const runTests = page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"]`);
@@ -138,14 +279,20 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await runTests.getByTestId('approve-action').click();
-    await page.locator(`[data-testid="pending-action"][data-action-id="${runTestsId}"][data-status="approved"]`).waitFor();
+    await page
+      .locator(
+        `[data-testid="pending-action"][data-action-id="${runTestsId}"][data-status="approved"]`,
+      )
+      .waitFor();
     await wipe.getByTestId('deny-action').click();
     await wipe.getByTestId('deny-reason-input').fill('Not the build folder');
     await wipe.getByTestId('confirm-deny').click();
     await wipe.waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.title === 'Forja');
     const events = await served.forja.eventLog.read(sessionId);
-    expect(events.filter((event) => event.type.startsWith('action.')).map((event) => event.type)).toEqual(['action.proposed', 'action.proposed', 'action.approved', 'action.denied']);
+    expect(
+      events.filter((event) => event.type.startsWith('action.')).map((event) => event.type),
+    ).toEqual(['action.proposed', 'action.proposed', 'action.approved', 'action.denied']);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -33,7 +33,19 @@ const SCRIPT = {
       agent: 'criativo',
       text: ANSWER,
       usage: { input_tokens: 120, output_tokens: 80 },
-      tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Delivery before dawn', statement: 'Every delivery happens before 6 a.m.' }, origin: [3] } }],
+      tool_calls: [
+        {
+          name: 'emit_artifact',
+          arguments: {
+            type: 'business_rule',
+            data: {
+              title: 'Delivery before dawn',
+              statement: 'Every delivery happens before 6 a.m.',
+            },
+            origin: [3],
+          },
+        },
+      ],
     },
     { agent: 'criativo', text: 'Recorded the rule.' },
     { agent: 'criativo', text: 'Here is a longer answer that streams to you word by word.' },
@@ -41,7 +53,8 @@ const SCRIPT = {
 };
 
 /** Screenshots go to a scratch directory; `FORJA_SCREENSHOTS=docs/screenshots` refreshes the README's. */
-const SCREENSHOTS = process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
+const SCREENSHOTS =
+  process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
 
 /** Issue 16: readable answers, steps folded, any screen width, dark mode, the streamed text kept on reload. */
 describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
@@ -53,7 +66,10 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await ensureWebBuilt();
-    [served, chromium] = await Promise.all([startServedForja(gated.provider), launchHeadlessChromium()]);
+    [served, chromium] = await Promise.all([
+      startServedForja(gated.provider),
+      launchHeadlessChromium(),
+    ]);
     sessionId = await newSession(served, 'Bakery at dawn', { startCriativo: true });
   }, 180_000);
 
@@ -69,7 +85,9 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await sendMessage(page, 'I want to sell fresh bread at dawn, by subscription.');
 
-    const answer = page.getByTestId('message-agent').filter({ has: page.locator('h2', { hasText: 'The plan' }) });
+    const answer = page
+      .getByTestId('message-agent')
+      .filter({ has: page.locator('h2', { hasText: 'The plan' }) });
     await answer.waitFor();
     expect(await page.getByTestId('line-stepper').getAttribute('data-stage')).toBe('idea');
     expect(await answer.locator('strong').textContent()).toBe('Fresh bread');
@@ -115,7 +133,10 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     }
     gate.open();
     for (const tab of [page, second.page]) {
-      await tab.getByTestId('message-agent').filter({ hasText: 'streams to you word by word.' }).waitFor();
+      await tab
+        .getByTestId('message-agent')
+        .filter({ hasText: 'streams to you word by word.' })
+        .waitFor();
       expect(await tab.getByTestId('streaming-message').count()).toBe(0);
     }
     expect([...errors, ...second.errors]).toEqual([]);
@@ -128,7 +149,10 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await page.locator('[data-testid="usage-row"][data-agent="criativo"]').waitFor();
     await page.locator('h2', { hasText: 'The plan' }).waitFor();
-    const { documentWidth, viewport } = await page.evaluate(() => ({ documentWidth: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    const { documentWidth, viewport } = await page.evaluate(() => ({
+      documentWidth: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
     expect(documentWidth).toBeLessThanOrEqual(viewport);
     const send = await page.getByTestId('send-message').boundingBox();
     expect(send!.x + send!.width).toBeLessThanOrEqual(390);
@@ -143,7 +167,8 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${served.url}/sessions/${sessionId}`);
-    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const background = () =>
+      page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     const theme = () => page.evaluate(() => document.documentElement.dataset['theme']);
     await page.locator('h2', { hasText: 'The plan' }).waitFor();
     expect(await theme()).toBe('dark');

@@ -5,10 +5,24 @@ import { foldSession } from '../../web/src/session/fold/fold-session.ts';
 
 /** Events with seqs 1, 2, 3 … in the order given. */
 function log(...events: Array<[type: string, payload: unknown, actor?: string]>): StoredEvent[] {
-  return events.map(([type, payload, actor = 'system'], index) => ({ id: `event-${index + 1}`, session_id: 'session', seq: index + 1, type, actor, payload, created_at: '2026-01-01T00:00:00Z' }));
+  return events.map(([type, payload, actor = 'system'], index) => ({
+    id: `event-${index + 1}`,
+    session_id: 'session',
+    seq: index + 1,
+    type,
+    actor,
+    payload,
+    created_at: '2026-01-01T00:00:00Z',
+  }));
 }
 
-const HANDOFF = { v: 1, handoff_id: 'h1', from_agent: 'criativo', to_agent: 'po', artifact_id: 'event-9' };
+const HANDOFF = {
+  v: 1,
+  handoff_id: 'h1',
+  from_agent: 'criativo',
+  to_agent: 'po',
+  artifact_id: 'event-9',
+};
 
 describe('foldSession', () => {
   it('folds a Criativo conversation into chat, rules, brief and a handoff whose status follows the log', () => {
@@ -18,30 +32,108 @@ describe('foldSession', () => {
         ['agent.activated', { v: 1, agent: 'criativo', handoff_id: null }],
         ['chat.message', { v: 1, text: 'Bread at dawn' }, 'user'],
         ['turn.started', { v: 1, agent: 'criativo', turn_id: 't1', kind: 'message' }],
-        ['agent.response', { v: 1, agent: 'criativo', text: 'Recording.', turn_id: 't1', tool_calls: [{ id: 'c1', name: 'emit_artifact', arguments: {} }] }, 'criativo'],
-        ['artifact.business_rule', { v: 1, data: { title: 'Early', statement: 'Before 6 a.m.' }, origin: [3] }, 'criativo'],
-        ['tool.completed', { v: 1, agent: 'criativo', tool_call_id: 'c1', tool: 'emit_artifact', args: {}, ok: true, result: 'Recorded business_rule.' }, 'criativo'],
+        [
+          'agent.response',
+          {
+            v: 1,
+            agent: 'criativo',
+            text: 'Recording.',
+            turn_id: 't1',
+            tool_calls: [{ id: 'c1', name: 'emit_artifact', arguments: {} }],
+          },
+          'criativo',
+        ],
+        [
+          'artifact.business_rule',
+          { v: 1, data: { title: 'Early', statement: 'Before 6 a.m.' }, origin: [3] },
+          'criativo',
+        ],
+        [
+          'tool.completed',
+          {
+            v: 1,
+            agent: 'criativo',
+            tool_call_id: 'c1',
+            tool: 'emit_artifact',
+            args: {},
+            ok: true,
+            result: 'Recorded business_rule.',
+          },
+          'criativo',
+        ],
         ['readiness.confirmed', { v: 1 }, 'user'],
-        ['artifact.product_brief', { v: 1, data: { title: 'Bakery', summary: 's', problem: 'p', audience: 'a', goals: ['g'] } }, 'criativo'],
+        [
+          'artifact.product_brief',
+          {
+            v: 1,
+            data: { title: 'Bakery', summary: 's', problem: 'p', audience: 'a', goals: ['g'] },
+          },
+          'criativo',
+        ],
         ['handoff.offered', { ...HANDOFF, status: 'offered' }],
         ['handoff.accepted', { ...HANDOFF, status: 'accepted' }],
         ['agent.activated', { v: 1, agent: 'po', handoff_id: 'h1' }],
       ),
     );
-    expect(view.chat.map((item) => item.kind)).toEqual(['activated', 'user', 'agent', 'steps', 'readiness', 'brief', 'handoff', 'activated']);
-    expect(view.rules).toEqual([{ eventId: 'event-6', seq: 6, title: 'Early', statement: 'Before 6 a.m.', origin: [3] }]);
-    expect(view.brief).toMatchObject({ title: 'Bakery', goals: ['g'], outOfScope: [], openQuestions: [] });
-    expect(view.handoffs['h1']).toMatchObject({ from: 'criativo', to: 'po', status: 'accepted', offeredSeq: 10 });
+    expect(view.chat.map((item) => item.kind)).toEqual([
+      'activated',
+      'user',
+      'agent',
+      'steps',
+      'readiness',
+      'brief',
+      'handoff',
+      'activated',
+    ]);
+    expect(view.rules).toEqual([
+      { eventId: 'event-6', seq: 6, title: 'Early', statement: 'Before 6 a.m.', origin: [3] },
+    ]);
+    expect(view.brief).toMatchObject({
+      title: 'Bakery',
+      goals: ['g'],
+      outOfScope: [],
+      openQuestions: [],
+    });
+    expect(view.handoffs['h1']).toMatchObject({
+      from: 'criativo',
+      to: 'po',
+      status: 'accepted',
+      offeredSeq: 10,
+    });
     expect(view.activeAgents).toEqual(['criativo', 'po']);
-    expect(view.openTurns).toEqual([{ turnId: 't1', agent: 'criativo', kind: 'message', paused: false }]);
+    expect(view.openTurns).toEqual([
+      { turnId: 't1', agent: 'criativo', kind: 'message', paused: false },
+    ]);
     expect(view.lastSeq).toBe(12);
   });
 
   it('folds the tools of one turn into one steps row, even when the agent spoke between them; results never reach the chat', () => {
     const response = (turn: string, text: string, calls: string[]) =>
-      ['agent.response', { v: 1, agent: 'po', text, turn_id: turn, tool_calls: calls.map((id) => ({ id, name: 'declare_backlog', arguments: {} })) }, 'po'] as [string, unknown, string];
+      [
+        'agent.response',
+        {
+          v: 1,
+          agent: 'po',
+          text,
+          turn_id: turn,
+          tool_calls: calls.map((id) => ({ id, name: 'declare_backlog', arguments: {} })),
+        },
+        'po',
+      ] as [string, unknown, string];
     const done = (id: string, tool: string, ok = true) =>
-      ['tool.completed', { v: 1, agent: 'po', tool_call_id: id, tool, args: {}, ok, result: 'Recorded. Tell them in one short sentence.' }, 'po'] as [string, unknown, string];
+      [
+        'tool.completed',
+        {
+          v: 1,
+          agent: 'po',
+          tool_call_id: id,
+          tool,
+          args: {},
+          ok,
+          result: 'Recorded. Tell them in one short sentence.',
+        },
+        'po',
+      ] as [string, unknown, string];
     const view = foldSession(
       log(
         ['turn.started', { v: 1, agent: 'po', turn_id: 't1', kind: 'message' }],
@@ -56,10 +148,24 @@ describe('foldSession', () => {
         done('c4', 'declare_backlog'),
       ),
     );
-    expect(view.chat.map((item) => [item.kind, item.seq])).toEqual([['agent', 2], ['steps', 3], ['agent', 5], ['agent', 7], ['agent', 9], ['steps', 10]]);
+    expect(view.chat.map((item) => [item.kind, item.seq])).toEqual([
+      ['agent', 2],
+      ['steps', 3],
+      ['agent', 5],
+      ['agent', 7],
+      ['agent', 9],
+      ['steps', 10],
+    ]);
     expect(view.chat[1]).toEqual({
-      kind: 'steps', seq: 3, agent: 'po', turnId: 't1',
-      steps: [{ seq: 3, tool: 'declare_backlog', ok: true }, { seq: 4, tool: 'assign_tasks_to_modules', ok: false }, { seq: 6, tool: 'hand_off_to_arquiteto', ok: true }],
+      kind: 'steps',
+      seq: 3,
+      agent: 'po',
+      turnId: 't1',
+      steps: [
+        { seq: 3, tool: 'declare_backlog', ok: true },
+        { seq: 4, tool: 'assign_tasks_to_modules', ok: false },
+        { seq: 6, tool: 'hand_off_to_arquiteto', ok: true },
+      ],
     });
     expect(JSON.stringify(view.chat)).not.toContain('short sentence');
   });
@@ -73,44 +179,148 @@ describe('foldSession', () => {
         ['agent.response', { v: 1, agent: 'criativo', text: 'first' }, 'criativo'],
         ['chat.message', { v: 1, text: 'two' }, 'user'],
         ['agent.response', { v: 1, agent: 'criativo', text: 'second' }, 'criativo'],
-        ['context.compacted', { v: 1, agent: 'criativo', through_seq: 4, summary: 'They said one.', tokens_before: 900, tokens_after: 300 }, 'context-manager'],
-        ['context.compaction_failed', { v: 1, agent: 'criativo', reason: 'failed', message: 'boom', left_out: 0, window_from_seq: 5 }, 'context-manager'],
-        ['context.compaction_failed', { v: 1, agent: 'criativo', reason: 'failed', message: 'boom', left_out: 3, window_from_seq: 6 }, 'context-manager'],
+        [
+          'context.compacted',
+          {
+            v: 1,
+            agent: 'criativo',
+            through_seq: 4,
+            summary: 'They said one.',
+            tokens_before: 900,
+            tokens_after: 300,
+          },
+          'context-manager',
+        ],
+        [
+          'context.compaction_failed',
+          {
+            v: 1,
+            agent: 'criativo',
+            reason: 'failed',
+            message: 'boom',
+            left_out: 0,
+            window_from_seq: 5,
+          },
+          'context-manager',
+        ],
+        [
+          'context.compaction_failed',
+          {
+            v: 1,
+            agent: 'criativo',
+            reason: 'failed',
+            message: 'boom',
+            left_out: 3,
+            window_from_seq: 6,
+          },
+          'context-manager',
+        ],
       ),
     );
-    expect(view.chat.map((item) => [item.kind, item.seq])).toEqual([['activated', 2], ['user', 3], ['agent', 4], ['compaction', 7], ['user', 5], ['agent', 6], ['window', 9]]);
-    expect(view.chat[3]).toEqual({ kind: 'compaction', seq: 7, agent: 'criativo', throughSeq: 4, summary: 'They said one.', tokensBefore: 900, tokensAfter: 300 });
-    expect(view.chat[6]).toEqual({ kind: 'window', seq: 9, agent: 'criativo', reason: 'failed', leftOut: 3 });
+    expect(view.chat.map((item) => [item.kind, item.seq])).toEqual([
+      ['activated', 2],
+      ['user', 3],
+      ['agent', 4],
+      ['compaction', 7],
+      ['user', 5],
+      ['agent', 6],
+      ['window', 9],
+    ]);
+    expect(view.chat[3]).toEqual({
+      kind: 'compaction',
+      seq: 7,
+      agent: 'criativo',
+      throughSeq: 4,
+      summary: 'They said one.',
+      tokensBefore: 900,
+      tokensAfter: 300,
+    });
+    expect(view.chat[6]).toEqual({
+      kind: 'window',
+      seq: 9,
+      agent: 'criativo',
+      reason: 'failed',
+      leftOut: 3,
+    });
   });
 
   it('closes a turn on its final response, a failure or the loop limit, and pauses it on a proposed action', () => {
-    const turn = (id: string) => ['turn.started', { v: 1, agent: 'dev:api', turn_id: id, kind: 'message' }] as [string, unknown];
+    const turn = (id: string) =>
+      ['turn.started', { v: 1, agent: 'dev:api', turn_id: id, kind: 'message' }] as [
+        string,
+        unknown,
+      ];
     const view = foldSession(
       log(
         turn('a'),
         ['agent.response', { v: 1, agent: 'dev:api', text: 'done', turn_id: 'a' }],
         turn('b'),
-        ['turn.failed', { v: 1, agent: 'dev:api', turn_id: 'b', reason: 'budget_exceeded', message: 'no budget' }],
+        [
+          'turn.failed',
+          { v: 1, agent: 'dev:api', turn_id: 'b', reason: 'budget_exceeded', message: 'no budget' },
+        ],
         turn('c'),
-        ['toolloop.limit_reached', { v: 1, agent: 'dev:api', turn_id: 'c', iterations: 14, ceiling: 14 }],
+        [
+          'toolloop.limit_reached',
+          { v: 1, agent: 'dev:api', turn_id: 'c', iterations: 14, ceiling: 14 },
+        ],
         turn('d'),
-        ['action.proposed', { v: 1, action_id: 'x1', tool_call_id: 'call-1', agent: 'dev:api', tool: 'terminal', args: { command: 'npm test' } }],
+        [
+          'action.proposed',
+          {
+            v: 1,
+            action_id: 'x1',
+            tool_call_id: 'call-1',
+            agent: 'dev:api',
+            tool: 'terminal',
+            args: { command: 'npm test' },
+          },
+        ],
       ),
     );
-    expect(view.openTurns).toEqual([{ turnId: 'd', agent: 'dev:api', kind: 'message', paused: true }]);
-    expect(view.actions).toEqual([expect.objectContaining({ id: 'x1', status: 'proposed', tool: 'terminal' })]);
-    expect(view.chat.find((item) => item.kind === 'failed')).toMatchObject({ reason: 'budget_exceeded', message: 'no budget' });
+    expect(view.openTurns).toEqual([
+      { turnId: 'd', agent: 'dev:api', kind: 'message', paused: true },
+    ]);
+    expect(view.actions).toEqual([
+      expect.objectContaining({ id: 'x1', status: 'proposed', tool: 'terminal' }),
+    ]);
+    expect(view.chat.find((item) => item.kind === 'failed')).toMatchObject({
+      reason: 'budget_exceeded',
+      message: 'no budget',
+    });
   });
 
   it('settles a proposed action when it is approved and its tool completes, or when it is denied', () => {
-    const propose = (id: string) => ['action.proposed', { v: 1, action_id: id, tool_call_id: `call-${id}`, agent: 'dev:api', tool: 'terminal', args: {} }] as [string, unknown];
+    const propose = (id: string) =>
+      [
+        'action.proposed',
+        {
+          v: 1,
+          action_id: id,
+          tool_call_id: `call-${id}`,
+          agent: 'dev:api',
+          tool: 'terminal',
+          args: {},
+        },
+      ] as [string, unknown];
     const view = foldSession(
       log(
         propose('x1'),
         propose('x2'),
         propose('x3'),
         ['action.approved', { v: 1, action_id: 'x1' }],
-        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'call-x1', tool: 'terminal', args: {}, ok: true, result: 'ok' }],
+        [
+          'tool.completed',
+          {
+            v: 1,
+            agent: 'dev:api',
+            tool_call_id: 'call-x1',
+            tool: 'terminal',
+            args: {},
+            ok: true,
+            result: 'ok',
+          },
+        ],
         ['action.denied', { v: 1, action_id: 'x2', reason: 'no' }],
         ['action.approved', { v: 1, action_id: 'x3' }],
       ),
@@ -127,24 +337,105 @@ describe('foldSession', () => {
       log(
         ['artifact.epic', { v: 1, data: { id: 'EP-030', title: 'Old title', description: 'd' } }],
         ['artifact.epic', { v: 1, data: { id: 'EP-030', title: 'New title', description: 'd' } }],
-        ['artifact.task', { v: 1, data: { id: 'AT-276', story_id: 'HS-071', title: 't', description: 'd', acceptance_criteria: ['c'], module: 'api' } }],
-        ['artifact.module_map', { v: 1, data: { version: 2, modules: [{ name: 'api', stack: 'Node', responsibility: 'r', dependsOn: [] }] } }],
+        [
+          'artifact.task',
+          {
+            v: 1,
+            data: {
+              id: 'AT-276',
+              story_id: 'HS-071',
+              title: 't',
+              description: 'd',
+              acceptance_criteria: ['c'],
+              module: 'api',
+            },
+          },
+        ],
+        [
+          'artifact.module_map',
+          {
+            v: 1,
+            data: {
+              version: 2,
+              modules: [{ name: 'api', stack: 'Node', responsibility: 'r', dependsOn: [] }],
+            },
+          },
+        ],
         ['artifact.module_map', { v: 1, data: { version: 1, modules: [] } }],
-        ['artifact.module_contracts', { v: 1, data: { version: 1, contratos: [{ modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'GET /' }] }] } }],
-        ['artifact.c4_diagram', { v: 1, data: { version: 1, system: { name: 'Bakery', description: 'd' } } }],
+        [
+          'artifact.module_contracts',
+          {
+            v: 1,
+            data: {
+              version: 1,
+              contratos: [{ modulo: 'api', expoe: [{ tipo: 'rota', assinatura: 'GET /' }] }],
+            },
+          },
+        ],
+        [
+          'artifact.c4_diagram',
+          { v: 1, data: { version: 1, system: { name: 'Bakery', description: 'd' } } },
+        ],
         ['agent.activated', { v: 1, agent: 'dev:api', handoff_id: 'h2' }],
-        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'c1', tool: 'finish_task', args: { task_id: 'AT-276' }, ok: true, result: 'ok' }],
-        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'c2', tool: 'report_blocked', args: { modulo: 'auth', falta: 'checkSession' }, ok: true, result: 'ok' }],
-        ['tool.completed', { v: 1, agent: 'dev:api', tool_call_id: 'c3', tool: 'report_blocked', args: { modulo: '' }, ok: false, result: 'refused' }],
+        [
+          'tool.completed',
+          {
+            v: 1,
+            agent: 'dev:api',
+            tool_call_id: 'c1',
+            tool: 'finish_task',
+            args: { task_id: 'AT-276' },
+            ok: true,
+            result: 'ok',
+          },
+        ],
+        [
+          'tool.completed',
+          {
+            v: 1,
+            agent: 'dev:api',
+            tool_call_id: 'c2',
+            tool: 'report_blocked',
+            args: { modulo: 'auth', falta: 'checkSession' },
+            ok: true,
+            result: 'ok',
+          },
+        ],
+        [
+          'tool.completed',
+          {
+            v: 1,
+            agent: 'dev:api',
+            tool_call_id: 'c3',
+            tool: 'report_blocked',
+            args: { modulo: '' },
+            ok: false,
+            result: 'refused',
+          },
+        ],
       ),
     );
-    expect(view.backlog.epics).toEqual([expect.objectContaining({ id: 'EP-030', title: 'New title', seq: 2 })]);
-    expect(view.backlog.tasks).toEqual([expect.objectContaining({ id: 'AT-276', storyId: 'HS-071', module: 'api' })]);
+    expect(view.backlog.epics).toEqual([
+      expect.objectContaining({ id: 'EP-030', title: 'New title', seq: 2 }),
+    ]);
+    expect(view.backlog.tasks).toEqual([
+      expect.objectContaining({ id: 'AT-276', storyId: 'HS-071', module: 'api' }),
+    ]);
     expect(currentDeclaration(view.moduleMaps)).toMatchObject({ version: 2, seq: 4 });
-    expect(view.contracts[0]!.data.contratos[0]!.expoe).toEqual([{ tipo: 'rota', assinatura: 'GET /', descricao: null }]);
+    expect(view.contracts[0]!.data.contratos[0]!.expoe).toEqual([
+      { tipo: 'rota', assinatura: 'GET /', descricao: null },
+    ]);
     expect(Object.keys(view.otherArtifacts)).toEqual(['c4_diagram']);
     expect(view.devs).toEqual([
-      { agent: 'dev:api', module: 'api', activeSince: 8, finished: [{ seq: 9, taskId: 'AT-276', summary: null }], blocks: [{ seq: 10, modulo: 'auth', falta: 'checkSession' }], lastSaid: null, failures: 0 },
+      {
+        agent: 'dev:api',
+        module: 'api',
+        activeSince: 8,
+        finished: [{ seq: 9, taskId: 'AT-276', summary: null }],
+        blocks: [{ seq: 10, modulo: 'auth', falta: 'checkSession' }],
+        lastSaid: null,
+        failures: 0,
+      },
     ]);
   });
 

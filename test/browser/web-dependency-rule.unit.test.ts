@@ -16,7 +16,12 @@ function sourceFiles(directory: string): string[] {
 }
 
 /** Specifiers of `import … from '…'`, `export … from '…'` (over several lines too) and `import '…'`. */
-const importsOf = (path: string) => [...readFileSync(path, 'utf8').matchAll(/\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)].map((match) => (match[1] ?? match[2])!);
+const importsOf = (path: string) =>
+  [
+    ...readFileSync(path, 'utf8').matchAll(
+      /\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm,
+    ),
+  ].map((match) => (match[1] ?? match[2])!);
 
 /** DESIGN §2: `web/` talks to the API only; it never imports the server's code. */
 describe('dependency rule: the web UI reaches Forja only through the API', () => {
@@ -24,13 +29,20 @@ describe('dependency rule: the web UI reaches Forja only through the API', () =>
 
   it('finds the web sources it guards, and their imports', () => {
     expect(files.length).toBeGreaterThan(20);
-    expect(files.flatMap(importsOf)).toEqual(expect.arrayContaining(['react', 'react-dom/client', './App.tsx', './styles.css']));
+    expect(files.flatMap(importsOf)).toEqual(
+      expect.arrayContaining(['react', 'react-dom/client', './App.tsx', './styles.css']),
+    );
   });
 
-  it.each(files.map((path) => [relative(WEB_SOURCES, path), path]))('%s imports only web code and React', (_name, path) => {
-    const offending = importsOf(path).filter((specifier) =>
-      specifier.startsWith('.') ? relative(WEB_SOURCES, resolve(path, '..', specifier)).startsWith('..') : !ALLOWED_PACKAGES.has(specifier),
-    );
-    expect(offending).toEqual([]);
-  });
+  it.each(files.map((path) => [relative(WEB_SOURCES, path), path]))(
+    '%s imports only web code and React',
+    (_name, path) => {
+      const offending = importsOf(path).filter((specifier) =>
+        specifier.startsWith('.')
+          ? relative(WEB_SOURCES, resolve(path, '..', specifier)).startsWith('..')
+          : !ALLOWED_PACKAGES.has(specifier),
+      );
+      expect(offending).toEqual([]);
+    },
+  );
 });

@@ -3,7 +3,10 @@ import type { SessionEndCompanion } from '../companions/session-end-companion.ts
 import { buildCompetenceProfiles } from './build-competence-profiles.ts';
 
 /** The Anamnese as a session-end companion, behind `anamnese_enabled` (default false). */
-export function anamneseCompanion(dependencies: CompanionDependencies, flags: { readonly anamnese_enabled: boolean }): SessionEndCompanion {
+export function anamneseCompanion(
+  dependencies: CompanionDependencies,
+  flags: { readonly anamnese_enabled: boolean },
+): SessionEndCompanion {
   return {
     name: 'anamnese',
     enabled: () => flags.anamnese_enabled,

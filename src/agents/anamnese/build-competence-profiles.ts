@@ -9,7 +9,9 @@ import { assembleAnamneseContext } from './assemble-anamnese-context.ts';
 import { parseProfiles } from './parse-profiles.ts';
 import { readProfiledCompetencies } from './read-profiled-competencies.ts';
 
-export type AnamneseOutcome = { status: 'recorded'; events: SessionEvent[]; problems: string[] } | { status: 'failed'; reason: string };
+export type AnamneseOutcome =
+  | { status: 'recorded'; events: SessionEvent[]; problems: string[] }
+  | { status: 'failed'; reason: string };
 
 /**
  * The Anamnese (ADR 0101): one model turn through the gateway over the session's recent events (and RAG
@@ -17,7 +19,10 @@ export type AnamneseOutcome = { status: 'recorded'; events: SessionEvent[]; prob
  * `anamnese.profile_recorded` (closed: competency of the project's vocabulary, level, evidence); each the
  * prohibition refuses as `anamnese.profile_refused`, with categories and paths only.
  */
-export async function buildCompetenceProfiles(dependencies: CompanionDependencies, trigger: { projectId: string; sessionId: string }): Promise<AnamneseOutcome> {
+export async function buildCompetenceProfiles(
+  dependencies: CompanionDependencies,
+  trigger: { projectId: string; sessionId: string },
+): Promise<AnamneseOutcome> {
   const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
   const [profiled, architecture] = await Promise.all([
     readProfiledCompetencies(dependencies.database, trigger.projectId),
@@ -25,29 +30,56 @@ export async function buildCompetenceProfiles(dependencies: CompanionDependencie
   ]);
   const stacks = (architecture.module_map?.data.modules ?? []).map((module) => module.stack);
   const vocabulary = competencyVocabulary(ANAMNESE_COMPETENCIES, stacks);
-  const context = await assembleAnamneseContext(dependencies, trigger, events, profiled, vocabulary);
+  const context = await assembleAnamneseContext(
+    dependencies,
+    trigger,
+    events,
+    profiled,
+    vocabulary,
+  );
   const outcome = await dependencies.gateway.runTurn({
     projectId: trigger.projectId,
     sessionId: trigger.sessionId,
     agent: 'anamnese',
     system: context.report.prompt,
-    messages: [{ role: 'user', content: 'Mapeie as competências e responda apenas com o JSON pedido.' }],
+    messages: [
+      { role: 'user', content: 'Mapeie as competências e responda apenas com o JSON pedido.' },
+    ],
     tools: [],
     maxOutputTokens: ANAMNESE_MAX_OUTPUT_TOKENS,
   });
-  if (outcome.status !== 'completed') return { status: 'failed', reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message };
+  if (outcome.status !== 'completed')
+    return {
+      status: 'failed',
+      reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message,
+    };
 
-  const { profiles, refused, problems } = parseProfiles(outcome.text, new Set(events.map((event) => event.seq)), vocabulary);
+  const { profiles, refused, problems } = parseProfiles(
+    outcome.text,
+    new Set(events.map((event) => event.seq)),
+    vocabulary,
+  );
   const toAppend: NewSessionEvent[] = [
     ...profiles.map((profile) => ({
       type: MEMORY_EVENT_TYPES.anamneseProfileRecorded,
       actor: 'anamnese',
-      payload: { v: 2, profile_id: dependencies.newId(), competency: profile.competency, level: profile.level, evidence: [...profile.evidence] },
+      payload: {
+        v: 2,
+        profile_id: dependencies.newId(),
+        competency: profile.competency,
+        level: profile.level,
+        evidence: [...profile.evidence],
+      },
     })),
     ...refused.map((profile) => ({
       type: MEMORY_EVENT_TYPES.anamneseProfileRefused,
       actor: 'system',
-      payload: { v: 1, competency: profile.competency, categories: [...new Set(profile.violations.map((violation) => violation.category))], paths: profile.violations.map((violation) => violation.path) },
+      payload: {
+        v: 1,
+        competency: profile.competency,
+        categories: [...new Set(profile.violations.map((violation) => violation.category))],
+        paths: profile.violations.map((violation) => violation.path),
+      },
     })),
   ];
   if (toAppend.length === 0) return { status: 'recorded', events: [], problems };

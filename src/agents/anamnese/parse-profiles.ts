@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { checkAnamneseProfile, matchCompetency, type AnamneseViolation } from '../../domain/memory/index.ts';
+import {
+  checkAnamneseProfile,
+  matchCompetency,
+  type AnamneseViolation,
+} from '../../domain/memory/index.ts';
 import { COMPETENCE_LEVELS } from '../../memory/index.ts';
 import { parseJsonAnswer } from '../companions/parse-json-answer.ts';
 import { ANAMNESE_MAX_PROFILES } from './anamnese-kickoff.ts';
@@ -42,15 +46,22 @@ export function parseProfiles(
   vocabulary: readonly string[],
 ): { profiles: CompetenceProfile[]; refused: RefusedProfile[]; problems: string[] } {
   const answer = parseJsonAnswer(text) as { profiles?: unknown } | null;
-  if (answer === null || typeof answer !== 'object' || !Array.isArray(answer.profiles)) return { profiles: [], refused: [], problems: ['the answer is not {"profiles": [...]}'] };
+  if (answer === null || typeof answer !== 'object' || !Array.isArray(answer.profiles))
+    return { profiles: [], refused: [], problems: ['the answer is not {"profiles": [...]}'] };
   const profiles: CompetenceProfile[] = [];
   const refused: RefusedProfile[] = [];
   const problems: string[] = [];
   for (const [index, candidate] of answer.profiles.entries()) {
-    const named = typeof (candidate as { competency?: unknown })?.competency === 'string' ? matchCompetency(vocabulary, (candidate as { competency: string }).competency) : null;
+    const named =
+      typeof (candidate as { competency?: unknown })?.competency === 'string'
+        ? matchCompetency(vocabulary, (candidate as { competency: string }).competency)
+        : null;
     const check = checkAnamneseProfile(candidate);
     if (!check.ok) {
-      refused.push({ competency: named ?? '(not in the vocabulary)', violations: check.violations });
+      refused.push({
+        competency: named ?? '(not in the vocabulary)',
+        violations: check.violations,
+      });
       continue;
     }
     const parsed = ProfileSchema.safeParse(candidate);
@@ -59,19 +70,26 @@ export function parseProfiles(
       continue;
     }
     if (named === null) {
-      problems.push(`profile ${index + 1}: competency must be one of the project's: ${vocabulary.join(', ')}`);
+      problems.push(
+        `profile ${index + 1}: competency must be one of the project's: ${vocabulary.join(', ')}`,
+      );
       continue;
     }
-    const evidence = [...new Set(parsed.data.evidence.filter((seq) => knownSeqs.has(seq)))].sort((left, right) => left - right);
+    const evidence = [...new Set(parsed.data.evidence.filter((seq) => knownSeqs.has(seq)))].sort(
+      (left, right) => left - right,
+    );
     if (evidence.length === 0) problems.push(`profile ${index + 1} cites no event of the session`);
-    else if (profiles.some((profile) => profile.competency === named)) problems.push(`profile ${index + 1} repeats ${named}`);
-    else if (profiles.length >= ANAMNESE_MAX_PROFILES) problems.push(`profile ${index + 1} is beyond the ${ANAMNESE_MAX_PROFILES} allowed`);
+    else if (profiles.some((profile) => profile.competency === named))
+      problems.push(`profile ${index + 1} repeats ${named}`);
+    else if (profiles.length >= ANAMNESE_MAX_PROFILES)
+      problems.push(`profile ${index + 1} is beyond the ${ANAMNESE_MAX_PROFILES} allowed`);
     else profiles.push({ competency: named, level: parsed.data.level, evidence });
   }
   return { profiles, refused, problems };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `${issue.keys.join(', ')} not allowed: a profile holds only ${ALLOWED_FIELDS.join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `${issue.keys.join(', ')} not allowed: a profile holds only ${ALLOWED_FIELDS.join(', ')}`;
   return `${issue.path.join('.') || '(profile)'} ${issue.message}`;
 }

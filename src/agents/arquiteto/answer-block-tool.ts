@@ -3,8 +3,17 @@ import type { AgentTool } from '../runtime/agent-tool.ts';
 import { BLOCK_EVENT_TYPES, devBlocks } from '../dev/dev-blocks.ts';
 
 const AnswerBlockSchema = z.strictObject({
-  dev: z.string().trim().regex(/^dev:[a-z0-9][a-z0-9_-]*$/, 'must be a blocked dev agent, e.g. dev:catalogo').describe('The blocked dev agent.'),
-  answer: z.string().trim().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters').describe('Why the dev must do without what it asked for, and how.'),
+  dev: z
+    .string()
+    .trim()
+    .regex(/^dev:[a-z0-9][a-z0-9_-]*$/, 'must be a blocked dev agent, e.g. dev:catalogo')
+    .describe('The blocked dev agent.'),
+  answer: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1000, 'must be at most 1000 characters')
+    .describe('Why the dev must do without what it asked for, and how.'),
 });
 
 /**
@@ -16,7 +25,8 @@ const AnswerBlockSchema = z.strictObject({
 export function answerBlockTool(): AgentTool {
   return {
     name: 'answer_block',
-    description: 'Answer a blocked dev that it must do without what it reported missing: {dev: "dev:<module>", answer: "why, and what to do instead"}. To give it the interface instead, declare a new module_contracts version.',
+    description:
+      'Answer a blocked dev that it must do without what it reported missing: {dev: "dev:<module>", answer: "why, and what to do instead"}. To give it the interface instead, declare a new module_contracts version.',
     parameters: AnswerBlockSchema,
     mode: 'direct',
     run: async (args, context) => {
@@ -25,12 +35,21 @@ export function answerBlockTool(): AgentTool {
       const block = open.find((candidate) => candidate.agent === dev);
       if (block === undefined) {
         const blocked = [...new Set(open.map((candidate) => candidate.agent))];
-        return { ok: false, result: `answer_block refused: dev: ${dev} has no open block; blocked now: ${blocked.length === 0 ? '(nobody)' : blocked.join(', ')}. Nothing was recorded.` };
+        return {
+          ok: false,
+          result: `answer_block refused: dev: ${dev} has no open block; blocked now: ${blocked.length === 0 ? '(nobody)' : blocked.join(', ')}. Nothing was recorded.`,
+        };
       }
       return {
         ok: true,
         result: `Recorded: ${dev} goes on without ${block.falta} (${block.modulo}). It gets a turn with your answer.`,
-        events: [{ type: BLOCK_EVENT_TYPES.answered, actor: context.agent, payload: { v: 1, dev, block_seq: block.seq, answer } }],
+        events: [
+          {
+            type: BLOCK_EVENT_TYPES.answered,
+            actor: context.agent,
+            payload: { v: 1, dev, block_seq: block.seq, answer },
+          },
+        ],
       };
     },
   };

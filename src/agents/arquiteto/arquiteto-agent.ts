@@ -20,10 +20,20 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
     slug: 'arquiteto',
     maxIterations: ARQUITETO_MAX_ITERATIONS,
     maxOutputTokens: ARQUITETO_MAX_OUTPUT_TOKENS,
-    tools: [...declareTools(dependencies), assignTasksTool(dependencies), handOffToDevsTool(dependencies), answerBlockTool()],
+    tools: [
+      ...declareTools(dependencies),
+      assignTasksTool(dependencies),
+      handOffToDevsTool(dependencies),
+      answerBlockTool(),
+    ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture] = await Promise.all([readProjectBacklog(dependencies.database, scope.projectId), readProjectArchitecture(dependencies.database, scope.projectId)]);
-      const handedOff = view.state.handoffs.some((handoff) => handoff.from_agent === 'arquiteto' && handoff.to_agent.startsWith('dev:'));
+      const [backlog, architecture] = await Promise.all([
+        readProjectBacklog(dependencies.database, scope.projectId),
+        readProjectArchitecture(dependencies.database, scope.projectId),
+      ]);
+      const handedOff = view.state.handoffs.some(
+        (handoff) => handoff.from_agent === 'arquiteto' && handoff.to_agent.startsWith('dev:'),
+      );
       const projectContext = [
         renderBrief(view.state.product_brief),
         renderBacklog(backlog, { criteria: true }),
@@ -31,8 +41,17 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
         renderContractsSummary(architecture.module_contracts?.data ?? null),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
-      const taskState = [arquitetoTaskState(architecture, backlog, handedOff), ...(blocks === null ? [] : ['', blocks])].join('\n');
-      return (await buildSystemPrompt(dependencies.prompts, 'arquiteto', scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState })).prompt;
+      const taskState = [
+        arquitetoTaskState(architecture, backlog, handedOff),
+        ...(blocks === null ? [] : ['', blocks]),
+      ].join('\n');
+      return (
+        await buildSystemPrompt(dependencies.prompts, 'arquiteto', scope.projectId, {
+          projectContext,
+          businessRules: businessRuleUnits(view.state.business_rules),
+          taskState,
+        })
+      ).prompt;
     },
   };
 }

@@ -22,14 +22,27 @@ export const ARQUITETO_KICKOFF = [
 ].join('\n');
 
 /** The kickoff with where each step stands. */
-export function arquitetoTaskState(architecture: ProjectArchitecture, backlog: Backlog, handedOff: boolean): string {
-  const declared = (['project_image', 'module_map', 'module_routing', 'c4_diagram', 'module_contracts'] as const).map((type) => `${type}: ${architecture[type] === null ? 'não declarado' : `versão ${architecture[type]!.version}`}`);
-  const unassigned = backlog.tasks.filter((task) => task.module === undefined).map((task) => task.id);
+export function arquitetoTaskState(
+  architecture: ProjectArchitecture,
+  backlog: Backlog,
+  handedOff: boolean,
+): string {
+  const declared = (
+    ['project_image', 'module_map', 'module_routing', 'c4_diagram', 'module_contracts'] as const
+  ).map(
+    (type) =>
+      `${type}: ${architecture[type] === null ? 'não declarado' : `versão ${architecture[type]!.version}`}`,
+  );
+  const unassigned = backlog.tasks
+    .filter((task) => task.module === undefined)
+    .map((task) => task.id);
   return [
     ARQUITETO_KICKOFF,
     '',
     `Declarado até agora — ${declared.join('; ')}.`,
     `Tarefas sem módulo: ${unassigned.length === 0 ? '(nenhuma)' : unassigned.join(', ')}.`,
-    handedOff ? 'Os handoffs aos devs já foram oferecidos.' : 'Os handoffs aos devs ainda não foram oferecidos.',
+    handedOff
+      ? 'Os handoffs aos devs já foram oferecidos.'
+      : 'Os handoffs aos devs ainda não foram oferecidos.',
   ].join('\n');
 }

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { ARTIFACT_PAYLOAD_VERSION, TASK_ID_PATTERN, artifactEventType } from '../../domain/artifacts/index.ts';
+import {
+  ARTIFACT_PAYLOAD_VERSION,
+  TASK_ID_PATTERN,
+  artifactEventType,
+} from '../../domain/artifacts/index.ts';
 import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 import { readProjectBacklog } from '../po/current-backlog.ts';
@@ -8,7 +12,12 @@ import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 
 const AssignmentsSchema = z.strictObject({
   assignments: z
-    .array(z.strictObject({ task_id: z.string().regex(TASK_ID_PATTERN, 'must be a task id like AT-276'), module: z.string().min(1, 'must not be empty') }))
+    .array(
+      z.strictObject({
+        task_id: z.string().regex(TASK_ID_PATTERN, 'must be a task id like AT-276'),
+        module: z.string().min(1, 'must not be empty'),
+      }),
+    )
     .min(1, 'assign at least one task'),
 });
 
@@ -20,32 +29,69 @@ const AssignmentsSchema = z.strictObject({
 export function assignTasksTool(dependencies: ArquitetoDependencies): AgentTool {
   return {
     name: 'assign_tasks_to_modules',
-    description: 'Assign backlog tasks to modules of the current map: {assignments: [{task_id: "AT-001", module: "<module>"}]}.',
+    description:
+      'Assign backlog tasks to modules of the current map: {assignments: [{task_id: "AT-001", module: "<module>"}]}.',
     parameters: AssignmentsSchema.catch((context) => context.value as never),
     mode: 'direct',
     run: async (args, context) => {
-      const [backlog, architecture] = await Promise.all([readProjectBacklog(dependencies.database, context.projectId), readProjectArchitecture(dependencies.database, context.projectId)]);
+      const [backlog, architecture] = await Promise.all([
+        readProjectBacklog(dependencies.database, context.projectId),
+        readProjectArchitecture(dependencies.database, context.projectId),
+      ]);
       const parsed = AssignmentsSchema.safeParse(args);
       const map = architecture.module_map?.data ?? null;
-      const problems: ArgumentProblem[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: pathText(issue.path), message: issue.message }));
-      if (map === null) problems.unshift({ path: '(arguments)', message: 'this project has no module map yet; declare it with declare_module_map first' });
-      if (!parsed.success || map === null) return { ok: false, result: refusalText('assign_tasks_to_modules', problems) };
+      const problems: ArgumentProblem[] = parsed.success
+        ? []
+        : parsed.error.issues.map((issue) => ({
+            path: pathText(issue.path),
+            message: issue.message,
+          }));
+      if (map === null)
+        problems.unshift({
+          path: '(arguments)',
+          message: 'this project has no module map yet; declare it with declare_module_map first',
+        });
+      if (!parsed.success || map === null)
+        return { ok: false, result: refusalText('assign_tasks_to_modules', problems) };
       const modules = map.modules.map((module) => module.name);
       const seen = new Set<string>();
       parsed.data.assignments.forEach(({ task_id, module }, index) => {
-        if (!backlog.tasks.some((task) => task.id === task_id)) problems.push({ path: `assignments[${index}].task_id`, message: `${task_id} is not a task of the backlog; tasks: ${backlog.tasks.map((task) => task.id).join(', ') || '(none)'}` });
-        if (seen.has(task_id)) problems.push({ path: `assignments[${index}].task_id`, message: `${task_id} is assigned twice in this call` });
+        if (!backlog.tasks.some((task) => task.id === task_id))
+          problems.push({
+            path: `assignments[${index}].task_id`,
+            message: `${task_id} is not a task of the backlog; tasks: ${backlog.tasks.map((task) => task.id).join(', ') || '(none)'}`,
+          });
+        if (seen.has(task_id))
+          problems.push({
+            path: `assignments[${index}].task_id`,
+            message: `${task_id} is assigned twice in this call`,
+          });
         seen.add(task_id);
-        if (!modules.includes(module)) problems.push({ path: `assignments[${index}].module`, message: `"${module}" is not in the current module map (version ${map.version}); valid modules: ${modules.join(', ')}` });
+        if (!modules.includes(module))
+          problems.push({
+            path: `assignments[${index}].module`,
+            message: `"${module}" is not in the current module map (version ${map.version}); valid modules: ${modules.join(', ')}`,
+          });
       });
-      if (problems.length > 0) return { ok: false, result: refusalText('assign_tasks_to_modules', problems) };
-      const assigned = new Map(parsed.data.assignments.map((assignment) => [assignment.task_id, assignment.module]));
-      const tasks = backlog.tasks.filter((task) => assigned.has(task.id)).map((task) => ({ ...task, module: assigned.get(task.id)! }));
-      const unassigned = backlog.tasks.filter((task) => !assigned.has(task.id) && task.module === undefined).map((task) => task.id);
+      if (problems.length > 0)
+        return { ok: false, result: refusalText('assign_tasks_to_modules', problems) };
+      const assigned = new Map(
+        parsed.data.assignments.map((assignment) => [assignment.task_id, assignment.module]),
+      );
+      const tasks = backlog.tasks
+        .filter((task) => assigned.has(task.id))
+        .map((task) => ({ ...task, module: assigned.get(task.id)! }));
+      const unassigned = backlog.tasks
+        .filter((task) => !assigned.has(task.id) && task.module === undefined)
+        .map((task) => task.id);
       return {
         ok: true,
         result: `Assigned: ${tasks.map((task) => `${task.id} → ${task.module}`).join(', ')}.${unassigned.length > 0 ? ` Still without a module: ${unassigned.join(', ')}.` : ' Every task has a module.'}`,
-        events: tasks.map((task) => ({ type: artifactEventType('task'), actor: context.agent, payload: { v: ARTIFACT_PAYLOAD_VERSION, data: task } })),
+        events: tasks.map((task) => ({
+          type: artifactEventType('task'),
+          actor: context.agent,
+          payload: { v: ARTIFACT_PAYLOAD_VERSION, data: task },
+        })),
       };
     },
   };

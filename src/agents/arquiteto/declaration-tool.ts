@@ -1,7 +1,14 @@
 import type { z } from 'zod';
-import type { ArchitectureArtifactType, DeclarationValidation } from '../../domain/architecture/index.ts';
+import type {
+  ArchitectureArtifactType,
+  DeclarationValidation,
+} from '../../domain/architecture/index.ts';
 import { ARTIFACT_PAYLOAD_VERSION, artifactEventType } from '../../domain/artifacts/index.ts';
-import { architectureDocFile, readProjectArchitecture, type ProjectArchitecture } from '../../workspace/index.ts';
+import {
+  architectureDocFile,
+  readProjectArchitecture,
+  type ProjectArchitecture,
+} from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 
@@ -23,7 +30,10 @@ export interface DeclarationToolSpec<Data extends { version: number }> {
  * declaration is one `artifact.<type>` event carrying the whole list, and its docs/ file is rewritten and
  * committed on `main` (a docs failure is told to the model; the log, not docs/, is the record).
  */
-export function declarationTool<Data extends { version: number }>(dependencies: ArquitetoDependencies, spec: DeclarationToolSpec<Data>): AgentTool {
+export function declarationTool<Data extends { version: number }>(
+  dependencies: ArquitetoDependencies,
+  spec: DeclarationToolSpec<Data>,
+): AgentTool {
   return {
     name: spec.name,
     description: spec.description,
@@ -46,16 +56,31 @@ export function declarationTool<Data extends { version: number }>(dependencies: 
       return {
         ok: true,
         result: `Recorded ${spec.type} version ${data.version}: ${spec.summarize(data)}.${replaced} ${docs}`,
-        events: [{ type: artifactEventType(spec.type), actor: context.agent, payload: { v: ARTIFACT_PAYLOAD_VERSION, data } }],
+        events: [
+          {
+            type: artifactEventType(spec.type),
+            actor: context.agent,
+            payload: { v: ARTIFACT_PAYLOAD_VERSION, data },
+          },
+        ],
       };
     },
   };
 }
 
-async function writeDoc(dependencies: ArquitetoDependencies, projectId: string, type: ArchitectureArtifactType, data: { version: number }): Promise<string> {
+async function writeDoc(
+  dependencies: ArquitetoDependencies,
+  projectId: string,
+  type: ArchitectureArtifactType,
+  data: { version: number },
+): Promise<string> {
   const file = architectureDocFile(type, data);
   try {
-    await dependencies.workspaces.commitToMain(projectId, [file], `docs: ${type} version ${data.version}`);
+    await dependencies.workspaces.commitToMain(
+      projectId,
+      [file],
+      `docs: ${type} version ${data.version}`,
+    );
     return `Written to ${file.path}.`;
   } catch (error) {
     return `(${file.path} could not be written: ${error instanceof Error ? error.message : String(error)}; the declaration is recorded all the same.)`;

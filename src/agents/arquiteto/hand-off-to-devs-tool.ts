@@ -14,29 +14,65 @@ import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentTool {
   return {
     name: 'hand_off_to_devs',
-    description: 'When the architecture is declared: completes your handoff and offers one handoff per module of the current map to its dev agent (dev:<module>). No arguments.',
+    description:
+      'When the architecture is declared: completes your handoff and offers one handoff per module of the current map to its dev agent (dev:<module>). No arguments.',
     parameters: z.object({}),
     mode: 'direct',
     run: async (_args, context) => {
       const architecture = await readProjectArchitecture(dependencies.database, context.projectId);
       const map = architecture.module_map;
-      if (map === null) return { ok: false, result: 'hand_off_to_devs refused: there is no module map; declare it with declare_module_map first. Nothing was handed off.' };
+      if (map === null)
+        return {
+          ok: false,
+          result:
+            'hand_off_to_devs refused: there is no module map; declare it with declare_module_map first. Nothing was handed off.',
+        };
       const order = topologicalOrder(map.data);
       const modules = order.ok ? order.order : map.data.modules.map((module) => module.name);
-      const docs = await syncArchitectureDocs(dependencies.database, dependencies.workspaces, context.projectId).then(
+      const docs = await syncArchitectureDocs(
+        dependencies.database,
+        dependencies.workspaces,
+        context.projectId,
+      ).then(
         () => null,
-        (error: unknown) => `docs/ could not be brought up to date: ${error instanceof Error ? error.message : String(error)}.`,
+        (error: unknown) =>
+          `docs/ could not be brought up to date: ${error instanceof Error ? error.message : String(error)}.`,
       );
-      const inSession = context.state.artifacts.some((artifact) => artifact.event_id === map.event_id);
-      const outcome = await handOffWork(dependencies, { sessionId: context.sessionId, state: context.state, from: context.agent, to: modules.map((module) => `dev:${module}`), artifactId: inSession ? map.event_id : null });
+      const inSession = context.state.artifacts.some(
+        (artifact) => artifact.event_id === map.event_id,
+      );
+      const outcome = await handOffWork(dependencies, {
+        sessionId: context.sessionId,
+        state: context.state,
+        from: context.agent,
+        to: modules.map((module) => `dev:${module}`),
+        artifactId: inSession ? map.event_id : null,
+      });
       if (!outcome.ok) return { ok: false, result: `hand_off_to_devs refused: ${outcome.reason}.` };
       const notes: string[] = docs === null ? [] : [docs];
-      if (architecture.module_contracts === null) notes.push('No module contracts are declared: the devs will implement from their tasks and report what is missing.');
-      const unassigned = (await readProjectBacklog(dependencies.database, context.projectId)).tasks.filter((task) => task.module === undefined).map((task) => task.id);
-      if (unassigned.length > 0) notes.push(`Tasks without a module (no dev will see them as theirs): ${unassigned.join(', ')}.`);
-      const offered = outcome.offered.map((handoff) => `${handoff.to_agent} (${handoff.id})`).join(', ');
-      const already = outcome.alreadyOffered.length > 0 ? ` Already offered before: ${outcome.alreadyOffered.join(', ')}.` : '';
-      return { ok: true, result: `Offered: ${offered || '(none new)'}.${already} The person accepts them to start the devs. ${notes.join(' ')}`.trim() };
+      if (architecture.module_contracts === null)
+        notes.push(
+          'No module contracts are declared: the devs will implement from their tasks and report what is missing.',
+        );
+      const unassigned = (await readProjectBacklog(dependencies.database, context.projectId)).tasks
+        .filter((task) => task.module === undefined)
+        .map((task) => task.id);
+      if (unassigned.length > 0)
+        notes.push(
+          `Tasks without a module (no dev will see them as theirs): ${unassigned.join(', ')}.`,
+        );
+      const offered = outcome.offered
+        .map((handoff) => `${handoff.to_agent} (${handoff.id})`)
+        .join(', ');
+      const already =
+        outcome.alreadyOffered.length > 0
+          ? ` Already offered before: ${outcome.alreadyOffered.join(', ')}.`
+          : '';
+      return {
+        ok: true,
+        result:
+          `Offered: ${offered || '(none new)'}.${already} The person accepts them to start the devs. ${notes.join(' ')}`.trim(),
+      };
     },
   };
 }

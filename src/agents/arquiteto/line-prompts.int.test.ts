@@ -8,52 +8,85 @@ import { poAgent } from '../po/po-agent.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { arquitetoAgent } from './arquiteto-agent.ts';
 
-const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão por assinatura.', problem: 'Sem pão cedo.', audience: 'Vizinhos', goals: ['Entregar antes das 6h'], business_rule_refs: [], out_of_scope: [], open_questions: [] };
+const BRIEF = {
+  title: 'Padaria do amanhecer',
+  summary: 'Pão por assinatura.',
+  problem: 'Sem pão cedo.',
+  audience: 'Vizinhos',
+  goals: ['Entregar antes das 6h'],
+  business_rule_refs: [],
+  out_of_scope: [],
+  open_questions: [],
+};
 
-describe.each(testDatabaseEngines())('the line agents build their prompts through the harness on $name', (engine) => {
-  let database: Database;
-  let fixture: LineFixture;
-  beforeAll(async () => (database = await engine.open()));
-  afterAll(() => database.close());
-  beforeEach(async () => {
-    fixture = await openLineFixture(engine, { database });
-    await fixture.record([{ type: 'artifact.product_brief', actor: 'criativo', payload: { v: 1, data: BRIEF } }]);
-    await fixture.recordArtifact('module_map', { version: 1, modules: [{ name: 'pedidos', stack: 'TypeScript', responsibility: 'Os pedidos', dependsOn: [] }] });
-    await fixture.recordArtifact('task', { id: 'AT-007', story_id: 'HS-001', title: 'Criar pedido', description: 'Cria o pedido', acceptance_criteria: ['guarda a quantidade'], module: 'pedidos' }, 'arquiteto');
-  });
-  afterEach(() => fixture.close());
+describe.each(testDatabaseEngines())(
+  'the line agents build their prompts through the harness on $name',
+  (engine) => {
+    let database: Database;
+    let fixture: LineFixture;
+    beforeAll(async () => (database = await engine.open()));
+    afterAll(() => database.close());
+    beforeEach(async () => {
+      fixture = await openLineFixture(engine, { database });
+      await fixture.record([
+        { type: 'artifact.product_brief', actor: 'criativo', payload: { v: 1, data: BRIEF } },
+      ]);
+      await fixture.recordArtifact('module_map', {
+        version: 1,
+        modules: [
+          { name: 'pedidos', stack: 'TypeScript', responsibility: 'Os pedidos', dependsOn: [] },
+        ],
+      });
+      await fixture.recordArtifact(
+        'task',
+        {
+          id: 'AT-007',
+          story_id: 'HS-001',
+          title: 'Criar pedido',
+          description: 'Cria o pedido',
+          acceptance_criteria: ['guarda a quantidade'],
+          module: 'pedidos',
+        },
+        'arquiteto',
+      );
+    });
+    afterEach(() => fixture.close());
 
-  const promptOf = async (agent: LoopAgent, module: string | null = null) => {
-    const events = await fixture.eventLog.read(fixture.sessionId);
-    return agent.buildSystemPrompt({ state: rehydrate(events), events }, { projectId: fixture.projectId, sessionId: fixture.sessionId, module });
-  };
+    const promptOf = async (agent: LoopAgent, module: string | null = null) => {
+      const events = await fixture.eventLog.read(fixture.sessionId);
+      return agent.buildSystemPrompt(
+        { state: rehydrate(events), events },
+        { projectId: fixture.projectId, sessionId: fixture.sessionId, module },
+      );
+    };
 
-  it('gives the PO the brief, the backlog and its kickoff', async () => {
-    const prompt = await promptOf(poAgent(fixture.line));
-    expect(prompt).toContain('Você é o PO');
-    expect(prompt).toContain('## Product brief: Padaria do amanhecer');
-    expect(prompt).toContain('AT-007 (HS-001) Criar pedido — módulo: pedidos');
-    expect(prompt).toContain('6. Quando o backlog cobrir o brief, chame hand_off_to_arquiteto');
-  });
+    it('gives the PO the brief, the backlog and its kickoff', async () => {
+      const prompt = await promptOf(poAgent(fixture.line));
+      expect(prompt).toContain('Você é o PO');
+      expect(prompt).toContain('## Product brief: Padaria do amanhecer');
+      expect(prompt).toContain('AT-007 (HS-001) Criar pedido — módulo: pedidos');
+      expect(prompt).toContain('6. Quando o backlog cobrir o brief, chame hand_off_to_arquiteto');
+    });
 
-  it('gives the Arquiteto the eight steps, the contracts at step 5, and where each step stands', async () => {
-    const agent = arquitetoAgent(fixture.line);
-    expect(agent.maxIterations).toBe(14);
-    const prompt = await promptOf(agent);
-    expect(prompt).toMatch(/\n5\. declare_module_contracts — /);
-    expect(prompt).toContain('8. hand_off_to_devs');
-    expect(prompt).toContain('module_map: versão 1; module_routing: não declarado');
-    expect(prompt).toContain('- critério: guarda a quantidade');
-  });
+    it('gives the Arquiteto the eight steps, the contracts at step 5, and where each step stands', async () => {
+      const agent = arquitetoAgent(fixture.line);
+      expect(agent.maxIterations).toBe(14);
+      const prompt = await promptOf(agent);
+      expect(prompt).toMatch(/\n5\. declare_module_contracts — /);
+      expect(prompt).toContain('8. hand_off_to_devs');
+      expect(prompt).toContain('module_map: versão 1; module_routing: não declarado');
+      expect(prompt).toContain('- critério: guarda a quantidade');
+    });
 
-  it('tells a dev where its worktree is, its tasks, and that contracts are read with the tool, never in another worktree', async () => {
-    const prompt = await promptOf(devAgent(fixture.line, 'pedidos'), 'pedidos');
-    const worktree = await fixture.workspaces.ensureWorktree(fixture.projectId, 'pedidos');
-    expect(prompt).toContain('Você é um agente dev');
-    expect(prompt).toContain(`Seu worktree é ${worktree.directory}, no branch dev-pedidos`);
-    expect(prompt).toContain('### AT-007 — Criar pedido');
-    expect(prompt).toContain('listar_contratos_de_modulos (sem argumentos)');
-    expect(prompt).toContain('nunca no worktree dele');
-    expect(prompt).toContain('Cada comando do terminal espera a aprovação da pessoa');
-  });
-});
+    it('tells a dev where its worktree is, its tasks, and that contracts are read with the tool, never in another worktree', async () => {
+      const prompt = await promptOf(devAgent(fixture.line, 'pedidos'), 'pedidos');
+      const worktree = await fixture.workspaces.ensureWorktree(fixture.projectId, 'pedidos');
+      expect(prompt).toContain('Você é um agente dev');
+      expect(prompt).toContain(`Seu worktree é ${worktree.directory}, no branch dev-pedidos`);
+      expect(prompt).toContain('### AT-007 — Criar pedido');
+      expect(prompt).toContain('listar_contratos_de_modulos (sem argumentos)');
+      expect(prompt).toContain('nunca no worktree dele');
+      expect(prompt).toContain('Cada comando do terminal espera a aprovação da pessoa');
+    });
+  },
+);

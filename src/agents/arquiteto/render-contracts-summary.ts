@@ -5,6 +5,9 @@ export function renderContractsSummary(contracts: ModuleContracts | null): strin
   if (contracts === null) return '## Contratos de módulos\n(nenhum contrato declarado)';
   return [
     `## Contratos de módulos (versão ${contracts.version})`,
-    ...contracts.contratos.flatMap((contract) => [`- ${contract.modulo}:`, ...contract.expoe.map((item) => `  - [${item.tipo}] ${item.assinatura.replace(/\s+/g, ' ')}`)]),
+    ...contracts.contratos.flatMap((contract) => [
+      `- ${contract.modulo}:`,
+      ...contract.expoe.map((item) => `  - [${item.tipo}] ${item.assinatura.replace(/\s+/g, ' ')}`),
+    ]),
   ].join('\n');
 }

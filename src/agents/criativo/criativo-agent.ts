@@ -1,5 +1,13 @@
-import { businessRuleDefinition, createArtifactRegistry, productBriefDefinition } from '../../domain/artifacts/index.ts';
-import { buildSystemPrompt, businessRuleUnits, type PromptSources } from '../runtime/build-system-prompt.ts';
+import {
+  businessRuleDefinition,
+  createArtifactRegistry,
+  productBriefDefinition,
+} from '../../domain/artifacts/index.ts';
+import {
+  buildSystemPrompt,
+  businessRuleUnits,
+  type PromptSources,
+} from '../runtime/build-system-prompt.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { CRIATIVO_KICKOFF } from './criativo-kickoff.ts';
 import { emitArtifactTool } from './emit-artifact-tool.ts';
@@ -21,6 +29,11 @@ export function criativoAgent(sources: PromptSources, registry = CRIATIVO_ARTIFA
     maxOutputTokens: CRIATIVO_MAX_OUTPUT_TOKENS,
     tools: [emitArtifactTool(registry)],
     buildSystemPrompt: async (view, scope) =>
-      (await buildSystemPrompt(sources, 'criativo', scope.projectId, { businessRules: businessRuleUnits(view.state.business_rules), taskState: CRIATIVO_KICKOFF })).prompt,
+      (
+        await buildSystemPrompt(sources, 'criativo', scope.projectId, {
+          businessRules: businessRuleUnits(view.state.business_rules),
+          taskState: CRIATIVO_KICKOFF,
+        })
+      ).prompt,
   };
 }

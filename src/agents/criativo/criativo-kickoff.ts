@@ -12,8 +12,13 @@ export const CRIATIVO_KICKOFF = [
 ].join('\n');
 
 /** The consolidation turn's instructions: the whole answer is the brief as one JSON object. */
-export function consolidationTask(rules: ReadonlyArray<{ event_id: string; seq: number; title: string }>): string {
-  const ruleLines = rules.length === 0 ? '(nenhuma regra registrada)' : rules.map((rule) => `- ${rule.event_id} (#${rule.seq}): ${rule.title}`).join('\n');
+export function consolidationTask(
+  rules: ReadonlyArray<{ event_id: string; seq: number; title: string }>,
+): string {
+  const ruleLines =
+    rules.length === 0
+      ? '(nenhuma regra registrada)'
+      : rules.map((rule) => `- ${rule.event_id} (#${rule.seq}): ${rule.title}`).join('\n');
   return [
     'A pessoa confirmou que está pronta para produzir. Consolide o product brief desta conversa.',
     'Responda APENAS com um objeto JSON, sem texto em volta, com estes campos:',

@@ -4,8 +4,14 @@ import type { AgentTool } from '../runtime/agent-tool.ts';
 
 const EmitArtifactArguments = z.object({
   type: z.string().describe('The artifact type, e.g. "business_rule".'),
-  data: z.record(z.string(), z.unknown()).describe('For business_rule: { "title": "...", "statement": "..." }.'),
-  origin: z.array(z.number().int()).describe('Seqs ([#N]) of the messages of this conversation the artifact comes from; at least one.'),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe('For business_rule: { "title": "...", "statement": "..." }.'),
+  origin: z
+    .array(z.number().int())
+    .describe(
+      'Seqs ([#N]) of the messages of this conversation the artifact comes from; at least one.',
+    ),
 });
 
 /**

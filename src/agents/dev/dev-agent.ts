@@ -25,20 +25,49 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
     slug: `${DEV_SLUG_PREFIX}${module}`,
     maxIterations: DEV_MAX_ITERATIONS,
     maxOutputTokens: DEV_MAX_OUTPUT_TOKENS,
-    tools: [...fileTools(dependencies), terminalTool(dependencies), listModuleContractsTool(dependencies), ragSearchTool(dependencies.ragSearch), ragFeedbackTool(), reportBlockedTool(), finishTaskTool(dependencies)],
+    tools: [
+      ...fileTools(dependencies),
+      terminalTool(dependencies),
+      listModuleContractsTool(dependencies),
+      ragSearchTool(dependencies.ragSearch),
+      ragFeedbackTool(),
+      reportBlockedTool(),
+      finishTaskTool(dependencies),
+    ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, worktree] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
         dependencies.workspaces.ensureWorktree(scope.projectId, module),
       ]);
-      const projectContext = renderModuleTasks(module, architecture.module_map?.data ?? null, backlog);
+      const projectContext = renderModuleTasks(
+        module,
+        architecture.module_map?.data ?? null,
+        backlog,
+      );
       const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
       const reopened = renderReopened(view.events, module);
-      const taskState = [devKickoff(module, worktree, dependencies.terminal.settings.mode), ...[unblocked, reopened].flatMap((note) => (note === null ? [] : ['', note]))].join('\n');
+      const taskState = [
+        devKickoff(module, worktree, dependencies.terminal.settings.mode),
+        ...[unblocked, reopened].flatMap((note) => (note === null ? [] : ['', note])),
+      ].join('\n');
       // The instruction files on the path to the module's directory (the map's `directory`; the root when it has none).
-      const instructionScope = architecture.module_map?.data.modules.find((entry) => entry.name === module)?.directory ?? '';
-      return (await buildSystemPrompt(dependencies.prompts, `${DEV_SLUG_PREFIX}${module}`, scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState, instructionScope })).prompt;
+      const instructionScope =
+        architecture.module_map?.data.modules.find((entry) => entry.name === module)?.directory ??
+        '';
+      return (
+        await buildSystemPrompt(
+          dependencies.prompts,
+          `${DEV_SLUG_PREFIX}${module}`,
+          scope.projectId,
+          {
+            projectContext,
+            businessRules: businessRuleUnits(view.state.business_rules),
+            taskState,
+            instructionScope,
+          },
+        )
+      ).prompt;
     },
   };
 }
@@ -47,7 +76,9 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
  * The dev agents on demand: `dev:<module>` for any valid module name (one per module of the map is what
  * the Arquiteto hands off to; the activation rule decides which may run). Built once per module.
  */
-export function devAgentsOnDemand(dependencies: DevDependencies): (slug: string) => LoopAgent | null {
+export function devAgentsOnDemand(
+  dependencies: DevDependencies,
+): (slug: string) => LoopAgent | null {
   const agents = new Map<string, LoopAgent>();
   return (slug) => {
     if (!slug.startsWith(DEV_SLUG_PREFIX)) return null;

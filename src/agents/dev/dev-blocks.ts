@@ -9,15 +9,31 @@ import { DEV_EVENT_TYPES, DevBlockedPayloadSchema } from './dev-events.ts';
  * - `dev.unblocked` — the line saw the block resolved (a newer `module_contracts` version, or the answer) and
  *   gave the dev's lane a turn saying so.
  */
-export const BLOCK_EVENT_TYPES = { answered: 'arquiteto.block_answered', unblocked: 'dev.unblocked' } as const;
+export const BLOCK_EVENT_TYPES = {
+  answered: 'arquiteto.block_answered',
+  unblocked: 'dev.unblocked',
+} as const;
 
 const CONTRACTS_EVENT = artifactEventType('module_contracts');
 
-export const BlockAnsweredPayloadSchema = z.object({ v: z.literal(1), dev: z.string().min(1), block_seq: z.number().int().positive(), answer: z.string().min(1) });
+export const BlockAnsweredPayloadSchema = z.object({
+  v: z.literal(1),
+  dev: z.string().min(1),
+  block_seq: z.number().int().positive(),
+  answer: z.string().min(1),
+});
 
 export const BlockResolutionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('contracts'), version: z.number().int().positive(), seq: z.number().int().positive() }),
-  z.object({ kind: z.literal('answer'), answer: z.string().min(1), seq: z.number().int().positive() }),
+  z.object({
+    kind: z.literal('contracts'),
+    version: z.number().int().positive(),
+    seq: z.number().int().positive(),
+  }),
+  z.object({
+    kind: z.literal('answer'),
+    answer: z.string().min(1),
+    seq: z.number().int().positive(),
+  }),
 ]);
 
 export const DevUnblockedPayloadSchema = z.object({
@@ -62,27 +78,57 @@ export function devBlocks(events: readonly SessionEvent[]): DevBlock[] {
       const parsed = DevBlockedPayloadSchema.safeParse(event.payload);
       if (parsed.success) {
         const { agent, module, modulo, falta } = parsed.data;
-        blocks.push({ seq: event.seq, created_at: event.created_at, agent, module, modulo, falta, status: 'open', resolution: null, arquiteto_turns: 0, needs_person: false });
+        blocks.push({
+          seq: event.seq,
+          created_at: event.created_at,
+          agent,
+          module,
+          modulo,
+          falta,
+          status: 'open',
+          resolution: null,
+          arquiteto_turns: 0,
+          needs_person: false,
+        });
       }
     } else if (event.type === CONTRACTS_EVENT) {
       const version = (payload['data'] as { version?: unknown } | undefined)?.version;
       if (typeof version !== 'number') continue;
-      for (const block of blocks) if (block.status === 'open') Object.assign(block, { status: 'resolved', resolution: { kind: 'contracts', version, seq: event.seq } });
+      for (const block of blocks)
+        if (block.status === 'open')
+          Object.assign(block, {
+            status: 'resolved',
+            resolution: { kind: 'contracts', version, seq: event.seq },
+          });
     } else if (event.type === BLOCK_EVENT_TYPES.answered) {
       const parsed = BlockAnsweredPayloadSchema.safeParse(event.payload);
       if (!parsed.success) continue;
-      const block = blocks.find((candidate) => candidate.seq === parsed.data.block_seq && candidate.status === 'open');
-      if (block !== undefined) Object.assign(block, { status: 'resolved', resolution: { kind: 'answer', answer: parsed.data.answer, seq: event.seq } });
+      const block = blocks.find(
+        (candidate) => candidate.seq === parsed.data.block_seq && candidate.status === 'open',
+      );
+      if (block !== undefined)
+        Object.assign(block, {
+          status: 'resolved',
+          resolution: { kind: 'answer', answer: parsed.data.answer, seq: event.seq },
+        });
     } else if (event.type === BLOCK_EVENT_TYPES.unblocked) {
       const parsed = DevUnblockedPayloadSchema.safeParse(event.payload);
-      const block = parsed.success ? blocks.find((candidate) => candidate.seq === parsed.data.block_seq) : undefined;
-      if (block !== undefined && parsed.success) Object.assign(block, { status: 'unblocked', resolution: parsed.data.resolution, needs_person: false });
+      const block = parsed.success
+        ? blocks.find((candidate) => candidate.seq === parsed.data.block_seq)
+        : undefined;
+      if (block !== undefined && parsed.success)
+        Object.assign(block, {
+          status: 'unblocked',
+          resolution: parsed.data.resolution,
+          needs_person: false,
+        });
     } else if (payload['agent'] === 'arquiteto' && event.type === 'turn.started') {
       arquitetoTurnOpen = true;
       for (const block of blocks) if (block.status === 'open') block.arquiteto_turns += 1;
     } else if (payload['agent'] === 'arquiteto' && arquitetoTurnOpen && isTurnEnd(event)) {
       arquitetoTurnOpen = false;
-      for (const block of blocks) if (block.status === 'open' && block.arquiteto_turns > 0) block.needs_person = true;
+      for (const block of blocks)
+        if (block.status === 'open' && block.arquiteto_turns > 0) block.needs_person = true;
     }
   }
   return blocks;
@@ -91,7 +137,10 @@ export function devBlocks(events: readonly SessionEvent[]): DevBlock[] {
 /** A turn ends with a response without tool calls, a failure or its ceiling. */
 function isTurnEnd(event: SessionEvent): boolean {
   if (event.type === 'turn.failed' || event.type === 'toolloop.limit_reached') return true;
-  return event.type === 'agent.response' && (event.payload as { tool_calls?: unknown }).tool_calls === undefined;
+  return (
+    event.type === 'agent.response' &&
+    (event.payload as { tool_calls?: unknown }).tool_calls === undefined
+  );
 }
 
 /** The Arquiteto's part of its task state while blocks are open: who is blocked, on what, and the two ways out. */
@@ -100,18 +149,24 @@ export function renderOpenBlocks(blocks: readonly DevBlock[]): string | null {
   if (open.length === 0) return null;
   return [
     'Bloqueios abertos dos devs — resolva cada um antes de qualquer outra coisa:',
-    ...open.map((block) => `- ${block.agent} (módulo ${block.module}, seq ${block.seq}) está bloqueado em ${block.modulo}: falta ${block.falta}`),
+    ...open.map(
+      (block) =>
+        `- ${block.agent} (módulo ${block.module}, seq ${block.seq}) está bloqueado em ${block.modulo}: falta ${block.falta}`,
+    ),
     'Para resolver: declare_module_contracts com uma nova versão (a lista inteira, version maior) que declare o que falta; ou, se o dev deve seguir sem isso, answer_block {dev, answer} com o motivo. O dev recebe um turno dizendo o que mudou.',
   ].join('\n');
 }
 
 /** The dev's part of its task state once its block is resolved: what changed. */
 export function renderUnblocked(blocks: readonly DevBlock[], agent: string): string | null {
-  const mine = blocks.filter((block) => block.agent === agent && block.status === 'unblocked' && block.resolution !== null);
+  const mine = blocks.filter(
+    (block) => block.agent === agent && block.status === 'unblocked' && block.resolution !== null,
+  );
   const last = mine.at(-1);
   if (last === undefined) return null;
-  const what = last.resolution!.kind === 'contracts'
-    ? `o Arquiteto declarou os contratos na versão ${last.resolution!.version}: leia-os com listar_contratos_de_modulos e siga com a tarefa.`
-    : `o Arquiteto respondeu que você deve seguir sem isso: ${last.resolution!.answer}`;
+  const what =
+    last.resolution!.kind === 'contracts'
+      ? `o Arquiteto declarou os contratos na versão ${last.resolution!.version}: leia-os com listar_contratos_de_modulos e siga com a tarefa.`
+      : `o Arquiteto respondeu que você deve seguir sem isso: ${last.resolution!.answer}`;
   return `Desbloqueado: o seu bloqueio em ${last.modulo} (falta ${last.falta}) foi resolvido — ${what}`;
 }

@@ -3,22 +3,59 @@ import type { SessionEvent } from '../../domain/conversation/index.ts';
 import { devBlocks, renderOpenBlocks, renderUnblocked } from './dev-blocks.ts';
 
 let seq = 0;
-const event = (type: string, payload: Record<string, unknown>): SessionEvent => ({ id: `e${++seq}`, session_id: 's', seq, type, actor: 'x', payload: { v: 1, ...payload }, created_at: '2026-12-01T10:00:00.000Z' }) as SessionEvent;
-const blocked = () => event('dev.blocked', { agent: 'dev:catalogo', module: 'catalogo', modulo: 'pedidos', falta: 'evento PedidoCriado' });
+const event = (type: string, payload: Record<string, unknown>): SessionEvent =>
+  ({
+    id: `e${++seq}`,
+    session_id: 's',
+    seq,
+    type,
+    actor: 'x',
+    payload: { v: 1, ...payload },
+    created_at: '2026-12-01T10:00:00.000Z',
+  }) as SessionEvent;
+const blocked = () =>
+  event('dev.blocked', {
+    agent: 'dev:catalogo',
+    module: 'catalogo',
+    modulo: 'pedidos',
+    falta: 'evento PedidoCriado',
+  });
 
 describe('devBlocks', () => {
   it('is open until the Arquiteto answers, then resolved, then unblocked, and the dev is told the answer', () => {
     const block = blocked();
-    const answered = event('arquiteto.block_answered', { dev: 'dev:catalogo', block_seq: block.seq, answer: 'O estoque fica fora desta versão.' });
+    const answered = event('arquiteto.block_answered', {
+      dev: 'dev:catalogo',
+      block_seq: block.seq,
+      answer: 'O estoque fica fora desta versão.',
+    });
     expect(devBlocks([block])).toMatchObject([{ status: 'open', arquiteto_turns: 0 }]);
     expect(renderOpenBlocks(devBlocks([block]))).toContain('dev:catalogo (módulo catalogo, seq');
     const resolved = devBlocks([block, answered]);
-    expect(resolved).toMatchObject([{ status: 'resolved', resolution: { kind: 'answer', answer: 'O estoque fica fora desta versão.', seq: answered.seq } }]);
+    expect(resolved).toMatchObject([
+      {
+        status: 'resolved',
+        resolution: {
+          kind: 'answer',
+          answer: 'O estoque fica fora desta versão.',
+          seq: answered.seq,
+        },
+      },
+    ]);
     expect(renderOpenBlocks(resolved)).toBeNull();
-    const unblocked = event('dev.unblocked', { agent: 'dev:catalogo', module: 'catalogo', modulo: 'pedidos', falta: 'evento PedidoCriado', block_seq: block.seq, resolution: resolved[0]!.resolution });
+    const unblocked = event('dev.unblocked', {
+      agent: 'dev:catalogo',
+      module: 'catalogo',
+      modulo: 'pedidos',
+      falta: 'evento PedidoCriado',
+      block_seq: block.seq,
+      resolution: resolved[0]!.resolution,
+    });
     const done = devBlocks([block, answered, unblocked]);
     expect(done).toMatchObject([{ status: 'unblocked' }]);
-    expect(renderUnblocked(done, 'dev:catalogo')).toContain('seguir sem isso: O estoque fica fora desta versão.');
+    expect(renderUnblocked(done, 'dev:catalogo')).toContain(
+      'seguir sem isso: O estoque fica fora desta versão.',
+    );
     expect(renderUnblocked(done, 'dev:pedidos')).toBeNull();
   });
 
@@ -27,17 +64,30 @@ describe('devBlocks', () => {
     const block = blocked();
     expect(devBlocks([before, block])).toMatchObject([{ status: 'open' }]);
     const after = event('artifact.module_contracts', { data: { version: 2, contratos: [] } });
-    expect(devBlocks([before, block, after])).toMatchObject([{ status: 'resolved', resolution: { kind: 'contracts', version: 2 } }]);
+    expect(devBlocks([before, block, after])).toMatchObject([
+      { status: 'resolved', resolution: { kind: 'contracts', version: 2 } },
+    ]);
   });
 
   it('needs the person when an Arquiteto turn started after the block ends without resolving it', () => {
     const earlier = event('turn.started', { agent: 'arquiteto', turn_id: 't0', kind: 'message' });
     const block = blocked();
     const endOfEarlier = event('agent.response', { agent: 'arquiteto', turn_id: 't0', text: 'ok' });
-    expect(devBlocks([earlier, block, endOfEarlier])).toMatchObject([{ needs_person: false, arquiteto_turns: 0 }]);
+    expect(devBlocks([earlier, block, endOfEarlier])).toMatchObject([
+      { needs_person: false, arquiteto_turns: 0 },
+    ]);
     const started = event('turn.started', { agent: 'arquiteto', turn_id: 't1', kind: 'message' });
-    const limit = event('toolloop.limit_reached', { agent: 'arquiteto', turn_id: 't1', iterations: 14, ceiling: 14 });
-    expect(devBlocks([earlier, block, endOfEarlier, started])).toMatchObject([{ needs_person: false, arquiteto_turns: 1 }]);
-    expect(devBlocks([earlier, block, endOfEarlier, started, limit])).toMatchObject([{ status: 'open', needs_person: true }]);
+    const limit = event('toolloop.limit_reached', {
+      agent: 'arquiteto',
+      turn_id: 't1',
+      iterations: 14,
+      ceiling: 14,
+    });
+    expect(devBlocks([earlier, block, endOfEarlier, started])).toMatchObject([
+      { needs_person: false, arquiteto_turns: 1 },
+    ]);
+    expect(devBlocks([earlier, block, endOfEarlier, started, limit])).toMatchObject([
+      { status: 'open', needs_person: true },
+    ]);
   });
 });

@@ -5,7 +5,10 @@ import { z } from 'zod';
  * - `dev.blocked` — `report_blocked`: the dev needs an interface the contracts do not declare.
  * - `dev.task_finished` — `finish_task`: the dev's work on a task is committed on its branch.
  */
-export const DEV_EVENT_TYPES = { blocked: 'dev.blocked', taskFinished: 'dev.task_finished' } as const;
+export const DEV_EVENT_TYPES = {
+  blocked: 'dev.blocked',
+  taskFinished: 'dev.task_finished',
+} as const;
 
 /** `dev.blocked`: `modulo` is the module whose interface is missing, `falta` what is missing (the record's names). */
 export const DevBlockedPayloadSchema = z.object({
@@ -27,7 +30,15 @@ export const DevTaskFinishedPayloadSchema = z.object({
   commit: z.string().min(1),
   files: z.array(z.string()),
   /** The check that passed before the commit (absent in events before issue 14; null when there was none). */
-  check: z.object({ command: z.string(), source: z.enum(['declared', 'default']), exit_code: z.number().int(), duration_ms: z.number().int().nonnegative() }).nullable().optional(),
+  check: z
+    .object({
+      command: z.string(),
+      source: z.enum(['declared', 'default']),
+      exit_code: z.number().int(),
+      duration_ms: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .optional(),
 });
 
 export type DevBlockedPayload = z.infer<typeof DevBlockedPayloadSchema>;

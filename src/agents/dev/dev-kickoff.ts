@@ -4,8 +4,15 @@ import type { ModuleWorktree } from '../../workspace/index.ts';
  * A dev agent's kickoff (ADR 0200 §6): where its worktree is, that the contracts exist and are read with
  * `listar_contratos_de_modulos`, and that another module's interface is never read in its worktree.
  */
-export function devKickoff(module: string, worktree: ModuleWorktree, terminalMode: 'proposed' | 'direct'): string {
-  const approval = terminalMode === 'proposed' ? ' Cada comando do terminal espera a aprovação da pessoa: use-o pouco.' : '';
+export function devKickoff(
+  module: string,
+  worktree: ModuleWorktree,
+  terminalMode: 'proposed' | 'direct',
+): string {
+  const approval =
+    terminalMode === 'proposed'
+      ? ' Cada comando do terminal espera a aprovação da pessoa: use-o pouco.'
+      : '';
   return [
     `Você é o agente dev do módulo ${module}. Seu worktree é ${worktree.directory}, no branch ${worktree.branch} (criado a partir de dev). As ferramentas de arquivo só enxergam esse worktree: use caminhos relativos a ele.`,
     '1. Comece chamando listar_contratos_de_modulos (sem argumentos): ela mostra o contrato do seu módulo e dos módulos que ele consome, na versão declarada pelo Arquiteto. É lá que se lê a interface de outro módulo — nunca no worktree dele, que é código em andamento.',

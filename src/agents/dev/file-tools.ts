@@ -26,8 +26,12 @@ export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): Ag
     },
     {
       name: 'search_workspace',
-      description: 'Search text (case-insensitive) in the file names and lines of your worktree, optionally under a path.',
-      parameters: z.strictObject({ query: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'), path: path.optional() }),
+      description:
+        'Search text (case-insensitive) in the file names and lines of your worktree, optionally under a path.',
+      parameters: z.strictObject({
+        query: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+        path: path.optional(),
+      }),
       mode: 'direct',
       run: (args, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
@@ -38,14 +42,17 @@ export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): Ag
     },
     {
       name: 'write_file',
-      description: 'Write a whole file of your worktree (created or replaced; directories are created).',
+      description:
+        'Write a whole file of your worktree (created or replaced; directories are created).',
       parameters: z.strictObject({ path, content: z.string() }),
       mode: 'direct',
       run: (args, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
           const { path: target, content } = args as { path: string; content: string };
           const written = await writeWorktreeFile(worktree.directory, target, content);
-          return written.ok ? { ok: true, result: `Wrote ${written.bytes} bytes to ${written.relativePath}.` } : { ok: false, result: `write_file refused: ${written.reason}. Nothing was written.` };
+          return written.ok
+            ? { ok: true, result: `Wrote ${written.bytes} bytes to ${written.relativePath}.` }
+            : { ok: false, result: `write_file refused: ${written.reason}. Nothing was written.` };
         }),
     },
   ];

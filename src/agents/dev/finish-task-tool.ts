@@ -10,7 +10,12 @@ import { inModuleWorktree } from './module-worktree.ts';
 
 const FinishTaskSchema = z.strictObject({
   task_id: z.string().trim().regex(TASK_ID_PATTERN, 'must be a task id like AT-276'),
-  resumo: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').describe('One line: what was done.'),
+  resumo: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(500, 'must be at most 500 characters')
+    .describe('One line: what was done.'),
 });
 
 /**
@@ -20,27 +25,70 @@ const FinishTaskSchema = z.strictObject({
  * the message, and records `dev.task_finished` with the commit. Refused for a task that is not in the
  * backlog or belongs to another module, and when there is nothing to commit.
  */
-export function finishTaskTool(dependencies: Pick<DevDependencies, 'database' | 'workspaces' | 'terminal'>): AgentTool {
+export function finishTaskTool(
+  dependencies: Pick<DevDependencies, 'database' | 'workspaces' | 'terminal'>,
+): AgentTool {
   return {
     name: 'finish_task',
-    description: 'When a task is done: runs your module\'s check, then commits your worktree on your branch. {task_id: "AT-001", resumo: "what was done"}. A failing check refuses it with the output: fix and call again.',
+    description:
+      'When a task is done: runs your module\'s check, then commits your worktree on your branch. {task_id: "AT-001", resumo: "what was done"}. A failing check refuses it with the output: fix and call again.',
     parameters: FinishTaskSchema,
     mode: 'direct',
     run: (args, context) =>
       inModuleWorktree(dependencies, context, async (worktree, module) => {
         const { task_id, resumo } = args as z.output<typeof FinishTaskSchema>;
-        const task = (await readProjectBacklog(dependencies.database, context.projectId)).tasks.find((candidate) => candidate.id === task_id);
-        if (task === undefined) return { ok: false, result: `finish_task refused: ${task_id} is not a task of the backlog. Nothing was committed.` };
-        if (task.module !== undefined && task.module !== module) return { ok: false, result: `finish_task refused: ${task_id} belongs to module ${task.module}, not to ${module}. Nothing was committed.` };
-        const declared = (await readProjectArchitecture(dependencies.database, context.projectId)).module_map?.data.modules.find((entry) => entry.name === module);
-        const check = declared === undefined ? null : await runModuleCheck(dependencies.terminal, worktree.directory, declared);
-        if (check !== null && !check.passed) return { ok: false, result: `finish_task refused: ${check.report} Nothing was committed; fix it and call finish_task again.` };
-        const committed = await dependencies.workspaces.commitModule(context.projectId, module, `${task_id}: ${resumo}\n\nAgent: ${context.agent}`);
-        if (!committed.ok) return { ok: false, result: `finish_task refused: ${committed.reason}.` };
+        const task = (
+          await readProjectBacklog(dependencies.database, context.projectId)
+        ).tasks.find((candidate) => candidate.id === task_id);
+        if (task === undefined)
+          return {
+            ok: false,
+            result: `finish_task refused: ${task_id} is not a task of the backlog. Nothing was committed.`,
+          };
+        if (task.module !== undefined && task.module !== module)
+          return {
+            ok: false,
+            result: `finish_task refused: ${task_id} belongs to module ${task.module}, not to ${module}. Nothing was committed.`,
+          };
+        const declared = (
+          await readProjectArchitecture(dependencies.database, context.projectId)
+        ).module_map?.data.modules.find((entry) => entry.name === module);
+        const check =
+          declared === undefined
+            ? null
+            : await runModuleCheck(dependencies.terminal, worktree.directory, declared);
+        if (check !== null && !check.passed)
+          return {
+            ok: false,
+            result: `finish_task refused: ${check.report} Nothing was committed; fix it and call finish_task again.`,
+          };
+        const committed = await dependencies.workspaces.commitModule(
+          context.projectId,
+          module,
+          `${task_id}: ${resumo}\n\nAgent: ${context.agent}`,
+        );
+        if (!committed.ok)
+          return { ok: false, result: `finish_task refused: ${committed.reason}.` };
         return {
           ok: true,
           result: `${check === null ? `No check: module ${module} declares none and its stack has no default.` : check.report} Committed ${committed.commit.slice(0, 12)} on ${committed.branch}: ${committed.files.join(', ')}.`,
-          events: [{ type: DEV_EVENT_TYPES.taskFinished, actor: context.agent, payload: { v: 1, agent: context.agent, module, task_id, summary: resumo, branch: committed.branch, commit: committed.commit, files: committed.files, check: check === null ? null : check.record } }],
+          events: [
+            {
+              type: DEV_EVENT_TYPES.taskFinished,
+              actor: context.agent,
+              payload: {
+                v: 1,
+                agent: context.agent,
+                module,
+                task_id,
+                summary: resumo,
+                branch: committed.branch,
+                commit: committed.commit,
+                files: committed.files,
+                check: check === null ? null : check.record,
+              },
+            },
+          ],
         };
       }),
   };

@@ -7,7 +7,11 @@ import { DEV_EVENT_TYPES } from './dev-events.ts';
  * conflict or a failing integration check re-opened the module's work; `line.completed {commit}` — every
  * module with tasks merged.
  */
-export const LINE_EVENT_TYPES = { merged: 'module.merged', mergeFailed: 'module.merge_failed', completed: 'line.completed' } as const;
+export const LINE_EVENT_TYPES = {
+  merged: 'module.merged',
+  mergeFailed: 'module.merge_failed',
+  completed: 'line.completed',
+} as const;
 
 export type ModuleLineState = 'working' | 'blocked' | 'finished' | 'merged' | 'conflict' | 'failed';
 
@@ -21,27 +25,50 @@ export interface ModuleLine {
 }
 
 /** Each module of `modules` (in the map's dependency order) as the log has it. Pure. */
-export function lineModules(events: readonly SessionEvent[], modules: readonly string[], openBlocksOf: (module: string) => number): ModuleLine[] {
-  const lines = new Map(modules.map((module) => [module, { module, branch: `dev-${module}`, state: 'working' as ModuleLineState, last_check: null, merged_commit: null, failure: null } as ModuleLine]));
+export function lineModules(
+  events: readonly SessionEvent[],
+  modules: readonly string[],
+  openBlocksOf: (module: string) => number,
+): ModuleLine[] {
+  const lines = new Map(
+    modules.map((module) => [
+      module,
+      {
+        module,
+        branch: `dev-${module}`,
+        state: 'working' as ModuleLineState,
+        last_check: null,
+        merged_commit: null,
+        failure: null,
+      } as ModuleLine,
+    ]),
+  );
   for (const event of events) {
     const payload = event.payload as Record<string, unknown>;
     const line = typeof payload['module'] === 'string' ? lines.get(payload['module']) : undefined;
     if (line === undefined) continue;
     if (event.type === DEV_EVENT_TYPES.taskFinished) {
-      line.last_check = (payload['check'] as ModuleLine['last_check'] | undefined) ?? line.last_check;
+      line.last_check =
+        (payload['check'] as ModuleLine['last_check'] | undefined) ?? line.last_check;
       line.state = 'finished';
       line.failure = null;
     } else if (event.type === LINE_EVENT_TYPES.mergeFailed) {
       const kind = payload['kind'] === 'conflict' ? 'conflict' : 'check';
       line.state = kind === 'conflict' ? 'conflict' : 'failed';
-      line.failure = { kind, seq: event.seq, ...(Array.isArray(payload['paths']) ? { paths: payload['paths'] as string[] } : {}), ...(typeof payload['output'] === 'string' ? { output: payload['output'] } : {}) };
+      line.failure = {
+        kind,
+        seq: event.seq,
+        ...(Array.isArray(payload['paths']) ? { paths: payload['paths'] as string[] } : {}),
+        ...(typeof payload['output'] === 'string' ? { output: payload['output'] } : {}),
+      };
     } else if (event.type === LINE_EVENT_TYPES.merged) {
       line.state = 'merged';
       line.merged_commit = String(payload['commit']);
       line.failure = null;
     }
   }
-  for (const line of lines.values()) if (line.state === 'working' && openBlocksOf(line.module) > 0) line.state = 'blocked';
+  for (const line of lines.values())
+    if (line.state === 'working' && openBlocksOf(line.module) > 0) line.state = 'blocked';
   return [...lines.values()];
 }
 

@@ -19,16 +19,39 @@ export interface DevRagHit {
 export type DevProjectSearch = (
   projectId: string,
   request: { query: string; k: number },
-) => Promise<{ hits: readonly DevRagHit[]; degraded: boolean; reason?: string; parts: readonly string[] }>;
+) => Promise<{
+  hits: readonly DevRagHit[];
+  degraded: boolean;
+  reason?: string;
+  parts: readonly string[];
+}>;
 
 const RagSearchSchema = z.strictObject({
-  query: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').describe('What you are looking for, in words.'),
-  k: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_DEV_RAG_K, `must be at most ${MAX_DEV_RAG_K}`).optional().describe(`How many fragments (default ${DEFAULT_DEV_RAG_K}).`),
+  query: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(500, 'must be at most 500 characters')
+    .describe('What you are looking for, in words.'),
+  k: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_DEV_RAG_K, `must be at most ${MAX_DEV_RAG_K}`)
+    .optional()
+    .describe(`How many fragments (default ${DEFAULT_DEV_RAG_K}).`),
 });
 
-const chunkIds = z.array(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).max(50, 'must list at most 50 ids');
+const chunkIds = z
+  .array(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'))
+  .max(50, 'must list at most 50 ids');
 const RagFeedbackSchema = z.strictObject({
-  query: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').describe('The query you searched with.'),
+  query: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(500, 'must be at most 500 characters')
+    .describe('The query you searched with.'),
   helpful: chunkIds.describe('Ids of the fragments that helped.'),
   not_helpful: chunkIds.default([]).describe('Ids of the fragments that did not.'),
 });
@@ -47,10 +70,23 @@ export function ragSearchTool(search: DevProjectSearch): AgentTool {
     run: async (args, context) => {
       const { query, k } = args as z.output<typeof RagSearchSchema>;
       const result = await search(context.projectId, { query, k: k ?? DEFAULT_DEV_RAG_K });
-      if (result.degraded) return { ok: true, result: `degraded: true — the search failed (${result.reason ?? 'no reason given'}); go on without it.` };
-      if (result.hits.length === 0) return { ok: true, result: `No fragment of this project matches "${query}" (searched: ${result.parts.join(' + ')}).` };
-      const lines = result.hits.map((hit, index) => `${index + 1}. [id: ${hit.chunk_id}] ${hit.source}\n${clip(hit.text)}`);
-      return { ok: true, result: `Fragments for "${query}" (searched: ${result.parts.join(' + ')}):\n${lines.join('\n')}` };
+      if (result.degraded)
+        return {
+          ok: true,
+          result: `degraded: true — the search failed (${result.reason ?? 'no reason given'}); go on without it.`,
+        };
+      if (result.hits.length === 0)
+        return {
+          ok: true,
+          result: `No fragment of this project matches "${query}" (searched: ${result.parts.join(' + ')}).`,
+        };
+      const lines = result.hits.map(
+        (hit, index) => `${index + 1}. [id: ${hit.chunk_id}] ${hit.source}\n${clip(hit.text)}`,
+      );
+      return {
+        ok: true,
+        result: `Fragments for "${query}" (searched: ${result.parts.join(' + ')}):\n${lines.join('\n')}`,
+      };
     },
   };
 }
@@ -62,19 +98,34 @@ export function ragSearchTool(search: DevProjectSearch): AgentTool {
 export function ragFeedbackTool(): AgentTool {
   return {
     name: 'rag_feedback',
-    description: 'Say which fragments of an earlier rag_search helped: {query, helpful: [id, …], not_helpful?: [id, …]}.',
+    description:
+      'Say which fragments of an earlier rag_search helped: {query, helpful: [id, …], not_helpful?: [id, …]}.',
     parameters: RagFeedbackSchema,
     mode: 'direct',
     run: async (args, context) => {
       const { query, helpful, not_helpful } = args as z.output<typeof RagFeedbackSchema>;
       const shown = idsShownTo(context);
       const unknown = [...helpful, ...not_helpful].filter((id) => !shown.has(id));
-      if (unknown.length > 0) return { ok: false, result: `rag_feedback refused: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not the id of a fragment rag_search showed you. Use the ids in brackets of its results.` };
-      if (helpful.length + not_helpful.length === 0) return { ok: false, result: 'rag_feedback refused: name at least one fragment id in helpful or not_helpful.' };
+      if (unknown.length > 0)
+        return {
+          ok: false,
+          result: `rag_feedback refused: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not the id of a fragment rag_search showed you. Use the ids in brackets of its results.`,
+        };
+      if (helpful.length + not_helpful.length === 0)
+        return {
+          ok: false,
+          result: 'rag_feedback refused: name at least one fragment id in helpful or not_helpful.',
+        };
       return {
         ok: true,
         result: `Recorded: ${helpful.length} helpful, ${not_helpful.length} not helpful.`,
-        events: [{ type: 'rag.feedback', actor: context.agent, payload: { v: 1, query, helpful, not_helpful } }],
+        events: [
+          {
+            type: 'rag.feedback',
+            actor: context.agent,
+            payload: { v: 1, query, helpful, not_helpful },
+          },
+        ],
       };
     },
   };
@@ -88,12 +139,19 @@ function idsShownTo(context: ToolContext): Set<string> {
   for (const event of context.events) {
     if (event.type !== 'tool.completed') continue;
     const payload = event.payload as { agent?: string; tool?: string; result?: string };
-    if (payload.agent !== context.agent || payload.tool !== 'rag_search' || typeof payload.result !== 'string') continue;
+    if (
+      payload.agent !== context.agent ||
+      payload.tool !== 'rag_search' ||
+      typeof payload.result !== 'string'
+    )
+      continue;
     for (const match of payload.result.matchAll(ID_PATTERN)) ids.add(match[1]!);
   }
   return ids;
 }
 
 function clip(text: string): string {
-  return text.length <= MAX_FRAGMENT_CHARS ? text : `${text.slice(0, MAX_FRAGMENT_CHARS)} [… ${text.length - MAX_FRAGMENT_CHARS} more characters]`;
+  return text.length <= MAX_FRAGMENT_CHARS
+    ? text
+    : `${text.slice(0, MAX_FRAGMENT_CHARS)} [… ${text.length - MAX_FRAGMENT_CHARS} more characters]`;
 }

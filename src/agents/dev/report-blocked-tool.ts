@@ -4,8 +4,20 @@ import type { AgentTool } from '../runtime/agent-tool.ts';
 import { DEV_EVENT_TYPES } from './dev-events.ts';
 
 const ReportBlockedSchema = z.strictObject({
-  modulo: z.string().trim().regex(MODULE_NAME_PATTERN, 'must be a module name (lowercase letters, digits, "-" or "_"), e.g. board-engine').describe('The module whose interface is missing.'),
-  falta: z.string().trim().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters').describe('What is missing: the interface you need.'),
+  modulo: z
+    .string()
+    .trim()
+    .regex(
+      MODULE_NAME_PATTERN,
+      'must be a module name (lowercase letters, digits, "-" or "_"), e.g. board-engine',
+    )
+    .describe('The module whose interface is missing.'),
+  falta: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1000, 'must be at most 1000 characters')
+    .describe('What is missing: the interface you need.'),
 });
 
 /**
@@ -16,7 +28,8 @@ const ReportBlockedSchema = z.strictObject({
 export function reportBlockedTool(): AgentTool {
   return {
     name: 'report_blocked',
-    description: 'Report that your task depends on an interface that no contract declares: {modulo: the module that should expose it, falta: what is missing}.',
+    description:
+      'Report that your task depends on an interface that no contract declares: {modulo: the module that should expose it, falta: what is missing}.',
     parameters: ReportBlockedSchema,
     mode: 'direct',
     run: async (args, context) => {
@@ -25,7 +38,13 @@ export function reportBlockedTool(): AgentTool {
       return {
         ok: true,
         result: `Recorded: blocked on ${modulo} — ${falta}. The Arquiteto declares it in a new version of the contracts. Do not implement it in ${modulo}'s code and do not look for it in its worktree; go on with what does not depend on it.`,
-        events: [{ type: DEV_EVENT_TYPES.blocked, actor: context.agent, payload: { v: 1, agent: context.agent, module, modulo, falta } }],
+        events: [
+          {
+            type: DEV_EVENT_TYPES.blocked,
+            actor: context.agent,
+            payload: { v: 1, agent: context.agent, module, modulo, falta },
+          },
+        ],
       };
     },
   };

@@ -6,12 +6,26 @@ import { devBlocks } from './dev-blocks.ts';
 import { LINE_EVENT_TYPES, lineModules, type ModuleLine } from './line-events.ts';
 
 /** `GET /api/sessions/:id/line`: each module of the current map in dependency order, and the line's end. */
-export async function sessionLine(database: Database, projectId: string, events: readonly SessionEvent[]): Promise<{ modules: ModuleLine[]; completed: { commit: string; seq: number } | null }> {
+export async function sessionLine(
+  database: Database,
+  projectId: string,
+  events: readonly SessionEvent[],
+): Promise<{ modules: ModuleLine[]; completed: { commit: string; seq: number } | null }> {
   const map = (await readProjectArchitecture(database, projectId)).module_map?.data;
   if (map === undefined) return { modules: [], completed: null };
   const order = topologicalOrder(map);
   const blocks = devBlocks(events).filter((block) => block.status !== 'unblocked');
-  const modules = lineModules(events, order.ok ? order.order : map.modules.map((module) => module.name), (module) => blocks.filter((block) => block.module === module).length);
+  const modules = lineModules(
+    events,
+    order.ok ? order.order : map.modules.map((module) => module.name),
+    (module) => blocks.filter((block) => block.module === module).length,
+  );
   const completed = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
-  return { modules, completed: completed === undefined ? null : { commit: String((completed.payload as { commit: unknown }).commit), seq: completed.seq } };
+  return {
+    modules,
+    completed:
+      completed === undefined
+        ? null
+        : { commit: String((completed.payload as { commit: unknown }).commit), seq: completed.seq },
+  };
 }

@@ -10,28 +10,52 @@ export const MAX_COMMAND_CHARACTERS = 8000;
  * writable), with a time limit, an output cap and a scrubbed environment. `proposed` (the person approves
  * each command) unless Forja is configured to run it `direct`.
  */
-export function terminalTool(dependencies: Pick<DevDependencies, 'workspaces' | 'terminal'>): AgentTool {
+export function terminalTool(
+  dependencies: Pick<DevDependencies, 'workspaces' | 'terminal'>,
+): AgentTool {
   const { settings } = dependencies.terminal;
   return {
     name: 'terminal',
     description:
       `Run one shell command (sh -c) in your worktree: no network, only your worktree is writable, at most ${settings.timeoutMs / 1000} s and ${settings.outputLimitBytes} bytes of output.` +
       (settings.mode === 'proposed' ? ' Each command waits for the person to approve it.' : ''),
-    parameters: z.strictObject({ command: z.string().trim().min(1, 'must not be empty').max(MAX_COMMAND_CHARACTERS, `must be at most ${MAX_COMMAND_CHARACTERS} characters`) }),
+    parameters: z.strictObject({
+      command: z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(MAX_COMMAND_CHARACTERS, `must be at most ${MAX_COMMAND_CHARACTERS} characters`),
+    }),
     mode: settings.mode,
     run: (args, context) =>
       inModuleWorktree(dependencies, context, async (worktree) => {
         const { command } = args as { command: string };
         const outcome = await dependencies.terminal.run(worktree.directory, command);
         if (!outcome.ok) return { ok: false, result: outcome.reason };
-        if (outcome.startError !== null) return { ok: false, result: `terminal could not start the command: ${outcome.startError}` };
+        if (outcome.startError !== null)
+          return {
+            ok: false,
+            result: `terminal could not start the command: ${outcome.startError}`,
+          };
         const notes = [
-          outcome.timedOut ? `[stopped: the time limit of ${settings.timeoutMs / 1000} s was reached]` : null,
+          outcome.timedOut
+            ? `[stopped: the time limit of ${settings.timeoutMs / 1000} s was reached]`
+            : null,
           outcome.truncated ? `[output cut at ${settings.outputLimitBytes} bytes]` : null,
-          outcome.sandboxed ? null : '[ran WITHOUT the sandbox: allowed by this Forja\'s configuration]',
+          outcome.sandboxed
+            ? null
+            : "[ran WITHOUT the sandbox: allowed by this Forja's configuration]",
         ].filter((note) => note !== null);
-        const status = outcome.exitCode === null ? `killed by ${outcome.signal}` : `exit code ${outcome.exitCode}`;
-        return { ok: true, result: [`$ ${command}`, outcome.output.trimEnd(), `[${status}]`, ...notes].filter((line) => line !== '').join('\n') };
+        const status =
+          outcome.exitCode === null
+            ? `killed by ${outcome.signal}`
+            : `exit code ${outcome.exitCode}`;
+        return {
+          ok: true,
+          result: [`$ ${command}`, outcome.output.trimEnd(), `[${status}]`, ...notes]
+            .filter((line) => line !== '')
+            .join('\n'),
+        };
       }),
   };
 }

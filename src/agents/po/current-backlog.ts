@@ -1,4 +1,13 @@
-import { EpicSchema, StorySchema, StoredArtifactPayloadSchema, TaskSchema, artifactTypeOf, type Epic, type Story, type Task } from '../../domain/artifacts/index.ts';
+import {
+  EpicSchema,
+  StorySchema,
+  StoredArtifactPayloadSchema,
+  TaskSchema,
+  artifactTypeOf,
+  type Epic,
+  type Story,
+  type Task,
+} from '../../domain/artifacts/index.ts';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
 import type { Queryable } from '../../store/index.ts';
 import { readProjectArtifactEvents } from '../../workspace/index.ts';
@@ -32,7 +41,10 @@ export function currentBacklog(events: readonly SessionEvent[]): Backlog {
   return { epics: [...epics.values()], stories: [...stories.values()], tasks: [...tasks.values()] };
 }
 
-function keep<Item extends { id: string }>(items: Map<string, Item>, parsed: { success: true; data: Item } | { success: false }): void {
+function keep<Item extends { id: string }>(
+  items: Map<string, Item>,
+  parsed: { success: true; data: Item } | { success: false },
+): void {
   if (parsed.success) items.set(parsed.data.id, parsed.data);
 }
 

@@ -12,20 +12,41 @@ import type { LineDependencies } from './line-dependencies.ts';
 export function handOffToArquitetoTool(dependencies: LineDependencies): AgentTool {
   return {
     name: 'hand_off_to_arquiteto',
-    description: 'When the backlog is complete: completes your handoff and offers the work to the Arquiteto. No arguments.',
+    description:
+      'When the backlog is complete: completes your handoff and offers the work to the Arquiteto. No arguments.',
     parameters: z.object({}),
     mode: 'direct',
     run: async (_args, context) => {
       const backlog = await readProjectBacklog(dependencies.database, context.projectId);
       if (backlog.tasks.length === 0) {
-        return { ok: false, result: 'hand_off_to_arquiteto refused: the backlog has no task yet. Declare epics, stories and tasks with declare_backlog first; nothing was handed off.' };
+        return {
+          ok: false,
+          result:
+            'hand_off_to_arquiteto refused: the backlog has no task yet. Declare epics, stories and tasks with declare_backlog first; nothing was handed off.',
+        };
       }
-      const latest = context.state.artifacts.filter((artifact) => (BACKLOG_TYPES as readonly string[]).includes(artifact.type)).at(-1);
-      const outcome = await handOffWork(dependencies, { sessionId: context.sessionId, state: context.state, from: context.agent, to: ['arquiteto'], artifactId: latest?.event_id ?? null });
-      if (!outcome.ok) return { ok: false, result: `hand_off_to_arquiteto refused: ${outcome.reason}.` };
-      if (outcome.offered.length === 0) return { ok: true, result: 'The work was already handed to the Arquiteto; nothing more to do.' };
+      const latest = context.state.artifacts
+        .filter((artifact) => (BACKLOG_TYPES as readonly string[]).includes(artifact.type))
+        .at(-1);
+      const outcome = await handOffWork(dependencies, {
+        sessionId: context.sessionId,
+        state: context.state,
+        from: context.agent,
+        to: ['arquiteto'],
+        artifactId: latest?.event_id ?? null,
+      });
+      if (!outcome.ok)
+        return { ok: false, result: `hand_off_to_arquiteto refused: ${outcome.reason}.` };
+      if (outcome.offered.length === 0)
+        return {
+          ok: true,
+          result: 'The work was already handed to the Arquiteto; nothing more to do.',
+        };
       const counts = `${backlog.epics.length} epic(s), ${backlog.stories.length} stor(ies), ${backlog.tasks.length} task(s)`;
-      return { ok: true, result: `Handed off to the Arquiteto (handoff ${outcome.offered[0]!.id}) with ${counts}. The person accepts it to start the Arquiteto; tell them in one short sentence.` };
+      return {
+        ok: true,
+        result: `Handed off to the Arquiteto (handoff ${outcome.offered[0]!.id}) with ${counts}. The person accepts it to start the Arquiteto; tell them in one short sentence.`,
+      };
     },
   };
 }

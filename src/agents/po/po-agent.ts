@@ -6,7 +6,12 @@ import { declareBacklogTool } from './declare-backlog-tool.ts';
 import { handOffToArquitetoTool } from './hand-off-to-arquiteto-tool.ts';
 import type { LineDependencies } from './line-dependencies.ts';
 import { poTaskState } from './po-kickoff.ts';
-import { renderBacklog, renderBrief, renderBusinessRuleIds, renderModuleMapSummary } from './render-line-context.ts';
+import {
+  renderBacklog,
+  renderBrief,
+  renderBusinessRuleIds,
+  renderModuleMapSummary,
+} from './render-line-context.ts';
 
 export const PO_MAX_ITERATIONS = 10;
 export const PO_MAX_OUTPUT_TOKENS = 4096;
@@ -19,10 +24,27 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
     maxOutputTokens: PO_MAX_OUTPUT_TOKENS,
     tools: [declareBacklogTool(dependencies), handOffToArquitetoTool(dependencies)],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture] = await Promise.all([readProjectBacklog(dependencies.database, scope.projectId), readProjectArchitecture(dependencies.database, scope.projectId)]);
-      const handedOff = view.state.handoffs.some((handoff) => handoff.from_agent === 'po' && handoff.to_agent === 'arquiteto' && handoff.status !== 'rejected');
-      const projectContext = [renderBrief(view.state.product_brief), renderBusinessRuleIds(view.state.business_rules), renderBacklog(backlog), renderModuleMapSummary(architecture.module_map?.data ?? null)].join('\n\n');
-      const report = await buildSystemPrompt(dependencies.prompts, 'po', scope.projectId, { projectContext, businessRules: businessRuleUnits(view.state.business_rules), taskState: poTaskState(backlog, handedOff) });
+      const [backlog, architecture] = await Promise.all([
+        readProjectBacklog(dependencies.database, scope.projectId),
+        readProjectArchitecture(dependencies.database, scope.projectId),
+      ]);
+      const handedOff = view.state.handoffs.some(
+        (handoff) =>
+          handoff.from_agent === 'po' &&
+          handoff.to_agent === 'arquiteto' &&
+          handoff.status !== 'rejected',
+      );
+      const projectContext = [
+        renderBrief(view.state.product_brief),
+        renderBusinessRuleIds(view.state.business_rules),
+        renderBacklog(backlog),
+        renderModuleMapSummary(architecture.module_map?.data ?? null),
+      ].join('\n\n');
+      const report = await buildSystemPrompt(dependencies.prompts, 'po', scope.projectId, {
+        projectContext,
+        businessRules: businessRuleUnits(view.state.business_rules),
+        taskState: poTaskState(backlog, handedOff),
+      });
       return report.prompt;
     },
   };

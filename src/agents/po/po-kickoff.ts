@@ -14,6 +14,8 @@ export const PO_KICKOFF = [
 /** The kickoff with where the PO's work stands. */
 export function poTaskState(backlog: Backlog, handedOff: boolean): string {
   const counts = `Backlog agora: ${backlog.epics.length} épico(s), ${backlog.stories.length} história(s), ${backlog.tasks.length} tarefa(s).`;
-  const handoff = handedOff ? 'O trabalho já foi oferecido ao Arquiteto: responda à pessoa e só mude o backlog se ela pedir.' : 'O trabalho ainda não foi oferecido ao Arquiteto.';
+  const handoff = handedOff
+    ? 'O trabalho já foi oferecido ao Arquiteto: responda à pessoa e só mude o backlog se ela pedir.'
+    : 'O trabalho ainda não foi oferecido ao Arquiteto.';
   return [PO_KICKOFF, '', counts, handoff].join('\n');
 }

@@ -1,12 +1,16 @@
 import type { ModuleMap } from '../../domain/architecture/index.ts';
-import type { RecordedBusinessRule, RecordedProductBrief } from '../../domain/conversation/index.ts';
+import type {
+  RecordedBusinessRule,
+  RecordedProductBrief,
+} from '../../domain/conversation/index.ts';
 import type { Backlog } from './current-backlog.ts';
 
 /** The product brief as the line's agents read it (the `contexto_projeto` layer). */
 export function renderBrief(brief: RecordedProductBrief | null): string {
   if (brief === null) return '## Product brief\n(nenhum product brief nesta sessão)';
   const { data } = brief;
-  const list = (title: string, items: readonly string[]) => (items.length === 0 ? [] : [`${title}:`, ...items.map((item) => `- ${item}`)]);
+  const list = (title: string, items: readonly string[]) =>
+    items.length === 0 ? [] : [`${title}:`, ...items.map((item) => `- ${item}`)];
   return [
     `## Product brief: ${data.title}`,
     data.summary,
@@ -21,22 +25,41 @@ export function renderBrief(brief: RecordedProductBrief | null): string {
 /** The ids an epic may cite in `business_rule_refs`: the rules' event ids. */
 export function renderBusinessRuleIds(rules: readonly RecordedBusinessRule[]): string {
   if (rules.length === 0) return '## Regras de negócio (ids)\n(nenhuma regra registrada)';
-  return ['## Regras de negócio (ids para business_rule_refs)', ...rules.map((rule) => `- ${rule.event_id}: ${rule.title}`)].join('\n');
+  return [
+    '## Regras de negócio (ids para business_rule_refs)',
+    ...rules.map((rule) => `- ${rule.event_id}: ${rule.title}`),
+  ].join('\n');
 }
 
 /** The backlog, epic by epic, with each task's module when it has one. */
 export function renderBacklog(backlog: Backlog, options: { criteria?: boolean } = {}): string {
-  if (backlog.epics.length + backlog.stories.length + backlog.tasks.length === 0) return '## Backlog\n(vazio)';
+  if (backlog.epics.length + backlog.stories.length + backlog.tasks.length === 0)
+    return '## Backlog\n(vazio)';
   const lines = ['## Backlog'];
-  const criteria = (items: readonly string[]) => (options.criteria ? items.map((item) => `    - critério: ${item}`) : []);
+  const criteria = (items: readonly string[]) =>
+    options.criteria ? items.map((item) => `    - critério: ${item}`) : [];
   for (const epic of backlog.epics) lines.push(`- ${epic.id} ${epic.title}`);
-  for (const story of backlog.stories) lines.push(`  - ${story.id} (${story.epic_id}) ${story.title}`, ...criteria(story.acceptance_criteria));
-  for (const task of backlog.tasks) lines.push(`    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}`, ...criteria(task.acceptance_criteria));
+  for (const story of backlog.stories)
+    lines.push(
+      `  - ${story.id} (${story.epic_id}) ${story.title}`,
+      ...criteria(story.acceptance_criteria),
+    );
+  for (const task of backlog.tasks)
+    lines.push(
+      `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}`,
+      ...criteria(task.acceptance_criteria),
+    );
   return lines.join('\n');
 }
 
 /** The module map in one line per module. */
 export function renderModuleMapSummary(map: ModuleMap | null): string {
   if (map === null) return '## Mapa de módulos\n(nenhum mapa declarado)';
-  return [`## Mapa de módulos (versão ${map.version})`, ...map.modules.map((module) => `- ${module.name} [${module.stack}]: ${module.responsibility} — depende de: ${module.dependsOn.join(', ') || '(nada)'}`)].join('\n');
+  return [
+    `## Mapa de módulos (versão ${map.version})`,
+    ...map.modules.map(
+      (module) =>
+        `- ${module.name} [${module.stack}]: ${module.responsibility} — depende de: ${module.dependsOn.join(', ') || '(nada)'}`,
+    ),
+  ].join('\n');
 }

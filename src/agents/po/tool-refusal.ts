@@ -20,6 +20,8 @@ export function refusalText(toolName: string, problems: readonly ArgumentProblem
 /** `['tasks', 1, 'module']` → `tasks[1].module`. */
 export function pathText(segments: readonly PropertyKey[]): string {
   let text = '';
-  for (const segment of segments) text += typeof segment === 'number' ? `[${segment}]` : `${text === '' ? '' : '.'}${String(segment)}`;
+  for (const segment of segments)
+    text +=
+      typeof segment === 'number' ? `[${segment}]` : `${text === '' ? '' : '.'}${String(segment)}`;
   return text === '' ? '(arguments)' : text;
 }

@@ -1,6 +1,9 @@
 import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
-import type { CompanionDependencies, SessionEndTrigger } from '../companions/companion-dependencies.ts';
+import type {
+  CompanionDependencies,
+  SessionEndTrigger,
+} from '../companions/companion-dependencies.ts';
 import { readSessionEvents } from '../companions/read-session-events.ts';
 import { assemblePsicologoContext } from './assemble-psicologo-context.ts';
 import { parseHypotheses } from './parse-hypotheses.ts';
@@ -16,7 +19,10 @@ export type PsicologoOutcome =
  * `hypothesis.proposed` for the person to accept or dismiss; those the prohibition refuses as
  * `hypothesis.refused`, with categories and paths only. A model that fails or answers nothing usable changes nothing.
  */
-export async function analyseEndedSession(dependencies: CompanionDependencies, trigger: SessionEndTrigger): Promise<PsicologoOutcome> {
+export async function analyseEndedSession(
+  dependencies: CompanionDependencies,
+  trigger: SessionEndTrigger,
+): Promise<PsicologoOutcome> {
   const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
   const context = await assemblePsicologoContext(dependencies, trigger, events);
   const outcome = await dependencies.gateway.runTurn({
@@ -28,21 +34,44 @@ export async function analyseEndedSession(dependencies: CompanionDependencies, t
     tools: [],
     maxOutputTokens: PSICOLOGO_MAX_OUTPUT_TOKENS,
   });
-  if (outcome.status !== 'completed') return { status: 'failed', reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message };
+  if (outcome.status !== 'completed')
+    return {
+      status: 'failed',
+      reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message,
+    };
 
-  const { hypotheses, refused, problems } = parseHypotheses(outcome.text, new Set(events.map((event) => event.seq)));
-  if (hypotheses.length === 0 && refused.length === 0) return { status: 'proposed', events: [], problems };
-  const rag = context.triage.rag.degraded === false ? { degraded: false } : { degraded: true, reason: context.triage.rag.degraded.reason };
+  const { hypotheses, refused, problems } = parseHypotheses(
+    outcome.text,
+    new Set(events.map((event) => event.seq)),
+  );
+  if (hypotheses.length === 0 && refused.length === 0)
+    return { status: 'proposed', events: [], problems };
+  const rag =
+    context.triage.rag.degraded === false
+      ? { degraded: false }
+      : { degraded: true, reason: context.triage.rag.degraded.reason };
   const appended = await dependencies.eventLog.append(trigger.sessionId, [
     ...hypotheses.map((hypothesis) => ({
       type: MEMORY_EVENT_TYPES.hypothesisProposed,
       actor: 'psicologo',
-      payload: { v: 1, hypothesis_id: dependencies.newId(), aspect: hypothesis.aspect, statement: hypothesis.statement, evidence: [...hypothesis.evidence], trigger: { kind: 'session.ended', reason: trigger.reason }, rag },
+      payload: {
+        v: 1,
+        hypothesis_id: dependencies.newId(),
+        aspect: hypothesis.aspect,
+        statement: hypothesis.statement,
+        evidence: [...hypothesis.evidence],
+        trigger: { kind: 'session.ended', reason: trigger.reason },
+        rag,
+      },
     })),
     ...refused.map((hypothesis) => ({
       type: MEMORY_EVENT_TYPES.hypothesisRefused,
       actor: 'system',
-      payload: { v: 1, categories: [...new Set(hypothesis.violations.map((violation) => violation.category))], paths: hypothesis.violations.map((violation) => violation.path) },
+      payload: {
+        v: 1,
+        categories: [...new Set(hypothesis.violations.map((violation) => violation.category))],
+        paths: hypothesis.violations.map((violation) => violation.path),
+      },
     })),
   ]);
   if (!appended.success) return { status: 'failed', reason: appended.error.message };

@@ -1,9 +1,18 @@
 import { ragQueryForPsychologist } from '../../domain/memory/index.ts';
-import { composeTriageWithRag, resolveTemplate, TEMPLATE_NAMES, type ResolvedTemplate, type TriageWithRag } from '../../memory/index.ts';
+import {
+  composeTriageWithRag,
+  resolveTemplate,
+  TEMPLATE_NAMES,
+  type ResolvedTemplate,
+  type TriageWithRag,
+} from '../../memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
 import type { AssemblyReport } from '../../harness/index.ts';
 import { buildSystemPrompt } from '../runtime/build-system-prompt.ts';
-import type { CompanionDependencies, SessionEndTrigger } from '../companions/companion-dependencies.ts';
+import type {
+  CompanionDependencies,
+  SessionEndTrigger,
+} from '../companions/companion-dependencies.ts';
 import { PSICOLOGO_KICKOFF, PSICOLOGO_TRIAGE_LIMITS } from './psicologo-kickoff.ts';
 
 export interface PsicologoContext {
@@ -18,14 +27,23 @@ export interface PsicologoContext {
  * as project context, and the kickoff (graph template first, inline text as fallback) with the trigger as
  * the task.
  */
-export async function assemblePsicologoContext(dependencies: CompanionDependencies, trigger: SessionEndTrigger, events: readonly SessionEvent[]): Promise<PsicologoContext> {
+export async function assemblePsicologoContext(
+  dependencies: CompanionDependencies,
+  trigger: SessionEndTrigger,
+  events: readonly SessionEvent[],
+): Promise<PsicologoContext> {
   const triage = await composeTriageWithRag({
     recentEvents: events,
     ...PSICOLOGO_TRIAGE_LIMITS,
     search: dependencies.ragSearchFor(trigger.projectId),
     query: ragQueryForPsychologist(trigger.reason),
   });
-  const kickoff = await resolveTemplate({ enabled: dependencies.flags.graph_templates_enabled, name: TEMPLATE_NAMES.psicologoKickoff, inline: PSICOLOGO_KICKOFF, read: dependencies.readTemplate });
+  const kickoff = await resolveTemplate({
+    enabled: dependencies.flags.graph_templates_enabled,
+    name: TEMPLATE_NAMES.psicologoKickoff,
+    inline: PSICOLOGO_KICKOFF,
+    read: dependencies.readTemplate,
+  });
   const report = await buildSystemPrompt(dependencies.prompts, 'psicologo', trigger.projectId, {
     projectContext: triage.window.text,
     taskState: `${kickoff.text}\n\nGatilho: a sessão terminou; motivo classificado: ${trigger.reason}.`,

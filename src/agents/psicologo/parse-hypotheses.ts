@@ -31,9 +31,17 @@ const AnswerSchema = z.object({ hypotheses: z.array(z.unknown()) });
  * the same prohibition as the Anamnese's profiles first (never health, personality, age or gender): one that
  * infers any of them is refused, whatever else it says. Pure.
  */
-export function parseHypotheses(text: string, knownSeqs: ReadonlySet<number>): { hypotheses: ProposedHypothesis[]; refused: RefusedHypothesis[]; problems: string[] } {
+export function parseHypotheses(
+  text: string,
+  knownSeqs: ReadonlySet<number>,
+): { hypotheses: ProposedHypothesis[]; refused: RefusedHypothesis[]; problems: string[] } {
   const parsed = AnswerSchema.safeParse(parseJsonAnswer(text));
-  if (!parsed.success) return { hypotheses: [], refused: [], problems: ['the answer is not {"hypotheses": [{"aspect", "statement", "evidence"}]}'] };
+  if (!parsed.success)
+    return {
+      hypotheses: [],
+      refused: [],
+      problems: ['the answer is not {"hypotheses": [{"aspect", "statement", "evidence"}]}'],
+    };
   const hypotheses: ProposedHypothesis[] = [];
   const refused: RefusedHypothesis[] = [];
   const problems: string[] = [];
@@ -45,13 +53,20 @@ export function parseHypotheses(text: string, knownSeqs: ReadonlySet<number>): {
     }
     const shaped = HypothesisSchema.safeParse(candidate);
     if (!shaped.success) {
-      problems.push(`hypothesis ${index + 1}: ${shaped.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} not allowed` : `${issue.path.join('.')} ${issue.message}`)).join('; ')}`);
+      problems.push(
+        `hypothesis ${index + 1}: ${shaped.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} not allowed` : `${issue.path.join('.')} ${issue.message}`)).join('; ')}`,
+      );
       continue;
     }
-    const evidence = [...new Set(shaped.data.evidence.filter((seq) => knownSeqs.has(seq)))].sort((left, right) => left - right);
-    if (evidence.length === 0) problems.push(`hypothesis ${index + 1} cites no event of the session`);
-    else if (hypotheses.length >= PSICOLOGO_MAX_HYPOTHESES) problems.push(`hypothesis ${index + 1} is beyond the ${PSICOLOGO_MAX_HYPOTHESES} allowed`);
-    else hypotheses.push({ aspect: shaped.data.aspect, statement: shaped.data.statement, evidence });
+    const evidence = [...new Set(shaped.data.evidence.filter((seq) => knownSeqs.has(seq)))].sort(
+      (left, right) => left - right,
+    );
+    if (evidence.length === 0)
+      problems.push(`hypothesis ${index + 1} cites no event of the session`);
+    else if (hypotheses.length >= PSICOLOGO_MAX_HYPOTHESES)
+      problems.push(`hypothesis ${index + 1} is beyond the ${PSICOLOGO_MAX_HYPOTHESES} allowed`);
+    else
+      hypotheses.push({ aspect: shaped.data.aspect, statement: shaped.data.statement, evidence });
   }
   return { hypotheses, refused, problems };
 }

@@ -3,7 +3,10 @@ import type { SessionEndCompanion } from '../companions/session-end-companion.ts
 import { analyseEndedSession } from './analyse-ended-session.ts';
 
 /** The Psicólogo as a session-end companion, behind `psychologist_enabled` (default false). */
-export function psicologoCompanion(dependencies: CompanionDependencies, flags: { readonly psychologist_enabled: boolean }): SessionEndCompanion {
+export function psicologoCompanion(
+  dependencies: CompanionDependencies,
+  flags: { readonly psychologist_enabled: boolean },
+): SessionEndCompanion {
   return {
     name: 'psicologo',
     enabled: () => flags.psychologist_enabled,

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import type { ConversationState, NewSessionEvent, SessionEvent } from '../../domain/conversation/index.ts';
+import type {
+  ConversationState,
+  NewSessionEvent,
+  SessionEvent,
+} from '../../domain/conversation/index.ts';
 
 /** What a tool knows when it runs. The project, session and module come from the loop, never from the model. */
 export interface ToolContext {
@@ -20,7 +24,13 @@ export interface ToolContext {
  * the same call as the `tool.completed` that records the run, so a crash never separates a tool's effect
  * from its record. A refusal (`ok: false`) is an expected outcome whose reason the model can act on.
  */
-export type ToolOutcome = { ok: true; result: string; events?: Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }> } | { ok: false; result: string };
+export type ToolOutcome =
+  | {
+      ok: true;
+      result: string;
+      events?: Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }>;
+    }
+  | { ok: false; result: string };
 
 /** `direct` tools run at once; `proposed` ones wait for the person's approval (ADR 0006 / DESIGN §3). */
 export type ToolMode = 'direct' | 'proposed';

@@ -45,13 +45,23 @@ export interface PromptSources {
  * files and the agent's database patches), project context, business rules and task state, each within its
  * budget. No agent builds its own prompt (DESIGN §1.2).
  */
-export async function buildSystemPrompt(sources: PromptSources, agent: string, projectId: string, parts: AgentPromptParts): Promise<AssemblyReport> {
+export async function buildSystemPrompt(
+  sources: PromptSources,
+  agent: string,
+  projectId: string,
+  parts: AgentPromptParts,
+): Promise<AssemblyReport> {
   const identitySlug = agentFamily(agent);
   const workspaceDir = sources.workspaceDirectory(projectId);
   const scope = parts.instructionScope === undefined ? {} : { scope: parts.instructionScope };
   // The full slug: a dev reads the patch of `dev` and then the one stored for `dev:<module>`.
-  const loaded = existsSync(workspaceDir) ? await sources.instructionFiles.load({ workspaceDir, projectId, agent, ...scope }) : { sources: [] };
-  const windowTokens = typeof sources.contextWindowTokens === 'function' ? sources.contextWindowTokens(agent) : sources.contextWindowTokens;
+  const loaded = existsSync(workspaceDir)
+    ? await sources.instructionFiles.load({ workspaceDir, projectId, agent, ...scope })
+    : { sources: [] };
+  const windowTokens =
+    typeof sources.contextWindowTokens === 'function'
+      ? sources.contextWindowTokens(agent)
+      : sources.contextWindowTokens;
   const report = assemblePrompt(
     {
       agent,
@@ -63,7 +73,9 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
     },
     {
       ...(sources.tokenizer === undefined ? {} : { tokenizer: sources.tokenizer }),
-      ...(windowTokens === undefined ? {} : { budgets: { instruction_files: instructionBudgetForWindow(windowTokens) } }),
+      ...(windowTokens === undefined
+        ? {}
+        : { budgets: { instruction_files: instructionBudgetForWindow(windowTokens) } }),
     },
   );
   const byAgent = assemblies.get(sources) ?? new Map<string, AssemblyReport>();
@@ -76,12 +88,21 @@ export async function buildSystemPrompt(sources: PromptSources, agent: string, p
 const assemblies = new WeakMap<PromptSources, Map<string, AssemblyReport>>();
 
 /** The layer report of the prompt `agent` was last assembled with, when `prompt` is that prompt. */
-export function lastAssemblyOf(sources: PromptSources, agent: string, prompt: string): AssemblyReport | null {
+export function lastAssemblyOf(
+  sources: PromptSources,
+  agent: string,
+  prompt: string,
+): AssemblyReport | null {
   const report = assemblies.get(sources)?.get(agent);
   return report !== undefined && report.prompt === prompt ? report : null;
 }
 
 /** The session's business rules as prompt units (oldest first, so the oldest are dropped first). */
-export function businessRuleUnits(rules: ReadonlyArray<{ seq: number; title: string; statement: string }>): PromptUnit[] {
-  return rules.map((rule) => ({ id: `regra #${rule.seq}`, text: `${rule.title}: ${rule.statement}` }));
+export function businessRuleUnits(
+  rules: ReadonlyArray<{ seq: number; title: string; statement: string }>,
+): PromptUnit[] {
+  return rules.map((rule) => ({
+    id: `regra #${rule.seq}`,
+    text: `${rule.title}: ${rule.statement}`,
+  }));
 }

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 export function describeInvalidArguments(toolName: string, error: z.ZodError): string {
   const problems = error.issues.map((issue) => {
     const path = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
-    if (issue.code === 'unrecognized_keys') return `${path}: unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    if (issue.code === 'unrecognized_keys')
+      return `${path}: unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
     return `${path}: ${issue.message}`;
   });
   return `Invalid arguments for ${toolName}: ${problems.join('; ')}. Nothing was done; call it again with corrected arguments.`;

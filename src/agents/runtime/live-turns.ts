@@ -5,7 +5,13 @@
  */
 export type LiveTurnMessage =
   | { type: 'agent.delta'; session_id: string; agent: string; turn_id: string; text: string }
-  | { type: 'agent.done'; session_id: string; agent: string; turn_id: string; status: 'completed' | 'failed' | 'paused' | 'limit_reached' };
+  | {
+      type: 'agent.done';
+      session_id: string;
+      agent: string;
+      turn_id: string;
+      status: 'completed' | 'failed' | 'paused' | 'limit_reached';
+    };
 
 /** The text a running turn has streamed so far. */
 export type PartialTurn = { session_id: string; agent: string; turn_id: string; text: string };
@@ -28,7 +34,13 @@ export function createLiveTurns(): LiveTurns {
       if (message.type === 'agent.delta') {
         const partial = running.get(message.turn_id);
         if (partial) partial.text += message.text;
-        else running.set(message.turn_id, { session_id: message.session_id, agent: message.agent, turn_id: message.turn_id, text: message.text });
+        else
+          running.set(message.turn_id, {
+            session_id: message.session_id,
+            agent: message.agent,
+            turn_id: message.turn_id,
+            text: message.text,
+          });
       } else {
         running.delete(message.turn_id);
       }
@@ -50,7 +62,9 @@ export function createLiveTurns(): LiveTurns {
       };
     },
     partials(sessionId) {
-      return [...running.values()].filter((partial) => partial.session_id === sessionId).map((partial) => ({ ...partial }));
+      return [...running.values()]
+        .filter((partial) => partial.session_id === sessionId)
+        .map((partial) => ({ ...partial }));
     },
   };
 }

@@ -1,4 +1,10 @@
-import { laneOf, type ConversationState, type LaneState, type PendingAction, type RecordedToolCall } from '../../domain/conversation/index.ts';
+import {
+  laneOf,
+  type ConversationState,
+  type LaneState,
+  type PendingAction,
+  type RecordedToolCall,
+} from '../../domain/conversation/index.ts';
 
 /**
  * What the tool loop does next, decided from the log alone (so a restarted process decides the same):
@@ -32,17 +38,21 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
   const responses = since.filter((entry) => entry.role === 'assistant');
   const last = responses.at(-1);
   const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
-  const completed = new Set(since.flatMap((entry) => (entry.role === 'tool' ? [entry.tool_call_id] : [])));
+  const completed = new Set(
+    since.flatMap((entry) => (entry.role === 'tool' ? [entry.tool_call_id] : [])),
+  );
   const awaiting: PendingAction[] = [];
   for (const call of calls) {
     if (completed.has(call.id)) continue;
     const action = lane.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
-    if (!input.proposedTools.has(call.name)) return { kind: 'run_tool', call, approvedAction: null };
+    if (!input.proposedTools.has(call.name))
+      return { kind: 'run_tool', call, approvedAction: null };
     if (action === null) return { kind: 'propose', call };
     if (action.status === 'approved') return { kind: 'run_tool', call, approvedAction: action };
     awaiting.push(action);
   }
   if (awaiting.length > 0) return { kind: 'await_approval', actions: awaiting };
-  if (responses.length >= input.maxIterations) return { kind: 'limit_reached', iterations: responses.length };
+  if (responses.length >= input.maxIterations)
+    return { kind: 'limit_reached', iterations: responses.length };
   return { kind: 'call_model', iteration: responses.length + 1 };
 }

@@ -1,21 +1,64 @@
 import { describe, expect, it } from 'vitest';
 import { rehydrate } from '../../domain/conversation/index.ts';
-import { buildSessionEvents, type EventSpec } from '../../domain/conversation/test-support/build-session-events.ts';
+import {
+  buildSessionEvents,
+  type EventSpec,
+} from '../../domain/conversation/test-support/build-session-events.ts';
 import { nextStep } from './next-step.ts';
 
 const TURN = 't1';
-const started: EventSpec = { type: 'turn.started', actor: 'dev', payload: { v: 1, agent: 'dev', turn_id: TURN, kind: 'message' } };
+const started: EventSpec = {
+  type: 'turn.started',
+  actor: 'dev',
+  payload: { v: 1, agent: 'dev', turn_id: TURN, kind: 'message' },
+};
 const response = (calls: Array<{ id: string; name: string }>, text = ''): EventSpec => ({
   type: 'agent.response',
   actor: 'dev',
-  payload: { v: 1, agent: 'dev', turn_id: TURN, text, ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ ...call, arguments: {} })) } : {}) },
+  payload: {
+    v: 1,
+    agent: 'dev',
+    turn_id: TURN,
+    text,
+    ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ ...call, arguments: {} })) } : {}),
+  },
 });
-const completed = (id: string): EventSpec => ({ type: 'tool.completed', actor: 'dev', payload: { v: 1, agent: 'dev', tool_call_id: id, tool: 'x', args: {}, ok: true, result: 'ok' } });
-const proposedAction = (actionId: string, callId: string): EventSpec => ({ type: 'action.proposed', actor: 'dev', payload: { v: 1, action_id: actionId, tool_call_id: callId, agent: 'dev', tool: 'terminal', args: {} } });
-const approved = (actionId: string): EventSpec => ({ type: 'action.approved', actor: 'user', payload: { v: 1, action_id: actionId } });
+const completed = (id: string): EventSpec => ({
+  type: 'tool.completed',
+  actor: 'dev',
+  payload: { v: 1, agent: 'dev', tool_call_id: id, tool: 'x', args: {}, ok: true, result: 'ok' },
+});
+const proposedAction = (actionId: string, callId: string): EventSpec => ({
+  type: 'action.proposed',
+  actor: 'dev',
+  payload: {
+    v: 1,
+    action_id: actionId,
+    tool_call_id: callId,
+    agent: 'dev',
+    tool: 'terminal',
+    args: {},
+  },
+});
+const approved = (actionId: string): EventSpec => ({
+  type: 'action.approved',
+  actor: 'user',
+  payload: { v: 1, action_id: actionId },
+});
 
-const given = (...specs: EventSpec[]) => rehydrate(buildSessionEvents('s1', [{ type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'dev', handoff_id: 'h1' } }, ...specs]));
-const decideFor = (specs: EventSpec[], maxIterations = 5) => nextStep(given(...specs), { agent: 'dev', maxIterations, proposedTools: new Set(['terminal']) });
+const given = (...specs: EventSpec[]) =>
+  rehydrate(
+    buildSessionEvents('s1', [
+      {
+        type: 'agent.activated',
+        actor: 'system',
+        payload: { v: 1, agent: 'dev', handoff_id: 'h1' },
+      },
+      ...specs,
+    ]),
+  );
+const decideFor = (specs: EventSpec[], maxIterations = 5) =>
+  nextStep(given(...specs), { agent: 'dev', maxIterations, proposedTools: new Set(['terminal']) });
 
 describe('nextStep', () => {
   it('is done when no turn of the agent is in progress', () => {
@@ -25,29 +68,71 @@ describe('nextStep', () => {
 
   it('calls the model first, and again once every tool call has its result', () => {
     expect(decideFor([started])).toEqual({ kind: 'call_model', iteration: 1 });
-    expect(decideFor([started, response([{ id: 'c1', name: 'read_file' }]), completed('c1')])).toEqual({ kind: 'call_model', iteration: 2 });
+    expect(
+      decideFor([started, response([{ id: 'c1', name: 'read_file' }]), completed('c1')]),
+    ).toEqual({ kind: 'call_model', iteration: 2 });
   });
 
   it('runs the first direct call without a result, in order', () => {
-    const step = decideFor([started, response([{ id: 'c1', name: 'read_file' }, { id: 'c2', name: 'write_file' }]), completed('c1')]);
-    expect(step).toMatchObject({ kind: 'run_tool', call: { id: 'c2', name: 'write_file' }, approvedAction: null });
+    const step = decideFor([
+      started,
+      response([
+        { id: 'c1', name: 'read_file' },
+        { id: 'c2', name: 'write_file' },
+      ]),
+      completed('c1'),
+    ]);
+    expect(step).toMatchObject({
+      kind: 'run_tool',
+      call: { id: 'c2', name: 'write_file' },
+      approvedAction: null,
+    });
   });
 
   it('proposes a proposed tool, waits for the person, and runs it once approved', () => {
     const call = [{ id: 'c1', name: 'terminal' }];
-    expect(decideFor([started, response(call)])).toMatchObject({ kind: 'propose', call: { id: 'c1' } });
-    expect(decideFor([started, response(call), proposedAction('a1', 'c1')])).toMatchObject({ kind: 'await_approval', actions: [{ action_id: 'a1' }] });
-    expect(decideFor([started, response(call), proposedAction('a1', 'c1'), approved('a1')])).toMatchObject({ kind: 'run_tool', approvedAction: { action_id: 'a1' } });
-    expect(decideFor([started, response(call), proposedAction('a1', 'c1'), approved('a1'), completed('c1')])).toEqual({ kind: 'call_model', iteration: 2 });
+    expect(decideFor([started, response(call)])).toMatchObject({
+      kind: 'propose',
+      call: { id: 'c1' },
+    });
+    expect(decideFor([started, response(call), proposedAction('a1', 'c1')])).toMatchObject({
+      kind: 'await_approval',
+      actions: [{ action_id: 'a1' }],
+    });
+    expect(
+      decideFor([started, response(call), proposedAction('a1', 'c1'), approved('a1')]),
+    ).toMatchObject({ kind: 'run_tool', approvedAction: { action_id: 'a1' } });
+    expect(
+      decideFor([
+        started,
+        response(call),
+        proposedAction('a1', 'c1'),
+        approved('a1'),
+        completed('c1'),
+      ]),
+    ).toEqual({ kind: 'call_model', iteration: 2 });
   });
 
   it('runs direct calls before waiting on a proposed one', () => {
-    const step = decideFor([started, response([{ id: 'c1', name: 'terminal' }, { id: 'c2', name: 'read_file' }]), proposedAction('a1', 'c1')]);
+    const step = decideFor([
+      started,
+      response([
+        { id: 'c1', name: 'terminal' },
+        { id: 'c2', name: 'read_file' },
+      ]),
+      proposedAction('a1', 'c1'),
+    ]);
     expect(step).toMatchObject({ kind: 'run_tool', call: { id: 'c2' } });
   });
 
   it('stops at the ceiling', () => {
-    const specs = [started, response([{ id: 'c1', name: 'read_file' }]), completed('c1'), response([{ id: 'c2', name: 'read_file' }]), completed('c2')];
+    const specs = [
+      started,
+      response([{ id: 'c1', name: 'read_file' }]),
+      completed('c1'),
+      response([{ id: 'c2', name: 'read_file' }]),
+      completed('c2'),
+    ];
     expect(decideFor(specs, 2)).toEqual({ kind: 'limit_reached', iterations: 2 });
   });
 });

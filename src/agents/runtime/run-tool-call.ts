@@ -8,36 +8,81 @@ import { describeInvalidArguments } from './describe-invalid-arguments.ts';
  * halt all become a refusal the model reads as the tool result (never an exception); `post_tool_use` sees
  * every result.
  */
-export async function runToolCall(call: RecordedToolCall, tools: readonly AgentTool[], hooks: Hooks, context: Omit<ToolContext, 'toolCallId' | 'ignoredArguments'>): Promise<ToolOutcome> {
+export async function runToolCall(
+  call: RecordedToolCall,
+  tools: readonly AgentTool[],
+  hooks: Hooks,
+  context: Omit<ToolContext, 'toolCallId' | 'ignoredArguments'>,
+): Promise<ToolOutcome> {
   const outcome = await decideAndRun(call, tools, hooks, context);
-  await runHooks(hooks, 'post_tool_use', { agent: context.agent, session_id: context.sessionId, tool: call.name, tool_call_id: call.id, arguments: call.arguments, outcome });
+  await runHooks(hooks, 'post_tool_use', {
+    agent: context.agent,
+    session_id: context.sessionId,
+    tool: call.name,
+    tool_call_id: call.id,
+    arguments: call.arguments,
+    outcome,
+  });
   return outcome;
 }
 
-async function decideAndRun(call: RecordedToolCall, tools: readonly AgentTool[], hooks: Hooks, context: Omit<ToolContext, 'toolCallId' | 'ignoredArguments'>): Promise<ToolOutcome> {
+async function decideAndRun(
+  call: RecordedToolCall,
+  tools: readonly AgentTool[],
+  hooks: Hooks,
+  context: Omit<ToolContext, 'toolCallId' | 'ignoredArguments'>,
+): Promise<ToolOutcome> {
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (tool === undefined) {
-    return { ok: false, result: `Unknown tool "${call.name}". The tools you can call are: ${tools.map((candidate) => candidate.name).join(', ') || '(none)'}.` };
+    return {
+      ok: false,
+      result: `Unknown tool "${call.name}". The tools you can call are: ${tools.map((candidate) => candidate.name).join(', ') || '(none)'}.`,
+    };
   }
-  if (call.parse_error !== undefined) return { ok: false, result: `The arguments of ${call.name} are not a JSON object (${call.parse_error}). Call it again with valid JSON arguments.` };
+  if (call.parse_error !== undefined)
+    return {
+      ok: false,
+      result: `The arguments of ${call.name} are not a JSON object (${call.parse_error}). Call it again with valid JSON arguments.`,
+    };
   const parsed = tool.parameters.safeParse(call.arguments ?? {});
-  if (!parsed.success) return { ok: false, result: describeInvalidArguments(call.name, parsed.error) };
+  if (!parsed.success)
+    return { ok: false, result: describeInvalidArguments(call.name, parsed.error) };
 
-  const verdict = await runHooks(hooks, 'pre_tool_use', { agent: context.agent, session_id: context.sessionId, tool: call.name, tool_call_id: call.id, arguments: parsed.data });
-  if (verdict.halted) return { ok: false, result: `The call to ${call.name} was stopped by the ${verdict.haltedBy} hook: ${verdict.reason}` };
+  const verdict = await runHooks(hooks, 'pre_tool_use', {
+    agent: context.agent,
+    session_id: context.sessionId,
+    tool: call.name,
+    tool_call_id: call.id,
+    arguments: parsed.data,
+  });
+  if (verdict.halted)
+    return {
+      ok: false,
+      result: `The call to ${call.name} was stopped by the ${verdict.haltedBy} hook: ${verdict.reason}`,
+    };
 
   try {
-    return await tool.run(parsed.data, { ...context, toolCallId: call.id, ignoredArguments: ignoredKeys(call.arguments, parsed.data) });
+    return await tool.run(parsed.data, {
+      ...context,
+      toolCallId: call.id,
+      ignoredArguments: ignoredKeys(call.arguments, parsed.data),
+    });
   } catch (error) {
     // A tool that throws is a bug in the tool, but the model still gets an answer and the turn goes on.
-    return { ok: false, result: `${call.name} failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      result: `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
 function ignoredKeys(raw: unknown, parsed: unknown): string[] {
   if (!isPlainObject(raw)) return [];
   const kept = isPlainObject(parsed) ? new Set(Object.keys(parsed)) : new Set<string>();
-  return Object.keys(raw).filter((key) => !kept.has(key)).sort();
+  return Object.keys(raw)
+    .filter((key) => !kept.has(key))
+    .sort();
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,11 @@
-import { draftOf, foldEventsInto, initialState, type ConversationDraft, type ConversationState, type SessionEvent } from '../../domain/conversation/index.ts';
+import {
+  draftOf,
+  foldEventsInto,
+  initialState,
+  type ConversationDraft,
+  type ConversationState,
+  type SessionEvent,
+} from '../../domain/conversation/index.ts';
 import type { EventLog } from '../../store/index.ts';
 
 const PAGE = 1000;
@@ -16,7 +23,11 @@ export interface SessionView {
 }
 
 /** Reads the events after the view's last seq and folds them in; the first call reads the whole log. */
-export async function refreshSessionView(eventLog: EventLog, sessionId: string, view?: SessionView): Promise<SessionView> {
+export async function refreshSessionView(
+  eventLog: EventLog,
+  sessionId: string,
+  view?: SessionView,
+): Promise<SessionView> {
   const owned = own(view ?? { state: initialState(), events: [] });
   for (;;) {
     const page = await eventLog.read(sessionId, { afterSeq: owned.state.last_seq, limit: PAGE });

@@ -19,8 +19,24 @@ function testerAgent(runs: { note: string[]; deploy: string[] }, maxIterations =
     maxOutputTokens: 200,
     buildSystemPrompt: async () => 'You test the loop.',
     tools: [
-      { name: 'note', description: 'Write a note', mode: 'direct', parameters: z.strictObject({ text: z.string().min(1) }), run: async (args) => (runs.note.push((args as { text: string }).text), { ok: true, result: 'noted' }) },
-      { name: 'deploy', description: 'Deploy', mode: 'proposed', parameters: z.strictObject({ target: z.string() }), run: async (args) => (runs.deploy.push((args as { target: string }).target), { ok: true, result: 'deployed' }) },
+      {
+        name: 'note',
+        description: 'Write a note',
+        mode: 'direct',
+        parameters: z.strictObject({ text: z.string().min(1) }),
+        run: async (args) => (
+          runs.note.push((args as { text: string }).text), { ok: true, result: 'noted' }
+        ),
+      },
+      {
+        name: 'deploy',
+        description: 'Deploy',
+        mode: 'proposed',
+        parameters: z.strictObject({ target: z.string() }),
+        run: async (args) => (
+          runs.deploy.push((args as { target: string }).target), { ok: true, result: 'deployed' }
+        ),
+      },
     ],
   };
 }
@@ -39,35 +55,73 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
   };
 
   /** A Forja on `database`; calling it again on the same database is a restart (nothing in memory survives). */
-  async function forjaOn(database: Database, script: ScriptInput, runs: { note: string[]; deploy: string[] }, extra: { startAt?: Record<string, number>; maxIterations?: number; hooks?: ReturnType<typeof createHooks> } = {}) {
+  async function forjaOn(
+    database: Database,
+    script: ScriptInput,
+    runs: { note: string[]; deploy: string[] },
+    extra: {
+      startAt?: Record<string, number>;
+      maxIterations?: number;
+      hooks?: ReturnType<typeof createHooks>;
+    } = {},
+  ) {
     const loaded = loadConfig({});
     if (!loaded.ok) throw new Error(loaded.error.message);
-    const provider = createScriptedProvider({ script, ...(extra.startAt ? { startAt: extra.startAt } : {}) });
-    const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, database, provider, extraAgents: [testerAgent(runs, extra.maxIterations)], ...(extra.hooks ? { hooks: extra.hooks } : {}) });
+    const provider = createScriptedProvider({
+      script,
+      ...(extra.startAt ? { startAt: extra.startAt } : {}),
+    });
+    const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+      env: {},
+      database,
+      provider,
+      extraAgents: [testerAgent(runs, extra.maxIterations)],
+      ...(extra.hooks ? { hooks: extra.hooks } : {}),
+    });
     opened.push(forja);
     return { forja, provider };
   }
   async function testerSession(forja: Forja) {
     const { sessionId, projectId } = await newSessionThroughApi(forja);
     // The tester is not user-started: open it as an accepted handoff would.
-    await forja.eventLog.append(sessionId, [{ type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'tester', handoff_id: null } }]);
+    await forja.eventLog.append(sessionId, [
+      {
+        type: 'agent.activated',
+        actor: 'system',
+        payload: { v: 1, agent: 'tester', handoff_id: null },
+      },
+    ]);
     return { sessionId, projectId };
   }
 
   it('runs direct tools, answers invalid arguments and unknown tools to the model, and stops when the model stops', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };
-    const { forja, provider } = await forjaOn(database, {
-      turns: [
-        { agent: 'tester', text: 'one', tool_calls: [{ name: 'note', arguments: { text: 'first' } }, { name: 'note', arguments: { text: '' } }, { name: 'launch', arguments: {} }] },
-        { agent: 'tester', text: 'done' },
-      ],
-    }, runs);
+    const { forja, provider } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: 'one',
+            tool_calls: [
+              { name: 'note', arguments: { text: 'first' } },
+              { name: 'note', arguments: { text: '' } },
+              { name: 'launch', arguments: {} },
+            ],
+          },
+          { agent: 'tester', text: 'done' },
+        ],
+      },
+      runs,
+    );
     const { sessionId } = await testerSession(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'go' });
     await forja.conversation.idle(sessionId);
     expect(runs.note).toEqual(['first']);
-    const completed = (await forja.eventLog.read(sessionId)).filter((event) => event.type === 'tool.completed').map((event) => event.payload as { ok: boolean; result: string });
+    const completed = (await forja.eventLog.read(sessionId))
+      .filter((event) => event.type === 'tool.completed')
+      .map((event) => event.payload as { ok: boolean; result: string });
     expect(completed.map((result) => result.ok)).toEqual([true, false, false]);
     expect(completed[1]!.result).toContain('Invalid arguments for note: text:');
     expect(completed[2]!.result).toContain('Unknown tool "launch"');
@@ -78,85 +132,217 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
   it('lets a pre_tool_use hook halt a call, whose reason is the tool result', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };
-    const hooks = registerHook(createHooks(), 'pre_tool_use', { name: 'no-secrets', run: (payload) => ((payload as { arguments: { text?: string } }).arguments.text === 'secret' ? { halt: 'notes must not hold secrets' } : undefined) });
+    const hooks = registerHook(createHooks(), 'pre_tool_use', {
+      name: 'no-secrets',
+      run: (payload) =>
+        (payload as { arguments: { text?: string } }).arguments.text === 'secret'
+          ? { halt: 'notes must not hold secrets' }
+          : undefined,
+    });
     const seen: unknown[] = [];
-    const withPost = registerHook(hooks, 'post_tool_use', { name: 'audit', run: (payload) => void seen.push(payload) });
-    const { forja } = await forjaOn(database, { turns: [{ agent: 'tester', text: '', tool_calls: [{ name: 'note', arguments: { text: 'secret' } }] }, { agent: 'tester', text: 'ok' }] }, runs, { hooks: withPost });
+    const withPost = registerHook(hooks, 'post_tool_use', {
+      name: 'audit',
+      run: (payload) => void seen.push(payload),
+    });
+    const { forja } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: '',
+            tool_calls: [{ name: 'note', arguments: { text: 'secret' } }],
+          },
+          { agent: 'tester', text: 'ok' },
+        ],
+      },
+      runs,
+      { hooks: withPost },
+    );
     const { sessionId } = await testerSession(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'go' });
     await forja.conversation.idle(sessionId);
     expect(runs.note).toEqual([]);
-    const completed = (await forja.eventLog.read(sessionId)).find((event) => event.type === 'tool.completed')!;
-    expect(completed.payload).toMatchObject({ ok: false, result: expect.stringContaining('no-secrets hook: notes must not hold secrets') });
+    const completed = (await forja.eventLog.read(sessionId)).find(
+      (event) => event.type === 'tool.completed',
+    )!;
+    expect(completed.payload).toMatchObject({
+      ok: false,
+      result: expect.stringContaining('no-secrets hook: notes must not hold secrets'),
+    });
     expect(seen).toHaveLength(1);
   });
 
   it('records toolloop.limit_reached at the iteration ceiling and ends the turn', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };
-    const looping = Array.from({ length: 3 }, (_, index) => ({ agent: 'tester', text: '', tool_calls: [{ name: 'note', arguments: { text: `n${index}` } }] }));
+    const looping = Array.from({ length: 3 }, (_, index) => ({
+      agent: 'tester',
+      text: '',
+      tool_calls: [{ name: 'note', arguments: { text: `n${index}` } }],
+    }));
     const { forja } = await forjaOn(database, { turns: looping }, runs, { maxIterations: 3 });
     const { sessionId } = await testerSession(forja);
-    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'loop forever' });
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'loop forever',
+    });
     await forja.conversation.idle(sessionId);
     const last = (await forja.eventLog.read(sessionId)).at(-1)!;
-    expect(last).toMatchObject({ type: 'toolloop.limit_reached', payload: { agent: 'tester', iterations: 3, ceiling: 3 } });
+    expect(last).toMatchObject({
+      type: 'toolloop.limit_reached',
+      payload: { agent: 'tester', iterations: 3, ceiling: 3 },
+    });
     expect(runs.note).toEqual(['n0', 'n1', 'n2']);
   });
 
   it('pauses on a proposed action, which survives a restart and, approved, runs exactly once', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };
-    const script: ScriptInput = { turns: [{ agent: 'tester', text: 'Shall I deploy?', tool_calls: [{ name: 'deploy', arguments: { target: 'prod' } }] }, { agent: 'tester', text: 'Deployed.' }] };
+    const script: ScriptInput = {
+      turns: [
+        {
+          agent: 'tester',
+          text: 'Shall I deploy?',
+          tool_calls: [{ name: 'deploy', arguments: { target: 'prod' } }],
+        },
+        { agent: 'tester', text: 'Deployed.' },
+      ],
+    };
     const first = await forjaOn(database, script, runs);
     const { sessionId } = await testerSession(first.forja);
-    await requestJson(first.forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'deploy please' });
+    await requestJson(first.forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'deploy please',
+    });
     await first.forja.conversation.idle(sessionId);
     const proposed = (await first.forja.eventLog.read(sessionId)).at(-1)!;
-    expect(proposed).toMatchObject({ type: 'action.proposed', payload: { tool: 'deploy', args: { target: 'prod' } } });
+    expect(proposed).toMatchObject({
+      type: 'action.proposed',
+      payload: { tool: 'deploy', args: { target: 'prod' } },
+    });
     expect(runs.deploy).toEqual([]);
 
     // Restart: a new Forja on the same database, the scripted model resumed where it was.
     const second = await forjaOn(database, script, runs, { startAt: first.provider.position() });
     const actionId = (proposed.payload as { action_id: string }).action_id;
-    expect(await requestJson(second.forja, 'POST', `/api/actions/${actionId}/approve`)).toMatchObject({ status: 202, body: { status: 'approved' } });
-    expect((await requestJson(second.forja, 'POST', `/api/actions/${actionId}/approve`)).status).toBe(409);
+    expect(
+      await requestJson(second.forja, 'POST', `/api/actions/${actionId}/approve`),
+    ).toMatchObject({ status: 202, body: { status: 'approved' } });
+    expect(
+      (await requestJson(second.forja, 'POST', `/api/actions/${actionId}/approve`)).status,
+    ).toBe(409);
     await second.forja.conversation.idle(sessionId);
     expect(runs.deploy).toEqual(['prod']);
-    expect((await eventTypes(second.forja, sessionId)).slice(-4).map(([, type]) => type)).toEqual(['action.proposed', 'action.approved', 'tool.completed', 'agent.response']);
-    expect((await requestJson(second.forja, 'POST', `/api/actions/${actionId}/deny`)).status).toBe(409);
+    expect((await eventTypes(second.forja, sessionId)).slice(-4).map(([, type]) => type)).toEqual([
+      'action.proposed',
+      'action.approved',
+      'tool.completed',
+      'agent.response',
+    ]);
+    expect((await requestJson(second.forja, 'POST', `/api/actions/${actionId}/deny`)).status).toBe(
+      409,
+    );
   });
 
   it('tells the model when the person denies an action, and goes on', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };
-    const { forja } = await forjaOn(database, { turns: [{ agent: 'tester', text: '', tool_calls: [{ name: 'deploy', arguments: { target: 'prod' } }] }, { agent: 'tester', text: 'Understood, not deploying.' }] }, runs);
+    const { forja } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: '',
+            tool_calls: [{ name: 'deploy', arguments: { target: 'prod' } }],
+          },
+          { agent: 'tester', text: 'Understood, not deploying.' },
+        ],
+      },
+      runs,
+    );
     const { sessionId } = await testerSession(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'deploy?' });
     await forja.conversation.idle(sessionId);
-    const actionId = ((await forja.eventLog.read(sessionId)).at(-1)!.payload as { action_id: string }).action_id;
-    expect((await requestJson(forja, 'POST', `/api/actions/${actionId}/deny`, { reason: 'Friday afternoon' })).status).toBe(202);
+    const actionId = (
+      (await forja.eventLog.read(sessionId)).at(-1)!.payload as { action_id: string }
+    ).action_id;
+    expect(
+      (
+        await requestJson(forja, 'POST', `/api/actions/${actionId}/deny`, {
+          reason: 'Friday afternoon',
+        })
+      ).status,
+    ).toBe(202);
     await forja.conversation.idle(sessionId);
     expect(runs.deploy).toEqual([]);
     const events = await forja.eventLog.read(sessionId);
-    expect(events.find((event) => event.type === 'tool.completed')!.payload).toMatchObject({ ok: false, result: expect.stringContaining('Friday afternoon') });
-    expect(events.at(-1)).toMatchObject({ type: 'agent.response', payload: { text: 'Understood, not deploying.' } });
-    expect((await requestJson(forja, 'POST', '/api/actions/no-such-action/approve')).status).toBe(400);
+    expect(events.find((event) => event.type === 'tool.completed')!.payload).toMatchObject({
+      ok: false,
+      result: expect.stringContaining('Friday afternoon'),
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'agent.response',
+      payload: { text: 'Understood, not deploying.' },
+    });
+    expect((await requestJson(forja, 'POST', '/api/actions/no-such-action/approve')).status).toBe(
+      400,
+    );
   });
 
   it('resumes from the log a loop whose process was killed between a response and its tool runs', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };
-    const script: ScriptInput = { turns: [{ agent: 'tester', text: 'Noting.', tool_calls: [{ name: 'note', arguments: { text: 'a' } }, { name: 'note', arguments: { text: 'b' } }] }, { agent: 'tester', text: 'All noted.' }] };
+    const script: ScriptInput = {
+      turns: [
+        {
+          agent: 'tester',
+          text: 'Noting.',
+          tool_calls: [
+            { name: 'note', arguments: { text: 'a' } },
+            { name: 'note', arguments: { text: 'b' } },
+          ],
+        },
+        { agent: 'tester', text: 'All noted.' },
+      ],
+    };
     const first = await forjaOn(database, script, runs);
     const { sessionId } = await testerSession(first.forja);
     // What a killed process leaves: the message, the turn start and the model's response with its calls — nothing after.
     const turnId = 'turn-killed';
     await first.forja.eventLog.append(sessionId, [
       { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'note a and b' } },
-      { type: 'turn.started', actor: 'tester', payload: { v: 1, agent: 'tester', turn_id: turnId, kind: 'message' } },
-      { type: 'agent.response', actor: 'tester', payload: { v: 1, agent: 'tester', turn_id: turnId, text: 'Noting.', tool_calls: [{ id: 'call_1', name: 'note', arguments: { text: 'a' } }, { id: 'call_2', name: 'note', arguments: { text: 'b' } }] } },
-      { type: 'tool.completed', actor: 'tester', payload: { v: 1, agent: 'tester', tool_call_id: 'call_1', tool: 'note', args: { text: 'a' }, ok: true, result: 'noted' } },
+      {
+        type: 'turn.started',
+        actor: 'tester',
+        payload: { v: 1, agent: 'tester', turn_id: turnId, kind: 'message' },
+      },
+      {
+        type: 'agent.response',
+        actor: 'tester',
+        payload: {
+          v: 1,
+          agent: 'tester',
+          turn_id: turnId,
+          text: 'Noting.',
+          tool_calls: [
+            { id: 'call_1', name: 'note', arguments: { text: 'a' } },
+            { id: 'call_2', name: 'note', arguments: { text: 'b' } },
+          ],
+        },
+      },
+      {
+        type: 'tool.completed',
+        actor: 'tester',
+        payload: {
+          v: 1,
+          agent: 'tester',
+          tool_call_id: 'call_1',
+          tool: 'note',
+          args: { text: 'a' },
+          ok: true,
+          result: 'noted',
+        },
+      },
     ]);
     const second = await forjaOn(database, script, runs, { startAt: { tester: 1 } });
     const resumed = await second.forja.conversation.resumeInterruptedTurns();

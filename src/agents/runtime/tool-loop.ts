@@ -57,14 +57,21 @@ export type LoopResult =
  * The caller serialises loops of one agent in a session (its lane); loops of other agents may run at the
  * same time, appending to the same log: every event this loop writes names its agent and turn.
  */
-export async function runToolLoop(dependencies: ToolLoopDependencies, agent: LoopAgent, scope: LoopScope): Promise<LoopResult> {
+export async function runToolLoop(
+  dependencies: ToolLoopDependencies,
+  agent: LoopAgent,
+  scope: LoopScope,
+): Promise<LoopResult> {
   const { eventLog, gateway, liveTurns, hooks } = dependencies;
   const newId = dependencies.newId ?? randomUUID;
-  const proposedTools = new Set(agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name));
+  const proposedTools = new Set(
+    agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name),
+  );
   let view = await refreshSessionView(eventLog, scope.sessionId, scope.view);
   const append = async (events: NewSessionEvent[]) => {
     const outcome = await eventLog.append(scope.sessionId, events);
-    if (!outcome.success) throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
+    if (!outcome.success)
+      throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
     view = await refreshSessionView(eventLog, scope.sessionId, view);
   };
 
@@ -72,27 +79,81 @@ export async function runToolLoop(dependencies: ToolLoopDependencies, agent: Loo
     // The lane's own turn: other agents' turns interleave in the same log and are not this loop's.
     const turnId = turnInProgress(view.state, agent.slug)?.turn_id ?? '';
     const lane = { agent: agent.slug, turn_id: turnId };
-    const step = nextStep(view.state, { agent: agent.slug, maxIterations: agent.maxIterations, proposedTools });
+    const step = nextStep(view.state, {
+      agent: agent.slug,
+      maxIterations: agent.maxIterations,
+      proposedTools,
+    });
     switch (step.kind) {
       case 'done':
         return { status: 'idle' };
 
       case 'await_approval':
-        liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'paused' });
+        liveTurns.publish({
+          type: 'agent.done',
+          session_id: scope.sessionId,
+          agent: agent.slug,
+          turn_id: turnId,
+          status: 'paused',
+        });
         return { status: 'paused', actions: step.actions };
 
       case 'limit_reached':
-        await append([{ type: 'toolloop.limit_reached', actor: agent.slug, payload: { v: 1, ...lane, iterations: step.iterations, ceiling: agent.maxIterations } }]);
-        liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'limit_reached' });
+        await append([
+          {
+            type: 'toolloop.limit_reached',
+            actor: agent.slug,
+            payload: { v: 1, ...lane, iterations: step.iterations, ceiling: agent.maxIterations },
+          },
+        ]);
+        liveTurns.publish({
+          type: 'agent.done',
+          session_id: scope.sessionId,
+          agent: agent.slug,
+          turn_id: turnId,
+          status: 'limit_reached',
+        });
         return { status: 'limit_reached', iterations: step.iterations };
 
       case 'propose':
-        await append([{ type: 'action.proposed', actor: agent.slug, payload: { v: 1, action_id: newId(), tool_call_id: step.call.id, ...lane, tool: step.call.name, args: step.call.arguments ?? {} } }]);
+        await append([
+          {
+            type: 'action.proposed',
+            actor: agent.slug,
+            payload: {
+              v: 1,
+              action_id: newId(),
+              tool_call_id: step.call.id,
+              ...lane,
+              tool: step.call.name,
+              args: step.call.arguments ?? {},
+            },
+          },
+        ]);
         break;
 
       case 'run_tool': {
-        const outcome = await runToolCall(step.call, agent.tools, hooks, { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, module: scope.module, state: view.state, events: view.events });
-        const completed = { type: 'tool.completed', actor: agent.slug, payload: { v: 1, ...lane, tool_call_id: step.call.id, tool: step.call.name, args: step.call.arguments ?? {}, ok: outcome.ok, result: outcome.result } };
+        const outcome = await runToolCall(step.call, agent.tools, hooks, {
+          projectId: scope.projectId,
+          sessionId: scope.sessionId,
+          agent: agent.slug,
+          module: scope.module,
+          state: view.state,
+          events: view.events,
+        });
+        const completed = {
+          type: 'tool.completed',
+          actor: agent.slug,
+          payload: {
+            v: 1,
+            ...lane,
+            tool_call_id: step.call.id,
+            tool: step.call.name,
+            args: step.call.arguments ?? {},
+            ok: outcome.ok,
+            result: outcome.result,
+          },
+        };
         await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
         break;
       }
@@ -100,33 +161,110 @@ export async function runToolLoop(dependencies: ToolLoopDependencies, agent: Loo
       case 'call_model': {
         const system = await agent.buildSystemPrompt(view, scope);
         const tools = toToolDefinitions(agent.tools);
-        const frame = { view, projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, system, tools, maxOutputTokens: agent.maxOutputTokens, ...(scope.signal ? { signal: scope.signal } : {}) };
-        const context = dependencies.contextManager ? await dependencies.contextManager.prepare(frame, append) : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
+        const frame = {
+          view,
+          projectId: scope.projectId,
+          sessionId: scope.sessionId,
+          agent: agent.slug,
+          system,
+          tools,
+          maxOutputTokens: agent.maxOutputTokens,
+          ...(scope.signal ? { signal: scope.signal } : {}),
+        };
+        const context = dependencies.contextManager
+          ? await dependencies.contextManager.prepare(frame, append)
+          : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
         if (!context.ok) {
-          await append([{ type: 'turn.failed', actor: 'system', payload: { v: 1, turn_id: turnId, agent: agent.slug, reason: context.reason, message: context.message } }]);
-          liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'failed' });
+          await append([
+            {
+              type: 'turn.failed',
+              actor: 'system',
+              payload: {
+                v: 1,
+                turn_id: turnId,
+                agent: agent.slug,
+                reason: context.reason,
+                message: context.message,
+              },
+            },
+          ]);
+          liveTurns.publish({
+            type: 'agent.done',
+            session_id: scope.sessionId,
+            agent: agent.slug,
+            turn_id: turnId,
+            status: 'failed',
+          });
           return { status: 'failed', reason: context.reason, message: context.message };
         }
         const outcome = await gateway.runTurn(
-          { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug, system, messages: context.messages, tools, maxOutputTokens: agent.maxOutputTokens, ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}) },
+          {
+            projectId: scope.projectId,
+            sessionId: scope.sessionId,
+            agent: agent.slug,
+            system,
+            messages: context.messages,
+            tools,
+            maxOutputTokens: agent.maxOutputTokens,
+            ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
+          },
           {
             ...(scope.signal ? { signal: scope.signal } : {}),
             onTextDelta: (text) => {
-              if (scope.streamDeltas !== false) liveTurns.publish({ type: 'agent.delta', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, text });
+              if (scope.streamDeltas !== false)
+                liveTurns.publish({
+                  type: 'agent.delta',
+                  session_id: scope.sessionId,
+                  agent: agent.slug,
+                  turn_id: turnId,
+                  text,
+                });
             },
           },
         );
         if (outcome.status !== 'completed') {
-          const message = outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
+          const message =
+            outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
           const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
-          await append([{ type: 'turn.failed', actor: 'system', payload: { v: 1, ...lane, reason, message } }]);
-          liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'failed' });
+          await append([
+            { type: 'turn.failed', actor: 'system', payload: { v: 1, ...lane, reason, message } },
+          ]);
+          liveTurns.publish({
+            type: 'agent.done',
+            session_id: scope.sessionId,
+            agent: agent.slug,
+            turn_id: turnId,
+            status: 'failed',
+          });
           return { status: 'failed', reason, message };
         }
-        const toolCalls = outcome.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? null, ...(call.parseError === undefined ? {} : { parse_error: call.parseError }) }));
-        await append([{ type: 'agent.response', actor: agent.slug, payload: { v: 1, ...lane, text: outcome.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), usage_id: outcome.usageId } }]);
+        const toolCalls = outcome.toolCalls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments ?? null,
+          ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
+        }));
+        await append([
+          {
+            type: 'agent.response',
+            actor: agent.slug,
+            payload: {
+              v: 1,
+              ...lane,
+              text: outcome.text,
+              ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+              usage_id: outcome.usageId,
+            },
+          },
+        ]);
         if (toolCalls.length === 0) {
-          liveTurns.publish({ type: 'agent.done', session_id: scope.sessionId, agent: agent.slug, turn_id: turnId, status: 'completed' });
+          liveTurns.publish({
+            type: 'agent.done',
+            session_id: scope.sessionId,
+            agent: agent.slug,
+            turn_id: turnId,
+            status: 'completed',
+          });
           return { status: 'completed', text: outcome.text, view };
         }
         break;

@@ -16,47 +16,95 @@ describe.each(testDatabaseEngines())('the ux-designer on $name', (engine) => {
   /** A project whose workspace has a root and a deeper AGENTS.md, a session, and a handoff offered to the ux-designer. */
   async function projectWithHandoff(dataDirectory: string) {
     const project = await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' });
-    const session = await requestJson(forja, 'POST', `/api/projects/${project.body.id}/sessions`, {});
+    const session = await requestJson(
+      forja,
+      'POST',
+      `/api/projects/${project.body.id}/sessions`,
+      {},
+    );
     const workspace = path.join(dataDirectory, 'projects', project.body.id, 'workspace');
     await mkdir(path.join(workspace, 'web'), { recursive: true });
     await writeFile(path.join(workspace, 'AGENTS.md'), 'RAIZ: regras da raiz.\n');
     // Marked global: an agent that is not a dev reads the root and the global files (ADR 0090).
-    await writeFile(path.join(workspace, 'web', 'AGENTS.md'), '<!-- forja:global -->\nDIR: regras da pasta web.\n');
-    const offered = offerHandoff({ id: crypto.randomUUID(), session_id: session.body.id, from_agent: 'criativo', to_agent: 'ux-designer', artifact_id: null, actor: 'system' });
+    await writeFile(
+      path.join(workspace, 'web', 'AGENTS.md'),
+      '<!-- forja:global -->\nDIR: regras da pasta web.\n',
+    );
+    const offered = offerHandoff({
+      id: crypto.randomUUID(),
+      session_id: session.body.id,
+      from_agent: 'criativo',
+      to_agent: 'ux-designer',
+      artifact_id: null,
+      actor: 'system',
+    });
     if (!offered.ok) throw new Error(offered.reason);
     await forja.database.transaction(async (transaction) => {
       await insertHandoff(transaction, offered.handoff);
       await forja.eventLog.appendWithin(transaction, session.body.id, [offered.event]);
     });
-    return { projectId: project.body.id as string, sessionId: session.body.id as string, handoffId: offered.handoff.id };
+    return {
+      projectId: project.body.id as string,
+      sessionId: session.body.id as string,
+      handoffId: offered.handoff.id,
+    };
   }
 
   it('runs only once an accepted handoff addresses it, with instructions in priority db > graph > dir > root', async () => {
-    const started = await startMemoryForja(engine, { env: { GRAPH_INSTRUCTION_TEMPLATES_ENABLED: 'true' }, script: { turns: [{ agent: 'ux-designer', text: 'Vamos começar pelo fluxo de assinatura.' }] } });
+    const started = await startMemoryForja(engine, {
+      env: { GRAPH_INSTRUCTION_TEMPLATES_ENABLED: 'true' },
+      script: {
+        turns: [{ agent: 'ux-designer', text: 'Vamos começar pelo fluxo de assinatura.' }],
+      },
+    });
     forja = started.forja;
-    await seedTemplates(forja.database, createPostgresGraphStore, [{ name: 'ux-designer-instructions', body: 'GRAFO: instruções do grafo.' }]);
+    await seedTemplates(forja.database, createPostgresGraphStore, [
+      { name: 'ux-designer-instructions', body: 'GRAFO: instruções do grafo.' },
+    ]);
     const { projectId, sessionId, handoffId } = await projectWithHandoff(started.dataDirectory);
-    await writeAgentInstructions(forja.database, projectId, 'ux-designer', 'DB: o patch da pessoa vence.');
+    await writeAgentInstructions(
+      forja.database,
+      projectId,
+      'ux-designer',
+      'DB: o patch da pessoa vence.',
+    );
 
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/ux-designer/start`)).toMatchObject({ status: 409, body: { error: { code: 'activation_refused' } } });
-    expect((await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).status).toBe(200);
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/ux-designer/start`),
+    ).toMatchObject({ status: 409, body: { error: { code: 'activation_refused' } } });
+    expect((await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).status).toBe(
+      200,
+    );
     await forja.conversation.idle(sessionId);
 
-    const system = started.requests.find((request) => request.agent === 'ux-designer')?.system ?? '';
+    const system =
+      started.requests.find((request) => request.agent === 'ux-designer')?.system ?? '';
     const order = ['RAIZ:', 'DIR:', 'GRAFO:', 'DB:'].map((marker) => system.indexOf(marker));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((left, right) => left - right)).toEqual(order);
-    expect((await forja.eventLog.read(sessionId)).map((event) => event.type)).toEqual(['session.created', 'handoff.offered', 'handoff.accepted', 'agent.activated', 'turn.started', 'agent.response']);
+    expect((await forja.eventLog.read(sessionId)).map((event) => event.type)).toEqual([
+      'session.created',
+      'handoff.offered',
+      'handoff.accepted',
+      'agent.activated',
+      'turn.started',
+      'agent.response',
+    ]);
   });
 
   it('with graph_instruction_templates_enabled off (the default), never reads the graph template', async () => {
-    const started = await startMemoryForja(engine, { script: { turns: [{ agent: 'ux-designer', text: 'Olá.' }] } });
+    const started = await startMemoryForja(engine, {
+      script: { turns: [{ agent: 'ux-designer', text: 'Olá.' }] },
+    });
     forja = started.forja;
-    await seedTemplates(forja.database, createPostgresGraphStore, [{ name: 'ux-designer-instructions', body: 'GRAFO: instruções do grafo.' }]);
+    await seedTemplates(forja.database, createPostgresGraphStore, [
+      { name: 'ux-designer-instructions', body: 'GRAFO: instruções do grafo.' },
+    ]);
     const { sessionId, handoffId } = await projectWithHandoff(started.dataDirectory);
     await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`);
     await forja.conversation.idle(sessionId);
-    const system = started.requests.find((request) => request.agent === 'ux-designer')?.system ?? '';
+    const system =
+      started.requests.find((request) => request.agent === 'ux-designer')?.system ?? '';
     expect(system).toContain('RAIZ:');
     expect(system).not.toContain('GRAFO:');
   });

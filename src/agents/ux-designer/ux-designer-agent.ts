@@ -1,4 +1,8 @@
-import { buildSystemPrompt, businessRuleUnits, type PromptSources } from '../runtime/build-system-prompt.ts';
+import {
+  buildSystemPrompt,
+  businessRuleUnits,
+  type PromptSources,
+} from '../runtime/build-system-prompt.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 
 export const UX_DESIGNER_MAX_ITERATIONS = 4;
@@ -22,6 +26,11 @@ export function uxDesignerAgent(sources: PromptSources): LoopAgent {
     maxOutputTokens: UX_DESIGNER_MAX_OUTPUT_TOKENS,
     tools: [],
     buildSystemPrompt: async (view, scope) =>
-      (await buildSystemPrompt(sources, 'ux-designer', scope.projectId, { businessRules: businessRuleUnits(view.state.business_rules), taskState: UX_DESIGNER_KICKOFF })).prompt,
+      (
+        await buildSystemPrompt(sources, 'ux-designer', scope.projectId, {
+          businessRules: businessRuleUnits(view.state.business_rules),
+          taskState: UX_DESIGNER_KICKOFF,
+        })
+      ).prompt,
   };
 }

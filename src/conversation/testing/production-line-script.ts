@@ -1,4 +1,3 @@
-
 /**
  * The scripted model of the whole production line: Criativo, the PO, the Arquiteto (whose first contracts
  * are refused, then corrected) and two dev agents. The production-line test plays it, and
@@ -12,20 +11,54 @@ type ScriptTurn = {
   /** What the call must carry (the scripted model fails it otherwise): the line's hand-offs reach each model. */
   expect?: { system?: string[]; messages?: string[]; tools?: string[] };
 };
-export const BRIEF = { title: 'Padaria do amanhecer', summary: 'Pão fresco por assinatura, entregue de madrugada.', problem: 'Quem acorda cedo não acha pão fresco.', audience: 'Moradores do bairro', goals: ['Entregar antes das 6h'] };
+export const BRIEF = {
+  title: 'Padaria do amanhecer',
+  summary: 'Pão fresco por assinatura, entregue de madrugada.',
+  problem: 'Quem acorda cedo não acha pão fresco.',
+  audience: 'Moradores do bairro',
+  goals: ['Entregar antes das 6h'],
+};
 export const MAP = {
   version: 1,
   modules: [
-    { name: 'catalogo', stack: 'TypeScript', responsibility: 'Os pães à venda e seus preços', dependsOn: [] },
-    { name: 'pedidos', stack: 'TypeScript', responsibility: 'As assinaturas e os pedidos do dia', dependsOn: ['catalogo'], check: "! grep -n '^ \\+export ' src/pedidos.ts" },
+    {
+      name: 'catalogo',
+      stack: 'TypeScript',
+      responsibility: 'Os pães à venda e seus preços',
+      dependsOn: [],
+    },
+    {
+      name: 'pedidos',
+      stack: 'TypeScript',
+      responsibility: 'As assinaturas e os pedidos do dia',
+      dependsOn: ['catalogo'],
+      check: "! grep -n '^ \\+export ' src/pedidos.ts",
+    },
   ],
 };
-export const WRONG_CONTRACTS = { version: 1, contratos: [{ modulo: 'catalogo', expoe: [{ tipo: 'classe', assinatura: 'Pao' }] }, { modulo: 'estoque', expoe: [{ tipo: 'funcao', assinatura: 'baixar(id)' }] }] };
+export const WRONG_CONTRACTS = {
+  version: 1,
+  contratos: [
+    { modulo: 'catalogo', expoe: [{ tipo: 'classe', assinatura: 'Pao' }] },
+    { modulo: 'estoque', expoe: [{ tipo: 'funcao', assinatura: 'baixar(id)' }] },
+  ],
+};
 export const CONTRACTS = {
   version: 1,
   contratos: [
-    { modulo: 'catalogo', expoe: [{ tipo: 'funcao', assinatura: 'listarPaes(): Pao[]', descricao: 'Os pães à venda hoje' }, { tipo: 'dado', assinatura: 'Pao { id: string; nome: string; precoCentavos: number }' }] },
-    { modulo: 'pedidos', expoe: [{ tipo: 'rota', assinatura: 'POST /pedidos { paoId, quantidade } -> 201 { pedidoId }' }] },
+    {
+      modulo: 'catalogo',
+      expoe: [
+        { tipo: 'funcao', assinatura: 'listarPaes(): Pao[]', descricao: 'Os pães à venda hoje' },
+        { tipo: 'dado', assinatura: 'Pao { id: string; nome: string; precoCentavos: number }' },
+      ],
+    },
+    {
+      modulo: 'pedidos',
+      expoe: [
+        { tipo: 'rota', assinatura: 'POST /pedidos { paoId, quantidade } -> 201 { pedidoId }' },
+      ],
+    },
   ],
 };
 /** The contracts' second version, declared by the Arquiteto when dev:catalogo blocks: pedidos announces PedidoCriado. */
@@ -33,11 +66,23 @@ export const CONTRACTS_V2 = {
   version: 2,
   contratos: [
     CONTRACTS.contratos[0]!,
-    { modulo: 'pedidos', expoe: [...CONTRACTS.contratos[1]!.expoe, { tipo: 'evento', assinatura: 'PedidoCriado { pedidoId: string; paoId: string }', descricao: 'Emitido a cada pedido criado' }] },
+    {
+      modulo: 'pedidos',
+      expoe: [
+        ...CONTRACTS.contratos[1]!.expoe,
+        {
+          tipo: 'evento',
+          assinatura: 'PedidoCriado { pedidoId: string; paoId: string }',
+          descricao: 'Emitido a cada pedido criado',
+        },
+      ],
+    },
   ],
 };
-export const CATALOGO_CODE = "export interface Pao { id: string; nome: string; precoCentavos: number }\n\nexport function listarPaes(): Pao[] {\n  return [{ id: 'frances', nome: 'Pão francês', precoCentavos: 90 }];\n}\n";
-export const PEDIDOS_CODE = "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  export const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
+export const CATALOGO_CODE =
+  "export interface Pao { id: string; nome: string; precoCentavos: number }\n\nexport function listarPaes(): Pao[] {\n  return [{ id: 'frances', nome: 'Pão francês', precoCentavos: 90 }];\n}\n";
+export const PEDIDOS_CODE =
+  "import { listarPaes } from '../catalogo';\n\nexport function pedir(paoId: string, quantidade: number) {\n  export const pao = listarPaes().find((item) => item.id === paoId);\n  return { paoId: pao?.id, quantidade };\n}\n";
 
 /** PEDIDOS_CODE without the `export` inside the function, which pedidos' check refuses. */
 export const PEDIDOS_CODE_FIXED = PEDIDOS_CODE.replace('  export const pao', '  const pao');
@@ -47,26 +92,97 @@ export const PEDIDOS_CODE_FIXED = PEDIDOS_CODE.replace('  export const pao', '  
  * rule), the brief, the PO's backlog.
  */
 export const UP_TO_ARQUITETO: ScriptTurn[] = [
-  { agent: 'criativo', text: 'Anotei a regra.', tool_calls: [{ name: 'emit_artifact', arguments: { type: 'business_rule', data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' }, origin: [3] } }], expect: { system: ['Você é o Criativo'], tools: ['emit_artifact'] } },
-  { agent: 'criativo', text: 'Regra registrada. Quem vai receber o pão?', expect: { system: ['Entrega cedo: Toda entrega acontece antes das 6h.'], messages: ['emit_artifact(', 'tool: '] } },
-  { agent: 'criativo', text: 'Anotado. Quando quiser, aperte "Estou pronto para produzir".', expect: { messages: ['assistant: Anotei a regra.', 'assistant: Regra registrada. Quem vai receber o pão?', 'user: [#'] } },
-  { agent: 'criativo', text: JSON.stringify(BRIEF), expect: { system: ['Consolide o product brief', '): Entrega cedo'], messages: ['assistant: Anotado.'] } },
+  {
+    agent: 'criativo',
+    text: 'Anotei a regra.',
+    tool_calls: [
+      {
+        name: 'emit_artifact',
+        arguments: {
+          type: 'business_rule',
+          data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' },
+          origin: [3],
+        },
+      },
+    ],
+    expect: { system: ['Você é o Criativo'], tools: ['emit_artifact'] },
+  },
+  {
+    agent: 'criativo',
+    text: 'Regra registrada. Quem vai receber o pão?',
+    expect: {
+      system: ['Entrega cedo: Toda entrega acontece antes das 6h.'],
+      messages: ['emit_artifact(', 'tool: '],
+    },
+  },
+  {
+    agent: 'criativo',
+    text: 'Anotado. Quando quiser, aperte "Estou pronto para produzir".',
+    expect: {
+      messages: [
+        'assistant: Anotei a regra.',
+        'assistant: Regra registrada. Quem vai receber o pão?',
+        'user: [#',
+      ],
+    },
+  },
+  {
+    agent: 'criativo',
+    text: JSON.stringify(BRIEF),
+    expect: {
+      system: ['Consolide o product brief', '): Entrega cedo'],
+      messages: ['assistant: Anotado.'],
+    },
+  },
   {
     agent: 'po',
-    expect: { system: ['## Product brief: Padaria do amanhecer', 'Entrega cedo'], tools: ['declare_backlog', 'hand_off_to_arquiteto'] },
+    expect: {
+      system: ['## Product brief: Padaria do amanhecer', 'Entrega cedo'],
+      tools: ['declare_backlog', 'hand_off_to_arquiteto'],
+    },
     text: 'Escrevo o backlog.',
     tool_calls: [
       {
         name: 'declare_backlog',
         arguments: {
-          epics: [{ id: 'EP-001', title: 'Assinatura de pão', description: 'A pessoa assina e recebe pão cedo' }],
+          epics: [
+            {
+              id: 'EP-001',
+              title: 'Assinatura de pão',
+              description: 'A pessoa assina e recebe pão cedo',
+            },
+          ],
           stories: [
-            { id: 'HS-001', epic_id: 'EP-001', title: 'Ver os pães', description: 'A pessoa vê o catálogo', acceptance_criteria: ['lista os pães com preço'] },
-            { id: 'HS-002', epic_id: 'EP-001', title: 'Assinar', description: 'A pessoa faz um pedido', acceptance_criteria: ['o pedido guarda o pão e a quantidade'] },
+            {
+              id: 'HS-001',
+              epic_id: 'EP-001',
+              title: 'Ver os pães',
+              description: 'A pessoa vê o catálogo',
+              acceptance_criteria: ['lista os pães com preço'],
+            },
+            {
+              id: 'HS-002',
+              epic_id: 'EP-001',
+              title: 'Assinar',
+              description: 'A pessoa faz um pedido',
+              acceptance_criteria: ['o pedido guarda o pão e a quantidade'],
+            },
           ],
           tasks: [
-            { id: 'AT-001', story_id: 'HS-001', title: 'Listar pães', description: 'Função que lista os pães', acceptance_criteria: ['devolve os pães do dia'] },
-            { id: 'AT-002', story_id: 'HS-002', title: 'Criar pedido', description: 'Função que cria o pedido', acceptance_criteria: ['usa o pão do catálogo'] },
+            {
+              id: 'AT-001',
+              story_id: 'HS-001',
+              title: 'Listar pães',
+              description: 'Função que lista os pães',
+              acceptance_criteria: ['devolve os pães do dia'],
+            },
+            {
+              id: 'AT-002',
+              story_id: 'HS-002',
+              title: 'Criar pedido',
+              description: 'Função que cria o pedido',
+              acceptance_criteria: ['usa o pão do catálogo'],
+            },
           ],
         },
       },
@@ -77,35 +193,165 @@ export const UP_TO_ARQUITETO: ScriptTurn[] = [
 ];
 
 export const ARQUITETO: ScriptTurn[] = [
-  { agent: 'arquiteto', expect: { system: ['AT-001', 'AT-002'], tools: ['declare_module_map', 'declare_module_contracts', 'hand_off_to_devs'] }, tool_calls: [{ name: 'declare_project_image', arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' } }] },
+  {
+    agent: 'arquiteto',
+    expect: {
+      system: ['AT-001', 'AT-002'],
+      tools: ['declare_module_map', 'declare_module_contracts', 'hand_off_to_devs'],
+    },
+    tool_calls: [
+      {
+        name: 'declare_project_image',
+        arguments: { version: 1, summary: 'Um site de assinatura de pão com dois módulos.' },
+      },
+    ],
+  },
   { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_map', arguments: MAP }] },
-  { agent: 'arquiteto', tool_calls: [{ name: 'route_modules_to_infra', arguments: { version: 1, routes: [{ module: 'catalogo', infra: 'biblioteca' }, { module: 'pedidos', infra: 'serviço HTTP' }] } }] },
-  { agent: 'arquiteto', tool_calls: [{ name: 'declare_c4_diagram', arguments: { version: 1, system: { name: 'Padaria', description: 'Pão por assinatura' }, actors: [{ id: 'cliente', kind: 'person', name: 'Cliente' }], relations: [{ from: 'cliente', to: 'pedidos', description: 'assina' }] } }] },
-  { agent: 'arquiteto', tool_calls: [{ name: 'declare_module_contracts', arguments: WRONG_CONTRACTS }] },
-  { agent: 'arquiteto', expect: { messages: ['declare_module_contracts(', 'tool: ', 'unknown tipo "classe"'] }, text: 'Corrijo os contratos.', tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS }] },
-  { agent: 'arquiteto', tool_calls: [{ name: 'assign_tasks_to_modules', arguments: { assignments: [{ task_id: 'AT-001', module: 'catalogo' }, { task_id: 'AT-002', module: 'pedidos' }] } }] },
+  {
+    agent: 'arquiteto',
+    tool_calls: [
+      {
+        name: 'route_modules_to_infra',
+        arguments: {
+          version: 1,
+          routes: [
+            { module: 'catalogo', infra: 'biblioteca' },
+            { module: 'pedidos', infra: 'serviço HTTP' },
+          ],
+        },
+      },
+    ],
+  },
+  {
+    agent: 'arquiteto',
+    tool_calls: [
+      {
+        name: 'declare_c4_diagram',
+        arguments: {
+          version: 1,
+          system: { name: 'Padaria', description: 'Pão por assinatura' },
+          actors: [{ id: 'cliente', kind: 'person', name: 'Cliente' }],
+          relations: [{ from: 'cliente', to: 'pedidos', description: 'assina' }],
+        },
+      },
+    ],
+  },
+  {
+    agent: 'arquiteto',
+    tool_calls: [{ name: 'declare_module_contracts', arguments: WRONG_CONTRACTS }],
+  },
+  {
+    agent: 'arquiteto',
+    expect: { messages: ['declare_module_contracts(', 'tool: ', 'unknown tipo "classe"'] },
+    text: 'Corrijo os contratos.',
+    tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS }],
+  },
+  {
+    agent: 'arquiteto',
+    tool_calls: [
+      {
+        name: 'assign_tasks_to_modules',
+        arguments: {
+          assignments: [
+            { task_id: 'AT-001', module: 'catalogo' },
+            { task_id: 'AT-002', module: 'pedidos' },
+          ],
+        },
+      },
+    ],
+  },
   { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
   { agent: 'arquiteto', text: 'Arquitetura declarada: aceite os handoffs dos devs.' },
 ];
 
 export const DEVS: ScriptTurn[] = [
   { agent: 'dev:catalogo', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
-  { agent: 'dev:catalogo', tool_calls: [{ name: 'report_blocked', arguments: { modulo: 'pedidos', falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia' } }] },
+  {
+    agent: 'dev:catalogo',
+    tool_calls: [
+      {
+        name: 'report_blocked',
+        arguments: {
+          modulo: 'pedidos',
+          falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia',
+        },
+      },
+    ],
+  },
   { agent: 'dev:catalogo', text: 'Bloqueado: falta o evento PedidoCriado de pedidos.' },
   // The block reaches the Arquiteto's lane, which declares the contracts' version 2 …
-  { agent: 'arquiteto', expect: { system: ['Bloqueios abertos', 'dev:catalogo (módulo catalogo', 'bloqueado em pedidos: falta evento PedidoCriado'], tools: ['answer_block'] }, tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS_V2 }] },
+  {
+    agent: 'arquiteto',
+    expect: {
+      system: [
+        'Bloqueios abertos',
+        'dev:catalogo (módulo catalogo',
+        'bloqueado em pedidos: falta evento PedidoCriado',
+      ],
+      tools: ['answer_block'],
+    },
+    tool_calls: [{ name: 'declare_module_contracts', arguments: CONTRACTS_V2 }],
+  },
   { agent: 'arquiteto', text: 'Contratos na versão 2: pedidos expõe PedidoCriado.' },
   // … and dev:catalogo resumes, told what changed, reads version 2 and finishes.
-  { agent: 'dev:catalogo', expect: { system: ['Desbloqueado', 'contratos na versão 2'] }, tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }] },
-  { agent: 'dev:catalogo', expect: { messages: ['module contracts: version 2'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE } }] },
-  { agent: 'dev:catalogo', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } }] },
+  {
+    agent: 'dev:catalogo',
+    expect: { system: ['Desbloqueado', 'contratos na versão 2'] },
+    tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: {} }],
+  },
+  {
+    agent: 'dev:catalogo',
+    expect: { messages: ['module contracts: version 2'] },
+    tool_calls: [
+      { name: 'write_file', arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE } },
+    ],
+  },
+  {
+    agent: 'dev:catalogo',
+    tool_calls: [
+      { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } },
+    ],
+  },
   { agent: 'dev:catalogo', text: 'AT-001 feita no branch dev-catalogo.' },
-  { agent: 'dev:pedidos', tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }] },
-  { agent: 'dev:pedidos', expect: { messages: ['listar_contratos_de_modulos(', 'listarPaes(): Pao[]'], tools: ['write_file', 'finish_task'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } }] },
+  {
+    agent: 'dev:pedidos',
+    tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }],
+  },
+  {
+    agent: 'dev:pedidos',
+    expect: {
+      messages: ['listar_contratos_de_modulos(', 'listarPaes(): Pao[]'],
+      tools: ['write_file', 'finish_task'],
+    },
+    tool_calls: [
+      { name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } },
+    ],
+  },
   // The first finish_task is refused by pedidos' check (an export inside a function); the fixed code passes.
-  { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
-  { agent: 'dev:pedidos', expect: { messages: ['failed with exit code 1', '4:  export const pao'] }, tool_calls: [{ name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE_FIXED } }] },
-  { agent: 'dev:pedidos', tool_calls: [{ name: 'finish_task', arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' } }] },
+  {
+    agent: 'dev:pedidos',
+    tool_calls: [
+      {
+        name: 'finish_task',
+        arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' },
+      },
+    ],
+  },
+  {
+    agent: 'dev:pedidos',
+    expect: { messages: ['failed with exit code 1', '4:  export const pao'] },
+    tool_calls: [
+      { name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE_FIXED } },
+    ],
+  },
+  {
+    agent: 'dev:pedidos',
+    tool_calls: [
+      {
+        name: 'finish_task',
+        arguments: { task_id: 'AT-002', resumo: 'Cria o pedido com o pão de listarPaes' },
+      },
+    ],
+  },
   { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
 ];
-

@@ -7,27 +7,47 @@ import { moduleContractsSchema } from './module-contracts-schema.ts';
 
 describe('architectureArtifacts', () => {
   it('declares the five Arquiteto artifacts as model-emitted and versioned', () => {
-    expect(architectureArtifacts.map(({ type, systemOnly, versioned, originRequired }) => ({ type, systemOnly, versioned, originRequired }))).toEqual(
-      ['module_map', 'project_image', 'module_routing', 'c4_diagram', 'module_contracts'].map((type) => ({
+    expect(
+      architectureArtifacts.map(({ type, systemOnly, versioned, originRequired }) => ({
         type,
-        systemOnly: false,
-        versioned: true,
-        originRequired: false,
+        systemOnly,
+        versioned,
+        originRequired,
       })),
+    ).toEqual(
+      ['module_map', 'project_image', 'module_routing', 'c4_diagram', 'module_contracts'].map(
+        (type) => ({
+          type,
+          systemOnly: false,
+          versioned: true,
+          originRequired: false,
+        }),
+      ),
     );
   });
 
   it('registers beside the core artifacts in the artifact registry', () => {
-    const definitions: readonly ArtifactDefinition[] = [...CORE_ARTIFACT_DEFINITIONS, ...architectureArtifacts];
+    const definitions: readonly ArtifactDefinition[] = [
+      ...CORE_ARTIFACT_DEFINITIONS,
+      ...architectureArtifacts,
+    ];
     const registry = createArtifactRegistry(definitions);
-    expect(registry.emittableTypes).toEqual(expect.arrayContaining(architectureArtifacts.map((artifact) => artifact.type)));
+    expect(registry.emittableTypes).toEqual(
+      expect.arrayContaining(architectureArtifacts.map((artifact) => artifact.type)),
+    );
   });
 
-  it.each(architectureArtifacts.map((artifact) => [artifact.type, artifact] as const))('%s requires a version ≥ 1 in its payload', (_type, artifact) => {
-    const schema = z.toJSONSchema(artifact.schema, { io: 'input' }) as { required?: string[]; properties?: Record<string, unknown> };
-    expect(schema.required).toContain('version');
-    expect(schema.properties?.version).toMatchObject({ type: 'integer', minimum: 1 });
-  });
+  it.each(architectureArtifacts.map((artifact) => [artifact.type, artifact] as const))(
+    '%s requires a version ≥ 1 in its payload',
+    (_type, artifact) => {
+      const schema = z.toJSONSchema(artifact.schema, { io: 'input' }) as {
+        required?: string[];
+        properties?: Record<string, unknown>;
+      };
+      expect(schema.required).toContain('version');
+      expect(schema.properties?.version).toMatchObject({ type: 'integer', minimum: 1 });
+    },
+  );
 
   it('writes the record’s bounds into the JSON Schema the model sees', () => {
     const schema = JSON.stringify(z.toJSONSchema(moduleContractsSchema, { io: 'input' }));

@@ -2,7 +2,11 @@ import type { ModuleMap } from './module-map-schema.ts';
 
 /** The C4 container level as the module map defines it. */
 export type C4ContainerView = {
-  readonly containers: readonly { readonly name: string; readonly technology: string; readonly description: string }[];
+  readonly containers: readonly {
+    readonly name: string;
+    readonly technology: string;
+    readonly description: string;
+  }[];
   /** `from` uses `to`: one per `dependsOn` entry. */
   readonly relations: readonly { readonly from: string; readonly to: string }[];
 };
@@ -14,7 +18,13 @@ export type C4ContainerView = {
  */
 export function deriveC4ContainerView(map: ModuleMap): C4ContainerView {
   return {
-    containers: map.modules.map((module) => ({ name: module.name, technology: module.stack, description: module.responsibility })),
-    relations: map.modules.flatMap((module) => module.dependsOn.map((dependency) => ({ from: module.name, to: dependency }))),
+    containers: map.modules.map((module) => ({
+      name: module.name,
+      technology: module.stack,
+      description: module.responsibility,
+    })),
+    relations: map.modules.flatMap((module) =>
+      module.dependsOn.map((dependency) => ({ from: module.name, to: dependency })),
+    ),
   };
 }

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { versionedArtifact } from './artifact-definition.ts';
 import { MODULE_NAME_PATTERN } from './module-map-schema.ts';
 import { nameAt } from './module-membership.ts';
-import { addRuleProblem, arrayRule, optionalText, requiredText, strictObject, versionSchema } from './schema-helpers.ts';
+import {
+  addRuleProblem,
+  arrayRule,
+  optionalText,
+  requiredText,
+  strictObject,
+  versionSchema,
+} from './schema-helpers.ts';
 
 /** The endpoint name that stands for the software system as a whole in a relation. */
 export const C4_SYSTEM_ENDPOINT = 'system';
@@ -17,13 +24,23 @@ const text = (field: string, maxCharacters: number) =>
 export const c4ActorSchema = strictObject({
   id: z
     .string()
-    .regex(MODULE_NAME_PATTERN, { error: 'id must be lowercase letters, digits and single "-" or "_" (e.g. player, payment-gateway)' })
+    .regex(MODULE_NAME_PATTERN, {
+      error:
+        'id must be lowercase letters, digits and single "-" or "_" (e.g. player, payment-gateway)',
+    })
     .max(64, { error: 'id is longer than 64 characters' }),
   kind: z.enum(C4_ACTOR_KINDS, {
-    error: (issue) => (issue.code === 'invalid_value' ? `unknown kind ${JSON.stringify(issue.input)}; valid: ${C4_ACTOR_KINDS.join(', ')}` : undefined),
+    error: (issue) =>
+      issue.code === 'invalid_value'
+        ? `unknown kind ${JSON.stringify(issue.input)}; valid: ${C4_ACTOR_KINDS.join(', ')}`
+        : undefined,
   }),
   name: text('name', 100),
-  description: optionalText({ field: 'description', maxCharacters: 500, tooLongCode: 'text_too_long' }),
+  description: optionalText({
+    field: 'description',
+    maxCharacters: 500,
+    tooLongCode: 'text_too_long',
+  }),
 });
 
 /** "from uses to": endpoints are actor ids, module names of the current map, or `system`. */
@@ -47,17 +64,33 @@ export const c4DiagramSchema = strictObject({
     .default([])
     .check(
       arrayRule((actors, context) => {
-        if (actors.length > MAX_C4_ACTORS) addRuleProblem(context, 'too_many_entries', `${actors.length} actors; the limit is ${MAX_C4_ACTORS}`);
+        if (actors.length > MAX_C4_ACTORS)
+          addRuleProblem(
+            context,
+            'too_many_entries',
+            `${actors.length} actors; the limit is ${MAX_C4_ACTORS}`,
+          );
         const firstIndexById = new Map<string, number>();
         actors.forEach((actor, index) => {
           const id = nameAt(actor, 'id');
           if (id === undefined) return;
           if (id === C4_SYSTEM_ENDPOINT) {
-            addRuleProblem(context, 'repeated_id', `id "${C4_SYSTEM_ENDPOINT}" is reserved for the system itself`, [index, 'id']);
+            addRuleProblem(
+              context,
+              'repeated_id',
+              `id "${C4_SYSTEM_ENDPOINT}" is reserved for the system itself`,
+              [index, 'id'],
+            );
           }
           const firstIndex = firstIndexById.get(id);
           if (firstIndex === undefined) firstIndexById.set(id, index);
-          else addRuleProblem(context, 'repeated_id', `id "${id}" is used more than once (first at actors[${firstIndex}])`, [index, 'id']);
+          else
+            addRuleProblem(
+              context,
+              'repeated_id',
+              `id "${id}" is used more than once (first at actors[${firstIndex}])`,
+              [index, 'id'],
+            );
         });
       }),
     ),
@@ -67,12 +100,19 @@ export const c4DiagramSchema = strictObject({
     .check(
       arrayRule((relations, context) => {
         if (relations.length > MAX_C4_RELATIONS) {
-          addRuleProblem(context, 'too_many_entries', `${relations.length} relations; the limit is ${MAX_C4_RELATIONS}`);
+          addRuleProblem(
+            context,
+            'too_many_entries',
+            `${relations.length} relations; the limit is ${MAX_C4_RELATIONS}`,
+          );
         }
         relations.forEach((relation, index) => {
           const from = nameAt(relation, 'from');
           if (from !== undefined && from === nameAt(relation, 'to')) {
-            addRuleProblem(context, 'invalid_value', `relation from "${from}" to itself`, [index, 'to']);
+            addRuleProblem(context, 'invalid_value', `relation from "${from}" to itself`, [
+              index,
+              'to',
+            ]);
           }
         });
       }),

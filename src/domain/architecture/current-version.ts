@@ -22,6 +22,7 @@ export function currentVersion<Declaration extends VersionedDeclaration>(
 }
 
 function isNewer(candidate: VersionedDeclaration, current: VersionedDeclaration): boolean {
-  if (candidate.payload.version !== current.payload.version) return candidate.payload.version > current.payload.version;
+  if (candidate.payload.version !== current.payload.version)
+    return candidate.payload.version > current.payload.version;
   return candidate.seq >= current.seq;
 }

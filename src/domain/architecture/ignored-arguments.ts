@@ -4,6 +4,9 @@
  */
 export function ignoredArgumentNames(rawArguments: unknown): string[] {
   if (rawArguments === undefined || rawArguments === null) return [];
-  if (typeof rawArguments !== 'object' || Array.isArray(rawArguments)) return ['(a non-object argument)'];
-  return Object.keys(rawArguments).sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+  if (typeof rawArguments !== 'object' || Array.isArray(rawArguments))
+    return ['(a non-object argument)'];
+  return Object.keys(rawArguments).sort((left, right) =>
+    left < right ? -1 : left > right ? 1 : 0,
+  );
 }

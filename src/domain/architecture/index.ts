@@ -15,7 +15,11 @@ export type { C4ContainerView } from './c4-container-view.ts';
 export { deriveC4ContainerView } from './c4-container-view.ts';
 export type { VersionedDeclaration } from './current-version.ts';
 export { currentVersion } from './current-version.ts';
-export type { DeclarationProblem, DeclarationProblemCode, DeclarationRefusal } from './declaration-problems.ts';
+export type {
+  DeclarationProblem,
+  DeclarationProblemCode,
+  DeclarationRefusal,
+} from './declaration-problems.ts';
 export { ignoredArgumentNames } from './ignored-arguments.ts';
 export type {
   ListModuleContractsInput,
@@ -24,7 +28,12 @@ export type {
   ModuleContractsListingData,
 } from './list-module-contracts.ts';
 export { MAX_LISTED_CONTRACT_ITEMS, listModuleContractsForDev } from './list-module-contracts.ts';
-export type { ContractItem, ContractItemType, ModuleContract, ModuleContracts } from './module-contracts-schema.ts';
+export type {
+  ContractItem,
+  ContractItemType,
+  ModuleContract,
+  ModuleContracts,
+} from './module-contracts-schema.ts';
 export {
   CONTRACT_ITEM_TYPES,
   MAX_ASSINATURA_CHARACTERS,

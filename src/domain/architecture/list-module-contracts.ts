@@ -25,7 +25,10 @@ export type ListModuleContractsInput = {
   readonly argumentsIgnored?: readonly string[];
 };
 
-export type ModuleContractsListing = { readonly text: string; readonly structured: ModuleContractsListingData };
+export type ModuleContractsListing = {
+  readonly text: string;
+  readonly structured: ModuleContractsListingData;
+};
 
 /**
  * The restrained read of ADR 0200 §5 for a dev agent: its own module and the modules it consumes in full,
@@ -36,20 +39,34 @@ export type ModuleContractsListing = { readonly text: string; readonly structure
 export function listModuleContractsForDev(input: ListModuleContractsInput): ModuleContractsListing {
   const maxItems = input.maxItems ?? MAX_LISTED_CONTRACT_ITEMS;
   if (!Number.isSafeInteger(maxItems) || maxItems < 0) {
-    throw new InvariantViolationError('max_items', `listModuleContractsForDev: maxItems must be a whole number ≥ 0, got ${maxItems}`);
+    throw new InvariantViolationError(
+      'max_items',
+      `listModuleContractsForDev: maxItems must be a whole number ≥ 0, got ${maxItems}`,
+    );
   }
   const { moduleMap: map, contracts } = input;
-  const itemsByModule = new Map((contracts?.contratos ?? []).map((contract) => [contract.modulo, contract.expoe]));
+  const itemsByModule = new Map(
+    (contracts?.contratos ?? []).map((contract) => [contract.modulo, contract.expoe]),
+  );
   const mapNames = new Set(map?.modules.map((module) => module.name) ?? []);
   const scope = map === null ? null : scopeModules(input.module, map);
   const moduleInMap = input.module === null || map === null ? null : mapNames.has(input.module);
 
   const byName = new Map(map?.modules.map((module) => [module.name, module]) ?? []);
-  const ordered = scope === null ? [] : [...(scope.own === null ? [] : [scope.own]), ...scope.consumed, ...scope.consumers, ...scope.others];
+  const ordered =
+    scope === null
+      ? []
+      : [
+          ...(scope.own === null ? [] : [scope.own]),
+          ...scope.consumed,
+          ...scope.consumers,
+          ...scope.others,
+        ];
   let remaining = maxItems;
   const modules = ordered.map((name): ListedModule => {
     const relation = scope === null ? 'other' : relationIn(scope, name);
-    const full = contracts === null || input.module === null || relation === 'own' || relation === 'consumed';
+    const full =
+      contracts === null || input.module === null || relation === 'own' || relation === 'consumed';
     if (!full) return { name, relation, detail: 'name_only' };
     const mapEntry = byName.get(name);
     const declared = itemsByModule.get(name) ?? null;
@@ -72,7 +89,10 @@ export function listModuleContractsForDev(input: ListModuleContractsInput): Modu
     .filter((contract) => !mapNames.has(contract.modulo))
     .map((contract) => ({ modulo: contract.modulo, declaredItems: contract.expoe.length }))
     .sort((left, right) => compareText(left.modulo, right.modulo));
-  const omittedItems = modules.reduce((sum, module) => sum + (module.detail === 'full' ? module.omittedItems : 0), 0);
+  const omittedItems = modules.reduce(
+    (sum, module) => sum + (module.detail === 'full' ? module.omittedItems : 0),
+    0,
+  );
 
   const structured: ModuleContractsListingData = {
     module: input.module,

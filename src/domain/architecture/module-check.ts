@@ -12,7 +12,11 @@ export interface ModuleCheck {
  * refused for it), and says so when it skips. Matched on the stack's words, first match wins.
  */
 const DEFAULT_CHECKS: ReadonlyArray<{ stack: RegExp; marker: string; command: string }> = [
-  { stack: /\btypescript\b|\bts\b/i, marker: 'tsconfig.json', command: 'npx --no-install tsc --noEmit' },
+  {
+    stack: /\btypescript\b|\bts\b/i,
+    marker: 'tsconfig.json',
+    command: 'npx --no-install tsc --noEmit',
+  },
   { stack: /\bjavascript\b|\bnode(\.js)?\b/i, marker: 'package.json', command: 'node --test' },
   { stack: /\bpython\b/i, marker: 'pyproject.toml', command: 'python3 -m pytest -q' },
   { stack: /\bgo\b|\bgolang\b/i, marker: 'go.mod', command: 'go test ./...' },
@@ -21,9 +25,14 @@ const DEFAULT_CHECKS: ReadonlyArray<{ stack: RegExp; marker: string; command: st
 ];
 
 /** The check `finish_task` runs for `module`, or null when the map declares none and its stack has no default. */
-export function moduleCheck(module: Pick<ModuleDeclaration, 'stack' | 'check'>): ModuleCheck | null {
+export function moduleCheck(
+  module: Pick<ModuleDeclaration, 'stack' | 'check'>,
+): ModuleCheck | null {
   if (module.check !== undefined) return { command: module.check, source: 'declared' };
   const known = DEFAULT_CHECKS.find((entry) => entry.stack.test(module.stack));
   if (known === undefined) return null;
-  return { command: `if [ -f ${known.marker} ]; then ${known.command}; else echo "no ${known.marker}: the default check (${known.command}) was skipped"; fi`, source: 'default' };
+  return {
+    command: `if [ -f ${known.marker} ]; then ${known.command}; else echo "no ${known.marker}: the default check (${known.command}) was skipped"; fi`,
+    source: 'default',
+  };
 }

@@ -28,7 +28,10 @@ export type ModuleContractsListingData = {
   /** The map's modules: own, consumed, consumers, others (each group by name); by name when unscoped. */
   readonly modules: readonly ListedModule[];
   /** Contracts of modules absent from the current map: declared as such, never attributed to a module. */
-  readonly contractsOutsideMap: readonly { readonly modulo: string; readonly declaredItems: number }[];
+  readonly contractsOutsideMap: readonly {
+    readonly modulo: string;
+    readonly declaredItems: number;
+  }[];
   readonly maxItems: number;
   readonly shownItems: number;
   readonly omittedItems: number;

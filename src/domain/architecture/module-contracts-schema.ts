@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { versionedArtifact } from './artifact-definition.ts';
 import { MAX_MODULES } from './module-map-schema.ts';
 import { repeatedNames } from './module-membership.ts';
-import { addRuleProblem, arrayRule, optionalText, requiredText, strictObject, versionSchema } from './schema-helpers.ts';
+import {
+  addRuleProblem,
+  arrayRule,
+  optionalText,
+  requiredText,
+  strictObject,
+  versionSchema,
+} from './schema-helpers.ts';
 
 /** `tipo ∈ funcao | rota | evento | dado`: what changes how an item is USED (ADR 0200 §2). */
 export const CONTRACT_ITEM_TYPES = ['funcao', 'rota', 'evento', 'dado'] as const;
@@ -31,18 +38,31 @@ export const contractItemSchema = strictObject({
     emptyCode: 'empty_assinatura',
     tooLongCode: 'assinatura_too_long',
   }),
-  descricao: optionalText({ field: 'descricao', maxCharacters: MAX_DESCRICAO_CHARACTERS, tooLongCode: 'descricao_too_long' }),
+  descricao: optionalText({
+    field: 'descricao',
+    maxCharacters: MAX_DESCRICAO_CHARACTERS,
+    tooLongCode: 'descricao_too_long',
+  }),
 });
 
 /** What one module PROVIDES: `{modulo, expoe: [...]}`. What it consumes is never written (derived from dependsOn). */
 export const moduleContractSchema = strictObject({
-  modulo: requiredText({ field: 'modulo', maxCharacters: 200, emptyCode: 'empty_text', tooLongCode: 'text_too_long' }),
+  modulo: requiredText({
+    field: 'modulo',
+    maxCharacters: 200,
+    emptyCode: 'empty_text',
+    tooLongCode: 'text_too_long',
+  }),
   expoe: z
     .array(contractItemSchema)
     .check(
       arrayRule((items, context) => {
         if (items.length === 0) {
-          addRuleProblem(context, 'empty_expoe', `expoe is empty; a module's contract lists 1 to ${MAX_CONTRACT_ITEMS_PER_MODULE} items`);
+          addRuleProblem(
+            context,
+            'empty_expoe',
+            `expoe is empty; a module's contract lists 1 to ${MAX_CONTRACT_ITEMS_PER_MODULE} items`,
+          );
         } else if (items.length > MAX_CONTRACT_ITEMS_PER_MODULE) {
           addRuleProblem(
             context,
@@ -68,12 +88,25 @@ export const moduleContractsSchema = strictObject({
     .check(
       arrayRule((contracts, context) => {
         if (contracts.length === 0) {
-          addRuleProblem(context, 'empty_contratos', 'contratos is empty; declare the contract of at least one module of the map');
+          addRuleProblem(
+            context,
+            'empty_contratos',
+            'contratos is empty; declare the contract of at least one module of the map',
+          );
         }
         if (contracts.length > MAX_MODULES) {
-          addRuleProblem(context, 'too_many_entries', `${contracts.length} contracts; the limit is ${MAX_MODULES}`);
+          addRuleProblem(
+            context,
+            'too_many_entries',
+            `${contracts.length} contracts; the limit is ${MAX_MODULES}`,
+          );
         }
-        for (const problem of repeatedNames(contracts, 'modulo', 'contratos', 'list each module once with its whole expoe')) {
+        for (const problem of repeatedNames(
+          contracts,
+          'modulo',
+          'contratos',
+          'list each module once with its whole expoe',
+        )) {
           addRuleProblem(context, problem.code, problem.message, [...problem.path]);
         }
       }),

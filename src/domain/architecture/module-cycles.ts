@@ -26,7 +26,9 @@ export function formatCycle(cycle: readonly string[]): string {
 }
 
 function sortedDependencies(edges: DependencyEdges, name: string): string[] {
-  return [...new Set(edges.get(name) ?? [])].filter((dependency) => dependency !== name).sort(compareText);
+  return [...new Set(edges.get(name) ?? [])]
+    .filter((dependency) => dependency !== name)
+    .sort(compareText);
 }
 
 /** Tarjan's algorithm over sorted names; each group is returned sorted. */
@@ -72,7 +74,11 @@ function stronglyConnectedGroups(edges: DependencyEdges): string[][] {
 }
 
 /** Breadth-first from `start` inside its group until an edge leads back to `start`. */
-function shortestCycleThrough(start: string, group: ReadonlySet<string>, edges: DependencyEdges): string[] {
+function shortestCycleThrough(
+  start: string,
+  group: ReadonlySet<string>,
+  edges: DependencyEdges,
+): string[] {
   const cameFrom = new Map<string, string>([[start, start]]);
   const queue = [start];
   for (let head = 0; head < queue.length; head += 1) {
@@ -86,7 +92,10 @@ function shortestCycleThrough(start: string, group: ReadonlySet<string>, edges: 
     }
   }
   // A group of two or more modules always has a way back to any of its members.
-  throw new InvariantViolationError('dependency_cycle', `no cycle through "${start}" in its own strongly connected group`);
+  throw new InvariantViolationError(
+    'dependency_cycle',
+    `no cycle through "${start}" in its own strongly connected group`,
+  );
 }
 
 function pathTo(end: string, cameFrom: ReadonlyMap<string, string>, start: string): string[] {

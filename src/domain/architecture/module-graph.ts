@@ -11,7 +11,14 @@ export type ModuleGraphInput = {
 export type ModuleMapValidation = { readonly ok: true } | DeclarationRefusal;
 
 /** Field order of `declare_module_map` arguments, for ordering problems as the model wrote them. */
-export const MODULE_MAP_FIELD_ORDER = ['version', 'modules', 'name', 'stack', 'responsibility', 'dependsOn'] as const;
+export const MODULE_MAP_FIELD_ORDER = [
+  'version',
+  'modules',
+  'name',
+  'stack',
+  'responsibility',
+  'dependsOn',
+] as const;
 
 /**
  * Checks the rules that make a module map a usable dependency graph: unique names, no dependency on an
@@ -23,10 +30,16 @@ export function validateModuleMap(map: ModuleGraphInput): ModuleMapValidation {
     ...problem,
     path: ['modules', ...problem.path],
   }));
-  return problems.length === 0 ? { ok: true } : refuseDeclaration('declare_module_map', problems, MODULE_MAP_FIELD_ORDER);
+  return problems.length === 0
+    ? { ok: true }
+    : refuseDeclaration('declare_module_map', problems, MODULE_MAP_FIELD_ORDER);
 }
 
-type GraphEntry = { readonly index: number; readonly name: string; readonly dependsOn: readonly (string | undefined)[] };
+type GraphEntry = {
+  readonly index: number;
+  readonly name: string;
+  readonly dependsOn: readonly (string | undefined)[];
+};
 
 /**
  * Graph problems with paths relative to the `modules` list. Reads the list defensively (malformed entries are
@@ -57,9 +70,17 @@ export function moduleGraphProblems(modules: readonly unknown[]): ProblemAtPath[
       if (dependency === undefined) return;
       const path = [entry.index, 'dependsOn', position];
       if (dependency === entry.name) {
-        problems.push({ code: 'self_dependency', path, message: `module "${entry.name}" depends on itself` });
+        problems.push({
+          code: 'self_dependency',
+          path,
+          message: `module "${entry.name}" depends on itself`,
+        });
       } else if (seen.has(dependency)) {
-        problems.push({ code: 'repeated_dependency', path, message: `"${dependency}" is listed more than once in dependsOn of "${entry.name}"` });
+        problems.push({
+          code: 'repeated_dependency',
+          path,
+          message: `"${dependency}" is listed more than once in dependsOn of "${entry.name}"`,
+        });
       } else if (!knownNames.has(dependency)) {
         problems.push({
           code: 'unknown_dependency',
@@ -87,7 +108,9 @@ function readEntries(modules: readonly unknown[]): GraphEntry[] {
     if (typeof module !== 'object' || module === null) return;
     const { name, dependsOn } = module as { name?: unknown; dependsOn?: unknown };
     if (typeof name !== 'string') return;
-    const dependencies = Array.isArray(dependsOn) ? dependsOn.map((value) => (typeof value === 'string' ? value : undefined)) : [];
+    const dependencies = Array.isArray(dependsOn)
+      ? dependsOn.map((value) => (typeof value === 'string' ? value : undefined))
+      : [];
     entries.push({ index, name, dependsOn: dependencies });
   });
   return entries;

@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findDependencyCycles } from './module-cycles.ts';
 import { validateModuleMap } from './module-graph.ts';
-import { acyclicMapArbitrary, mapOf, reachableFrom, shuffledMapArbitrary } from './test-support/module-maps.ts';
+import {
+  acyclicMapArbitrary,
+  mapOf,
+  reachableFrom,
+  shuffledMapArbitrary,
+} from './test-support/module-maps.ts';
 
 describe('validateModuleMap', () => {
   it.each([
@@ -19,7 +24,8 @@ describe('validateModuleMap', () => {
       map: mapOf({ a: [] }).modules.concat(mapOf({ a: [] }).modules),
       code: 'repeated_module',
       path: 'modules[1].name',
-      message: 'module "a" is declared more than once (first at modules[0]); each module appears once',
+      message:
+        'module "a" is declared more than once (first at modules[0]); each module appears once',
     },
     {
       rule: 'dependency on an unknown module, naming module and dependency',
@@ -47,7 +53,8 @@ describe('validateModuleMap', () => {
       map: mapOf({ c: ['a'], b: ['c'], a: ['b'] }).modules,
       code: 'dependency_cycle',
       path: 'modules',
-      message: 'dependency cycle a → b → c → a; the map must be acyclic — remove one of these dependencies',
+      message:
+        'dependency cycle a → b → c → a; the map must be acyclic — remove one of these dependencies',
     },
   ])('refuses a $rule', ({ map, code, path, message }) => {
     const result = validateModuleMap({ modules: map });
@@ -66,11 +73,15 @@ describe('validateModuleMap', () => {
       'unknown_dependency@modules[0].dependsOn[1]',
       'self_dependency@modules[1].dependsOn[1]',
     ]);
-    expect(result.reason.split('\n')[0]).toBe('declare_module_map refused (3 problems); nothing was recorded.');
+    expect(result.reason.split('\n')[0]).toBe(
+      'declare_module_map refused (3 problems); nothing was recorded.',
+    );
   });
 
   it('names one cycle per tangled group, each from its alphabetically first module', () => {
-    const result = validateModuleMap(mapOf({ z: ['y'], y: ['z'], c: ['a'], a: ['b'], b: ['c', 'a'], free: [] }));
+    const result = validateModuleMap(
+      mapOf({ z: ['y'], y: ['z'], c: ['a'], a: ['b'], b: ['c', 'a'], free: [] }),
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((problem) => problem.message.split(';')[0])).toEqual([
@@ -105,10 +116,14 @@ describe('module graph properties', () => {
     const withBackEdge = acyclicMapArbitrary
       .filter((map) => map.modules.some((module) => module.dependsOn.length > 0))
       .chain((map) => {
-        const pairs = map.modules.flatMap((module) => [...reachableFrom(map, module.name)].map((target) => [module.name, target] as const));
+        const pairs = map.modules.flatMap((module) =>
+          [...reachableFrom(map, module.name)].map((target) => [module.name, target] as const),
+        );
         return fc.constantFrom(...pairs).map(([from, to]) => ({
           version: map.version,
-          modules: map.modules.map((module) => (module.name === to ? { ...module, dependsOn: [...module.dependsOn, from] } : module)),
+          modules: map.modules.map((module) =>
+            module.name === to ? { ...module, dependsOn: [...module.dependsOn, from] } : module,
+          ),
         }));
       });
     fc.assert(
@@ -117,7 +132,8 @@ describe('module graph properties', () => {
         if (result.ok) return false;
         const cycles = result.problems.filter((problem) => problem.code === 'dependency_cycle');
         expect(cycles).toHaveLength(1);
-        const walk = /dependency cycle (.+?);/.exec(cycles[0]?.message ?? '')?.[1]?.split(' → ') ?? [];
+        const walk =
+          /dependency cycle (.+?);/.exec(cycles[0]?.message ?? '')?.[1]?.split(' → ') ?? [];
         expect(walk.length).toBeGreaterThanOrEqual(3);
         expect(walk[0]).toBe(walk.at(-1));
         const edges = new Map(map.modules.map((module) => [module.name, module.dependsOn]));
@@ -137,9 +153,11 @@ describe('module graph properties', () => {
         return {
           ...map,
           modules: map.modules.map((module) =>
-            module.name === first.name ? { ...module, dependsOn: [...new Set([...module.dependsOn, second.name])] }
-            : module.name === second.name ? { ...module, dependsOn: [...new Set([...module.dependsOn, first.name])] }
-            : module,
+            module.name === first.name
+              ? { ...module, dependsOn: [...new Set([...module.dependsOn, second.name])] }
+              : module.name === second.name
+                ? { ...module, dependsOn: [...new Set([...module.dependsOn, first.name])] }
+                : module,
           ),
         };
       }),
@@ -152,7 +170,10 @@ describe('module graph properties', () => {
           const right = validateModuleMap(shuffled);
           expect(right.ok).toBe(left.ok);
           if (!left.ok && !right.ok) {
-            const cyclesOf = (problems: typeof left.problems) => problems.filter((problem) => problem.code === 'dependency_cycle').map((problem) => problem.message);
+            const cyclesOf = (problems: typeof left.problems) =>
+              problems
+                .filter((problem) => problem.code === 'dependency_cycle')
+                .map((problem) => problem.message);
             expect(cyclesOf(right.problems)).toEqual(cyclesOf(left.problems));
           }
         },

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { versionedArtifact } from './artifact-definition.ts';
 import { moduleGraphProblems } from './module-graph.ts';
-import { addRuleProblem, arrayRule, characterCount, requiredText, strictObject, versionSchema } from './schema-helpers.ts';
+import {
+  addRuleProblem,
+  arrayRule,
+  characterCount,
+  requiredText,
+  strictObject,
+  versionSchema,
+} from './schema-helpers.ts';
 
 /**
  * Module names become worktree directories and branch names of the dev agents, so they are restricted to
@@ -28,7 +35,9 @@ export const moduleDirectorySchema = z
   .check(
     z.superRefine<string>((directory, context) => {
       const segments = directory.split('/');
-      const valid = MODULE_DIRECTORY_PATTERN.test(directory) && !segments.some((segment) => segment === '.' || segment === '..');
+      const valid =
+        MODULE_DIRECTORY_PATTERN.test(directory) &&
+        !segments.some((segment) => segment === '.' || segment === '..');
       if (!valid || directory.length > MAX_MODULE_DIRECTORY_CHARACTERS) {
         addRuleProblem(
           context,
@@ -59,7 +68,12 @@ export const moduleNameSchema = z
 /** One module: `{name, stack, responsibility, dependsOn[]}` (ADR 0200, "module_map … это {name, stack, responsibility, dependsOn[]}"). */
 export const moduleSchema = strictObject({
   name: moduleNameSchema,
-  stack: requiredText({ field: 'stack', maxCharacters: MAX_STACK_CHARACTERS, emptyCode: 'empty_text', tooLongCode: 'text_too_long' }),
+  stack: requiredText({
+    field: 'stack',
+    maxCharacters: MAX_STACK_CHARACTERS,
+    emptyCode: 'empty_text',
+    tooLongCode: 'text_too_long',
+  }),
   responsibility: requiredText({
     field: 'responsibility',
     maxCharacters: MAX_RESPONSIBILITY_CHARACTERS,
@@ -74,7 +88,12 @@ export const moduleSchema = strictObject({
    * Optional: the shell command that checks the module (`node --test`, `npx tsc --noEmit`, `pytest -q`), run by
    * `finish_task` in the dev's sandbox before it commits; without it Forja uses a default for known stacks.
    */
-  check: z.string().trim().min(1, 'check must not be empty').max(MAX_CHECK_CHARACTERS, `check must be at most ${MAX_CHECK_CHARACTERS} characters`).optional(),
+  check: z
+    .string()
+    .trim()
+    .min(1, 'check must not be empty')
+    .max(MAX_CHECK_CHARACTERS, `check must be at most ${MAX_CHECK_CHARACTERS} characters`)
+    .optional(),
 });
 
 /**
@@ -87,9 +106,14 @@ export const moduleMapSchema = strictObject({
     .array(moduleSchema)
     .check(
       arrayRule((modules, context) => {
-        if (modules.length === 0) addRuleProblem(context, 'invalid_value', 'declare at least one module');
+        if (modules.length === 0)
+          addRuleProblem(context, 'invalid_value', 'declare at least one module');
         if (modules.length > MAX_MODULES) {
-          addRuleProblem(context, 'too_many_entries', `${modules.length} modules; the limit is ${MAX_MODULES}`);
+          addRuleProblem(
+            context,
+            'too_many_entries',
+            `${modules.length} modules; the limit is ${MAX_MODULES}`,
+          );
         }
         for (const problem of moduleGraphProblems(modules)) {
           addRuleProblem(context, problem.code, problem.message, [...problem.path]);

@@ -15,7 +15,10 @@ export function noModuleMapProblem(what: string): ProblemAtPath {
 }
 
 /** Every reference to a module absent from the current map, each listing the valid modules (ADR 0200 §4). */
-export function modulesNotInMap(map: ModuleMap, references: readonly ModuleReference[]): ProblemAtPath[] {
+export function modulesNotInMap(
+  map: ModuleMap,
+  references: readonly ModuleReference[],
+): ProblemAtPath[] {
   const valid = map.modules.map((module) => module.name).sort(compareText);
   const known = new Set(valid);
   return references
@@ -32,7 +35,10 @@ export function modulesNotInMap(map: ModuleMap, references: readonly ModuleRefer
  * shape is reported by the schema), so map checks run in the same turn as shape checks.
  */
 export function readNamesAt(args: unknown, listField: string, field: string): ModuleReference[] {
-  const list = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[listField] : undefined;
+  const list =
+    typeof args === 'object' && args !== null
+      ? (args as Record<string, unknown>)[listField]
+      : undefined;
   if (!Array.isArray(list)) return [];
   const references: ModuleReference[] = [];
   list.forEach((entry, index) => {
@@ -50,7 +56,12 @@ export function nameAt(entry: unknown, field: string): string | undefined {
 }
 
 /** Each later occurrence of a name already used in `list`, pointing at the first (paths relative to the list). */
-export function repeatedNames(list: readonly unknown[], field: string, listLabel: string, hint: string): ProblemAtPath[] {
+export function repeatedNames(
+  list: readonly unknown[],
+  field: string,
+  listLabel: string,
+  hint: string,
+): ProblemAtPath[] {
   const firstIndexByName = new Map<string, number>();
   const problems: ProblemAtPath[] = [];
   list.forEach((entry, index) => {

@@ -23,16 +23,22 @@ export function scopeModules(module: string | null, map: ModuleMap): ModuleScope
   const own = map.modules.find((entry) => entry.name === module);
   if (own === undefined) return { own: null, consumed: [], consumers: [], others: names };
 
-  const consumed = new Set(own.dependsOn.filter((name) => name !== own.name && names.includes(name)));
+  const consumed = new Set(
+    own.dependsOn.filter((name) => name !== own.name && names.includes(name)),
+  );
   const consumers = new Set(
-    map.modules.filter((entry) => entry.name !== own.name && entry.dependsOn.includes(own.name)).map((entry) => entry.name),
+    map.modules
+      .filter((entry) => entry.name !== own.name && entry.dependsOn.includes(own.name))
+      .map((entry) => entry.name),
   );
   return {
     own: own.name,
     consumed: [...consumed].sort(compareText),
     // A module both consumed and consuming would be a cycle; the consumed side wins, so it is shown in full.
     consumers: [...consumers].filter((name) => !consumed.has(name)).sort(compareText),
-    others: names.filter((name) => name !== own.name && !consumed.has(name) && !consumers.has(name)),
+    others: names.filter(
+      (name) => name !== own.name && !consumed.has(name) && !consumers.has(name),
+    ),
   };
 }
 

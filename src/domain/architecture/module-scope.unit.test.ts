@@ -10,8 +10,18 @@ describe('scopeModules', () => {
       map: mapOf({ a: ['b'], b: ['c', 'd'], c: [], d: [], e: [] }),
       scope: { own: 'b', consumed: ['c', 'd'], consumers: ['a'], others: ['e'] },
     },
-    { name: 'no module', module: null, map: mapOf({ b: [], a: [] }), scope: { own: null, consumed: [], consumers: [], others: ['a', 'b'] } },
-    { name: 'a module absent from the map', module: 'x', map: mapOf({ b: [], a: [] }), scope: { own: null, consumed: [], consumers: [], others: ['a', 'b'] } },
+    {
+      name: 'no module',
+      module: null,
+      map: mapOf({ b: [], a: [] }),
+      scope: { own: null, consumed: [], consumers: [], others: ['a', 'b'] },
+    },
+    {
+      name: 'a module absent from the map',
+      module: 'x',
+      map: mapOf({ b: [], a: [] }),
+      scope: { own: null, consumed: [], consumers: [], others: ['a', 'b'] },
+    },
     {
       name: 'a map that was never validated, with a two-module cycle: consumed wins, so it is shown in full',
       module: 'a',

@@ -24,12 +24,17 @@ export function refuseDeclaration(
 ): DeclarationRefusal {
   const ordered = problems
     .map((problem, index) => ({ problem, index }))
-    .sort((left, right) => comparePaths(left.problem.path, right.problem.path, fieldOrder) || left.index - right.index)
-    .map(({ problem }): DeclarationProblem => ({
-      code: problem.code,
-      path: formatProblemPath(problem.path),
-      message: problem.message,
-    }));
+    .sort(
+      (left, right) =>
+        comparePaths(left.problem.path, right.problem.path, fieldOrder) || left.index - right.index,
+    )
+    .map(
+      ({ problem }): DeclarationProblem => ({
+        code: problem.code,
+        path: formatProblemPath(problem.path),
+        message: problem.message,
+      }),
+    );
   return { ok: false, reason: formatReason(toolName, ordered), problems: ordered };
 }
 
@@ -46,7 +51,11 @@ function formatReason(toolName: string, problems: readonly DeclarationProblem[])
   return lines.join('\n');
 }
 
-function comparePaths(left: ProblemPath, right: ProblemPath, fieldOrder: readonly string[]): number {
+function comparePaths(
+  left: ProblemPath,
+  right: ProblemPath,
+  fieldOrder: readonly string[],
+): number {
   const length = Math.min(left.length, right.length);
   for (let position = 0; position < length; position += 1) {
     const difference = compareSegments(left[position], right[position], fieldOrder);
@@ -55,7 +64,11 @@ function comparePaths(left: ProblemPath, right: ProblemPath, fieldOrder: readonl
   return left.length - right.length;
 }
 
-function compareSegments(left: PropertyKey | undefined, right: PropertyKey | undefined, fieldOrder: readonly string[]): number {
+function compareSegments(
+  left: PropertyKey | undefined,
+  right: PropertyKey | undefined,
+  fieldOrder: readonly string[],
+): number {
   if (typeof left === 'number' && typeof right === 'number') return left - right;
   const leftRank = rank(left, fieldOrder);
   const rightRank = rank(right, fieldOrder);

@@ -26,7 +26,14 @@ describe('refuseDeclaration', () => {
       ],
       ['version', 'list', 'tipo', 'assinatura'],
     );
-    expect(refusal.problems.map((problem) => problem.message)).toEqual(['root', 'v', 'parent', 'a', 'b', 'c']);
+    expect(refusal.problems.map((problem) => problem.message)).toEqual([
+      'root',
+      'v',
+      'parent',
+      'a',
+      'b',
+      'c',
+    ]);
     expect(refusal.reason).toBe(
       [
         'declare_x refused (6 problems); nothing was recorded.',

@@ -21,7 +21,11 @@ export function renderModuleContractsText(listing: ModuleContractsListingData): 
     full.flatMap(moduleLines),
     nameOnlyLines(listing),
     outsideMapLines(listing),
-    [...leftOutLines(listing, full), ...whatToDoLines(listing, full), ...ignoredArgumentLines(listing)],
+    [
+      ...leftOutLines(listing, full),
+      ...whatToDoLines(listing, full),
+      ...ignoredArgumentLines(listing),
+    ],
   ];
   return blocks
     .filter((lines) => lines.length > 0)
@@ -30,8 +34,10 @@ export function renderModuleContractsText(listing: ModuleContractsListingData): 
 }
 
 function headerLine(listing: ModuleContractsListingData): string {
-  const contracts = listing.contractsVersion === null ? 'none declared' : `version ${listing.contractsVersion}`;
-  const map = listing.moduleMapVersion === null ? 'none declared' : `version ${listing.moduleMapVersion}`;
+  const contracts =
+    listing.contractsVersion === null ? 'none declared' : `version ${listing.contractsVersion}`;
+  const map =
+    listing.moduleMapVersion === null ? 'none declared' : `version ${listing.moduleMapVersion}`;
   return `listar_contratos_de_modulos — module contracts: ${contracts}; module map: ${map}.`;
 }
 
@@ -48,18 +54,28 @@ function scopeLines(listing: ModuleContractsListingData): string[] {
       `Your module "${listing.module}" is not in the current module map (version ${listing.moduleMapVersion}): it may have been removed or renamed by the Arquiteto. What a module consumes comes from its dependsOn in the map, so no contract is shown as yours or as one you consume.`,
     );
   }
-  lines.push("Another module's interface is read here, never in its worktree: this is the version the Arquiteto declared, not code in progress.");
+  lines.push(
+    "Another module's interface is read here, never in its worktree: this is the version the Arquiteto declared, not code in progress.",
+  );
   return lines;
 }
 
-function warningLines(listing: ModuleContractsListingData, full: readonly ListedModule[]): string[] {
-  if (listing.moduleMapVersion === null) return ['Warning: this project has no module map yet, so no module has a contract.'];
+function warningLines(
+  listing: ModuleContractsListingData,
+  full: readonly ListedModule[],
+): string[] {
+  if (listing.moduleMapVersion === null)
+    return ['Warning: this project has no module map yet, so no module has a contract.'];
   if (listing.contractsVersion === null) {
-    return ['Warning: no module contracts have been declared in this project yet: every module of the map is listed with expoe: null.'];
+    return [
+      'Warning: no module contracts have been declared in this project yet: every module of the map is listed with expoe: null.',
+    ];
   }
   const missing = modulesWithoutContract(full);
   if (missing.length === 0) return [];
-  return [`Warning: no contract is declared for: ${missing.map((module) => `${module.name} (${RELATION_LABELS[module.relation]})`).join(', ')}.`];
+  return [
+    `Warning: no contract is declared for: ${missing.map((module) => `${module.name} (${RELATION_LABELS[module.relation]})`).join(', ')}.`,
+  ];
 }
 
 function modulesWithoutContract(full: readonly ListedModule[]): ListedModule[] {
@@ -70,7 +86,9 @@ function moduleLines(module: ListedModule): string[] {
   if (module.detail !== 'full') return [];
   const dependsOn = module.dependsOn.length === 0 ? '(none)' : module.dependsOn.join(', ');
   const lines = [`## ${module.name} (${RELATION_LABELS[module.relation]}) — ${itemCount(module)}`];
-  lines.push(`${oneLine(module.responsibility)} — stack: ${oneLine(module.stack)} — dependsOn: ${dependsOn}`);
+  lines.push(
+    `${oneLine(module.responsibility)} — stack: ${oneLine(module.stack)} — dependsOn: ${dependsOn}`,
+  );
   for (const item of module.expoe ?? []) lines.push(itemLine(item));
   return lines;
 }
@@ -82,7 +100,8 @@ function itemCount(module: Extract<ListedModule, { detail: 'full' }>): string {
 }
 
 function itemLine(item: ContractItem): string {
-  const description = item.descricao === undefined || item.descricao === '' ? '' : ` — ${oneLine(item.descricao)}`;
+  const description =
+    item.descricao === undefined || item.descricao === '' ? '' : ` — ${oneLine(item.descricao)}`;
   return `- [${item.tipo}] ${oneLine(item.assinatura)}${description}`;
 }
 
@@ -93,10 +112,13 @@ function oneLine(text: string): string {
 
 function nameOnlyLines(listing: ModuleContractsListingData): string[] {
   const names = (relation: ModuleRelation) =>
-    listing.modules.filter((module) => module.detail === 'name_only' && module.relation === relation).map((module) => module.name);
+    listing.modules
+      .filter((module) => module.detail === 'name_only' && module.relation === relation)
+      .map((module) => module.name);
   const lines: string[] = [];
   const consumers = names('consumer');
-  if (consumers.length > 0) lines.push(`Modules that consume ${listing.module} (by name only): ${consumers.join(', ')}`);
+  if (consumers.length > 0)
+    lines.push(`Modules that consume ${listing.module} (by name only): ${consumers.join(', ')}`);
   const others = names('other');
   if (others.length > 0) {
     const label = listing.moduleInMap === false ? 'Modules in the current map' : 'Other modules';
@@ -107,31 +129,49 @@ function nameOnlyLines(listing: ModuleContractsListingData): string[] {
 
 function outsideMapLines(listing: ModuleContractsListingData): string[] {
   if (listing.contractsOutsideMap.length === 0) return [];
-  const entries = listing.contractsOutsideMap.map((contract) => `${contract.modulo} (${itemsText(contract.declaredItems)})`);
+  const entries = listing.contractsOutsideMap.map(
+    (contract) => `${contract.modulo} (${itemsText(contract.declaredItems)})`,
+  );
   return [
     `Contracts declared for modules that are not in the current module map — declared here, not attributed to any module, not shown: ${entries.join(', ')}.`,
   ];
 }
 
-function leftOutLines(listing: ModuleContractsListingData, full: readonly ListedModule[]): string[] {
+function leftOutLines(
+  listing: ModuleContractsListingData,
+  full: readonly ListedModule[],
+): string[] {
   const parts = full.flatMap((module) => {
     if (module.detail !== 'full' || module.omittedItems === 0) return [];
     const shownNone = module.omittedItems === module.declaredItems;
-    if (!shownNone) return [`${module.omittedItems} of ${module.declaredItems} items of ${module.name}`];
-    return [module.declaredItems === 1 ? `the 1 item of ${module.name}` : `all ${module.declaredItems} items of ${module.name}`];
+    if (!shownNone)
+      return [`${module.omittedItems} of ${module.declaredItems} items of ${module.name}`];
+    return [
+      module.declaredItems === 1
+        ? `the 1 item of ${module.name}`
+        : `all ${module.declaredItems} items of ${module.name}`,
+    ];
   });
   if (parts.length === 0) return [];
-  return [`Left out by the ceiling of ${listing.maxItems} items: ${parts.join('; ')} (${itemsText(listing.omittedItems)} in all, declared but not listed here).`];
+  return [
+    `Left out by the ceiling of ${listing.maxItems} items: ${parts.join('; ')} (${itemsText(listing.omittedItems)} in all, declared but not listed here).`,
+  ];
 }
 
-function whatToDoLines(listing: ModuleContractsListingData, full: readonly ListedModule[]): string[] {
+function whatToDoLines(
+  listing: ModuleContractsListingData,
+  full: readonly ListedModule[],
+): string[] {
   const lines: string[] = [];
   if (listing.moduleInMap === false) {
     lines.push(
       `What to do: call report_blocked naming your module and what is missing — {"modulo": "${listing.module}", "falta": "the module is not in the current module map"} — so the Arquiteto restores it or moves your task.`,
     );
   }
-  const contractMissing = listing.moduleMapVersion === null || listing.contractsVersion === null || modulesWithoutContract(full).length > 0;
+  const contractMissing =
+    listing.moduleMapVersion === null ||
+    listing.contractsVersion === null ||
+    modulesWithoutContract(full).length > 0;
   if (contractMissing) {
     lines.push(
       'What to do without a contract: implement from what your story and task say. If your task depends on an interface that does not exist, call report_blocked naming the module and the missing interface — {"modulo": "<module>", "falta": "<the interface you need>"} — so the Arquiteto declares it. Do not look for it in another module\'s worktree.',

@@ -21,7 +21,9 @@ export function addRuleProblem<Value>(
  * A rule on an array that runs even when some of its items are broken. Zod skips refinements after item
  * issues by default; reporting the list's own problem too lets the model fix everything in one turn.
  */
-export function arrayRule(rule: (items: readonly unknown[], context: core.$RefinementCtx<unknown[]>) => void) {
+export function arrayRule(
+  rule: (items: readonly unknown[], context: core.$RefinementCtx<unknown[]>) => void,
+) {
   return z.superRefine<unknown[]>((items, context) => rule(items, context), {
     when: (payload) => Array.isArray(payload.value),
   });
@@ -96,7 +98,11 @@ export const versionSchema = z
   .check(
     z.superRefine<number>((version, context) => {
       if (!Number.isSafeInteger(version) || version < 1) {
-        addRuleProblem(context, 'invalid_value', `version must be a whole number ≥ 1, received ${version}`);
+        addRuleProblem(
+          context,
+          'invalid_value',
+          `version must be a whole number ≥ 1, received ${version}`,
+        );
       }
     }),
   )

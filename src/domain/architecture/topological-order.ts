@@ -5,7 +5,9 @@ import type { ModuleGraphInput } from './module-graph.ts';
 import { validateModuleMap } from './module-graph.ts';
 
 /** Module names with every module after all the modules it depends on, or why no such order exists. */
-export type TopologicalOrder = { readonly ok: true; readonly order: readonly string[] } | DeclarationRefusal;
+export type TopologicalOrder =
+  | { readonly ok: true; readonly order: readonly string[] }
+  | DeclarationRefusal;
 
 /**
  * Orders the modules so that each comes after its dependencies (build and integration order: providers
@@ -25,7 +27,8 @@ export function topologicalOrder(map: ModuleGraphInput): TopologicalOrder {
       .sort(compareText);
     const next = ready[0];
     // validateModuleMap has ruled out cycles, so some module is always ready.
-    if (next === undefined) throw new InvariantViolationError('topological_order', 'no module ready in a validated map');
+    if (next === undefined)
+      throw new InvariantViolationError('topological_order', 'no module ready in a validated map');
     order.push(next);
     waitingOn.delete(next);
     for (const dependencies of waitingOn.values()) dependencies.delete(next);

@@ -6,8 +6,16 @@ import { acyclicMapArbitrary, mapOf, shuffledMapArbitrary } from './test-support
 describe('topologicalOrder', () => {
   it.each([
     { name: 'a chain', map: mapOf({ a: ['b'], b: ['c'], c: [] }), order: ['c', 'b', 'a'] },
-    { name: 'independent modules, alphabetically', map: mapOf({ z: [], m: [], a: [] }), order: ['a', 'm', 'z'] },
-    { name: 'a diamond', map: mapOf({ app: ['ui', 'core'], ui: ['core'], core: [] }), order: ['core', 'ui', 'app'] },
+    {
+      name: 'independent modules, alphabetically',
+      map: mapOf({ z: [], m: [], a: [] }),
+      order: ['a', 'm', 'z'],
+    },
+    {
+      name: 'a diamond',
+      map: mapOf({ app: ['ui', 'core'], ui: ['core'], core: [] }),
+      order: ['core', 'ui', 'app'],
+    },
   ])('orders $name with dependencies first', ({ map, order }) => {
     expect(topologicalOrder(map)).toEqual({ ok: true, order });
   });

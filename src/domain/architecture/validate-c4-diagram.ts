@@ -7,7 +7,18 @@ import { nameAt, noModuleMapProblem, readNamesAt } from './module-membership.ts'
 import type { DeclarationValidation } from './validate-declaration.ts';
 import { validateDeclaration } from './validate-declaration.ts';
 
-export const C4_DIAGRAM_FIELD_ORDER = ['version', 'system', 'actors', 'relations', 'id', 'kind', 'name', 'from', 'to', 'description'] as const;
+export const C4_DIAGRAM_FIELD_ORDER = [
+  'version',
+  'system',
+  'actors',
+  'relations',
+  'id',
+  'kind',
+  'name',
+  'from',
+  'to',
+  'description',
+] as const;
 
 /**
  * Validates the arguments of `declare_c4_diagram`: a module map must exist (the container level is the map);
@@ -15,12 +26,22 @@ export const C4_DIAGRAM_FIELD_ORDER = ['version', 'system', 'actors', 'relations
  * ones); an actor id never shadows a module name; no relation between two modules (those are `dependsOn`).
  * All problems are reported in one refusal.
  */
-export function validateC4DiagramDeclaration(args: unknown, currentModuleMap: ModuleMap | null): DeclarationValidation<C4Diagram> {
+export function validateC4DiagramDeclaration(
+  args: unknown,
+  currentModuleMap: ModuleMap | null,
+): DeclarationValidation<C4Diagram> {
   return validateDeclaration(c4DiagramSchema, args, {
     toolName: 'declare_c4_diagram',
     fieldOrder: C4_DIAGRAM_FIELD_ORDER,
     valueCodes: { kind: 'invalid_value' },
-    contextProblems: currentModuleMap === null ? [noModuleMapProblem('the C4 diagram places its actors around the modules of the current map')] : endpointProblems(args, currentModuleMap),
+    contextProblems:
+      currentModuleMap === null
+        ? [
+            noModuleMapProblem(
+              'the C4 diagram places its actors around the modules of the current map',
+            ),
+          ]
+        : endpointProblems(args, currentModuleMap),
   });
 }
 
@@ -28,7 +49,11 @@ function endpointProblems(args: unknown, map: ModuleMap): ProblemAtPath[] {
   const modules = new Set(map.modules.map((module) => module.name));
   const actors = readNamesAt(args, 'actors', 'id');
   const actorIds = new Set(actors.map((actor) => actor.name));
-  const validEndpoints = [C4_SYSTEM_ENDPOINT, ...[...actorIds].sort(compareText), ...[...modules].sort(compareText)].join(', ');
+  const validEndpoints = [
+    C4_SYSTEM_ENDPOINT,
+    ...[...actorIds].sort(compareText),
+    ...[...modules].sort(compareText),
+  ].join(', ');
   const problems: ProblemAtPath[] = actors
     .filter((actor) => modules.has(actor.name))
     .map((actor) => ({
@@ -37,12 +62,24 @@ function endpointProblems(args: unknown, map: ModuleMap): ProblemAtPath[] {
       message: `id "${actor.name}" is also a module name; people and external systems need ids that differ from the modules`,
     }));
 
-  const relations = typeof args === 'object' && args !== null ? (args as { relations?: unknown }).relations : undefined;
+  const relations =
+    typeof args === 'object' && args !== null
+      ? (args as { relations?: unknown }).relations
+      : undefined;
   if (!Array.isArray(relations)) return problems;
   relations.forEach((relation, index) => {
-    const ends = (['from', 'to'] as const).map((field) => ({ field, name: nameAt(relation, field) }));
+    const ends = (['from', 'to'] as const).map((field) => ({
+      field,
+      name: nameAt(relation, field),
+    }));
     for (const { field, name } of ends) {
-      if (name === undefined || name === C4_SYSTEM_ENDPOINT || actorIds.has(name) || modules.has(name)) continue;
+      if (
+        name === undefined ||
+        name === C4_SYSTEM_ENDPOINT ||
+        actorIds.has(name) ||
+        modules.has(name)
+      )
+        continue;
       problems.push({
         code: 'unknown_endpoint',
         path: ['relations', index, field],
@@ -50,7 +87,15 @@ function endpointProblems(args: unknown, map: ModuleMap): ProblemAtPath[] {
       });
     }
     const [from, to] = ends.map((end) => end.name);
-    if (from !== undefined && to !== undefined && from !== to && modules.has(from) && modules.has(to) && !actorIds.has(from) && !actorIds.has(to)) {
+    if (
+      from !== undefined &&
+      to !== undefined &&
+      from !== to &&
+      modules.has(from) &&
+      modules.has(to) &&
+      !actorIds.has(from) &&
+      !actorIds.has(to)
+    ) {
       problems.push({
         code: 'module_to_module_relation',
         path: ['relations', index],

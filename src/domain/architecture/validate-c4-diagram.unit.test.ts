@@ -7,7 +7,10 @@ const map = mapOf({ api: ['core'], core: [], web: ['api'] }, 2);
 const diagram = (overrides: Record<string, unknown> = {}) => ({
   version: 1,
   system: { name: 'Tetris', description: 'A falling-blocks game' },
-  actors: [{ id: 'player', kind: 'person', name: 'Player' }, { id: 'payments', kind: 'external_system', name: 'Payment gateway' }],
+  actors: [
+    { id: 'player', kind: 'person', name: 'Player' },
+    { id: 'payments', kind: 'external_system', name: 'Payment gateway' },
+  ],
   relations: [
     { from: 'player', to: 'web', description: 'plays in the browser' },
     { from: 'api', to: 'payments', description: 'charges' },
@@ -22,12 +25,21 @@ describe('validateC4DiagramDeclaration', () => {
   });
 
   it('accepts a diagram without actors or relations', () => {
-    const result = validateC4DiagramDeclaration({ version: 1, system: { name: 'S', description: 'D' } }, map);
+    const result = validateC4DiagramDeclaration(
+      { version: 1, system: { name: 'S', description: 'D' } },
+      map,
+    );
     expect(result.ok ? result.declaration.actors : null).toEqual([]);
   });
 
   it.each([
-    { rule: 'no module map', args: diagram(), currentMap: null, code: 'no_module_map', path: '(arguments)' },
+    {
+      rule: 'no module map',
+      args: diagram(),
+      currentMap: null,
+      code: 'no_module_map',
+      path: '(arguments)',
+    },
     {
       rule: 'an endpoint that is neither an actor, the system, nor a module of the current map',
       args: diagram({ relations: [{ from: 'player', to: 'ghost', description: 'x' }] }),
@@ -40,26 +52,54 @@ describe('validateC4DiagramDeclaration', () => {
       code: 'module_to_module_relation',
       path: 'relations[0]',
     },
-    { rule: 'an actor id that shadows a module', args: diagram({ actors: [{ id: 'api', kind: 'person', name: 'X' }], relations: [] }), code: 'repeated_id', path: 'actors[0].id' },
+    {
+      rule: 'an actor id that shadows a module',
+      args: diagram({ actors: [{ id: 'api', kind: 'person', name: 'X' }], relations: [] }),
+      code: 'repeated_id',
+      path: 'actors[0].id',
+    },
     {
       rule: 'a repeated actor id',
-      args: diagram({ actors: [{ id: 'p', kind: 'person', name: 'A' }, { id: 'p', kind: 'person', name: 'B' }], relations: [] }),
+      args: diagram({
+        actors: [
+          { id: 'p', kind: 'person', name: 'A' },
+          { id: 'p', kind: 'person', name: 'B' },
+        ],
+        relations: [],
+      }),
       code: 'repeated_id',
       path: 'actors[1].id',
     },
-    { rule: 'an unknown actor kind', args: diagram({ actors: [{ id: 'p', kind: 'robot', name: 'A' }], relations: [] }), code: 'invalid_value', path: 'actors[0].kind' },
-    { rule: 'a relation to itself', args: diagram({ relations: [{ from: 'player', to: 'player', description: 'x' }] }), code: 'invalid_value', path: 'relations[0].to' },
+    {
+      rule: 'an unknown actor kind',
+      args: diagram({ actors: [{ id: 'p', kind: 'robot', name: 'A' }], relations: [] }),
+      code: 'invalid_value',
+      path: 'actors[0].kind',
+    },
+    {
+      rule: 'a relation to itself',
+      args: diagram({ relations: [{ from: 'player', to: 'player', description: 'x' }] }),
+      code: 'invalid_value',
+      path: 'relations[0].to',
+    },
   ])('refuses $rule', ({ args, currentMap, code, path }) => {
     const result = validateC4DiagramDeclaration(args, currentMap === undefined ? map : currentMap);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems.map((problem) => ({ code: problem.code, path: problem.path }))).toEqual([{ code, path }]);
+    expect(result.problems.map((problem) => ({ code: problem.code, path: problem.path }))).toEqual([
+      { code, path },
+    ]);
     expect(result.reason).toMatch(/^declare_c4_diagram refused/);
   });
 
   it('lists the valid endpoints when one is unknown', () => {
-    const result = validateC4DiagramDeclaration(diagram({ relations: [{ from: 'ghost', to: 'web', description: 'x' }] }), map);
-    expect(result.ok ? '' : result.reason).toContain('valid: system, payments, player, api, core, web');
+    const result = validateC4DiagramDeclaration(
+      diagram({ relations: [{ from: 'ghost', to: 'web', description: 'x' }] }),
+      map,
+    );
+    expect(result.ok ? '' : result.reason).toContain(
+      'valid: system, payments, player, api, core, web',
+    );
   });
 });
 

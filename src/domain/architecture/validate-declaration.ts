@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import type { DeclarationProblemCode, DeclarationRefusal, ProblemAtPath } from './declaration-problems.ts';
+import type {
+  DeclarationProblemCode,
+  DeclarationRefusal,
+  ProblemAtPath,
+} from './declaration-problems.ts';
 import { refuseDeclaration } from './refusal.ts';
 import { problemsFromZodIssues } from './zod-issues.ts';
 
@@ -32,6 +36,7 @@ export function validateDeclaration<Schema extends z.ZodType>(
     ...(check.contextProblems ?? []),
     ...(parsed.success ? [] : problemsFromZodIssues(parsed.error.issues, check.valueCodes)),
   ];
-  if (problems.length > 0 || !parsed.success) return refuseDeclaration(check.toolName, problems, check.fieldOrder);
+  if (problems.length > 0 || !parsed.success)
+    return refuseDeclaration(check.toolName, problems, check.fieldOrder);
   return { ok: true, declaration: parsed.data };
 }

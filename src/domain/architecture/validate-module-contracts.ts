@@ -6,7 +6,15 @@ import { modulesNotInMap, noModuleMapProblem, readNamesAt } from './module-membe
 import type { DeclarationValidation } from './validate-declaration.ts';
 import { validateDeclaration } from './validate-declaration.ts';
 
-export const MODULE_CONTRACTS_FIELD_ORDER = ['version', 'contratos', 'modulo', 'expoe', 'tipo', 'assinatura', 'descricao'] as const;
+export const MODULE_CONTRACTS_FIELD_ORDER = [
+  'version',
+  'contratos',
+  'modulo',
+  'expoe',
+  'tipo',
+  'assinatura',
+  'descricao',
+] as const;
 
 /**
  * Validates the arguments of `declare_module_contracts` with every rule of ADR 0200 §4 — no module map; a
@@ -28,6 +36,7 @@ export function validateModuleContractsDeclaration(
 }
 
 function mapProblems(args: unknown, map: ModuleMap | null): ProblemAtPath[] {
-  if (map === null) return [noModuleMapProblem('contracts are declared per module of the current map')];
+  if (map === null)
+    return [noModuleMapProblem('contracts are declared per module of the current map')];
   return modulesNotInMap(map, readNamesAt(args, 'contratos', 'modulo'));
 }

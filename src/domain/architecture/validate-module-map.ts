@@ -9,5 +9,8 @@ import { validateDeclaration } from './validate-declaration.ts';
  * graph rules of `validateModuleMap` (unknown dependency, self-dependency, cycle named), all reported at once.
  */
 export function validateModuleMapDeclaration(args: unknown): DeclarationValidation<ModuleMap> {
-  return validateDeclaration(moduleMapSchema, args, { toolName: 'declare_module_map', fieldOrder: MODULE_MAP_FIELD_ORDER });
+  return validateDeclaration(moduleMapSchema, args, {
+    toolName: 'declare_module_map',
+    fieldOrder: MODULE_MAP_FIELD_ORDER,
+  });
 }

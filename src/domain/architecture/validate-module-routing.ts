@@ -5,7 +5,13 @@ import { moduleRoutingSchema } from './module-routing-schema.ts';
 import type { DeclarationValidation } from './validate-declaration.ts';
 import { validateDeclaration } from './validate-declaration.ts';
 
-export const MODULE_ROUTING_FIELD_ORDER = ['version', 'routes', 'module', 'infra', 'notes'] as const;
+export const MODULE_ROUTING_FIELD_ORDER = [
+  'version',
+  'routes',
+  'module',
+  'infra',
+  'notes',
+] as const;
 
 /**
  * Validates the arguments of `route_modules_to_infra`: a module map must exist, every routed module must be

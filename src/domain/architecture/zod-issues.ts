@@ -21,24 +21,42 @@ function problemFromIssue(
 ): ProblemAtPath {
   const path = issue.path;
   if (issue.code === 'custom') {
-    const code = (issue.params as { code?: DeclarationProblemCode } | undefined)?.code ?? 'invalid_value';
+    const code =
+      (issue.params as { code?: DeclarationProblemCode } | undefined)?.code ?? 'invalid_value';
     return { code, path, message: issue.message };
   }
   if (issue.code === 'invalid_type') {
     if (path.length === 0) {
-      return { code: 'malformed_arguments', path, message: `arguments must be a JSON object, received ${describeValue(issue.input)}` };
+      return {
+        code: 'malformed_arguments',
+        path,
+        message: `arguments must be a JSON object, received ${describeValue(issue.input)}`,
+      };
     }
     if (issue.input === undefined) {
-      return { code: 'missing_field', path, message: `required field is missing (expected ${issue.expected})` };
+      return {
+        code: 'missing_field',
+        path,
+        message: `required field is missing (expected ${issue.expected})`,
+      };
     }
-    return { code: 'wrong_type', path, message: `expected ${issue.expected}, received ${describeValue(issue.input)}` };
+    return {
+      code: 'wrong_type',
+      path,
+      message: `expected ${issue.expected}, received ${describeValue(issue.input)}`,
+    };
   }
   if (issue.code === 'unrecognized_keys') {
     return { code: 'unknown_field', path, message: issue.message };
   }
   const field = path.at(-1);
-  const code = issue.code === 'invalid_value' && typeof field === 'string' ? valueCodes[field] : undefined;
-  return { code: code ?? 'invalid_value', path, message: issue.message.replace(/^Invalid input: /, '') };
+  const code =
+    issue.code === 'invalid_value' && typeof field === 'string' ? valueCodes[field] : undefined;
+  return {
+    code: code ?? 'invalid_value',
+    path,
+    message: issue.message.replace(/^Invalid input: /, ''),
+  };
 }
 
 /** Names the JSON type of a value without echoing it (an argument may be large). */

@@ -29,14 +29,22 @@ const ARTIFACT_TYPE_PATTERN = /^[a-z][a-z0-9_]*$/;
  * `[...CORE_ARTIFACT_DEFINITIONS, ...architectureDefinitions]`.
  * Throws on a malformed or repeated type: that is a wiring bug found at startup, not an input to refuse.
  */
-export function createArtifactRegistry(definitions: readonly ArtifactDefinition[]): ArtifactRegistry {
+export function createArtifactRegistry(
+  definitions: readonly ArtifactDefinition[],
+): ArtifactRegistry {
   const byType = new Map<string, ArtifactDefinition>();
   for (const definition of definitions) {
     if (!ARTIFACT_TYPE_PATTERN.test(definition.type)) {
-      throw new InvariantViolationError('artifact_type', `"${definition.type}" must match ${ARTIFACT_TYPE_PATTERN.source}`);
+      throw new InvariantViolationError(
+        'artifact_type',
+        `"${definition.type}" must match ${ARTIFACT_TYPE_PATTERN.source}`,
+      );
     }
     if (byType.has(definition.type)) {
-      throw new InvariantViolationError('artifact_type', `"${definition.type}" is registered twice`);
+      throw new InvariantViolationError(
+        'artifact_type',
+        `"${definition.type}" is registered twice`,
+      );
     }
     byType.set(definition.type, definition);
   }
@@ -49,4 +57,5 @@ export function createArtifactRegistry(definitions: readonly ArtifactDefinition[
 }
 
 /** The registry of the core artifacts only. */
-export const defaultArtifactRegistry: ArtifactRegistry = createArtifactRegistry(CORE_ARTIFACT_DEFINITIONS);
+export const defaultArtifactRegistry: ArtifactRegistry =
+  createArtifactRegistry(CORE_ARTIFACT_DEFINITIONS);

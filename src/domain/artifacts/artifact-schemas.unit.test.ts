@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EPIC_ID_PATTERN, EpicSchema, STORY_ID_PATTERN, StorySchema, TASK_ID_PATTERN, TaskSchema } from './backlog.ts';
+import {
+  EPIC_ID_PATTERN,
+  EpicSchema,
+  STORY_ID_PATTERN,
+  StorySchema,
+  TASK_ID_PATTERN,
+  TaskSchema,
+} from './backlog.ts';
 import { ProductBriefSchema } from './product-brief.ts';
 import { artifactEventType, artifactTypeOf } from './artifact-payload.ts';
 
@@ -19,9 +26,18 @@ describe('backlog ids', () => {
   });
 
   it('refuses a story pointing to a task id as its epic, naming the field and the expected shape', () => {
-    const parsed = StorySchema.safeParse({ id: 'HS-071', epic_id: 'AT-276', title: 't', description: 'd', acceptance_criteria: ['a'] });
+    const parsed = StorySchema.safeParse({
+      id: 'HS-071',
+      epic_id: 'AT-276',
+      title: 't',
+      description: 'd',
+      acceptance_criteria: ['a'],
+    });
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]).toMatchObject({ path: ['epic_id'], message: expect.stringContaining('must look like EP-030') });
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['epic_id'],
+      message: expect.stringContaining('must look like EP-030'),
+    });
   });
 
   it('requires at least one acceptance criterion on stories and tasks, none on epics', () => {
@@ -32,7 +48,13 @@ describe('backlog ids', () => {
   });
 
   it('keeps the task module optional', () => {
-    const task = { id: 'AT-001', story_id: 'HS-001', title: 't', description: 'd', acceptance_criteria: ['a'] };
+    const task = {
+      id: 'AT-001',
+      story_id: 'HS-001',
+      title: 't',
+      description: 'd',
+      acceptance_criteria: ['a'],
+    };
     expect(TaskSchema.parse(task)).not.toHaveProperty('module');
     expect(TaskSchema.parse({ ...task, module: 'billing' }).module).toBe('billing');
   });
@@ -40,13 +62,28 @@ describe('backlog ids', () => {
 
 describe('product brief', () => {
   it('fills empty lists for refs, out of scope and open questions', () => {
-    const brief = ProductBriefSchema.parse({ title: 't', summary: 's', problem: 'p', audience: 'a', goals: ['g'] });
+    const brief = ProductBriefSchema.parse({
+      title: 't',
+      summary: 's',
+      problem: 'p',
+      audience: 'a',
+      goals: ['g'],
+    });
     expect(brief).toMatchObject({ business_rule_refs: [], out_of_scope: [], open_questions: [] });
   });
 
   it('requires at least one goal', () => {
-    const parsed = ProductBriefSchema.safeParse({ title: 't', summary: 's', problem: 'p', audience: 'a', goals: [] });
-    expect(parsed.error?.issues[0]).toMatchObject({ path: ['goals'], message: 'must have at least 1 item' });
+    const parsed = ProductBriefSchema.safeParse({
+      title: 't',
+      summary: 's',
+      problem: 'p',
+      audience: 'a',
+      goals: [],
+    });
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['goals'],
+      message: 'must have at least 1 item',
+    });
   });
 });
 
@@ -59,7 +96,10 @@ describe('artifact event types', () => {
     );
   });
 
-  it.each(['handoff.offered', 'artifact.', 'chat.message'])('reads %s as no artifact', (eventType) => {
-    expect(artifactTypeOf(eventType)).toBeNull();
-  });
+  it.each(['handoff.offered', 'artifact.', 'chat.message'])(
+    'reads %s as no artifact',
+    (eventType) => {
+      expect(artifactTypeOf(eventType)).toBeNull();
+    },
+  );
 });

@@ -11,10 +11,13 @@ export const STORY_ID_PATTERN = /^HS-\d{3,}$/;
 export const TASK_ID_PATTERN = /^AT-\d{3,}$/;
 
 function backlogId(pattern: RegExp, example: string): z.ZodString {
-  return z.string({ error: 'must be a string' }).regex(pattern, `must look like ${example} (${pattern.source})`);
+  return z
+    .string({ error: 'must be a string' })
+    .regex(pattern, `must look like ${example} (${pattern.source})`);
 }
 
-const acceptanceCriteria = (minItems: number) => textList({ minItems, maxItems: 30, maxCharacters: 500 });
+const acceptanceCriteria = (minItems: number) =>
+  textList({ minItems, maxItems: 30, maxCharacters: 500 });
 
 export const EpicSchema = z.strictObject({
   id: backlogId(EPIC_ID_PATTERN, 'EP-030'),

@@ -6,7 +6,11 @@ export const MAX_ORIGIN_SEQS = 100;
 
 export type OriginCheck =
   | { readonly ok: true; readonly origin: readonly number[] }
-  | { readonly ok: false; readonly code: 'origin_empty' | 'origin_invalid'; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly code: 'origin_empty' | 'origin_invalid';
+      readonly reason: string;
+    };
 
 /**
  * Checks `origin`: a list of seqs of conversation events (`chat.message` / `agent.response`) in
@@ -20,7 +24,8 @@ export function checkOrigin(
   conversationTypes: ReadonlySet<string>,
 ): OriginCheck {
   const cite = [...conversationTypes].join(' / ');
-  const isEmpty = origin === undefined || origin === null || (Array.isArray(origin) && origin.length === 0);
+  const isEmpty =
+    origin === undefined || origin === null || (Array.isArray(origin) && origin.length === 0);
   if (isEmpty) {
     if (definition.originRequired !== true) return { ok: true, origin: [] };
     return {
@@ -30,18 +35,34 @@ export function checkOrigin(
     };
   }
   if (!Array.isArray(origin)) {
-    return { ok: false, code: 'origin_invalid', reason: 'origin: must be a list of event seqs (positive integers)' };
+    return {
+      ok: false,
+      code: 'origin_invalid',
+      reason: 'origin: must be a list of event seqs (positive integers)',
+    };
   }
-  const notSeqs = origin.flatMap((seq, index) => (Number.isInteger(seq) && (seq as number) > 0 ? [] : [index]));
+  const notSeqs = origin.flatMap((seq, index) =>
+    Number.isInteger(seq) && (seq as number) > 0 ? [] : [index],
+  );
   if (notSeqs.length > 0) {
     const where = notSeqs.map((index) => `origin[${index}]`).join(', ');
-    return { ok: false, code: 'origin_invalid', reason: `${where}: must be a positive integer seq` };
+    return {
+      ok: false,
+      code: 'origin_invalid',
+      reason: `${where}: must be a positive integer seq`,
+    };
   }
   const seqs = [...new Set(origin as number[])];
   if (seqs.length > MAX_ORIGIN_SEQS) {
-    return { ok: false, code: 'origin_invalid', reason: `origin: must cite at most ${MAX_ORIGIN_SEQS} seqs` };
+    return {
+      ok: false,
+      code: 'origin_invalid',
+      reason: `origin: must cite at most ${MAX_ORIGIN_SEQS} seqs`,
+    };
   }
-  const citable = new Set(sessionEvents.filter((event) => conversationTypes.has(event.type)).map((event) => event.seq));
+  const citable = new Set(
+    sessionEvents.filter((event) => conversationTypes.has(event.type)).map((event) => event.seq),
+  );
   const unknown = seqs.filter((seq) => !citable.has(seq));
   if (unknown.length > 0) {
     const listed = unknown.join(', ');

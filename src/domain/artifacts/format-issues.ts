@@ -4,7 +4,10 @@ import type { z } from 'zod';
 export function formatIssuePath(prefix: string, path: readonly PropertyKey[]): string {
   let formatted = prefix;
   for (const segment of path) {
-    formatted += typeof segment === 'number' ? `[${segment}]` : `${formatted === '' ? '' : '.'}${String(segment)}`;
+    formatted +=
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : `${formatted === '' ? '' : '.'}${String(segment)}`;
   }
   return formatted === '' ? '(root)' : formatted;
 }
@@ -14,11 +17,14 @@ export function formatIssuePath(prefix: string, path: readonly PropertyKey[]): s
  * retry instead of discovering them one refusal at a time.
  */
 export function formatIssues(prefix: string, issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map((issue) => `${formatIssuePath(prefix, issue.path)}: ${describeIssue(issue)}`).join('; ');
+  return issues
+    .map((issue) => `${formatIssuePath(prefix, issue.path)}: ${describeIssue(issue)}`)
+    .join('; ');
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   // zod's own wording for unknown keys does not say what to do about them.
-  if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.join(', ')}; remove them`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown field(s) ${issue.keys.join(', ')}; remove them`;
   return issue.message;
 }

@@ -6,7 +6,11 @@ export {
   artifactTypeOf,
 } from './artifact-payload.ts';
 export type { ArtifactPayload } from './artifact-payload.ts';
-export { CORE_ARTIFACT_DEFINITIONS, createArtifactRegistry, defaultArtifactRegistry } from './artifact-registry.ts';
+export {
+  CORE_ARTIFACT_DEFINITIONS,
+  createArtifactRegistry,
+  defaultArtifactRegistry,
+} from './artifact-registry.ts';
 export type { ArtifactRegistry } from './artifact-registry.ts';
 export { requiredText, textList } from './artifact-text.ts';
 export {
@@ -30,4 +34,8 @@ export type { ProductBrief } from './product-brief.ts';
 export { validateArtifactData } from './validate-artifact-data.ts';
 export type { ArtifactDataValidation } from './validate-artifact-data.ts';
 export { validateEmitArtifact } from './validate-emit-artifact.ts';
-export type { EmitArtifactRefusalCode, EmitArtifactResult, EmittedArtifact } from './validate-emit-artifact.ts';
+export type {
+  EmitArtifactRefusalCode,
+  EmitArtifactResult,
+  EmittedArtifact,
+} from './validate-emit-artifact.ts';

@@ -1,6 +1,10 @@
 import { CONVERSATION_EVENT_TYPES } from '../conversation/event-types.ts';
 import type { SessionEvent } from '../conversation/session-event.ts';
-import { ARTIFACT_PAYLOAD_VERSION, artifactEventType, type ArtifactPayload } from './artifact-payload.ts';
+import {
+  ARTIFACT_PAYLOAD_VERSION,
+  artifactEventType,
+  type ArtifactPayload,
+} from './artifact-payload.ts';
 import { defaultArtifactRegistry, type ArtifactRegistry } from './artifact-registry.ts';
 import { validateArtifactData } from './validate-artifact-data.ts';
 import { checkOrigin } from './check-origin.ts';
@@ -48,7 +52,10 @@ export function validateEmitArtifact(
   }
   const definition = registry.get(type);
   if (definition === undefined) {
-    return refuse('unknown_type', `type: "${type}" is not an artifact type; valid types are ${validTypes}`);
+    return refuse(
+      'unknown_type',
+      `type: "${type}" is not an artifact type; valid types are ${validTypes}`,
+    );
   }
   if (definition.systemOnly) {
     const why = definition.systemOnlyReason ?? 'it is produced by the system only';

@@ -11,7 +11,12 @@
  */
 export type ConversationCommand =
   | { readonly type: 'ActivateAgent'; readonly agent: string; readonly actor: string }
-  | { readonly type: 'StartTurn'; readonly agent: string; readonly turn_id: string; readonly kind: 'message' | 'consolidation' }
+  | {
+      readonly type: 'StartTurn';
+      readonly agent: string;
+      readonly turn_id: string;
+      readonly kind: 'message' | 'consolidation';
+    }
   | { readonly type: 'FailTurn'; readonly turn_id: string; readonly reason: string }
   | { readonly type: 'ConfirmReadiness'; readonly actor: string }
   | { readonly type: 'RecordProductBrief'; readonly agent: string; readonly brief: unknown }
@@ -24,8 +29,21 @@ export type ConversationCommand =
       readonly actor: string;
     }
   | { readonly type: 'ApproveAction'; readonly action_id: string; readonly actor: string }
-  | { readonly type: 'DenyAction'; readonly action_id: string; readonly actor: string; readonly reason?: string }
-  | { readonly type: 'PostMessage'; readonly text: string; readonly to: string | null; readonly actor?: string };
+  | {
+      readonly type: 'DenyAction';
+      readonly action_id: string;
+      readonly actor: string;
+      readonly reason?: string;
+    }
+  | {
+      readonly type: 'PostMessage';
+      readonly text: string;
+      readonly to: string | null;
+      readonly actor?: string;
+    };
 
 /** The command of a given `type`. */
-export type CommandOf<Type extends ConversationCommand['type']> = Extract<ConversationCommand, { type: Type }>;
+export type CommandOf<Type extends ConversationCommand['type']> = Extract<
+  ConversationCommand,
+  { type: Type }
+>;

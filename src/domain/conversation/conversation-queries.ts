@@ -1,6 +1,12 @@
 import type { Handoff } from '../handoffs/handoff.ts';
 import { TERMINAL_HANDOFF_STATUSES } from '../handoffs/handoff.ts';
-import type { ActiveAgent, ChatHistoryEntry, ConversationState, PendingAction, TurnInProgress } from './conversation-state.ts';
+import type {
+  ActiveAgent,
+  ChatHistoryEntry,
+  ConversationState,
+  PendingAction,
+  TurnInProgress,
+} from './conversation-state.ts';
 
 /** The activation of `agent` in this session, if it is active. */
 export function activeAgent(state: ConversationState, agent: string): ActiveAgent | undefined {

@@ -37,7 +37,11 @@ export type ChatHistoryEntry =
       readonly event_id: string;
     };
 
-export type ActiveAgent = { readonly agent: string; readonly handoff_id: string | null; readonly seq: number };
+export type ActiveAgent = {
+  readonly agent: string;
+  readonly handoff_id: string | null;
+  readonly seq: number;
+};
 
 export type RecordedBusinessRule = BusinessRule & {
   readonly event_id: string;
@@ -45,17 +49,35 @@ export type RecordedBusinessRule = BusinessRule & {
   readonly origin: readonly number[];
 };
 
-export type RecordedProductBrief = { readonly event_id: string; readonly seq: number; readonly data: ProductBrief };
+export type RecordedProductBrief = {
+  readonly event_id: string;
+  readonly seq: number;
+  readonly data: ProductBrief;
+};
 
 /** Any artifact of the session, whatever its type: what a handoff's `artifact_id` may point to. */
-export type RecordedArtifact = { readonly event_id: string; readonly seq: number; readonly type: string };
+export type RecordedArtifact = {
+  readonly event_id: string;
+  readonly seq: number;
+  readonly type: string;
+};
 
 export type Readiness =
   | { readonly confirmed: false }
-  | { readonly confirmed: true; readonly event_id: string; readonly seq: number; readonly confirmed_at: string };
+  | {
+      readonly confirmed: true;
+      readonly event_id: string;
+      readonly seq: number;
+      readonly confirmed_at: string;
+    };
 
 /** The turn a lane is running: each agent of the session is a lane with at most one turn in progress. */
-export type TurnInProgress = { readonly turn_id: string; readonly agent: string; readonly kind: TurnKind; readonly seq: number };
+export type TurnInProgress = {
+  readonly turn_id: string;
+  readonly agent: string;
+  readonly kind: TurnKind;
+  readonly seq: number;
+};
 
 /** The last `chat.message` that named its addressee: who the person is talking to, and since when. */
 export type Addressed = { readonly agent: string; readonly seq: number };

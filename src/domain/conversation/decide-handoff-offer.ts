@@ -9,21 +9,35 @@ import { accept, refuse, type Decision } from './decision.ts';
  * handed over, and the same open handoff is not offered twice (a retried consolidation must not offer the
  * PO two briefs' worth of work).
  */
-export function decideOfferHandoff(command: CommandOf<'OfferHandoff'>, state: ConversationState): Decision {
+export function decideOfferHandoff(
+  command: CommandOf<'OfferHandoff'>,
+  state: ConversationState,
+): Decision {
   const { from_agent, to_agent, artifact_id } = command;
   if (activeAgent(state, from_agent) === undefined) {
-    return refuse(`agent ${from_agent} is not active in this session; only an active agent hands off work`);
+    return refuse(
+      `agent ${from_agent} is not active in this session; only an active agent hands off work`,
+    );
   }
-  if (artifact_id !== null && !state.artifacts.some((artifact) => artifact.event_id === artifact_id)) {
+  if (
+    artifact_id !== null &&
+    !state.artifacts.some((artifact) => artifact.event_id === artifact_id)
+  ) {
     return refuse(`artifact_id: no artifact event ${artifact_id} in this session`);
   }
   const duplicate = openHandoffs(state).find(
-    (open) => open.from_agent === from_agent && open.to_agent === to_agent && open.artifact_id === artifact_id,
+    (open) =>
+      open.from_agent === from_agent &&
+      open.to_agent === to_agent &&
+      open.artifact_id === artifact_id,
   );
   if (duplicate !== undefined) {
-    return refuse(`handoff ${duplicate.id} from ${from_agent} to ${to_agent} for this artifact is already ${duplicate.status}`);
+    return refuse(
+      `handoff ${duplicate.id} from ${from_agent} to ${to_agent} for this artifact is already ${duplicate.status}`,
+    );
   }
-  if (state.session_id === null) return refuse('the session has no events yet; nothing can be handed off');
+  if (state.session_id === null)
+    return refuse('the session has no events yet; nothing can be handed off');
   const offered = offerHandoff({
     id: command.handoff_id,
     session_id: state.session_id,

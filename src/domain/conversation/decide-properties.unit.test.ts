@@ -25,38 +25,68 @@ const actor = fc.constantFrom('user', 'system', 'criativo');
 const turnId = fc.constantFrom('t1', 't2', 't3');
 const validBrief = { title: 'T', summary: 'S', problem: 'P', audience: 'A', goals: ['G'] };
 
-const commandStep: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ agent, actor }).map(({ agent, actor }) => ({ type: 'ActivateAgent' as const, agent, actor })),
-  fc.record({ agent, turn_id: turnId, kind: fc.constantFrom('message' as const, 'consolidation' as const) }).map((command) => ({ type: 'StartTurn' as const, ...command })),
-  turnId.map((turn_id) => ({ type: 'FailTurn' as const, turn_id, reason: 'x' })),
-  actor.map((actor) => ({ type: 'ConfirmReadiness' as const, actor })),
-  fc.record({ agent, brief: fc.constantFrom<unknown>(validBrief, {}, { ...validBrief, goals: [] }) }).map(({ agent, brief }) => ({
-    type: 'RecordProductBrief' as const,
-    agent,
-    brief,
-  })),
-).map((command) => ({ kind: 'command', build: () => command }));
+const commandStep: fc.Arbitrary<Step> = fc
+  .oneof(
+    fc
+      .record({ agent, actor })
+      .map(({ agent, actor }) => ({ type: 'ActivateAgent' as const, agent, actor })),
+    fc
+      .record({
+        agent,
+        turn_id: turnId,
+        kind: fc.constantFrom('message' as const, 'consolidation' as const),
+      })
+      .map((command) => ({ type: 'StartTurn' as const, ...command })),
+    turnId.map((turn_id) => ({ type: 'FailTurn' as const, turn_id, reason: 'x' })),
+    actor.map((actor) => ({ type: 'ConfirmReadiness' as const, actor })),
+    fc
+      .record({
+        agent,
+        brief: fc.constantFrom<unknown>(validBrief, {}, { ...validBrief, goals: [] }),
+      })
+      .map(({ agent, brief }) => ({
+        type: 'RecordProductBrief' as const,
+        agent,
+        brief,
+      })),
+  )
+  .map((command) => ({ kind: 'command', build: () => command }));
 
-const offerStep: fc.Arbitrary<Step> = fc.record({ from: agent, to: agent, id: fc.constantFrom('h1', 'h2'), latest: fc.boolean() }).map(({ from, to, id, latest }) => ({
-  kind: 'command',
-  build: (state) => ({
-    type: 'OfferHandoff',
-    handoff_id: id,
-    from_agent: from,
-    to_agent: to,
-    artifact_id: latest ? (state.artifacts.at(-1)?.event_id ?? null) : null,
-    actor: 'system',
-  }),
-}));
+const offerStep: fc.Arbitrary<Step> = fc
+  .record({ from: agent, to: agent, id: fc.constantFrom('h1', 'h2'), latest: fc.boolean() })
+  .map(({ from, to, id, latest }) => ({
+    kind: 'command',
+    build: (state) => ({
+      type: 'OfferHandoff',
+      handoff_id: id,
+      from_agent: from,
+      to_agent: to,
+      artifact_id: latest ? (state.artifacts.at(-1)?.event_id ?? null) : null,
+      actor: 'system',
+    }),
+  }));
 
-const handoffStep: fc.Arbitrary<Step> = fc.record({
-  command: fc.constantFrom<HandoffCommand>({ type: 'accept', actor: 'user' }, { type: 'reject', actor: 'user' }, { type: 'complete', actor: 'po' }),
-  pick: fc.nat(),
-}).map(({ command, pick }) => ({ kind: 'handoff', command, pick }));
+const handoffStep: fc.Arbitrary<Step> = fc
+  .record({
+    command: fc.constantFrom<HandoffCommand>(
+      { type: 'accept', actor: 'user' },
+      { type: 'reject', actor: 'user' },
+      { type: 'complete', actor: 'po' },
+    ),
+    pick: fc.nat(),
+  })
+  .map(({ command, pick }) => ({ kind: 'handoff', command, pick }));
 
-const noiseStep = fc.oneof(commandStep, offerStep, handoffStep, fc.constant<Step>({ kind: 'answer' }));
+const noiseStep = fc.oneof(
+  commandStep,
+  offerStep,
+  handoffStep,
+  fc.constant<Step>({ kind: 'answer' }),
+);
 
-const command = (built: ConversationCommand | ((state: ConversationState) => ConversationCommand)): Step => ({
+const command = (
+  built: ConversationCommand | ((state: ConversationState) => ConversationCommand),
+): Step => ({
   kind: 'command',
   build: typeof built === 'function' ? built : () => built,
 });
@@ -87,7 +117,11 @@ const happyPath: readonly Step[] = [
  * readiness) interleaved with random noise steps.
  */
 const stepsArbitrary: fc.Arbitrary<Step[]> = fc
-  .tuple(fc.subarray([...happyPath]), fc.array(noiseStep, { maxLength: 30 }), fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }))
+  .tuple(
+    fc.subarray([...happyPath]),
+    fc.array(noiseStep, { maxLength: 30 }),
+    fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+  )
   .map(([happy, noise, choices]) => {
     const merged: Step[] = [];
     let [h, n] = [0, 0];
@@ -104,7 +138,13 @@ function run(steps: readonly Step[]): SessionEvent[] {
   const append = (events: readonly NewSessionEvent[]) => {
     for (const event of events) {
       const seq = log.length + 1;
-      const stored: SessionEvent = { ...event, id: eventIdForSeq(seq), session_id: 'session-1', seq, created_at: `t${seq}` };
+      const stored: SessionEvent = {
+        ...event,
+        id: eventIdForSeq(seq),
+        session_id: 'session-1',
+        seq,
+        created_at: `t${seq}`,
+      };
       log.push(stored);
       state = evolve(state, stored);
     }
@@ -117,18 +157,24 @@ function run(steps: readonly Step[]): SessionEvent[] {
       if (decision.ok) append(decision.events);
     } else if (step.kind === 'handoff') {
       // pick -1 is the latest handoff; any other number picks among all handoffs of the session.
-      const handoff = step.pick < 0 ? state.handoffs.at(-1) : state.handoffs[step.pick % Math.max(state.handoffs.length, 1)];
+      const handoff =
+        step.pick < 0
+          ? state.handoffs.at(-1)
+          : state.handoffs[step.pick % Math.max(state.handoffs.length, 1)];
       const moved = handoff === undefined ? undefined : transitionHandoff(handoff, step.command);
       if (moved?.ok) append([moved.event]);
     } else if (state.turns_in_progress.length > 0) {
       const { agent, turn_id } = state.turns_in_progress[0]!;
-      append([{ type: 'agent.response', actor: agent, payload: { v: 1, agent, text: 'answer', turn_id } }]);
+      append([
+        { type: 'agent.response', actor: agent, payload: { v: 1, agent, text: 'answer', turn_id } },
+      ]);
     }
   }
   return log;
 }
 
-const before = (log: readonly SessionEvent[], seq: number) => log.filter((event) => event.seq < seq);
+const before = (log: readonly SessionEvent[], seq: number) =>
+  log.filter((event) => event.seq < seq);
 const payloadOf = (event: SessionEvent) => event.payload as Record<string, unknown>;
 
 describe('decide properties over random sessions', () => {
@@ -137,7 +183,11 @@ describe('decide properties over random sessions', () => {
       fc.property(stepsArbitrary, (steps) => {
         const log = run(steps);
         for (const brief of log.filter((event) => event.type === 'artifact.product_brief')) {
-          expect(before(log, brief.seq).some((event) => event.type === 'readiness.confirmed' && event.actor === 'user')).toBe(true);
+          expect(
+            before(log, brief.seq).some(
+              (event) => event.type === 'readiness.confirmed' && event.actor === 'user',
+            ),
+          ).toBe(true);
         }
         const confirmations = log.filter((event) => event.type === 'readiness.confirmed');
         expect(confirmations.length).toBeLessThanOrEqual(1);
@@ -157,7 +207,8 @@ describe('decide properties over random sessions', () => {
             continue;
           }
           const acceptance = before(log, activation.seq).find(
-            (event) => event.type === 'handoff.accepted' && payloadOf(event)['handoff_id'] === handoff_id,
+            (event) =>
+              event.type === 'handoff.accepted' && payloadOf(event)['handoff_id'] === handoff_id,
           );
           expect(acceptance !== undefined && payloadOf(acceptance)['to_agent']).toBe(activated);
         }

@@ -1,7 +1,12 @@
 import type { ConversationCommand } from './commands.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { decideResolveAction } from './decide-actions.ts';
-import { decideActivateAgent, decideFailTurn, decidePostMessage, decideStartTurn } from './decide-agents.ts';
+import {
+  decideActivateAgent,
+  decideFailTurn,
+  decidePostMessage,
+  decideStartTurn,
+} from './decide-agents.ts';
 import { decideOfferHandoff } from './decide-handoff-offer.ts';
 import { decideConfirmReadiness, decideRecordProductBrief } from './decide-readiness.ts';
 import type { Decision } from './decision.ts';

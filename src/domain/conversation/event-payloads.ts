@@ -11,7 +11,11 @@ const v1 = z.literal(1);
  * `chat.message` — what the person wrote, and to whom (`to`, an agent slug active in the session). Logs from
  * before lanes have no `to`: such a message was for every agent, as it was then.
  */
-export const ChatMessagePayloadSchema = z.object({ v: v1, text: z.string(), to: z.string().min(1).optional() });
+export const ChatMessagePayloadSchema = z.object({
+  v: v1,
+  text: z.string(),
+  to: z.string().min(1).optional(),
+});
 
 /** A tool call the model made, as recorded in the `agent.response` that carries it. */
 export const RecordedToolCallSchema = z.object({
@@ -53,7 +57,12 @@ export const TurnStartedPayloadSchema = z.object({
 });
 
 /** `turn.failed` — the turn ended without a response. Older logs have no `agent`: the turn id names the lane. */
-export const TurnFailedPayloadSchema = z.object({ v: v1, turn_id: z.string().min(1), agent: z.string().min(1).optional(), reason: z.string() });
+export const TurnFailedPayloadSchema = z.object({
+  v: v1,
+  turn_id: z.string().min(1),
+  agent: z.string().min(1).optional(),
+  reason: z.string(),
+});
 
 /** `readiness.confirmed` — the person pressed "Estou pronto para produzir". */
 export const ReadinessConfirmedPayloadSchema = z.object({ v: v1 });

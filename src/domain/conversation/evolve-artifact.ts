@@ -1,6 +1,14 @@
 import { StoredArtifactPayloadSchema, artifactTypeOf } from '../artifacts/artifact-payload.ts';
-import { BUSINESS_RULE_TYPE, BusinessRuleSchema, type BusinessRule } from '../artifacts/business-rule.ts';
-import { PRODUCT_BRIEF_TYPE, ProductBriefSchema, type ProductBrief } from '../artifacts/product-brief.ts';
+import {
+  BUSINESS_RULE_TYPE,
+  BusinessRuleSchema,
+  type BusinessRule,
+} from '../artifacts/business-rule.ts';
+import {
+  PRODUCT_BRIEF_TYPE,
+  ProductBriefSchema,
+  type ProductBrief,
+} from '../artifacts/product-brief.ts';
 import type { ConversationDraft } from './conversation-draft.ts';
 import { read } from './read-payload.ts';
 import type { SessionEvent } from './session-event.ts';

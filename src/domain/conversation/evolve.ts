@@ -41,7 +41,11 @@ export function applyEvent(draft: ConversationDraft, stored: SessionEvent): void
   draft.last_seq = event.seq;
   const version = versionOf(event.payload);
   if (isReadType(event.type) && version !== null && version > CURRENT_PAYLOAD_VERSION) {
-    skip(draft, event, `payload version ${version} is newer than this reader (${CURRENT_PAYLOAD_VERSION})`);
+    skip(
+      draft,
+      event,
+      `payload version ${version} is newer than this reader (${CURRENT_PAYLOAD_VERSION})`,
+    );
     return;
   }
   applyByType(draft, event);
@@ -56,12 +60,25 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         if (to !== undefined) draft.last_addressed = { agent: to, seq: event.seq };
       });
     case EVENT_TYPES.agentResponse:
-      return read(draft, event, AgentResponsePayloadSchema, ({ agent, text, turn_id, tool_calls }) => {
-        const calls = tool_calls ?? [];
-        draft.history.push(calls.length > 0 ? { role: 'assistant', agent, content: text, tool_calls: calls, ...where } : { role: 'assistant', agent, content: text, ...where });
-        // A final answer closes its agent's lane; without a turn id (older logs) it is the lane's turn.
-        if (calls.length === 0) endTurn(draft, (turn) => turn.agent === agent && (turn_id === undefined || turn_id === turn.turn_id));
-      });
+      return read(
+        draft,
+        event,
+        AgentResponsePayloadSchema,
+        ({ agent, text, turn_id, tool_calls }) => {
+          const calls = tool_calls ?? [];
+          draft.history.push(
+            calls.length > 0
+              ? { role: 'assistant', agent, content: text, tool_calls: calls, ...where }
+              : { role: 'assistant', agent, content: text, ...where },
+          );
+          // A final answer closes its agent's lane; without a turn id (older logs) it is the lane's turn.
+          if (calls.length === 0)
+            endTurn(
+              draft,
+              (turn) => turn.agent === agent && (turn_id === undefined || turn_id === turn.turn_id),
+            );
+        },
+      );
     case EVENT_TYPES.agentActivated:
       return read(draft, event, AgentActivatedPayloadSchema, ({ agent, handoff_id }) => {
         if (!draft.active_agents.some((active) => active.agent === agent)) {
@@ -75,32 +92,74 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         draft.turns_in_progress.push({ turn_id, agent, kind, seq: event.seq });
       });
     case EVENT_TYPES.turnFailed:
-      return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) => endTurn(draft, (turn) => turn.turn_id === turn_id));
+      return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) =>
+        endTurn(draft, (turn) => turn.turn_id === turn_id),
+      );
     case EVENT_TYPES.toolLoopLimitReached:
-      return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) => endTurn(draft, (turn) => turn.turn_id === turn_id));
+      return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) =>
+        endTurn(draft, (turn) => turn.turn_id === turn_id),
+      );
     case EVENT_TYPES.readinessConfirmed:
       return read(draft, event, ReadinessConfirmedPayloadSchema, () => {
         // The first confirmation is the one that counts; `decide` never appends a second.
-        if (!draft.readiness.confirmed) draft.readiness = { confirmed: true, ...where, confirmed_at: event.created_at };
+        if (!draft.readiness.confirmed)
+          draft.readiness = { confirmed: true, ...where, confirmed_at: event.created_at };
       });
     case EVENT_TYPES.toolCompleted:
-      return read(draft, event, ToolCompletedPayloadSchema, ({ agent, tool_call_id, tool, args, ok, result }) => {
-        draft.history.push({ role: 'tool', agent, tool_call_id, tool, args, ok, content: result, ...where });
-        draft.pending_actions = draft.pending_actions.filter((action) => action.tool_call_id !== tool_call_id);
-      });
+      return read(
+        draft,
+        event,
+        ToolCompletedPayloadSchema,
+        ({ agent, tool_call_id, tool, args, ok, result }) => {
+          draft.history.push({
+            role: 'tool',
+            agent,
+            tool_call_id,
+            tool,
+            args,
+            ok,
+            content: result,
+            ...where,
+          });
+          draft.pending_actions = draft.pending_actions.filter(
+            (action) => action.tool_call_id !== tool_call_id,
+          );
+        },
+      );
     case EVENT_TYPES.actionProposed:
-      return read(draft, event, ActionProposedPayloadSchema, ({ action_id, tool_call_id, agent, turn_id, tool, args }) => {
-        const turn = turn_id ?? draft.turns_in_progress.find((open) => open.agent === agent)?.turn_id ?? null;
-        draft.pending_actions.push({ action_id, tool_call_id: tool_call_id ?? null, status: 'proposed', agent, turn_id: turn, tool, args, seq: event.seq });
-      });
+      return read(
+        draft,
+        event,
+        ActionProposedPayloadSchema,
+        ({ action_id, tool_call_id, agent, turn_id, tool, args }) => {
+          const turn =
+            turn_id ??
+            draft.turns_in_progress.find((open) => open.agent === agent)?.turn_id ??
+            null;
+          draft.pending_actions.push({
+            action_id,
+            tool_call_id: tool_call_id ?? null,
+            status: 'proposed',
+            agent,
+            turn_id: turn,
+            tool,
+            args,
+            seq: event.seq,
+          });
+        },
+      );
     case EVENT_TYPES.actionApproved:
       return read(draft, event, ActionResolvedPayloadSchema, ({ action_id }) => {
         // Approved actions stay pending until their run is recorded, so a restart knows to run them.
-        draft.pending_actions = draft.pending_actions.map((action) => (action.action_id === action_id ? { ...action, status: 'approved' } : action));
+        draft.pending_actions = draft.pending_actions.map((action) =>
+          action.action_id === action_id ? { ...action, status: 'approved' } : action,
+        );
       });
     case EVENT_TYPES.actionDenied:
       return read(draft, event, ActionResolvedPayloadSchema, ({ action_id }) => {
-        draft.pending_actions = draft.pending_actions.filter((action) => action.action_id !== action_id);
+        draft.pending_actions = draft.pending_actions.filter(
+          (action) => action.action_id !== action_id,
+        );
       });
   }
   if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
@@ -109,7 +168,8 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
 
 /** Closes the turn(s) in progress that `matches` picks; the other lanes go on. */
 function endTurn(draft: ConversationDraft, matches: (turn: TurnInProgress) => boolean): void {
-  if (draft.turns_in_progress.some(matches)) draft.turns_in_progress = draft.turns_in_progress.filter((turn) => !matches(turn));
+  if (draft.turns_in_progress.some(matches))
+    draft.turns_in_progress = draft.turns_in_progress.filter((turn) => !matches(turn));
 }
 
 function applyHandoff(draft: ConversationDraft, event: SessionEvent): void {
@@ -136,7 +196,11 @@ const READ_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 function isReadType(type: string): boolean {
-  return READ_TYPES.has(type) || type.startsWith(HANDOFF_EVENT_PREFIX) || type.startsWith(ARTIFACT_EVENT_PREFIX);
+  return (
+    READ_TYPES.has(type) ||
+    type.startsWith(HANDOFF_EVENT_PREFIX) ||
+    type.startsWith(ARTIFACT_EVENT_PREFIX)
+  );
 }
 
 function assertFollows(draft: ConversationDraft, event: SessionEvent): void {
@@ -147,6 +211,9 @@ function assertFollows(draft: ConversationDraft, event: SessionEvent): void {
     );
   }
   if (event.seq <= draft.last_seq) {
-    throw new InvariantViolationError('event_order', `event seq ${event.seq} folded after seq ${draft.last_seq}`);
+    throw new InvariantViolationError(
+      'event_order',
+      `event seq ${event.seq} folded after seq ${draft.last_seq}`,
+    );
   }
 }

@@ -1,6 +1,12 @@
 export { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
 export type { CommandOf, ConversationCommand } from './commands.ts';
-export { activeAgent, isInLane, laneOf, openHandoffs, turnInProgress } from './conversation-queries.ts';
+export {
+  activeAgent,
+  isInLane,
+  laneOf,
+  openHandoffs,
+  turnInProgress,
+} from './conversation-queries.ts';
 export type { LaneState } from './conversation-queries.ts';
 export { initialState } from './conversation-state.ts';
 export type {
@@ -49,7 +55,12 @@ export type {
   TurnKind,
   TurnStartedPayload,
 } from './event-payloads.ts';
-export { ARTIFACT_EVENT_PREFIX, CONVERSATION_EVENT_TYPES, EVENT_TYPES, HANDOFF_EVENT_PREFIX } from './event-types.ts';
+export {
+  ARTIFACT_EVENT_PREFIX,
+  CONVERSATION_EVENT_TYPES,
+  EVENT_TYPES,
+  HANDOFF_EVENT_PREFIX,
+} from './event-types.ts';
 export { evolve } from './evolve.ts';
 export { CURRENT_PAYLOAD_VERSION } from './read-payload.ts';
 export { foldEvents, foldEventsInto, rehydrate } from './rehydrate.ts';

@@ -22,7 +22,9 @@ export function read<Schema extends z.ZodType>(
     then(parsed.data);
     return;
   }
-  const fields = parsed.error.issues.map((issue) => [pathPrefix, ...issue.path.map(String)].join('.')).join(', ');
+  const fields = parsed.error.issues
+    .map((issue) => [pathPrefix, ...issue.path.map(String)].join('.'))
+    .join(', ');
   skip(draft, event, `${event.type} v${CURRENT_PAYLOAD_VERSION} cannot be read at ${fields}`);
 }
 

@@ -16,7 +16,10 @@ export function rehydrate(events: readonly SessionEvent[]): ConversationState {
  * Folds more events into an existing state (e.g. events appended since it was built); `state` itself is
  * not changed. Same result as `events.reduce(evolve, state)`, in linear time.
  */
-export function foldEvents(state: ConversationState, events: readonly SessionEvent[]): ConversationState {
+export function foldEvents(
+  state: ConversationState,
+  events: readonly SessionEvent[],
+): ConversationState {
   const draft = draftOf(state);
   for (const event of events) applyEvent(draft, event);
   return draft;

@@ -2,7 +2,10 @@ import { InvariantViolationError } from '../errors/invariant-violation-error.ts'
 import type { SessionEvent } from './session-event.ts';
 
 /** Turns a payload of version `n` into version `n + 1` (returning it with `v: n + 1`). */
-export type PayloadUpcaster = (payload: Readonly<Record<string, unknown>>, event: SessionEvent) => Record<string, unknown>;
+export type PayloadUpcaster = (
+  payload: Readonly<Record<string, unknown>>,
+  event: SessionEvent,
+) => Record<string, unknown>;
 
 /** Upcasters by event type, then by the version they read. */
 export type UpcasterTable = Readonly<Record<string, Readonly<Record<number, PayloadUpcaster>>>>;
@@ -31,7 +34,10 @@ export function upcast(event: SessionEvent, upcasters: UpcasterTable = UPCASTERS
     const next = versionOf(payload);
     // An upcaster that does not raise the version would loop forever: a bug in the table, not in the data.
     if (next === null || next <= (version as number)) {
-      throw new InvariantViolationError('upcaster', `${event.type} v${version} upcaster returned v${next}`);
+      throw new InvariantViolationError(
+        'upcaster',
+        `${event.type} v${version} upcaster returned v${next}`,
+      );
     }
   }
   return payload === event.payload ? event : { ...event, payload };

@@ -18,7 +18,10 @@ describe('upcast over the frozen v1 fixture', () => {
   });
 
   it('folds the frozen Criativo → PO session into the same state, forever', () => {
-    const rule = { title: 'Janela de cancelamento', statement: 'O paciente pode cancelar até 24 horas antes da consulta.' };
+    const rule = {
+      title: 'Janela de cancelamento',
+      statement: 'O paciente pode cancelar até 24 horas antes da consulta.',
+    };
     const handoff = {
       id: 'b3e9a7c2-5d14-4f6b-8a2e-91c0d7f3e5a8',
       session_id: '6f1d1c8e-3b7a-4d2e-9c51-0a7e2b9d4f10',
@@ -35,7 +38,13 @@ describe('upcast over the frozen v1 fixture', () => {
         { agent: 'po', handoff_id: handoff.id, seq: 13 },
       ],
       history: [
-        { role: 'user', content: 'Quero um app para agendar consultas em clínicas.', to: null, seq: 2, event_id: at(2).id },
+        {
+          role: 'user',
+          content: 'Quero um app para agendar consultas em clínicas.',
+          to: null,
+          seq: 2,
+          event_id: at(2).id,
+        },
         {
           role: 'tool',
           agent: 'criativo',
@@ -47,8 +56,20 @@ describe('upcast over the frozen v1 fixture', () => {
           seq: 4,
           event_id: at(4).id,
         },
-        { role: 'assistant', agent: 'criativo', content: 'Anotei a regra de cancelamento. Quem pode remarcar?', seq: 6, event_id: at(6).id },
-        { role: 'assistant', agent: 'criativo', content: 'Consolidei o brief e ofereci o trabalho ao PO.', seq: 10, event_id: at(10).id },
+        {
+          role: 'assistant',
+          agent: 'criativo',
+          content: 'Anotei a regra de cancelamento. Quem pode remarcar?',
+          seq: 6,
+          event_id: at(6).id,
+        },
+        {
+          role: 'assistant',
+          agent: 'criativo',
+          content: 'Consolidei o brief e ofereci o trabalho ao PO.',
+          seq: 10,
+          event_id: at(10).id,
+        },
         { role: 'user', content: 'Comece pelos épicos.', to: null, seq: 15, event_id: at(15).id },
       ],
       business_rules: [{ ...rule, event_id: at(5).id, seq: 5, origin: [2] }],
@@ -70,10 +91,26 @@ describe('upcast over the frozen v1 fixture', () => {
         { event_id: at(5).id, seq: 5, type: 'business_rule' },
         { event_id: at(9).id, seq: 9, type: 'product_brief' },
       ],
-      readiness: { confirmed: true, event_id: at(7).id, seq: 7, confirmed_at: '2026-07-24T12:07:00.000Z' },
+      readiness: {
+        confirmed: true,
+        event_id: at(7).id,
+        seq: 7,
+        confirmed_at: '2026-07-24T12:07:00.000Z',
+      },
       handoffs: [{ ...handoff, status: 'accepted' }],
       turns_in_progress: [{ turn_id: 'turn-3', agent: 'po', kind: 'message', seq: 16 }],
-      pending_actions: [{ action_id: 'action-1', tool_call_id: null, status: 'proposed', agent: 'po', turn_id: null, tool: 'create_backlog', args: { epics: 1 }, seq: 14 }],
+      pending_actions: [
+        {
+          action_id: 'action-1',
+          tool_call_id: null,
+          status: 'proposed',
+          agent: 'po',
+          turn_id: null,
+          tool: 'create_backlog',
+          args: { epics: 1 },
+          seq: 14,
+        },
+      ],
       skipped: [],
     };
     expect(rehydrate(events)).toEqual(expected);
@@ -91,8 +128,14 @@ describe('upcast chain', () => {
   };
 
   it('applies upcasters from the stored version up to the last one known', () => {
-    expect(upcast(message({ v: 0, text: 'hello' }), table).payload).toEqual({ v: 2, body: 'hello' });
-    expect(upcast(message({ v: 1, text: 'hello' }), table).payload).toEqual({ v: 2, body: 'hello' });
+    expect(upcast(message({ v: 0, text: 'hello' }), table).payload).toEqual({
+      v: 2,
+      body: 'hello',
+    });
+    expect(upcast(message({ v: 1, text: 'hello' }), table).payload).toEqual({
+      v: 2,
+      body: 'hello',
+    });
   });
 
   it('leaves a payload without a version, or an event of another type, untouched', () => {
@@ -103,6 +146,8 @@ describe('upcast chain', () => {
 
   it('throws when an upcaster does not raise the version, instead of looping', () => {
     const broken: UpcasterTable = { 'chat.message': { 1: (payload) => ({ ...payload }) } };
-    expect(() => upcast(message({ v: 1, text: 'x' }), broken)).toThrow('chat.message v1 upcaster returned v1');
+    expect(() => upcast(message({ v: 1, text: 'x' }), broken)).toThrow(
+      'chat.message v1 upcaster returned v1',
+    );
   });
 });

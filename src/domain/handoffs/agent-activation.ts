@@ -14,7 +14,10 @@ export type ActivationDecision =
  *
  * @param handoffsOfSession every handoff of the session (other sessions' handoffs must not be passed).
  */
-export function canActivate(agentSlug: string, handoffsOfSession: readonly Handoff[]): ActivationDecision {
+export function canActivate(
+  agentSlug: string,
+  handoffsOfSession: readonly Handoff[],
+): ActivationDecision {
   if (USER_STARTED_AGENTS.has(agentSlug)) return { allowed: true };
   const addressed = handoffsOfSession.filter((handoff) => handoff.to_agent === agentSlug);
   const accepted = addressed.find((handoff) => handoff.status === 'accepted');
@@ -22,8 +25,16 @@ export function canActivate(agentSlug: string, handoffsOfSession: readonly Hando
 
   const rule = `only an accepted handoff addressed to it activates an agent (${[...USER_STARTED_AGENTS].join(', ')} excepted)`;
   if (addressed.length === 0) {
-    return { allowed: false, reason: `agent ${agentSlug} has no handoff addressed to it in this session; ${rule}` };
+    return {
+      allowed: false,
+      reason: `agent ${agentSlug} has no handoff addressed to it in this session; ${rule}`,
+    };
   }
-  const statuses = addressed.map((handoff) => `handoff ${handoff.id} is ${handoff.status}`).join(', ');
-  return { allowed: false, reason: `agent ${agentSlug} has no accepted handoff in this session (${statuses}); ${rule}` };
+  const statuses = addressed
+    .map((handoff) => `handoff ${handoff.id} is ${handoff.status}`)
+    .join(', ');
+  return {
+    allowed: false,
+    reason: `agent ${agentSlug} has no accepted handoff in this session (${statuses}); ${rule}`,
+  };
 }

@@ -36,7 +36,9 @@ describe('canActivate', () => {
   it('refuses an agent whose handoffs are not accepted, listing their statuses', () => {
     const result = canActivate('po', [toPo('h-1', 'offered'), toPo('h-2', 'completed')]);
     expect(result).toMatchObject({ allowed: false });
-    expect(!result.allowed && result.reason).toContain('(handoff h-1 is offered, handoff h-2 is completed)');
+    expect(!result.allowed && result.reason).toContain(
+      '(handoff h-1 is offered, handoff h-2 is completed)',
+    );
   });
 });
 
@@ -45,29 +47,47 @@ describe('canActivate properties', () => {
 
   it('allows an agent iff an accepted handoff addresses it, and names that handoff', () => {
     fc.assert(
-      fc.property(notUserStarted, fc.array(handoffArbitrary, { maxLength: 8 }), (slug, handoffs) => {
-        const decision = canActivate(slug, handoffs);
-        const expected = handoffs.some((handoff) => handoff.to_agent === slug && handoff.status === 'accepted');
-        expect(decision.allowed).toBe(expected);
-        if (decision.allowed) expect(decision.handoff).toMatchObject({ to_agent: slug, status: 'accepted' });
-      }),
+      fc.property(
+        notUserStarted,
+        fc.array(handoffArbitrary, { maxLength: 8 }),
+        (slug, handoffs) => {
+          const decision = canActivate(slug, handoffs);
+          const expected = handoffs.some(
+            (handoff) => handoff.to_agent === slug && handoff.status === 'accepted',
+          );
+          expect(decision.allowed).toBe(expected);
+          if (decision.allowed)
+            expect(decision.handoff).toMatchObject({ to_agent: slug, status: 'accepted' });
+        },
+      ),
     );
   });
 
   it('user-started agents are allowed whatever the handoffs', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...USER_STARTED_AGENTS), fc.array(handoffArbitrary, { maxLength: 8 }), (slug, handoffs) => {
-        expect(canActivate(slug, handoffs)).toEqual({ allowed: true });
-      }),
+      fc.property(
+        fc.constantFrom(...USER_STARTED_AGENTS),
+        fc.array(handoffArbitrary, { maxLength: 8 }),
+        (slug, handoffs) => {
+          expect(canActivate(slug, handoffs)).toEqual({ allowed: true });
+        },
+      ),
     );
   });
 
   it('handoffs addressed to other agents never change the decision', () => {
     fc.assert(
-      fc.property(notUserStarted, fc.array(handoffArbitrary, { maxLength: 6 }), fc.array(handoffArbitrary, { maxLength: 6 }), (slug, mine, others) => {
-        const addressedToOthers = others.filter((handoff) => handoff.to_agent !== slug);
-        expect(canActivate(slug, [...addressedToOthers, ...mine]).allowed).toBe(canActivate(slug, mine).allowed);
-      }),
+      fc.property(
+        notUserStarted,
+        fc.array(handoffArbitrary, { maxLength: 6 }),
+        fc.array(handoffArbitrary, { maxLength: 6 }),
+        (slug, mine, others) => {
+          const addressedToOthers = others.filter((handoff) => handoff.to_agent !== slug);
+          expect(canActivate(slug, [...addressedToOthers, ...mine]).allowed).toBe(
+            canActivate(slug, mine).allowed,
+          );
+        },
+      ),
     );
   });
 });

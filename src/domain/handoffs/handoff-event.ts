@@ -54,5 +54,12 @@ export function handoffFromEvent(event: {
   const parsed = HandoffPayloadSchema.safeParse(event.payload);
   if (!parsed.success || handoffEventType(parsed.data.status) !== event.type) return null;
   const { handoff_id, from_agent, to_agent, artifact_id, status } = parsed.data;
-  return { id: handoff_id, session_id: event.session_id, from_agent, to_agent, artifact_id, status };
+  return {
+    id: handoff_id,
+    session_id: event.session_id,
+    from_agent,
+    to_agent,
+    artifact_id,
+    status,
+  };
 }

@@ -6,7 +6,10 @@ export const HANDOFF_STATUSES = ['offered', 'accepted', 'completed', 'rejected']
 export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];
 
 /** Statuses nothing can leave. */
-export const TERMINAL_HANDOFF_STATUSES: ReadonlySet<HandoffStatus> = new Set(['completed', 'rejected']);
+export const TERMINAL_HANDOFF_STATUSES: ReadonlySet<HandoffStatus> = new Set([
+  'completed',
+  'rejected',
+]);
 
 /**
  * A handoff: one row of the `handoffs` table, and also what the `handoff.<status>` events say.

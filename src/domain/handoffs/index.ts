@@ -1,6 +1,11 @@
 export { USER_STARTED_AGENTS, canActivate } from './agent-activation.ts';
 export type { ActivationDecision } from './agent-activation.ts';
-export { AGENT_SLUG_PATTERN, AgentSlugSchema, HANDOFF_STATUSES, TERMINAL_HANDOFF_STATUSES } from './handoff.ts';
+export {
+  AGENT_SLUG_PATTERN,
+  AgentSlugSchema,
+  HANDOFF_STATUSES,
+  TERMINAL_HANDOFF_STATUSES,
+} from './handoff.ts';
 export type { Handoff, HandoffStatus } from './handoff.ts';
 export {
   HANDOFF_PAYLOAD_VERSION,

@@ -24,11 +24,15 @@ export function offerHandoff(offer: HandoffOffer): HandoffOffered {
   if (offer.session_id.trim() === '') problems.push('session_id: must not be empty');
   for (const field of ['from_agent', 'to_agent'] as const) {
     if (!AGENT_SLUG_PATTERN.test(offer[field])) {
-      problems.push(`${field}: "${offer[field]}" must be an agent slug (${AGENT_SLUG_PATTERN.source})`);
+      problems.push(
+        `${field}: "${offer[field]}" must be an agent slug (${AGENT_SLUG_PATTERN.source})`,
+      );
     }
   }
-  if (offer.from_agent === offer.to_agent) problems.push(`to_agent: an agent cannot hand off to itself (${offer.to_agent})`);
-  if (offer.artifact_id !== null && offer.artifact_id.trim() === '') problems.push('artifact_id: must be null or an event id');
+  if (offer.from_agent === offer.to_agent)
+    problems.push(`to_agent: an agent cannot hand off to itself (${offer.to_agent})`);
+  if (offer.artifact_id !== null && offer.artifact_id.trim() === '')
+    problems.push('artifact_id: must be null or an event id');
   if (problems.length > 0) return { ok: false, reason: problems.join('; ') };
 
   const { actor, ...fields } = offer;

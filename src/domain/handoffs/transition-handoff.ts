@@ -16,7 +16,9 @@ export type HandoffTransition =
   | { readonly ok: false; readonly reason: string };
 
 /** The whole state machine: each command leaves exactly one status for exactly one other. */
-const TRANSITIONS: Readonly<Record<HandoffCommand['type'], { from: HandoffStatus; to: HandoffStatus }>> = {
+const TRANSITIONS: Readonly<
+  Record<HandoffCommand['type'], { from: HandoffStatus; to: HandoffStatus }>
+> = {
   accept: { from: 'offered', to: 'accepted' },
   reject: { from: 'offered', to: 'rejected' },
   complete: { from: 'accepted', to: 'completed' },
@@ -37,7 +39,10 @@ export function transitionHandoff(handoff: Handoff, command: HandoffCommand): Ha
   }
   const reason = command.type === 'reject' ? command.reason?.trim() : undefined;
   if (reason !== undefined && reason.length > MAX_REJECTION_REASON_CHARACTERS) {
-    return { ok: false, reason: `reason: must be at most ${MAX_REJECTION_REASON_CHARACTERS} characters` };
+    return {
+      ok: false,
+      reason: `reason: must be at most ${MAX_REJECTION_REASON_CHARACTERS} characters`,
+    };
   }
   const moved: Handoff = { ...handoff, status: to };
   const event = handoffEvent(moved, command.actor, reason === '' ? undefined : reason);

@@ -19,7 +19,11 @@ export type AnamneseViolation = {
 
 export type AnamneseProfileCheck =
   | { readonly ok: true }
-  | { readonly ok: false; readonly reason: string; readonly violations: readonly AnamneseViolation[] };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly violations: readonly AnamneseViolation[];
+    };
 
 /**
  * The Anamnese prohibition, enforced in code: refuses a profile that infers health, personality, age or
@@ -31,7 +35,8 @@ export function checkAnamneseProfile(profile: unknown): AnamneseProfileCheck {
   walk(profile, '', violations);
   if (violations.length === 0) return { ok: true };
   const listed = violations.map(
-    (violation) => `${violation.path || '(profile)'}: ${violation.where} "${violation.term}" infers ${violation.category}`,
+    (violation) =>
+      `${violation.path || '(profile)'}: ${violation.where} "${violation.term}" infers ${violation.category}`,
   );
   return {
     ok: false,
@@ -47,7 +52,13 @@ function walk(value: unknown, path: string, violations: AnamneseViolation[]): vo
     if (found !== null) violations.push({ path, ...found, where: 'text' });
     else {
       const age = AGE_PATTERNS.find((pattern) => pattern.test(words));
-      if (age !== undefined) violations.push({ path, category: 'age', term: words.match(age)![0].trim(), where: 'text' });
+      if (age !== undefined)
+        violations.push({
+          path,
+          category: 'age',
+          term: words.match(age)![0].trim(),
+          where: 'text',
+        });
     }
     return;
   }
@@ -59,7 +70,8 @@ function walk(value: unknown, path: string, violations: AnamneseViolation[]): vo
   for (const [key, child] of Object.entries(value)) {
     const childPath = path === '' ? key : `${path}.${key}`;
     const found = findTerm(fieldWords(key), FORBIDDEN_FIELD_TERMS);
-    if (found !== null) violations.push({ path: childPath, category: found.category, term: key, where: 'field' });
+    if (found !== null)
+      violations.push({ path: childPath, category: found.category, term: key, where: 'field' });
     walk(child, childPath, violations);
   }
 }

@@ -9,7 +9,10 @@ const MAX_COMPETENCY_CHARS = 40;
  * a module's `stack` ("TypeScript + Postgres" → TypeScript, Postgres). Deduplicated without case or accents,
  * baseline first, then the stacks in the map's order. Pure: the vocabulary of a project is a fact of its log.
  */
-export function competencyVocabulary(baseline: readonly string[], stacks: readonly string[]): string[] {
+export function competencyVocabulary(
+  baseline: readonly string[],
+  stacks: readonly string[],
+): string[] {
   const vocabulary = new Map<string, string>();
   const add = (name: string) => {
     const trimmed = name.trim();

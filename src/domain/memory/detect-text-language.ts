@@ -4,10 +4,14 @@ export type TextLanguage = 'portuguese' | 'english' | 'simple';
 // Short function words that are frequent in one language and rare in the other. Accents are folded before
 // matching, so "não" and "nao" count the same.
 const PORTUGUESE = new Set(
-  'a o as os um uma de do da dos das em no na nos nas para por com sem que e ou nao se ao aos pelo pela mais como ser esta este essa esse antes depois quando cada todo toda entre sobre ate tambem ja sao tem deve pode'.split(' '),
+  'a o as os um uma de do da dos das em no na nos nas para por com sem que e ou nao se ao aos pelo pela mais como ser esta este essa esse antes depois quando cada todo toda entre sobre ate tambem ja sao tem deve pode'.split(
+    ' ',
+  ),
 );
 const ENGLISH = new Set(
-  'the a an of to in on for by with without that and or not is are be this these those before after when each every all between about until also already has have must can should will from at as it'.split(' '),
+  'the a an of to in on for by with without that and or not is are be this these those before after when each every all between about until also already has have must can should will from at as it'.split(
+    ' ',
+  ),
 );
 
 /**

@@ -6,7 +6,9 @@ describe('detectTextLanguage', () => {
   it('reads Portuguese and English from their function words, accents folded', () => {
     expect(detectTextLanguage('Entrega antes das 6h para os assinantes')).toBe('portuguese');
     expect(detectTextLanguage('Não há entrega aos domingos')).toBe('portuguese');
-    expect(detectTextLanguage('Deliveries arrive before dawn for every subscriber')).toBe('english');
+    expect(detectTextLanguage('Deliveries arrive before dawn for every subscriber')).toBe(
+      'english',
+    );
     expect(detectTextLanguage('The order is paid at checkout')).toBe('english');
   });
 

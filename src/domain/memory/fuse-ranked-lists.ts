@@ -26,7 +26,10 @@ export function fuseRankedLists<Item>(
     });
   }
   return [...fused.entries()]
-    .sort(([leftKey, left], [rightKey, right]) => right.score - left.score || (leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0))
+    .sort(
+      ([leftKey, left], [rightKey, right]) =>
+        right.score - left.score || (leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0),
+    )
     .slice(0, Math.max(0, limit))
     .map(([, entry]) => entry);
 }

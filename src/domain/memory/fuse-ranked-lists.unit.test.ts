@@ -6,13 +6,23 @@ const identity = (item: string) => item;
 
 describe('fuseRankedLists', () => {
   it('ranks first what both lists rank high, and keeps what only one found', () => {
-    const fused = fuseRankedLists([['a', 'b', 'c'], ['b', 'd']], identity, 10);
+    const fused = fuseRankedLists(
+      [
+        ['a', 'b', 'c'],
+        ['b', 'd'],
+      ],
+      identity,
+      10,
+    );
     expect(fused.map((entry) => entry.item)).toEqual(['b', 'a', 'd', 'c']);
     expect(fused[0]!.score).toBeCloseTo(1 / (RRF_CONSTANT + 2) + 1 / (RRF_CONSTANT + 1));
   });
 
   it('is one list unchanged when the other is empty', () => {
-    expect(fuseRankedLists([['x', 'y', 'z'], []], identity, 2).map((entry) => entry.item)).toEqual(['x', 'y']);
+    expect(fuseRankedLists([['x', 'y', 'z'], []], identity, 2).map((entry) => entry.item)).toEqual([
+      'x',
+      'y',
+    ]);
   });
 
   it('never repeats an item, never exceeds the limit, and does not depend on the order of the lists', () => {
@@ -23,7 +33,9 @@ describe('fuseRankedLists', () => {
         const items = fused.map((entry) => entry.item);
         expect(new Set(items).size).toBe(items.length);
         expect(items.length).toBe(Math.min(limit, new Set([...left, ...right]).size));
-        expect(fuseRankedLists([right, left], identity, limit).map((entry) => entry.item)).toEqual(items);
+        expect(fuseRankedLists([right, left], identity, limit).map((entry) => entry.item)).toEqual(
+          items,
+        );
       }),
     );
   });

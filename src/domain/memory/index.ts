@@ -16,8 +16,18 @@ export {
 } from './rag-queries.ts';
 export { BLOCKING_TOOLS, SESSION_END_REASONS, classifySessionEnd } from './session-end-reason.ts';
 export type { SessionEndReason } from './session-end-reason.ts';
-export { FRAGMENTS_HEADING, RECENT_EVENTS_HEADING, composeTriageWindow, renderRecentWindow } from './triage-window.ts';
-export type { TriageFragment, TriageLimits, TriageWindow, TriageWindowInput } from './triage-window.ts';
+export {
+  FRAGMENTS_HEADING,
+  RECENT_EVENTS_HEADING,
+  composeTriageWindow,
+  renderRecentWindow,
+} from './triage-window.ts';
+export type {
+  TriageFragment,
+  TriageLimits,
+  TriageWindow,
+  TriageWindowInput,
+} from './triage-window.ts';
 export { TRUNCATION_MARKER, truncateText } from './truncate-text.ts';
 export { detectTextLanguage, type TextLanguage } from './detect-text-language.ts';
 export { fuseRankedLists, RRF_CONSTANT } from './fuse-ranked-lists.ts';

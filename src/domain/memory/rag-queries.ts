@@ -7,16 +7,20 @@ import type { SessionEndReason } from './session-end-reason.ts';
  * analysis, never from free text of a hypothesis (ADR 0101), so it cannot echo what the model guessed.
  */
 export const PSYCHOLOGIST_RAG_QUERIES: Readonly<Record<SessionEndReason, string>> = {
-  completed: 'sessão concluída, handoff aceito, brief do produto, próximos passos; session completed, handoff accepted',
-  abandoned: 'sessão abandonada, perguntas sem resposta, dúvidas em aberto; session abandoned, open questions',
-  blocked: 'sessão bloqueada, ação negada, impedimento, limite de iterações; session blocked, action denied, blocker',
+  completed:
+    'sessão concluída, handoff aceito, brief do produto, próximos passos; session completed, handoff accepted',
+  abandoned:
+    'sessão abandonada, perguntas sem resposta, dúvidas em aberto; session abandoned, open questions',
+  blocked:
+    'sessão bloqueada, ação negada, impedimento, limite de iterações; session blocked, action denied, blocker',
   budget: 'orçamento excedido, custo de tokens, limite do projeto; budget exceeded, token cost',
 };
 
 /** The Psicólogo's query: a function of the classified end reason alone. */
 export function ragQueryForPsychologist(reason: SessionEndReason): string {
   const query = PSYCHOLOGIST_RAG_QUERIES[reason];
-  if (query === undefined) throw new InvariantViolationError('session_end_reason', `unknown reason "${String(reason)}"`);
+  if (query === undefined)
+    throw new InvariantViolationError('session_end_reason', `unknown reason "${String(reason)}"`);
   return query;
 }
 

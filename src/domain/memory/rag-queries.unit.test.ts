@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ANAMNESE_QUERY_COMPETENCIES, ragQueryForAnamnese, ragQueryForPsychologist } from './rag-queries.ts';
+import {
+  MAX_ANAMNESE_QUERY_COMPETENCIES,
+  ragQueryForAnamnese,
+  ragQueryForPsychologist,
+} from './rag-queries.ts';
 import { SESSION_END_REASONS } from './session-end-reason.ts';
 
 describe('ragQueryForPsychologist', () => {
@@ -18,8 +22,12 @@ describe('ragQueryForPsychologist', () => {
 
 describe('ragQueryForAnamnese', () => {
   it('names the competencies still without a profile, in the order given', () => {
-    const profiles = [{ competency: 'typescript', level: 'advanced', summary: 'writes typed code daily' }];
-    expect(ragQueryForAnamnese(['TypeScript', 'Postgres', 'Comunicação', 'comunicacao '], profiles)).toBe('Postgres, Comunicação');
+    const profiles = [
+      { competency: 'typescript', level: 'advanced', summary: 'writes typed code daily' },
+    ];
+    expect(
+      ragQueryForAnamnese(['TypeScript', 'Postgres', 'Comunicação', 'comunicacao '], profiles),
+    ).toBe('Postgres, Comunicação');
   });
 
   it('is null when every competency has a profile, so no search runs', () => {
@@ -29,7 +37,9 @@ describe('ragQueryForAnamnese', () => {
 
   it(`names at most ${MAX_ANAMNESE_QUERY_COMPETENCIES} competencies`, () => {
     const many = Array.from({ length: 20 }, (_, index) => `skill-${index}`);
-    expect(ragQueryForAnamnese(many, [])?.split(', ')).toEqual(many.slice(0, MAX_ANAMNESE_QUERY_COMPETENCIES));
+    expect(ragQueryForAnamnese(many, [])?.split(', ')).toEqual(
+      many.slice(0, MAX_ANAMNESE_QUERY_COMPETENCIES),
+    );
   });
 });
 
@@ -50,10 +60,19 @@ describe('ragQueryForAnamnese properties', () => {
 
   it('never depends on the free text of a profile', () => {
     fc.assert(
-      fc.property(fc.array(competency), fc.array(profile), fc.string(), (all, profiles, freeText) => {
-        const rewritten = profiles.map((entry) => ({ ...entry, summary: freeText, hypothesis: freeText }));
-        expect(ragQueryForAnamnese(all, rewritten)).toBe(ragQueryForAnamnese(all, profiles));
-      }),
+      fc.property(
+        fc.array(competency),
+        fc.array(profile),
+        fc.string(),
+        (all, profiles, freeText) => {
+          const rewritten = profiles.map((entry) => ({
+            ...entry,
+            summary: freeText,
+            hypothesis: freeText,
+          }));
+          expect(ragQueryForAnamnese(all, rewritten)).toBe(ragQueryForAnamnese(all, profiles));
+        },
+      ),
     );
   });
 });

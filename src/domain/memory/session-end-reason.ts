@@ -35,7 +35,9 @@ export function classifySessionEnd(events: readonly SessionEvent[]): SessionEndR
   const firstBrief = ordered.find((event) => event.type === PRODUCT_BRIEF_EVENT)?.seq ?? Infinity;
   const lastCompletion = lastSeq(
     ordered,
-    (event) => event.type === HANDOFF_COMPLETED || (event.type === HANDOFF_ACCEPTED && event.seq > firstBrief),
+    (event) =>
+      event.type === HANDOFF_COMPLETED ||
+      (event.type === HANDOFF_ACCEPTED && event.seq > firstBrief),
   );
   const lastBlock = lastSeq(ordered, isBlockingSignal);
   if (lastBlock > lastCompletion) return 'blocked';
@@ -47,14 +49,18 @@ const HANDOFF_COMPLETED = handoffEventType('completed');
 const HANDOFF_ACCEPTED = handoffEventType('accepted');
 
 function isBlockingSignal(event: SessionEvent): boolean {
-  if (event.type === EVENT_TYPES.toolLoopLimitReached || event.type === EVENT_TYPES.actionDenied) return true;
+  if (event.type === EVENT_TYPES.toolLoopLimitReached || event.type === EVENT_TYPES.actionDenied)
+    return true;
   if (event.type !== EVENT_TYPES.toolCompleted) return false;
   const tool = (event.payload as { tool?: unknown } | null)?.tool;
   return typeof tool === 'string' && BLOCKING_TOOLS.has(tool);
 }
 
 /** Seq of the last event matching, or 0 (seqs start at 1) when none does. */
-function lastSeq(ordered: readonly SessionEvent[], matches: (event: SessionEvent) => boolean): number {
+function lastSeq(
+  ordered: readonly SessionEvent[],
+  matches: (event: SessionEvent) => boolean,
+): number {
   for (let index = ordered.length - 1; index >= 0; index -= 1) {
     const event = ordered[index];
     if (event !== undefined && matches(event)) return event.seq;

@@ -1,20 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents, type EventSpec } from '../conversation/test-support/build-session-events.ts';
+import {
+  buildSessionEvents,
+  type EventSpec,
+} from '../conversation/test-support/build-session-events.ts';
 import { classifySessionEnd, SESSION_END_REASONS } from './session-end-reason.ts';
 
 const message: EventSpec = { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'hi' } };
-const response: EventSpec = { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: 'hello' } };
+const response: EventSpec = {
+  type: 'agent.response',
+  actor: 'criativo',
+  payload: { v: 1, agent: 'criativo', text: 'hello' },
+};
 const budget: EventSpec = { type: 'budget.exceeded' };
 const limit: EventSpec = { type: 'toolloop.limit_reached' };
 const denied: EventSpec = { type: 'action.denied', payload: { v: 1, action_id: 'a1' } };
-const reportBlocked: EventSpec = { type: 'tool.completed', payload: { v: 1, tool: 'report_blocked' } };
+const reportBlocked: EventSpec = {
+  type: 'tool.completed',
+  payload: { v: 1, tool: 'report_blocked' },
+};
 const otherTool: EventSpec = { type: 'tool.completed', payload: { v: 1, tool: 'emit_artifact' } };
 const brief: EventSpec = { type: 'artifact.product_brief' };
 const accepted: EventSpec = { type: 'handoff.accepted' };
 const completed: EventSpec = { type: 'handoff.completed' };
 
-const classify = (...specs: EventSpec[]) => classifySessionEnd(buildSessionEvents('session-1', specs));
+const classify = (...specs: EventSpec[]) =>
+  classifySessionEnd(buildSessionEvents('session-1', specs));
 
 describe('classifySessionEnd', () => {
   it.each([
@@ -22,7 +33,11 @@ describe('classifySessionEnd', () => {
     ['a chat the person left', 'abandoned', [message, response, message]],
     ['a refused call never answered again', 'budget', [message, response, message, budget]],
     ['a refusal the model recovered from', 'abandoned', [message, budget, response]],
-    ['budget refused after a completed handoff', 'budget', [brief, accepted, completed, message, budget]],
+    [
+      'budget refused after a completed handoff',
+      'budget',
+      [brief, accepted, completed, message, budget],
+    ],
     ['the tool loop at its limit', 'blocked', [message, response, limit]],
     ['a denied action', 'blocked', [message, response, denied, response]],
     ['the agent reporting itself blocked', 'blocked', [message, reportBlocked, response]],
@@ -43,8 +58,25 @@ describe('classifySessionEnd', () => {
 });
 
 describe('classifySessionEnd properties', () => {
-  const signal = fc.constantFrom(message, response, budget, limit, denied, reportBlocked, otherTool, brief, accepted, completed);
-  const noise = fc.constantFrom<EventSpec>(message, otherTool, { type: 'agent.delta' }, { type: 'token.usage' }, { type: 'turn.started' });
+  const signal = fc.constantFrom(
+    message,
+    response,
+    budget,
+    limit,
+    denied,
+    reportBlocked,
+    otherTool,
+    brief,
+    accepted,
+    completed,
+  );
+  const noise = fc.constantFrom<EventSpec>(
+    message,
+    otherTool,
+    { type: 'agent.delta' },
+    { type: 'token.usage' },
+    { type: 'turn.started' },
+  );
 
   it('always gives one of the four reasons', () => {
     fc.assert(

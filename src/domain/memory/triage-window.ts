@@ -3,7 +3,11 @@ import { InvariantViolationError } from '../errors/invariant-violation-error.ts'
 import { truncateText } from './truncate-text.ts';
 
 /** One `rag_search` hit as the triage shows it. */
-export type TriageFragment = { readonly source: string; readonly text: string; readonly score: number };
+export type TriageFragment = {
+  readonly source: string;
+  readonly text: string;
+  readonly score: number;
+};
 
 /** The triage limits: the shared budget of what a companion agent reads (ADR 0101). */
 export type TriageLimits = {
@@ -59,7 +63,8 @@ export function composeTriageWindow(input: TriageWindowInput): TriageWindow {
   if (fragments.length === 0 && input.degraded === false) return recent;
 
   const lines = [FRAGMENTS_HEADING];
-  if (input.degraded !== false) lines.push(`degraded: true (reason: ${oneLine(input.degraded.reason)})`);
+  if (input.degraded !== false)
+    lines.push(`degraded: true (reason: ${oneLine(input.degraded.reason)})`);
   for (const fragment of fragments) {
     const text = truncateText(oneLine(fragment.text), input.maxPayloadChars);
     lines.push(`- [${fragment.score.toFixed(2)}] ${oneLine(fragment.source)}: ${text}`);
@@ -86,6 +91,9 @@ function oneLine(text: string): string {
 
 function assertLimit(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 0) {
-    throw new InvariantViolationError('triage_limit', `${name} must be a non-negative integer, got ${value}`);
+    throw new InvariantViolationError(
+      'triage_limit',
+      `${name} must be a non-negative integer, got ${value}`,
+    );
   }
 }

@@ -1,4 +1,7 @@
 export { isInside } from './is-inside.ts';
 export { normalizeAbsolutePath } from './normalize-absolute-path.ts';
 export { MAX_REQUESTED_PATH_LENGTH, resolveInsideWorktree } from './resolve-inside-worktree.ts';
-export type { WorkspacePathRefusalCode, WorktreePathResolution } from './resolve-inside-worktree.ts';
+export type {
+  WorkspacePathRefusalCode,
+  WorktreePathResolution,
+} from './resolve-inside-worktree.ts';

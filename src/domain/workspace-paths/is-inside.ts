@@ -8,7 +8,13 @@ import { normalizeAbsolutePath } from './normalize-absolute-path.ts';
 export function isInside(rootPath: string, candidatePath: string): boolean {
   const root = normalizeAbsolutePath(rootPath);
   const candidate = normalizeAbsolutePath(candidatePath);
-  if (root === null || candidate === null || rootPath.includes('\0') || candidatePath.includes('\0')) return false;
+  if (
+    root === null ||
+    candidate === null ||
+    rootPath.includes('\0') ||
+    candidatePath.includes('\0')
+  )
+    return false;
   if (root === '/') return true;
   return candidate === root || candidate.startsWith(`${root}/`);
 }

@@ -20,13 +20,20 @@ describe('isInside', () => {
   });
 
   it('is true for the root joined with any plain names, false for a sibling sharing its prefix', () => {
-    const name = fc.stringMatching(/^[a-z0-9._-]{1,8}$/).filter((part) => part !== '.' && part !== '..');
+    const name = fc
+      .stringMatching(/^[a-z0-9._-]{1,8}$/)
+      .filter((part) => part !== '.' && part !== '..');
     fc.assert(
-      fc.property(fc.array(name, { minLength: 1, maxLength: 4 }), fc.array(name, { maxLength: 4 }), name, (rootParts, below, suffix) => {
-        const root = `/${rootParts.join('/')}`;
-        expect(isInside(root, [root, ...below].join('/'))).toBe(true);
-        expect(isInside(root, `${root}${suffix}`)).toBe(false);
-      }),
+      fc.property(
+        fc.array(name, { minLength: 1, maxLength: 4 }),
+        fc.array(name, { maxLength: 4 }),
+        name,
+        (rootParts, below, suffix) => {
+          const root = `/${rootParts.join('/')}`;
+          expect(isInside(root, [root, ...below].join('/'))).toBe(true);
+          expect(isInside(root, `${root}${suffix}`)).toBe(false);
+        },
+      ),
     );
   });
 });

@@ -24,22 +24,24 @@ describe('resolveInsideWorktree', () => {
     });
   });
 
-  it.each([
-    { requested: '', code: 'empty_path' },
-    { requested: '   ', code: 'empty_path' },
-    { requested: 'src/a\0.ts', code: 'nul_byte' },
-    { requested: '/etc/passwd', code: 'absolute_path' },
-    { requested: `${root}/src/a.ts`, code: 'absolute_path' },
-    { requested: 'C:/Windows', code: 'absolute_path' },
-    { requested: '..\\..\\etc\\passwd', code: 'backslash' },
-    { requested: '../other-module/src/api.ts', code: 'escapes_worktree' },
-    { requested: 'src/../../x', code: 'escapes_worktree' },
-    { requested: '../board-engine/src/a.ts', code: 'escapes_worktree' },
-    { requested: '.git/hooks/pre-commit', code: 'git_metadata' },
-    { requested: '.git', code: 'git_metadata' },
-    { requested: 'sub/.GIT/config', code: 'git_metadata' },
-    { requested: 'a/'.repeat(2049), code: 'too_long' },
-  ].map((row) => ({ ...row, label: JSON.stringify(row.requested).slice(0, 40) })))('refuses $code: $label', ({ requested, code }) => {
+  it.each(
+    [
+      { requested: '', code: 'empty_path' },
+      { requested: '   ', code: 'empty_path' },
+      { requested: 'src/a\0.ts', code: 'nul_byte' },
+      { requested: '/etc/passwd', code: 'absolute_path' },
+      { requested: `${root}/src/a.ts`, code: 'absolute_path' },
+      { requested: 'C:/Windows', code: 'absolute_path' },
+      { requested: '..\\..\\etc\\passwd', code: 'backslash' },
+      { requested: '../other-module/src/api.ts', code: 'escapes_worktree' },
+      { requested: 'src/../../x', code: 'escapes_worktree' },
+      { requested: '../board-engine/src/a.ts', code: 'escapes_worktree' },
+      { requested: '.git/hooks/pre-commit', code: 'git_metadata' },
+      { requested: '.git', code: 'git_metadata' },
+      { requested: 'sub/.GIT/config', code: 'git_metadata' },
+      { requested: 'a/'.repeat(2049), code: 'too_long' },
+    ].map((row) => ({ ...row, label: JSON.stringify(row.requested).slice(0, 40) })),
+  )('refuses $code: $label', ({ requested, code }) => {
     const result = resolveInsideWorktree(root, requested);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -52,7 +54,9 @@ describe('resolveInsideWorktree', () => {
   });
 
   const segment = fc.constantFrom('..', '.', '', 'a', 'b', 'src', '...', '..a', '.hidden', 'x y');
-  const requestedPath = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 12 })).map(([leadingSlash, segments]) => `${leadingSlash ? '/' : ''}${segments.join('/')}`);
+  const requestedPath = fc
+    .tuple(fc.boolean(), fc.array(segment, { maxLength: 12 }))
+    .map(([leadingSlash, segments]) => `${leadingSlash ? '/' : ''}${segments.join('/')}`);
 
   it('never yields a path outside the worktree', () => {
     fc.assert(
@@ -60,7 +64,9 @@ describe('resolveInsideWorktree', () => {
         const result = resolveInsideWorktree(root, requested);
         if (!result.ok) return true;
         expect(isInside(root, result.absolutePath)).toBe(true);
-        expect(result.absolutePath.split('/').filter((part) => part === '.' || part === '..')).toEqual([]);
+        expect(
+          result.absolutePath.split('/').filter((part) => part === '.' || part === '..'),
+        ).toEqual([]);
         expect(posix.resolve(root, requested)).toBe(result.absolutePath);
         return true;
       }),
@@ -86,6 +92,11 @@ describe('resolveInsideWorktree', () => {
   });
 
   it('refuses every absolute path', () => {
-    fc.assert(fc.property(requestedPath, (requested) => !requested.startsWith('/') || !resolveInsideWorktree(root, requested).ok));
+    fc.assert(
+      fc.property(
+        requestedPath,
+        (requested) => !requested.startsWith('/') || !resolveInsideWorktree(root, requested).ok,
+      ),
+    );
   });
 });

@@ -32,26 +32,60 @@ export interface EmbeddingGateway {
  * provider is called and settled in `token_usage` whatever happens. Call it outside any transaction of
  * the caller (the reservation takes one of its own).
  */
-export function createEmbeddingGateway(dependencies: { database: Database; provider: EmbeddingProvider | null; now?: () => number }): EmbeddingGateway {
+export function createEmbeddingGateway(dependencies: {
+  database: Database;
+  provider: EmbeddingProvider | null;
+  now?: () => number;
+}): EmbeddingGateway {
   const { database, provider } = dependencies;
   const now = dependencies.now ?? (() => performance.now());
   return {
     model: provider === null ? null : `${provider.name}:${provider.model}`,
     async embed(request) {
-      if (provider === null) return { status: 'not_configured', message: 'No embedding provider is configured: set FORJA_EMBEDDING_MODEL=openai:<model>.' };
+      if (provider === null)
+        return {
+          status: 'not_configured',
+          message: 'No embedding provider is configured: set FORJA_EMBEDDING_MODEL=openai:<model>.',
+        };
       const estimate = request.texts.reduce((sum, text) => sum + estimateTokens(text), 0);
-      const call = { projectId: request.projectId, sessionId: request.sessionId, agent: request.agent, provider: provider.name, model: provider.model };
+      const call = {
+        projectId: request.projectId,
+        sessionId: request.sessionId,
+        agent: request.agent,
+        provider: provider.name,
+        model: provider.model,
+      };
       const reservation = await reserveCall(database, call, estimate);
-      if (!reservation.ok) return { status: 'budget_exceeded', usageId: reservation.usageId, message: `The project's token budget (${reservation.figures.max_tokens}) does not cover these embeddings.` };
+      if (!reservation.ok)
+        return {
+          status: 'budget_exceeded',
+          usageId: reservation.usageId,
+          message: `The project's token budget (${reservation.figures.max_tokens}) does not cover these embeddings.`,
+        };
       const startedAt = now();
       try {
         const result = await provider.embed(request.texts, {});
-        const usage = { inputTokens: result.inputTokens ?? estimate, outputTokens: 0, estimated: result.inputTokens === null };
-        await settleCall(database, reservation.usageId, { outcome: 'completed', usage, latencyMs: now() - startedAt, timeToFirstTokenMs: null });
+        const usage = {
+          inputTokens: result.inputTokens ?? estimate,
+          outputTokens: 0,
+          estimated: result.inputTokens === null,
+        };
+        await settleCall(database, reservation.usageId, {
+          outcome: 'completed',
+          usage,
+          latencyMs: now() - startedAt,
+          timeToFirstTokenMs: null,
+        });
         return { status: 'completed', usageId: reservation.usageId, vectors: result.vectors };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await settleCall(database, reservation.usageId, { outcome: 'error', usage: { inputTokens: estimate, outputTokens: 0, estimated: true }, latencyMs: now() - startedAt, timeToFirstTokenMs: null, error: message });
+        await settleCall(database, reservation.usageId, {
+          outcome: 'error',
+          usage: { inputTokens: estimate, outputTokens: 0, estimated: true },
+          latencyMs: now() - startedAt,
+          timeToFirstTokenMs: null,
+          error: message,
+        });
         return { status: 'failed', usageId: reservation.usageId, message };
       }
     },

@@ -7,5 +7,8 @@ export interface EmbeddingProvider {
   readonly name: string;
   readonly model: string;
   /** One vector per text, in order; `inputTokens` when the provider reports usage. */
-  embed(texts: readonly string[], options: { signal?: AbortSignal }): Promise<{ vectors: number[][]; inputTokens: number | null }>;
+  embed(
+    texts: readonly string[],
+    options: { signal?: AbortSignal },
+  ): Promise<{ vectors: number[][]; inputTokens: number | null }>;
 }

@@ -34,15 +34,25 @@ const settleInterrupted = (where: string) => `
  * several processes share the table: each beats its `last_seen`, and any of them settles the reservations of
  * a process that stopped beating (or of none known), never those of a live one.
  */
-export async function startProcessIdentity(database: Database, options: ProcessIdentityOptions = {}): Promise<ProcessIdentity> {
+export async function startProcessIdentity(
+  database: Database,
+  options: ProcessIdentityOptions = {},
+): Promise<ProcessIdentity> {
   const id = randomUUID();
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const staleAfterMs = options.staleAfterMs ?? Math.max(heartbeatMs * 4, 15_000);
-  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [id, options.pid ?? process.pid, hostname()]);
+  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
+    id,
+    options.pid ?? process.pid,
+    hostname(),
+  ]);
 
   async function sweep(): Promise<number> {
     if (database.kind === 'pglite') {
-      const settled = await database.query(settleInterrupted('process_id is distinct from $2'), [interruptedCallError, id]);
+      const settled = await database.query(settleInterrupted('process_id is distinct from $2'), [
+        interruptedCallError,
+        id,
+      ]);
       await database.query('delete from forja_processes where id <> $1', [id]);
       return settled.rows.length;
     }
@@ -50,22 +60,31 @@ export async function startProcessIdentity(database: Database, options: ProcessI
       const dead = `process_id in (select p.id from forja_processes p where p.last_seen < now() - make_interval(secs => $2::double precision / 1000))
         or (process_id is not null and process_id not in (select p.id from forja_processes p))
         or (process_id is null and created_at < now() - make_interval(mins => 30))`;
-      const settled = await transaction.query(settleInterrupted(dead), [interruptedCallError, staleAfterMs]);
-      await transaction.query('delete from forja_processes where last_seen < now() - make_interval(secs => $1::double precision / 1000)', [staleAfterMs]);
+      const settled = await transaction.query(settleInterrupted(dead), [
+        interruptedCallError,
+        staleAfterMs,
+      ]);
+      await transaction.query(
+        'delete from forja_processes where last_seen < now() - make_interval(secs => $1::double precision / 1000)',
+        [staleAfterMs],
+      );
       return settled.rows.length;
     });
   }
 
   await sweep();
   let beating: Promise<unknown> = Promise.resolve();
-  const timer = database.kind === 'postgres'
-    ? setInterval(() => {
-        beating = beating
-          .then(() => database.query('update forja_processes set last_seen = now() where id = $1', [id]))
-          .then(() => sweep())
-          .catch((error: unknown) => options.onError?.(error));
-      }, heartbeatMs)
-    : null;
+  const timer =
+    database.kind === 'postgres'
+      ? setInterval(() => {
+          beating = beating
+            .then(() =>
+              database.query('update forja_processes set last_seen = now() where id = $1', [id]),
+            )
+            .then(() => sweep())
+            .catch((error: unknown) => options.onError?.(error));
+        }, heartbeatMs)
+      : null;
   timer?.unref();
 
   return {

@@ -10,7 +10,11 @@ export interface Settlement {
 }
 
 /** Replaces a call's reservation with what it really used. */
-export async function settleCall(database: Queryable, usageId: string, settlement: Settlement): Promise<void> {
+export async function settleCall(
+  database: Queryable,
+  usageId: string,
+  settlement: Settlement,
+): Promise<void> {
   await database.query(
     `update token_usage set outcome = $2, reserved_tokens = 0, input_tokens = $3, output_tokens = $4, estimated = $5,
        latency_ms = $6, time_to_first_token_ms = $7, error = $8, settled_at = now()
@@ -29,13 +33,17 @@ export async function settleCall(database: Queryable, usageId: string, settlemen
 }
 
 /** The error an abandoned reservation is settled with: the call never ended, its process did. */
-export const abandonedReservationError = 'reservation abandoned (the process stopped during the call)';
+export const abandonedReservationError =
+  'reservation abandoned (the process stopped during the call)';
 
 /**
  * Reservations left open by a process that died mid-call would hold budget forever; after this age they are
  * settled as errors with their reservation counted as estimated usage (the provider may have been billed).
  */
-export async function expireStaleReservations(database: Queryable, olderThanMinutes = 30): Promise<number> {
+export async function expireStaleReservations(
+  database: Queryable,
+  olderThanMinutes = 30,
+): Promise<number> {
   const result = await database.query<{ id: string }>(
     `update token_usage set outcome = 'error', input_tokens = reserved_tokens, reserved_tokens = 0, estimated = true,
        error = $2, settled_at = now()

@@ -23,8 +23,12 @@ export interface UsageSummary {
 }
 
 /** Sums metered usage by agent and model, for a project or for one session. */
-export async function summariseUsage(database: Queryable, scope: { projectId: string } | { sessionId: string }): Promise<UsageSummary> {
-  const [column, id] = 'projectId' in scope ? ['project_id', scope.projectId] : ['session_id', scope.sessionId];
+export async function summariseUsage(
+  database: Queryable,
+  scope: { projectId: string } | { sessionId: string },
+): Promise<UsageSummary> {
+  const [column, id] =
+    'projectId' in scope ? ['project_id', scope.projectId] : ['session_id', scope.sessionId];
   const lines = await database.query<UsageLine>(
     `select agent, provider, model, count(*) as calls,
             coalesce(sum(input_tokens), 0) as input_tokens, coalesce(sum(output_tokens), 0) as output_tokens,
@@ -36,7 +40,10 @@ export async function summariseUsage(database: Queryable, scope: { projectId: st
      from token_usage where ${column} = $1 group by agent, provider, model order by agent, provider, model`,
     [id],
   );
-  const reserved = await database.query<{ reserved: number }>(`select coalesce(sum(reserved_tokens), 0) as reserved from token_usage where ${column} = $1 and outcome = 'reserved'`, [id]);
+  const reserved = await database.query<{ reserved: number }>(
+    `select coalesce(sum(reserved_tokens), 0) as reserved from token_usage where ${column} = $1 and outcome = 'reserved'`,
+    [id],
+  );
   return {
     total_tokens: lines.rows.reduce((sum, line) => sum + line.total_tokens, 0),
     reserved_tokens: reserved.rows[0]!.reserved,

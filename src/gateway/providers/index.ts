@@ -29,9 +29,15 @@ export { ProviderTimeoutError, type TimeoutPhase } from './errors/provider-timeo
 export { ProviderCancelledError } from './errors/provider-cancelled-error.ts';
 export { ProviderConnectionError } from './errors/provider-connection-error.ts';
 export { ScriptExhaustedError } from './errors/script-exhausted-error.ts';
-export { ScriptExpectationError, type ExpectationCheck } from './errors/script-expectation-error.ts';
+export {
+  ScriptExpectationError,
+  type ExpectationCheck,
+} from './errors/script-expectation-error.ts';
 export { ScriptInvalidError, type ScriptIssue } from './errors/script-invalid-error.ts';
-export { ModelNotConfiguredError, type ModelConfigurationProblem } from './errors/model-not-configured-error.ts';
+export {
+  ModelNotConfiguredError,
+  type ModelConfigurationProblem,
+} from './errors/model-not-configured-error.ts';
 export { isRetryableProviderError } from './errors/is-retryable-provider-error.ts';
 
 export {
@@ -54,7 +60,12 @@ export {
 } from './scripted/create-scripted-provider.ts';
 export { loadScriptedProvider } from './scripted/load-scripted-provider.ts';
 export { parseScriptText, validateScript } from './scripted/parse-script.ts';
-export type { Script, ScriptInput, ScriptedExpectation, ScriptedTurn } from './scripted/script-schema.ts';
+export type {
+  Script,
+  ScriptInput,
+  ScriptedExpectation,
+  ScriptedTurn,
+} from './scripted/script-schema.ts';
 
 export {
   defaultProviderTimeouts,
@@ -62,9 +73,18 @@ export {
   type ProviderTimeouts,
   type TimeoutScheduler,
 } from './http/provider-timeouts.ts';
-export { defaultRetryOptions, withRetries, type RetryNotice, type RetryOptions } from './retry/with-retries.ts';
+export {
+  defaultRetryOptions,
+  withRetries,
+  type RetryNotice,
+  type RetryOptions,
+} from './retry/with-retries.ts';
 export type { Sleep } from './retry/sleep-unless-cancelled.ts';
-export { estimateRequestTokens, estimateTokens, reservableInputTokens } from './shared/estimate-tokens.ts';
+export {
+  estimateRequestTokens,
+  estimateTokens,
+  reservableInputTokens,
+} from './shared/estimate-tokens.ts';
 
 export {
   createProviderFromConfig,
@@ -72,4 +92,8 @@ export {
   type ProviderConfigResult,
   type ProviderEnvironment,
 } from './config/create-provider-from-config.ts';
-export { createModelProbe, type ModelProbe, type ProbeResult } from './config/create-model-probe.ts';
+export {
+  createModelProbe,
+  type ModelProbe,
+  type ProbeResult,
+} from './config/create-model-probe.ts';

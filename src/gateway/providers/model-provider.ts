@@ -69,7 +69,12 @@ export type ToolCallPart =
   | (ToolCallFields & { arguments: undefined; parseError: string });
 
 /** Token usage of the turn; `estimated` is true when the provider did not report it. */
-export type UsagePart = { type: 'usage'; inputTokens: number; outputTokens: number; estimated: boolean };
+export type UsagePart = {
+  type: 'usage';
+  inputTokens: number;
+  outputTokens: number;
+  estimated: boolean;
+};
 
 export type FinishPart = { type: 'finish'; reason: FinishReason };
 

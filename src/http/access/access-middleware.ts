@@ -1,7 +1,16 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { hashSecret } from '../../accounts/secrets.ts';
-import { anyPersonExists, findPersonBySessionHash, findPersonByTokenHash, projectOfResource, roleIn, type Database, type Person, type ResourceKind } from '../../store/index.ts';
+import {
+  anyPersonExists,
+  findPersonBySessionHash,
+  findPersonByTokenHash,
+  projectOfResource,
+  roleIn,
+  type Database,
+  type Person,
+  type ResourceKind,
+} from '../../store/index.ts';
 import { respondWithError } from '../api-error.ts';
 import { rememberAccess } from './person-of-request.ts';
 import { checkRequestOrigin, type NetworkPolicy } from './request-origin-rule.ts';
@@ -9,15 +18,33 @@ import { checkRequestOrigin, type NetworkPolicy } from './request-origin-rule.ts
 export const SESSION_COOKIE = 'forja_session';
 
 /** Routes anyone may call: the liveness probe, the API document, and signing in itself. */
-export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/openapi.json', '/api/auth/sign-in']);
+export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
+  '/api/health',
+  '/api/openapi.json',
+  '/api/auth/sign-in',
+]);
 /** Routes of the signed-in person that name no project's resource. */
-export const ACCOUNT_API_PATHS: ReadonlySet<string> = new Set(['/api/projects', '/api/auth/me', '/api/auth/sign-out']);
+export const ACCOUNT_API_PATHS: ReadonlySet<string> = new Set([
+  '/api/projects',
+  '/api/auth/me',
+  '/api/auth/sign-out',
+]);
 
-const RESOURCE_PREFIXES: Record<string, ResourceKind> = { projects: 'project', sessions: 'session', handoffs: 'handoff', actions: 'action', hypotheses: 'hypothesis' };
+const RESOURCE_PREFIXES: Record<string, ResourceKind> = {
+  projects: 'project',
+  sessions: 'session',
+  handoffs: 'handoff',
+  actions: 'action',
+  hypotheses: 'hypothesis',
+};
 const RESOURCE_PATH = /^\/api\/([a-z]+)\/([^/]+)(?:\/|$)/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type PathAccess = { kind: 'public' } | { kind: 'account' } | { kind: 'resource'; resource: ResourceKind; id: string } | { kind: 'unclassified' };
+export type PathAccess =
+  | { kind: 'public' }
+  | { kind: 'account' }
+  | { kind: 'resource'; resource: ResourceKind; id: string }
+  | { kind: 'unclassified' };
 
 /** Which check a path gets. Every documented route is public, of the account, or of a project's resource (a test holds this). */
 export function classifyPath(path: string): PathAccess {
@@ -25,7 +52,8 @@ export function classifyPath(path: string): PathAccess {
   if (ACCOUNT_API_PATHS.has(path)) return { kind: 'account' };
   const match = RESOURCE_PATH.exec(path);
   const resource = match ? RESOURCE_PREFIXES[match[1]!] : undefined;
-  if (match && resource !== undefined) return { kind: 'resource', resource, id: decodeSegment(match[2]!) };
+  if (match && resource !== undefined)
+    return { kind: 'resource', resource, id: decodeSegment(match[2]!) };
   return { kind: 'unclassified' };
 }
 
@@ -38,11 +66,13 @@ export function requestOriginGuard(policy: NetworkPolicy): MiddlewareHandler {
         host: context.req.header('host'),
         origin: context.req.header('origin'),
         secFetchSite: context.req.header('sec-fetch-site'),
-        localPort: (context.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort,
+        localPort: (context.env as { incoming?: { socket?: { localPort?: number } } } | undefined)
+          ?.incoming?.socket?.localPort,
       },
       policy,
     );
-    if (breach !== null) return respondWithError(context, 403, breach.code, breach.message, breach.rule);
+    if (breach !== null)
+      return respondWithError(context, 403, breach.code, breach.message, breach.rule);
     await next();
   };
 }
@@ -60,20 +90,35 @@ export function accountsInUse(database: Database): () => Promise<boolean> {
  * project, session, handoff, action or hypothesis answers 404 unless the person is a member of its project, so
  * another project's ids are indistinguishable from ids that do not exist.
  */
-export function accessControl(database: Database, inUse: () => Promise<boolean>): MiddlewareHandler {
+export function accessControl(
+  database: Database,
+  inUse: () => Promise<boolean>,
+): MiddlewareHandler {
   return async (context, next) => {
     if (!(await inUse())) return next();
     const access = classifyPath(context.req.path);
     if (access.kind === 'public') return next();
     const person = await authenticate(database, context);
     if (person === null) {
-      return respondWithError(context, 401, 'unauthenticated', 'Sign in first (POST /api/auth/sign-in), or send an API token as Authorization: Bearer <token>.');
+      return respondWithError(
+        context,
+        401,
+        'unauthenticated',
+        'Sign in first (POST /api/auth/sign-in), or send an API token as Authorization: Bearer <token>.',
+      );
     }
     let role = null;
     if (access.kind === 'resource' && UUID.test(access.id)) {
       const projectId = await projectOfResource(database, access.resource, access.id.toLowerCase());
       role = projectId === null ? null : await roleIn(database, projectId, person.id);
-      if (role === null) return respondWithError(context, 404, 'not_found', `No ${access.resource} with id ${access.id}.`, 'id');
+      if (role === null)
+        return respondWithError(
+          context,
+          404,
+          'not_found',
+          `No ${access.resource} with id ${access.id}.`,
+          'id',
+        );
     }
     rememberAccess(context, { person, role });
     return next();

@@ -24,7 +24,11 @@ export interface RequestFacts {
   localPort?: number | undefined;
 }
 
-export type RuleBreach = { rule: 'host' | 'origin' | 'sec-fetch-site'; code: 'host_not_allowed' | 'cross_site_request'; message: string };
+export type RuleBreach = {
+  rule: 'host' | 'origin' | 'sec-fetch-site';
+  code: 'host_not_allowed' | 'cross_site_request';
+  message: string;
+};
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -35,7 +39,12 @@ const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 export function isLoopbackHost(host: string): boolean {
   const name = host.toLowerCase();
-  return name === 'localhost' || name === '::1' || name === '[::1]' || (IPV4.test(name) && name.startsWith('127.'));
+  return (
+    name === 'localhost' ||
+    name === '::1' ||
+    name === '[::1]' ||
+    (IPV4.test(name) && name.startsWith('127.'))
+  );
 }
 
 export function isWildcardHost(host: string): boolean {
@@ -43,7 +52,10 @@ export function isWildcardHost(host: string): boolean {
 }
 
 /** The breach of the rule, or null when the request may go on. */
-export function checkRequestOrigin(request: RequestFacts, policy: NetworkPolicy): RuleBreach | null {
+export function checkRequestOrigin(
+  request: RequestFacts,
+  policy: NetworkPolicy,
+): RuleBreach | null {
   const port = request.localPort ?? policy.port;
   if (request.host !== undefined && !hostAllowed(request.host, port, policy)) {
     return {
@@ -54,10 +66,19 @@ export function checkRequestOrigin(request: RequestFacts, policy: NetworkPolicy)
   }
   if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
   if (request.secFetchSite?.toLowerCase() === 'cross-site') {
-    return { rule: 'sec-fetch-site', code: 'cross_site_request', message: 'A state-changing request sent from another site (Sec-Fetch-Site: cross-site) is refused: only Forja\'s own pages may change anything (the Origin rule).' };
+    return {
+      rule: 'sec-fetch-site',
+      code: 'cross_site_request',
+      message:
+        "A state-changing request sent from another site (Sec-Fetch-Site: cross-site) is refused: only Forja's own pages may change anything (the Origin rule).",
+    };
   }
   if (request.origin !== undefined && !originAllowed(request.origin, port, policy)) {
-    return { rule: 'origin', code: 'cross_site_request', message: `A state-changing request from Origin "${request.origin.slice(0, 100)}" is refused: only Forja's own pages (${allowedOriginList(port, policy)}) may change anything (the Origin rule).` };
+    return {
+      rule: 'origin',
+      code: 'cross_site_request',
+      message: `A state-changing request from Origin "${request.origin.slice(0, 100)}" is refused: only Forja's own pages (${allowedOriginList(port, policy)}) may change anything (the Origin rule).`,
+    };
   }
   return null;
 }
@@ -68,7 +89,10 @@ function hostAllowed(host: string, port: number, policy: NetworkPolicy): boolean
   if (policy.publicUrls.some((url) => url.host === lower)) return true;
   const parsed = parseHost(lower);
   if (parsed === null || parsed.port !== port) return false;
-  return listenNames(policy).includes(parsed.name) || (isWildcardHost(policy.listenHost) && isIpLiteral(parsed.name));
+  return (
+    listenNames(policy).includes(parsed.name) ||
+    (isWildcardHost(policy.listenHost) && isIpLiteral(parsed.name))
+  );
 }
 
 function originAllowed(origin: string, port: number, policy: NetworkPolicy): boolean {
@@ -81,7 +105,11 @@ function originAllowed(origin: string, port: number, policy: NetworkPolicy): boo
   if (url.origin !== origin.toLowerCase()) return false; // an Origin header is a bare origin, no path
   if (policy.publicUrls.some((publicUrl) => publicUrl.origin === url.origin)) return true;
   // Forja itself serves plain HTTP; a public name is allowed only with the scheme of its FORJA_PUBLIC_URL.
-  return url.protocol === 'http:' && hostAllowed(url.host, port, policy) && !policy.publicUrls.some((publicUrl) => publicUrl.host === url.host);
+  return (
+    url.protocol === 'http:' &&
+    hostAllowed(url.host, port, policy) &&
+    !policy.publicUrls.some((publicUrl) => publicUrl.host === url.host)
+  );
 }
 
 /** The names that reach the listening address: the loopback names on loopback, else HOST itself. */
@@ -98,7 +126,10 @@ function parseHost(host: string): { name: string; port: number } | null {
 }
 
 function isIpLiteral(name: string): boolean {
-  return (IPV4.test(name) && name.split('.').every((part) => Number(part) <= 255)) || /^\[[0-9a-f:.]+\]$/.test(name);
+  return (
+    (IPV4.test(name) && name.split('.').every((part) => Number(part) <= 255)) ||
+    /^\[[0-9a-f:.]+\]$/.test(name)
+  );
 }
 
 function allowedHostList(port: number, policy: NetworkPolicy): string {
@@ -108,5 +139,8 @@ function allowedHostList(port: number, policy: NetworkPolicy): string {
 }
 
 function allowedOriginList(port: number, policy: NetworkPolicy): string {
-  return [...listenNames(policy).map((name) => `http://${name}:${port}`), ...policy.publicUrls.map((url) => url.origin)].join(', ');
+  return [
+    ...listenNames(policy).map((name) => `http://${name}:${port}`),
+    ...policy.publicUrls.map((url) => url.origin),
+  ].join(', ');
 }

@@ -8,15 +8,25 @@ import { errorResponses, idParameter, jsonContent } from '../schemas.ts';
 
 const withSlug = z.object({
   id: idParameter('id'),
-  slug: z.string().regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`).openapi({ param: { name: 'slug', in: 'path' } }),
+  slug: z
+    .string()
+    .regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`)
+    .openapi({ param: { name: 'slug', in: 'path' } }),
 });
 
 const agentContext = createRoute({
   method: 'get',
   path: '/api/sessions/{id}/agents/{slug}/context',
-  summary: "Exactly what the agent's next model call would send: system prompt, tools, the history as sent (after the compaction point), token counts",
+  summary:
+    "Exactly what the agent's next model call would send: system prompt, tools, the history as sent (after the compaction point), token counts",
   request: { params: withSlug },
-  responses: { 200: jsonContent(z.record(z.string(), z.unknown()).openapi('AgentContext'), 'The next request and its figures'), ...errorResponses(400, 404, 409, 503) },
+  responses: {
+    200: jsonContent(
+      z.record(z.string(), z.unknown()).openapi('AgentContext'),
+      'The next request and its figures',
+    ),
+    ...errorResponses(400, 404, 409, 503),
+  },
 });
 
 /** The ContextManager's view of an agent in a session (DESIGN §3): what `forja context --session` prints. */
@@ -24,10 +34,25 @@ export function agentContextRoutes({ database, conversation }: AppDependencies) 
   return newRouter().openapi(agentContext, async (context) => {
     const { id, slug } = context.req.valid('param');
     const session = await findSession(database, id);
-    if (!session) return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
+    if (!session)
+      return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
     const outcome = await conversation.describeAgentContext(id, session.project_id, slug);
-    if (outcome.ok) return context.json({ session_id: id, system: outcome.system, layers: outcome.layers, tools: outcome.tools, ...outcome.context } as Record<string, unknown>, 200);
-    if (outcome.status === 404) return context.json(apiError(outcome.code, outcome.message, 'slug'), 404);
-    return context.json(apiError(outcome.code, outcome.message), outcome.status === 409 ? 409 : 503);
+    if (outcome.ok)
+      return context.json(
+        {
+          session_id: id,
+          system: outcome.system,
+          layers: outcome.layers,
+          tools: outcome.tools,
+          ...outcome.context,
+        } as Record<string, unknown>,
+        200,
+      );
+    if (outcome.status === 404)
+      return context.json(apiError(outcome.code, outcome.message, 'slug'), 404);
+    return context.json(
+      apiError(outcome.code, outcome.message),
+      outcome.status === 409 ? 409 : 503,
+    );
   });
 }

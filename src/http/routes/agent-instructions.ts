@@ -1,6 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AGENT_SLUGS, isAgentSlug } from '../../harness/index.ts';
-import { findProject, readAgentInstructions, writeAgentInstructions, type Database } from '../../store/index.ts';
+import {
+  findProject,
+  readAgentInstructions,
+  writeAgentInstructions,
+  type Database,
+} from '../../store/index.ts';
 import { readProjectArchitecture } from '../../workspace/index.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
@@ -13,24 +18,48 @@ const parameters = z.object({
   slug: z
     .string()
     .min(1)
-    .openapi({ param: { name: 'slug', in: 'path' }, description: `One of ${AGENT_SLUGS.join(', ')}, or dev:<module> for a module of the current module map` }),
+    .openapi({
+      param: { name: 'slug', in: 'path' },
+      description: `One of ${AGENT_SLUGS.join(', ')}, or dev:<module> for a module of the current module map`,
+    }),
 });
-const InstructionsSchema = z.object({ project_id: z.uuid(), agent: z.string(), content: z.string(), updated_at: z.string().nullable() }).openapi('AgentInstructions');
-const NewInstructionsSchema = z.strictObject({ content: text().max(MAX_INSTRUCTION_CHARACTERS, `must be at most ${MAX_INSTRUCTION_CHARACTERS} characters`) }).openapi('NewAgentInstructions');
+const InstructionsSchema = z
+  .object({
+    project_id: z.uuid(),
+    agent: z.string(),
+    content: z.string(),
+    updated_at: z.string().nullable(),
+  })
+  .openapi('AgentInstructions');
+const NewInstructionsSchema = z
+  .strictObject({
+    content: text().max(
+      MAX_INSTRUCTION_CHARACTERS,
+      `must be at most ${MAX_INSTRUCTION_CHARACTERS} characters`,
+    ),
+  })
+  .openapi('NewAgentInstructions');
 
 const read = createRoute({
   method: 'get',
   path: '/api/projects/{id}/agents/{slug}/instructions',
-  summary: "The agent's instruction patch for this project (highest priority of its instruction files)",
+  summary:
+    "The agent's instruction patch for this project (highest priority of its instruction files)",
   request: { params: parameters },
-  responses: { 200: jsonContent(InstructionsSchema, 'The patch (empty content when none)'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(InstructionsSchema, 'The patch (empty content when none)'),
+    ...errorResponses(400, 404),
+  },
 });
 const write = createRoute({
   method: 'put',
   path: '/api/projects/{id}/agents/{slug}/instructions',
   summary: "Replace the agent's instruction patch (empty content removes it)",
   request: { params: parameters, body: jsonBody(NewInstructionsSchema) },
-  responses: { 200: jsonContent(InstructionsSchema, 'The patch now'), ...errorResponses(400, 404, 413, 415) },
+  responses: {
+    200: jsonContent(InstructionsSchema, 'The patch now'),
+    ...errorResponses(400, 404, 413, 415),
+  },
 });
 
 const DEV_PREFIX = 'dev:';
@@ -39,10 +68,20 @@ const DEV_PREFIX = 'dev:';
 // (a patch for a module's dev is read by that dev, see InstructionFiles). Null when `slug` is one of them.
 async function unknownSlugError(database: Database, projectId: string, slug: string) {
   if (isAgentSlug(slug)) return null;
-  const modules = (await readProjectArchitecture(database, projectId)).module_map?.data.modules.map((entry) => entry.name) ?? [];
+  const modules =
+    (await readProjectArchitecture(database, projectId)).module_map?.data.modules.map(
+      (entry) => entry.name,
+    ) ?? [];
   if (slug.startsWith(DEV_PREFIX) && modules.includes(slug.slice(DEV_PREFIX.length))) return null;
-  const devSlugs = modules.length === 0 ? 'no dev:<module> (the project has no module map yet)' : modules.map((name) => `${DEV_PREFIX}${name}`).join(', ');
-  return apiError('invalid_field', `slug: unknown agent "${slug}"; expected one of ${AGENT_SLUGS.join(', ')}, or ${devSlugs}.`, 'slug');
+  const devSlugs =
+    modules.length === 0
+      ? 'no dev:<module> (the project has no module map yet)'
+      : modules.map((name) => `${DEV_PREFIX}${name}`).join(', ');
+  return apiError(
+    'invalid_field',
+    `slug: unknown agent "${slug}"; expected one of ${AGENT_SLUGS.join(', ')}, or ${devSlugs}.`,
+    'slug',
+  );
 }
 
 export function agentInstructionRoutes({ database, instructionFiles }: AppDependencies) {
@@ -54,7 +93,10 @@ export function agentInstructionRoutes({ database, instructionFiles }: AppDepend
       const unknown = await unknownSlugError(database, id, slug);
       if (unknown !== null) return context.json(unknown, 400);
       const patch = await readAgentInstructions(database, id, slug);
-      return context.json(patch ?? { project_id: id, agent: slug, content: '', updated_at: null }, 200);
+      return context.json(
+        patch ?? { project_id: id, agent: slug, content: '', updated_at: null },
+        200,
+      );
     })
     .openapi(write, async (context) => {
       const { id, slug } = context.req.valid('param');
@@ -65,6 +107,9 @@ export function agentInstructionRoutes({ database, instructionFiles }: AppDepend
       // Patches are cached per (project, agent): every workspace of this agent reads the new one.
       instructionFiles.invalidate({ projectId: id, agent: slug });
       const patch = await readAgentInstructions(database, id, slug);
-      return context.json(patch ?? { project_id: id, agent: slug, content: '', updated_at: null }, 200);
+      return context.json(
+        patch ?? { project_id: id, agent: slug, content: '', updated_at: null },
+        200,
+      );
     });
 }

@@ -4,7 +4,11 @@ import { readProjectBacklog } from '../../agents/po/current-backlog.ts';
 import { devProgress } from '../../agents/dev/dev-progress.ts';
 import { sessionLine } from '../../agents/dev/session-line.ts';
 import type { Refusal } from '../../conversation/conversation-dependencies.ts';
-import { MODULE_NAME_PATTERN, deriveC4ContainerView, listModuleContractsForDev } from '../../domain/architecture/index.ts';
+import {
+  MODULE_NAME_PATTERN,
+  deriveC4ContainerView,
+  listModuleContractsForDev,
+} from '../../domain/architecture/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
 import { ARCHITECTURE_DOC_PATHS, readProjectArchitecture } from '../../workspace/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
@@ -16,26 +20,77 @@ import { errorResponses, idParameter, jsonContent, noBody } from '../schemas.ts'
 const idOnly = z.object({ id: idParameter('id') });
 const anything = (name: string) => z.record(z.string(), z.unknown()).openapi(name);
 const ModuleQuerySchema = z.object({
-  module: z.string().regex(MODULE_NAME_PATTERN, `must be a module name (${MODULE_NAME_PATTERN.source})`).optional().openapi({ param: { name: 'module', in: 'query' }, example: 'board-engine' }),
+  module: z
+    .string()
+    .regex(MODULE_NAME_PATTERN, `must be a module name (${MODULE_NAME_PATTERN.source})`)
+    .optional()
+    .openapi({ param: { name: 'module', in: 'query' }, example: 'board-engine' }),
 });
 const get = (path: string, summary: string, schemaName: string) =>
-  createRoute({ method: 'get', path, summary, request: { params: idOnly }, responses: { 200: jsonContent(anything(schemaName), summary), ...errorResponses(400, 404) } });
+  createRoute({
+    method: 'get',
+    path,
+    summary,
+    request: { params: idOnly },
+    responses: { 200: jsonContent(anything(schemaName), summary), ...errorResponses(400, 404) },
+  });
 
-const architecture = get('/api/projects/{id}/architecture', "The project's current Arquiteto artifacts, every version recorded, and the docs/ files they are written to", 'ProjectArchitecture');
+const architecture = get(
+  '/api/projects/{id}/architecture',
+  "The project's current Arquiteto artifacts, every version recorded, and the docs/ files they are written to",
+  'ProjectArchitecture',
+);
 const moduleContracts = createRoute({
   method: 'get',
   path: '/api/projects/{id}/module-contracts',
-  summary: 'The module contracts as the dev of `module` reads them (ADR 0200 §5); without `module`, every module in full',
+  summary:
+    'The module contracts as the dev of `module` reads them (ADR 0200 §5); without `module`, every module in full',
   request: { params: idOnly, query: ModuleQuerySchema },
-  responses: { 200: jsonContent(anything('ModuleContractsListing'), 'The listing, as text and as data'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(anything('ModuleContractsListing'), 'The listing, as text and as data'),
+    ...errorResponses(400, 404),
+  },
 });
-const backlog = get('/api/projects/{id}/backlog', "The project's backlog: epics, stories and tasks at their latest declaration", 'Backlog');
-const devs = get('/api/sessions/{id}/devs', "Each dev agent of the session: its handoff, its blocks and the tasks it committed", 'DevProgress');
-const lineRoute = get('/api/sessions/{id}/line', "Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed", 'SessionLine');
-const acceptDevs = createRoute({ method: 'post', path: '/api/sessions/{id}/dev-handoffs/accept', summary: 'Accept every offered handoff to a dev agent; their kickoffs run side by side, up to FORJA_MAX_PARALLEL_TURNS at once, the rest in the order offered', request: { params: idOnly, body: noBody }, responses: { 200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'), ...errorResponses(400, 404, 413, 415) } });
-const kickoffs = createRoute({ method: 'post', path: '/api/sessions/{id}/kickoffs', summary: 'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet', request: { params: idOnly, body: noBody }, responses: { 202: jsonContent(anything('KickoffsQueued'), 'Queued'), ...errorResponses(400, 404, 413, 415) } });
+const backlog = get(
+  '/api/projects/{id}/backlog',
+  "The project's backlog: epics, stories and tasks at their latest declaration",
+  'Backlog',
+);
+const devs = get(
+  '/api/sessions/{id}/devs',
+  'Each dev agent of the session: its handoff, its blocks and the tasks it committed',
+  'DevProgress',
+);
+const lineRoute = get(
+  '/api/sessions/{id}/line',
+  "Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
+  'SessionLine',
+);
+const acceptDevs = createRoute({
+  method: 'post',
+  path: '/api/sessions/{id}/dev-handoffs/accept',
+  summary:
+    'Accept every offered handoff to a dev agent; their kickoffs run side by side, up to FORJA_MAX_PARALLEL_TURNS at once, the rest in the order offered',
+  request: { params: idOnly, body: noBody },
+  responses: {
+    200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'),
+    ...errorResponses(400, 404, 413, 415),
+  },
+});
+const kickoffs = createRoute({
+  method: 'post',
+  path: '/api/sessions/{id}/kickoffs',
+  summary:
+    'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet',
+  request: { params: idOnly, body: noBody },
+  responses: {
+    202: jsonContent(anything('KickoffsQueued'), 'Queued'),
+    ...errorResponses(400, 404, 413, 415),
+  },
+});
 
-const notFound = (what: string, id: string) => apiError('not_found', `No ${what} with id ${id}.`, 'id');
+const notFound = (what: string, id: string) =>
+  apiError('not_found', `No ${what} with id ${id}.`, 'id');
 
 /** The production line's routes: architecture, contracts and backlog reads, dev progress, dev handoffs, kickoffs. */
 export function architectureRoutes({ database, conversation }: AppDependencies) {
@@ -44,21 +99,38 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound('project', id), 404);
       const current = await readProjectArchitecture(database, id);
-      const containers = current.module_map === null ? null : deriveC4ContainerView(current.module_map.data);
-      return context.json({ ...current, c4_container_view: containers, docs: ARCHITECTURE_DOC_PATHS } as Record<string, unknown>, 200);
+      const containers =
+        current.module_map === null ? null : deriveC4ContainerView(current.module_map.data);
+      return context.json(
+        { ...current, c4_container_view: containers, docs: ARCHITECTURE_DOC_PATHS } as Record<
+          string,
+          unknown
+        >,
+        200,
+      );
     })
     .openapi(moduleContracts, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound('project', id), 404);
       const module = context.req.valid('query').module ?? null;
       const current = await readProjectArchitecture(database, id);
-      const listing = listModuleContractsForDev({ module, moduleMap: current.module_map?.data ?? null, contracts: current.module_contracts?.data ?? null });
-      return context.json({ module, text: listing.text, listing: listing.structured } as Record<string, unknown>, 200);
+      const listing = listModuleContractsForDev({
+        module,
+        moduleMap: current.module_map?.data ?? null,
+        contracts: current.module_contracts?.data ?? null,
+      });
+      return context.json(
+        { module, text: listing.text, listing: listing.structured } as Record<string, unknown>,
+        200,
+      );
     })
     .openapi(backlog, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound('project', id), 404);
-      return context.json((await readProjectBacklog(database, id)) as unknown as Record<string, unknown>, 200);
+      return context.json(
+        (await readProjectBacklog(database, id)) as unknown as Record<string, unknown>,
+        200,
+      );
     })
     .openapi(devs, async (context) => {
       const { id } = context.req.valid('param');
@@ -71,11 +143,22 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       const session = await findSession(database, id);
       if (!session) return context.json(notFound('session', id), 404);
       const view = await conversation.views.load(id);
-      return context.json((await sessionLine(database, session.project_id, view.events)) as unknown as Record<string, unknown>, 200);
+      return context.json(
+        (await sessionLine(database, session.project_id, view.events)) as unknown as Record<
+          string,
+          unknown
+        >,
+        200,
+      );
     })
     .openapi(acceptDevs, async (context) => {
-      const outcome = await conversation.acceptDevHandoffs(context.req.valid('param').id, actorOf(context));
-      return outcome.ok ? context.json({ accepted: outcome.accepted }, 200) : refused(context, outcome);
+      const outcome = await conversation.acceptDevHandoffs(
+        context.req.valid('param').id,
+        actorOf(context),
+      );
+      return outcome.ok
+        ? context.json({ accepted: outcome.accepted }, 200)
+        : refused(context, outcome);
     })
     .openapi(kickoffs, async (context) => {
       const { id } = context.req.valid('param');

@@ -1,46 +1,99 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { MAX_PASSWORD_CHARACTERS, UNKNOWN_PERSON_HASH, verifyPassword } from '../../accounts/passwords.ts';
+import {
+  MAX_PASSWORD_CHARACTERS,
+  UNKNOWN_PERSON_HASH,
+  verifyPassword,
+} from '../../accounts/passwords.ts';
 import { hashSecret, newSecret, SESSION_PREFIX } from '../../accounts/secrets.ts';
-import { deleteAuthSession, findPersonByUsername, findProject, insertAuthSession, listMembers, putMember, USERNAME_PATTERN } from '../../store/index.ts';
+import {
+  deleteAuthSession,
+  findPersonByUsername,
+  findProject,
+  insertAuthSession,
+  listMembers,
+  putMember,
+  USERNAME_PATTERN,
+} from '../../store/index.ts';
 import { SESSION_COOKIE } from '../access/access-middleware.ts';
 import { personOf, roleOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { ErrorSchema, errorResponses, idParameter, jsonBody, jsonContent, noBody } from '../schemas.ts';
+import {
+  ErrorSchema,
+  errorResponses,
+  idParameter,
+  jsonBody,
+  jsonContent,
+  noBody,
+} from '../schemas.ts';
 
 /** How long a sign-in lasts. */
 export const SESSION_DAYS = 14;
 
-const UsernameSchema = z.string().regex(USERNAME_PATTERN, `must be 1 to 64 lowercase letters, digits, '.', '_' or '-' (${USERNAME_PATTERN.source})`);
-const SignInSchema = z.strictObject({ username: UsernameSchema, password: z.string().min(1, 'must not be empty').max(MAX_PASSWORD_CHARACTERS, `must be at most ${MAX_PASSWORD_CHARACTERS} characters`) }).openapi('SignIn');
+const UsernameSchema = z
+  .string()
+  .regex(
+    USERNAME_PATTERN,
+    `must be 1 to 64 lowercase letters, digits, '.', '_' or '-' (${USERNAME_PATTERN.source})`,
+  );
+const SignInSchema = z
+  .strictObject({
+    username: UsernameSchema,
+    password: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(MAX_PASSWORD_CHARACTERS, `must be at most ${MAX_PASSWORD_CHARACTERS} characters`),
+  })
+  .openapi('SignIn');
 const PersonSchema = z.object({ id: z.uuid(), username: z.string() }).openapi('Person');
 const MeSchema = z.object({ accounts: z.boolean(), person: PersonSchema.nullable() }).openapi('Me');
-const MemberSchema = z.object({ person_id: z.uuid(), username: z.string(), role: z.enum(['owner', 'member']) }).openapi('Member');
-const NewMemberSchema = z.strictObject({ username: UsernameSchema, role: z.enum(['owner', 'member'], { error: "must be 'owner' or 'member'" }).default('member') }).openapi('NewMember');
-const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+const MemberSchema = z
+  .object({ person_id: z.uuid(), username: z.string(), role: z.enum(['owner', 'member']) })
+  .openapi('Member');
+const NewMemberSchema = z
+  .strictObject({
+    username: UsernameSchema,
+    role: z.enum(['owner', 'member'], { error: "must be 'owner' or 'member'" }).default('member'),
+  })
+  .openapi('NewMember');
+const error = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorSchema } },
+});
 const projectParameters = z.object({ id: idParameter('id') });
 
 const signIn = createRoute({
   method: 'post',
   path: '/api/auth/sign-in',
-  summary: 'Sign in with name and password: sets the HttpOnly session cookie (at most 5 failures per account and 20 per address in 15 minutes)',
+  summary:
+    'Sign in with name and password: sets the HttpOnly session cookie (at most 5 failures per account and 20 per address in 15 minutes)',
   request: { body: jsonBody(SignInSchema) },
-  responses: { 200: jsonContent(PersonSchema, 'Signed in'), ...errorResponses(400, 409, 413, 415), 401: error('Wrong name or password'), 429: error('Too many failed attempts; see Retry-After') },
+  responses: {
+    200: jsonContent(PersonSchema, 'Signed in'),
+    ...errorResponses(400, 409, 413, 415),
+    401: error('Wrong name or password'),
+    429: error('Too many failed attempts; see Retry-After'),
+  },
 });
 const signOut = createRoute({
   method: 'post',
   path: '/api/auth/sign-out',
   summary: 'Sign out: ends the session of the cookie',
   request: { body: noBody },
-  responses: { 204: { description: 'Signed out' }, ...errorResponses(400, 415), 401: error('Not signed in') },
+  responses: {
+    204: { description: 'Signed out' },
+    ...errorResponses(400, 415),
+    401: error('Not signed in'),
+  },
 });
 const me = createRoute({
   method: 'get',
   path: '/api/auth/me',
-  summary: 'Who is signed in (accounts: false when Forja runs on loopback without accounts, and nobody needs to sign in)',
+  summary:
+    'Who is signed in (accounts: false when Forja runs on loopback without accounts, and nobody needs to sign in)',
   responses: { 200: jsonContent(MeSchema, 'The person'), 401: error('Not signed in') },
 });
 const members = createRoute({
@@ -48,26 +101,48 @@ const members = createRoute({
   path: '/api/projects/{id}/members',
   summary: "The project's members and their roles",
   request: { params: projectParameters },
-  responses: { 200: jsonContent(z.object({ members: z.array(MemberSchema) }), 'Members'), ...errorResponses(400, 404), 401: error('Not signed in') },
+  responses: {
+    200: jsonContent(z.object({ members: z.array(MemberSchema) }), 'Members'),
+    ...errorResponses(400, 404),
+    401: error('Not signed in'),
+  },
 });
 const addMember = createRoute({
   method: 'post',
   path: '/api/projects/{id}/members',
-  summary: "Add a person to the project, or change their role (owners only)",
+  summary: 'Add a person to the project, or change their role (owners only)',
   request: { params: projectParameters, body: jsonBody(NewMemberSchema) },
-  responses: { 201: jsonContent(MemberSchema, 'The member'), ...errorResponses(400, 404, 409, 413, 415), 401: error('Not signed in'), 403: error('Only an owner adds members') },
+  responses: {
+    201: jsonContent(MemberSchema, 'The member'),
+    ...errorResponses(400, 404, 409, 413, 415),
+    401: error('Not signed in'),
+    403: error('Only an owner adds members'),
+  },
 });
 
 export function authRoutes({ database, access }: AppDependencies) {
   return newRouter()
     .openapi(signIn, async (context) => {
-      if (!(await access.accountsInUse())) return context.json(apiError('accounts_not_in_use', 'Nobody needs to sign in: no account exists yet (create the first with `forja user add NAME`).'), 409);
+      if (!(await access.accountsInUse()))
+        return context.json(
+          apiError(
+            'accounts_not_in_use',
+            'Nobody needs to sign in: no account exists yet (create the first with `forja user add NAME`).',
+          ),
+          409,
+        );
       const { username, password } = context.req.valid('json');
       const address = clientAddress(context);
       const allowance = access.signInLimiter.allow(username, address);
       if (!allowance.ok) {
         context.header('Retry-After', String(allowance.retryAfterSeconds));
-        return context.json(apiError('too_many_attempts', `Too many failed sign-ins for this account or from this address; try again in ${allowance.retryAfterSeconds} s.`), 429);
+        return context.json(
+          apiError(
+            'too_many_attempts',
+            `Too many failed sign-ins for this account or from this address; try again in ${allowance.retryAfterSeconds} s.`,
+          ),
+          429,
+        );
       }
       const person = await findPersonByUsername(database, username);
       const matches = await verifyPassword(password, person?.password_hash ?? UNKNOWN_PERSON_HASH);
@@ -78,8 +153,18 @@ export function authRoutes({ database, access }: AppDependencies) {
       access.signInLimiter.succeeded(username);
       const { secret, hash } = newSecret(SESSION_PREFIX);
       const maxAge = SESSION_DAYS * 24 * 60 * 60;
-      await insertAuthSession(database, { secretHash: hash, personId: person.id, expiresAt: new Date(Date.now() + maxAge * 1000) });
-      setCookie(context, SESSION_COOKIE, secret, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge, secure: servedOverHttps(context, access.network.publicUrls) });
+      await insertAuthSession(database, {
+        secretHash: hash,
+        personId: person.id,
+        expiresAt: new Date(Date.now() + maxAge * 1000),
+      });
+      setCookie(context, SESSION_COOKIE, secret, {
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        maxAge,
+        secure: servedOverHttps(context, access.network.publicUrls),
+      });
       return context.json({ id: person.id, username: person.username }, 200);
     })
     .openapi(signOut, async (context) => {
@@ -88,19 +173,41 @@ export function authRoutes({ database, access }: AppDependencies) {
       deleteCookie(context, SESSION_COOKIE, { path: '/' });
       return context.body(null, 204);
     })
-    .openapi(me, async (context) => context.json({ accounts: await access.accountsInUse(), person: personOf(context) }, 200))
+    .openapi(me, async (context) =>
+      context.json({ accounts: await access.accountsInUse(), person: personOf(context) }, 200),
+    )
     .openapi(members, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await findProject(database, id))) return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
+      if (!(await findProject(database, id)))
+        return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
       return context.json({ members: await listMembers(database, id) }, 200);
     })
     .openapi(addMember, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await access.accountsInUse())) return context.json(apiError('accounts_not_in_use', 'Projects have members only once accounts exist (create the first with `forja user add NAME`).'), 409);
-      if (roleOf(context) !== 'owner') return context.json(apiError('not_owner', 'Only an owner of the project adds members.'), 403);
+      if (!(await access.accountsInUse()))
+        return context.json(
+          apiError(
+            'accounts_not_in_use',
+            'Projects have members only once accounts exist (create the first with `forja user add NAME`).',
+          ),
+          409,
+        );
+      if (roleOf(context) !== 'owner')
+        return context.json(
+          apiError('not_owner', 'Only an owner of the project adds members.'),
+          403,
+        );
       const { username, role } = context.req.valid('json');
       const person = await findPersonByUsername(database, username);
-      if (person === null) return context.json(apiError('not_found', `No person named ${username} (create the account with \`forja user add ${username}\`).`, 'username'), 404);
+      if (person === null)
+        return context.json(
+          apiError(
+            'not_found',
+            `No person named ${username} (create the account with \`forja user add ${username}\`).`,
+            'username',
+          ),
+          404,
+        );
       await putMember(database, { projectId: id, personId: person.id, role });
       return context.json({ person_id: person.id, username: person.username, role }, 201);
     });
@@ -108,7 +215,10 @@ export function authRoutes({ database, access }: AppDependencies) {
 
 /** The client's address for rate limiting; requests made in-process share one. */
 function clientAddress(context: Context): string {
-  return (context.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'in-process';
+  return (
+    (context.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
+      ?.socket?.remoteAddress ?? 'in-process'
+  );
 }
 
 /** The cookie is `Secure` when the request came by an https FORJA_PUBLIC_URL (TLS ends at a proxy in front of Forja). */

@@ -1,30 +1,65 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { AGENT_SLUG_PATTERN, HANDOFF_STATUSES, MAX_REJECTION_REASON_CHARACTERS } from '../../domain/handoffs/index.ts';
+import {
+  AGENT_SLUG_PATTERN,
+  HANDOFF_STATUSES,
+  MAX_REJECTION_REASON_CHARACTERS,
+} from '../../domain/handoffs/index.ts';
 import type { Refusal } from '../../conversation/conversation-dependencies.ts';
 import { findSession, listHandoffs } from '../../store/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { errorResponses, idParameter, jsonContent, noBody, optionalJsonBody, SessionEventSchema, text } from '../schemas.ts';
+import {
+  errorResponses,
+  idParameter,
+  jsonContent,
+  noBody,
+  optionalJsonBody,
+  SessionEventSchema,
+  text,
+} from '../schemas.ts';
 
 const HandoffSchema = z
-  .object({ id: z.uuid(), session_id: z.uuid(), from_agent: z.string(), to_agent: z.string(), artifact_id: z.string().nullable(), status: z.enum(HANDOFF_STATUSES) })
+  .object({
+    id: z.uuid(),
+    session_id: z.uuid(),
+    from_agent: z.string(),
+    to_agent: z.string(),
+    artifact_id: z.string().nullable(),
+    status: z.enum(HANDOFF_STATUSES),
+  })
   .openapi('Handoff');
-const ReasonSchema = z.strictObject({ reason: text().max(MAX_REJECTION_REASON_CHARACTERS, `must be at most ${MAX_REJECTION_REASON_CHARACTERS} characters`).optional() }).openapi('Reason');
+const ReasonSchema = z
+  .strictObject({
+    reason: text()
+      .max(
+        MAX_REJECTION_REASON_CHARACTERS,
+        `must be at most ${MAX_REJECTION_REASON_CHARACTERS} characters`,
+      )
+      .optional(),
+  })
+  .openapi('Reason');
 const idOnly = z.object({ id: idParameter('id') });
 const withSlug = z.object({
   id: idParameter('id'),
-  slug: z.string().regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`).openapi({ param: { name: 'slug', in: 'path' } }),
+  slug: z
+    .string()
+    .regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`)
+    .openapi({ param: { name: 'slug', in: 'path' } }),
 });
 
 const startAgent = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/agents/{slug}/start',
-  summary: 'Start an agent in the session (Criativo by the person; any other only by an accepted handoff addressed to it)',
+  summary:
+    'Start an agent in the session (Criativo by the person; any other only by an accepted handoff addressed to it)',
   request: { params: withSlug, body: noBody },
-  responses: { 201: jsonContent(SessionEventSchema, 'agent.activated'), ...errorResponses(400, 404, 409, 413, 415) },
+  responses: {
+    201: jsonContent(SessionEventSchema, 'agent.activated'),
+    ...errorResponses(400, 404, 409, 413, 415),
+  },
 });
 const readiness = createRoute({
   method: 'post',
@@ -32,9 +67,15 @@ const readiness = createRoute({
   summary: '"I\'m ready to produce": consolidate the product brief and offer a handoff to the PO',
   request: { params: idOnly, body: noBody },
   responses: {
-    201: jsonContent(z.object({ brief: SessionEventSchema, handoff: HandoffSchema }), 'The brief and the offered handoff'),
+    201: jsonContent(
+      z.object({ brief: SessionEventSchema, handoff: HandoffSchema }),
+      'The brief and the offered handoff',
+    ),
     ...errorResponses(400, 404, 409, 413, 415, 503),
-    502: jsonContent(z.object({ error: z.object({ code: z.string(), message: z.string() }) }), 'The model failed or gave an invalid brief'),
+    502: jsonContent(
+      z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
+      'The model failed or gave an invalid brief',
+    ),
   },
 });
 const listSessionHandoffs = createRoute({
@@ -42,7 +83,10 @@ const listSessionHandoffs = createRoute({
   path: '/api/sessions/{id}/handoffs',
   summary: "The session's handoffs, oldest first",
   request: { params: idOnly },
-  responses: { 200: jsonContent(z.object({ handoffs: z.array(HandoffSchema) }), 'Handoffs'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(z.object({ handoffs: z.array(HandoffSchema) }), 'Handoffs'),
+    ...errorResponses(400, 404),
+  },
 });
 const handoffRoute = (verb: 'accept' | 'reject' | 'complete') =>
   createRoute({
@@ -50,15 +94,27 @@ const handoffRoute = (verb: 'accept' | 'reject' | 'complete') =>
     path: `/api/handoffs/{id}/${verb}`,
     summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a handoff (409 with the reason when the transition is invalid)`,
     request: { params: idOnly, body: verb === 'reject' ? optionalJsonBody(ReasonSchema) : noBody },
-    responses: { 200: jsonContent(HandoffSchema, 'The handoff now'), ...errorResponses(400, 404, 409, 413, 415) },
+    responses: {
+      200: jsonContent(HandoffSchema, 'The handoff now'),
+      ...errorResponses(400, 404, 409, 413, 415),
+    },
   });
 const actionRoute = (verb: 'approve' | 'deny') =>
   createRoute({
     method: 'post',
     path: `/api/actions/{id}/${verb}`,
-    summary: verb === 'approve' ? 'Approve a proposed action: it runs and the agent goes on' : 'Deny a proposed action: the agent is told, with the reason',
+    summary:
+      verb === 'approve'
+        ? 'Approve a proposed action: it runs and the agent goes on'
+        : 'Deny a proposed action: the agent is told, with the reason',
     request: { params: idOnly, body: verb === 'deny' ? optionalJsonBody(ReasonSchema) : noBody },
-    responses: { 202: jsonContent(z.object({ action_id: z.string(), status: z.enum(['approved', 'denied']) }), 'Recorded; the agent resumes'), ...errorResponses(400, 404, 409, 413, 415) },
+    responses: {
+      202: jsonContent(
+        z.object({ action_id: z.string(), status: z.enum(['approved', 'denied']) }),
+        'Recorded; the agent resumes',
+      ),
+      ...errorResponses(400, 404, 409, 413, 415),
+    },
   });
 
 /** A use case's refusal as its status and JSON error. Typed loosely: the status is only known at run time. */
@@ -74,19 +130,36 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
       return outcome.ok ? context.json(outcome.event, 201) : refused(context, outcome);
     })
     .openapi(readiness, async (context) => {
-      const outcome = await conversation.confirmReadiness(context.req.valid('param').id, actorOf(context));
-      return outcome.ok ? context.json({ brief: outcome.brief, handoff: outcome.handoff }, 201) : refused(context, outcome);
+      const outcome = await conversation.confirmReadiness(
+        context.req.valid('param').id,
+        actorOf(context),
+      );
+      return outcome.ok
+        ? context.json({ brief: outcome.brief, handoff: outcome.handoff }, 201)
+        : refused(context, outcome);
     })
     .openapi(listSessionHandoffs, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await findSession(database, id))) return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
+      if (!(await findSession(database, id)))
+        return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
       return context.json({ handoffs: await listHandoffs(database, id) }, 200);
     });
   for (const verb of ['accept', 'reject', 'complete'] as const) {
     app.openapi(handoffRoute(verb), async (context) => {
       const { id } = context.req.valid('param');
-      const reason = verb === 'reject' ? ((context.req.valid('json' as never) as { reason?: string } | undefined)?.reason ?? undefined) : undefined;
-      const command = verb === 'reject' ? { type: 'reject' as const, actor: actorOf(context), ...(reason === undefined ? {} : { reason }) } : { type: verb, actor: actorOf(context) };
+      const reason =
+        verb === 'reject'
+          ? ((context.req.valid('json' as never) as { reason?: string } | undefined)?.reason ??
+            undefined)
+          : undefined;
+      const command =
+        verb === 'reject'
+          ? {
+              type: 'reject' as const,
+              actor: actorOf(context),
+              ...(reason === undefined ? {} : { reason }),
+            }
+          : { type: verb, actor: actorOf(context) };
       const outcome = await conversation.transitionHandoff(id, command);
       return outcome.ok ? context.json(outcome.handoff, 200) : refused(context, outcome);
     });
@@ -94,9 +167,26 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
   for (const verb of ['approve', 'deny'] as const) {
     app.openapi(actionRoute(verb), async (context) => {
       const { id } = context.req.valid('param');
-      const reason = verb === 'deny' ? (context.req.valid('json' as never) as { reason?: string } | undefined)?.reason : undefined;
-      const outcome = await conversation.resolveAction(id, verb === 'approve' ? { approve: true } : { approve: false, ...(reason === undefined ? {} : { reason }) }, actorOf(context));
-      return outcome.ok ? context.json({ action_id: id, status: verb === 'approve' ? ('approved' as const) : ('denied' as const) }, 202) : refused(context, outcome);
+      const reason =
+        verb === 'deny'
+          ? (context.req.valid('json' as never) as { reason?: string } | undefined)?.reason
+          : undefined;
+      const outcome = await conversation.resolveAction(
+        id,
+        verb === 'approve'
+          ? { approve: true }
+          : { approve: false, ...(reason === undefined ? {} : { reason }) },
+        actorOf(context),
+      );
+      return outcome.ok
+        ? context.json(
+            {
+              action_id: id,
+              status: verb === 'approve' ? ('approved' as const) : ('denied' as const),
+            },
+            202,
+          )
+        : refused(context, outcome);
     });
   }
   return app;

@@ -8,15 +8,28 @@ const ModelHealthSchema = z
     configured: z.boolean(),
     provider: z.string().nullable(),
     model: z.string().nullable(),
-    target: z.string().nullable().openapi({ description: 'The endpoint looked at, without credentials; null for scripted or no model.' }),
-    reachable: z.boolean().nullable().openapi({ description: 'Whether it answered the last look; null before the first.' }),
+    target: z
+      .string()
+      .nullable()
+      .openapi({
+        description: 'The endpoint looked at, without credentials; null for scripted or no model.',
+      }),
+    reachable: z
+      .boolean()
+      .nullable()
+      .openapi({ description: 'Whether it answered the last look; null before the first.' }),
     checked_at: z.string().nullable(),
     reason: z.string().nullable(),
   })
   .openapi('ModelHealth');
 
 const HealthSchema = z
-  .object({ status: z.literal('ok'), version: z.string(), database: z.object({ kind: z.string(), description: z.string() }), model: ModelHealthSchema })
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    database: z.object({ kind: z.string(), description: z.string() }),
+    model: ModelHealthSchema,
+  })
   .openapi('Health');
 
 const health = createRoute({
@@ -36,10 +49,24 @@ export function healthRoutes(dependencies: AppDependencies) {
       await dependencies.database.query('select 1');
     } catch (error) {
       dependencies.logger.warn({ err: error }, 'health check: database did not answer');
-      return context.json({ error: { code: 'database_unavailable', message: 'The database does not answer.' } }, 503);
+      return context.json(
+        { error: { code: 'database_unavailable', message: 'The database does not answer.' } },
+        503,
+      );
     }
     const { kind, description } = dependencies.database;
-    const model = context.req.valid('query').check === 'model' ? await dependencies.modelHealth.check() : dependencies.modelHealth.current();
-    return context.json({ status: 'ok' as const, version: dependencies.version, database: { kind, description }, model }, 200);
+    const model =
+      context.req.valid('query').check === 'model'
+        ? await dependencies.modelHealth.check()
+        : dependencies.modelHealth.current();
+    return context.json(
+      {
+        status: 'ok' as const,
+        version: dependencies.version,
+        database: { kind, description },
+        model,
+      },
+      200,
+    );
   });
 }

@@ -1,13 +1,37 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { newRouter } from '../router.ts';
-import { createProject, createSession, findProject, listProjects, listProjectsOfPerson, listSessions, putMember } from '../../store/index.ts';
+import {
+  createProject,
+  createSession,
+  findProject,
+  listProjects,
+  listProjectsOfPerson,
+  listSessions,
+  putMember,
+} from '../../store/index.ts';
 import { personOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
-import { errorResponses, idParameter, jsonBody, jsonContent, ProjectSchema, SessionSchema, text } from '../schemas.ts';
+import {
+  errorResponses,
+  idParameter,
+  jsonBody,
+  jsonContent,
+  ProjectSchema,
+  SessionSchema,
+  text,
+} from '../schemas.ts';
 
-const NewProjectSchema = z.strictObject({ name: text().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') }).openapi('NewProject');
-const NewSessionSchema = z.strictObject({ title: text().trim().max(200, 'must be at most 200 characters').nullable().optional() }).openapi('NewSession');
+const NewProjectSchema = z
+  .strictObject({
+    name: text().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  })
+  .openapi('NewProject');
+const NewSessionSchema = z
+  .strictObject({
+    title: text().trim().max(200, 'must be at most 200 characters').nullable().optional(),
+  })
+  .openapi('NewSession');
 const projectParameters = z.object({ id: idParameter('id') });
 
 const create = createRoute({
@@ -42,7 +66,10 @@ const listSessionsRoute = createRoute({
   path: '/api/projects/{id}/sessions',
   summary: "A project's sessions, oldest first",
   request: { params: projectParameters },
-  responses: { 200: jsonContent(z.object({ sessions: z.array(SessionSchema) }), 'Sessions'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(z.object({ sessions: z.array(SessionSchema) }), 'Sessions'),
+    ...errorResponses(400, 404),
+  },
 });
 
 const projectNotFound = (id: string) => apiError('not_found', `No project with id ${id}.`, 'id');
@@ -54,14 +81,27 @@ export function projectRoutes({ database }: AppDependencies) {
       // With accounts, the one who creates a project owns it, in the same transaction.
       const project = await database.transaction(async (transaction) => {
         const created = await createProject(transaction, context.req.valid('json'));
-        if (person !== null) await putMember(transaction, { projectId: created.id, personId: person.id, role: 'owner' });
+        if (person !== null)
+          await putMember(transaction, {
+            projectId: created.id,
+            personId: person.id,
+            role: 'owner',
+          });
         return created;
       });
       return context.json(project, 201);
     })
     .openapi(list, async (context) => {
       const person = personOf(context);
-      return context.json({ projects: person === null ? await listProjects(database) : await listProjectsOfPerson(database, person.id) }, 200);
+      return context.json(
+        {
+          projects:
+            person === null
+              ? await listProjects(database)
+              : await listProjectsOfPerson(database, person.id),
+        },
+        200,
+      );
     })
     .openapi(show, async (context) => {
       const { id } = context.req.valid('param');
@@ -72,7 +112,10 @@ export function projectRoutes({ database }: AppDependencies) {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(projectNotFound(id), 404);
       // A title of only spaces is no title.
-      const session = await createSession(database, { projectId: id, title: context.req.valid('json').title || null });
+      const session = await createSession(database, {
+        projectId: id,
+        title: context.req.valid('json').title || null,
+      });
       return context.json(session, 201);
     })
     .openapi(listSessionsRoute, async (context) => {

@@ -5,20 +5,43 @@ import { DEFAULT_READ_LIMIT, findSession } from '../../store/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
-import { decimalText, errorResponses, idParameter, jsonBody, jsonContent, SessionEventSchema, SessionSchema, seqText, text } from '../schemas.ts';
+import {
+  decimalText,
+  errorResponses,
+  idParameter,
+  jsonBody,
+  jsonContent,
+  SessionEventSchema,
+  SessionSchema,
+  seqText,
+  text,
+} from '../schemas.ts';
 
 const MAX_MESSAGE_CHARACTERS = 32_000;
 const sessionParameters = z.object({ id: idParameter('id') });
 const NewMessageSchema = z
   .strictObject({
-    text: text().refine((text) => text.trim().length > 0, 'must not be empty').pipe(z.string().max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`)),
+    text: text()
+      .refine((text) => text.trim().length > 0, 'must not be empty')
+      .pipe(
+        z
+          .string()
+          .max(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`),
+      ),
     /** The agent the message is for (`criativo`, `po`, `dev:<module>` …); without it, the session's current addressee. */
-    to: z.string().regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`).optional(),
+    to: z
+      .string()
+      .regex(AGENT_SLUG_PATTERN, `must be an agent slug (${AGENT_SLUG_PATTERN.source})`)
+      .optional(),
   })
   .openapi('NewMessage');
 const EventsQuerySchema = z.object({
-  after: seqText().optional().openapi({ param: { name: 'after', in: 'query' }, example: '0' }),
-  limit: decimalText(1, DEFAULT_READ_LIMIT).optional().openapi({ param: { name: 'limit', in: 'query' }, example: '100' }),
+  after: seqText()
+    .optional()
+    .openapi({ param: { name: 'after', in: 'query' }, example: '0' }),
+  limit: decimalText(1, DEFAULT_READ_LIMIT)
+    .optional()
+    .openapi({ param: { name: 'limit', in: 'query' }, example: '100' }),
 });
 
 const show = createRoute({
@@ -31,24 +54,35 @@ const show = createRoute({
 const postMessage = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/messages',
-  summary: "Append the person's message (a chat.message event) for `to` (an active agent; default: the session's current addressee), who answers in a turn streamed over /stream; 409 names the active agents",
+  summary:
+    "Append the person's message (a chat.message event) for `to` (an active agent; default: the session's current addressee), who answers in a turn streamed over /stream; 409 names the active agents",
   request: { params: sessionParameters, body: jsonBody(NewMessageSchema) },
-  responses: { 201: jsonContent(SessionEventSchema, 'The appended event'), ...errorResponses(400, 404, 409, 413, 415) },
+  responses: {
+    201: jsonContent(SessionEventSchema, 'The appended event'),
+    ...errorResponses(400, 404, 409, 413, 415),
+  },
 });
 const listEvents = createRoute({
   method: 'get',
   path: '/api/sessions/{id}/events',
   summary: "The session's events in seq order",
   request: { params: sessionParameters, query: EventsQuerySchema },
-  responses: { 200: jsonContent(z.object({ events: z.array(SessionEventSchema) }), 'Events'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(z.object({ events: z.array(SessionEventSchema) }), 'Events'),
+    ...errorResponses(400, 404),
+  },
 });
 
 const sessionState = createRoute({
   method: 'get',
   path: '/api/sessions/{id}/state',
-  summary: 'The session as its event log folds: active agents, business rules, brief, handoffs, pending actions, turn in progress',
+  summary:
+    'The session as its event log folds: active agents, business rules, brief, handoffs, pending actions, turn in progress',
   request: { params: sessionParameters },
-  responses: { 200: jsonContent(z.record(z.string(), z.unknown()).openapi('SessionState'), 'The folded state'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(z.record(z.string(), z.unknown()).openapi('SessionState'), 'The folded state'),
+    ...errorResponses(400, 404),
+  },
 });
 
 const sessionNotFound = (id: string) => apiError('not_found', `No session with id ${id}.`, 'id');
@@ -64,7 +98,17 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
       const { id } = context.req.valid('param');
       const { text, to } = context.req.valid('json');
       const outcome = await conversation.postMessage(id, text, to, actorOf(context));
-      if (!outcome.ok) return outcome.status === 409 ? context.json(apiError(outcome.code, outcome.message, outcome.code === 'not_active' ? 'to' : undefined), 409) : context.json(sessionNotFound(id), 404);
+      if (!outcome.ok)
+        return outcome.status === 409
+          ? context.json(
+              apiError(
+                outcome.code,
+                outcome.message,
+                outcome.code === 'not_active' ? 'to' : undefined,
+              ),
+              409,
+            )
+          : context.json(sessionNotFound(id), 404);
       return context.json(outcome.event, 201);
     })
     .openapi(sessionState, async (context) => {

@@ -11,7 +11,8 @@ import { preferredEncoding, staticWebRoutes } from './static-web.ts';
 const root = mkdtempSync(join(tmpdir(), 'forja-static-web-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const INDEX = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-Ab12Cd34.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-Ab12Cd34.js"></script></body></html>';
 
 function builtDist(): string {
   const dist = mkdtempSync(join(root, 'dist-'));
@@ -28,7 +29,17 @@ function appServing(dist: string) {
   return new Hono()
     .get('/api/ping', (context) => context.json({ pong: true }))
     .route('/', staticWebRoutes(dist))
-    .notFound((context) => context.json({ error: { code: 'not_found', message: `No route for ${context.req.method} ${context.req.path}.` } }, 404));
+    .notFound((context) =>
+      context.json(
+        {
+          error: {
+            code: 'not_found',
+            message: `No route for ${context.req.method} ${context.req.path}.`,
+          },
+        },
+        404,
+      ),
+    );
 }
 
 describe('static web files', () => {
@@ -51,11 +62,19 @@ describe('static web files', () => {
     const style = await app.request('/assets/index-Ef56Gh78.css');
     expect(style.headers.get('content-type')).toMatch(/^text\/css/);
     const icon = await app.request('/favicon.svg');
-    expect([icon.status, icon.headers.get('content-type'), icon.headers.get('cache-control')]).toEqual([200, expect.stringMatching(/^image\/svg\+xml/), 'no-cache']);
+    expect([
+      icon.status,
+      icon.headers.get('content-type'),
+      icon.headers.get('cache-control'),
+    ]).toEqual([200, expect.stringMatching(/^image\/svg\+xml/), 'no-cache']);
   });
 
   it('answers the app routes with index.html (SPA fallback), so a reload of a deep link works', async () => {
-    for (const path of ['/projects/0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f', '/sessions/0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f', '/anything/else']) {
+    for (const path of [
+      '/projects/0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f',
+      '/sessions/0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f',
+      '/anything/else',
+    ]) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -90,7 +109,12 @@ describe('static web files', () => {
 
   it('never serves a file outside the build directory', async () => {
     writeFileSync(join(root, 'secret.txt'), 'secret');
-    for (const path of ['/../secret.txt', '/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/%2e%2e/secret.txt']) {
+    for (const path of [
+      '/../secret.txt',
+      '/..%2fsecret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+    ]) {
       const response = await app.request(path);
       expect(await response.text(), path).not.toContain('secret');
     }
@@ -103,11 +127,19 @@ describe('static web files, compressed', () => {
   writeFileSync(join(dist, 'assets', 'app-Zz99Yy88.js'), script);
   writeFileSync(join(dist, 'logo.png'), Buffer.alloc(2048, 7));
   const app = appServing(dist);
-  const get = async (path: string, acceptEncoding?: string) => app.request(path, acceptEncoding === undefined ? {} : { headers: { 'Accept-Encoding': acceptEncoding } });
+  const get = async (path: string, acceptEncoding?: string) =>
+    app.request(
+      path,
+      acceptEncoding === undefined ? {} : { headers: { 'Accept-Encoding': acceptEncoding } },
+    );
 
   it('sends brotli when the browser accepts it, gzip otherwise, with Vary: Accept-Encoding', async () => {
     const brotli = await get('/assets/app-Zz99Yy88.js', 'gzip, deflate, br, zstd');
-    expect([brotli.status, brotli.headers.get('content-encoding'), brotli.headers.get('vary')]).toEqual([200, 'br', 'Accept-Encoding']);
+    expect([
+      brotli.status,
+      brotli.headers.get('content-encoding'),
+      brotli.headers.get('vary'),
+    ]).toEqual([200, 'br', 'Accept-Encoding']);
     expect(brotli.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(brotli.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const body = Buffer.from(await brotli.arrayBuffer());
@@ -116,13 +148,19 @@ describe('static web files, compressed', () => {
     expect(brotliDecompressSync(body).toString()).toBe(script);
 
     const gzipped = await get('/assets/app-Zz99Yy88.js', 'gzip;q=1.0, br;q=0');
-    expect([gzipped.headers.get('content-encoding'), gzipped.headers.get('vary')]).toEqual(['gzip', 'Accept-Encoding']);
+    expect([gzipped.headers.get('content-encoding'), gzipped.headers.get('vary')]).toEqual([
+      'gzip',
+      'Accept-Encoding',
+    ]);
     expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(script);
   });
 
   it('sends the file as it is to a client that accepts no compression, still with Vary', async () => {
     const plain = await get('/assets/app-Zz99Yy88.js');
-    expect([plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([null, 'Accept-Encoding']);
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([
+      null,
+      'Accept-Encoding',
+    ]);
     expect(await plain.text()).toBe(script);
   });
 
@@ -131,17 +169,28 @@ describe('static web files, compressed', () => {
     expect(page.headers.get('content-encoding')).toBe('br');
     expect(brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toBe(INDEX);
     const image = await get('/logo.png', 'br, gzip');
-    expect([image.headers.get('content-encoding'), image.headers.get('vary')]).toEqual([null, null]);
+    expect([image.headers.get('content-encoding'), image.headers.get('vary')]).toEqual([
+      null,
+      null,
+    ]);
     expect((await image.arrayBuffer()).byteLength).toBe(2048);
   });
 
   it('compresses a rebuilt file anew (the cache follows the file)', async () => {
     const path = join(dist, 'notes.txt');
     writeFileSync(path, 'first build');
-    expect(brotliDecompressSync(Buffer.from(await (await get('/notes.txt', 'br')).arrayBuffer())).toString()).toBe('first build');
+    expect(
+      brotliDecompressSync(
+        Buffer.from(await (await get('/notes.txt', 'br')).arrayBuffer()),
+      ).toString(),
+    ).toBe('first build');
     writeFileSync(path, 'second build, longer');
     utimesSync(path, new Date(), new Date(Date.now() + 5_000));
-    expect(brotliDecompressSync(Buffer.from(await (await get('/notes.txt', 'br')).arrayBuffer())).toString()).toBe('second build, longer');
+    expect(
+      brotliDecompressSync(
+        Buffer.from(await (await get('/notes.txt', 'br')).arrayBuffer()),
+      ).toString(),
+    ).toBe('second build, longer');
   });
 
   it('reads Accept-Encoding with its q-values', () => {

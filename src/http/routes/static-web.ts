@@ -33,7 +33,11 @@ const NOT_BUILT_PAGE = `<!doctype html>
  */
 export function staticWebRoutes(distDirectory: string = DEFAULT_WEB_DIST) {
   let handlers: { files: MiddlewareHandler; index: MiddlewareHandler } | null = null;
-  const serve = () => (handlers ??= { files: serveStatic({ root: distDirectory }), index: serveStatic({ root: distDirectory, path: 'index.html' }) });
+  const serve = () =>
+    (handlers ??= {
+      files: serveStatic({ root: distDirectory }),
+      index: serveStatic({ root: distDirectory, path: 'index.html' }),
+    });
   const compressed = createCompressedCache();
 
   return new Hono().get('*', async (context, next) => {
@@ -42,10 +46,20 @@ export function staticWebRoutes(distDirectory: string = DEFAULT_WEB_DIST) {
     if (!isFile(join(distDirectory, 'index.html'))) return notBuilt(context);
 
     const file = await tryServe(serve().files, context);
-    if (file) return withCaching(await compressed.negotiate(context, file, filePathOf(distDirectory, path)), path.startsWith(HASHED_ASSETS_PREFIX) ? IMMUTABLE : REVALIDATE);
-    if (path.startsWith(HASHED_ASSETS_PREFIX) || /\.[a-z0-9]+$/i.test(path)) return context.text('Not found', 404, { 'Cache-Control': REVALIDATE });
+    if (file)
+      return withCaching(
+        await compressed.negotiate(context, file, filePathOf(distDirectory, path)),
+        path.startsWith(HASHED_ASSETS_PREFIX) ? IMMUTABLE : REVALIDATE,
+      );
+    if (path.startsWith(HASHED_ASSETS_PREFIX) || /\.[a-z0-9]+$/i.test(path))
+      return context.text('Not found', 404, { 'Cache-Control': REVALIDATE });
     const index = await tryServe(serve().index, context);
-    return index ? withCaching(await compressed.negotiate(context, index, join(distDirectory, 'index.html')), REVALIDATE) : notBuilt(context);
+    return index
+      ? withCaching(
+          await compressed.negotiate(context, index, join(distDirectory, 'index.html')),
+          REVALIDATE,
+        )
+      : notBuilt(context);
   });
 }
 
@@ -58,10 +72,14 @@ async function tryServe(handler: MiddlewareHandler, context: Context): Promise<R
   return passed || !(response instanceof Response) ? null : response;
 }
 
-const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json|xml|wasm)|image\/svg\+xml)/i;
+const COMPRESSIBLE =
+  /^(text\/|application\/(javascript|json|manifest\+json|xml|wasm)|image\/svg\+xml)/i;
 type Encoding = 'br' | 'gzip';
 const compressWith: Record<Encoding, (data: Buffer) => Promise<Buffer>> = {
-  br: (data) => promisify(brotliCompress)(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+  br: (data) =>
+    promisify(brotliCompress)(data, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+    }),
   gzip: (data) => promisify(gzip)(data, { level: 9 }),
 };
 
@@ -86,11 +104,22 @@ function createCompressedCache() {
 
   return {
     /** The file's response, compressed when the type is text-like and the request accepts br or gzip. */
-    async negotiate(context: Context, response: Response, filePath: string | null): Promise<Response> {
+    async negotiate(
+      context: Context,
+      response: Response,
+      filePath: string | null,
+    ): Promise<Response> {
       if (!COMPRESSIBLE.test(response.headers.get('content-type') ?? '')) return response;
       response.headers.append('Vary', 'Accept-Encoding');
       const encoding = preferredEncoding(context.req.header('accept-encoding'));
-      if (encoding === null || filePath === null || context.req.method !== 'GET' || context.req.header('range') !== undefined || response.status !== 200) return response;
+      if (
+        encoding === null ||
+        filePath === null ||
+        context.req.method !== 'GET' ||
+        context.req.header('range') !== undefined ||
+        response.status !== 200
+      )
+        return response;
       let body: Buffer;
       try {
         body = await compressedBody(filePath, encoding);

@@ -4,7 +4,11 @@ import { findSession, readEvents, type SessionEvent } from '../../store/index.ts
 import { respondWithError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
-import { DEFAULT_STREAM_BUFFER_BYTES, SseClientQueue, type SseMessage } from '../sse-client-queue.ts';
+import {
+  DEFAULT_STREAM_BUFFER_BYTES,
+  SseClientQueue,
+  type SseMessage,
+} from '../sse-client-queue.ts';
 import { errorResponses, idParameter, seqText } from '../schemas.ts';
 
 const KEEPALIVE_MS = 15_000;
@@ -14,13 +18,28 @@ const REPLAY_BATCH = 200;
 const stream = createRoute({
   method: 'get',
   path: '/api/sessions/{id}/stream',
-  summary: "Server-sent events: the session's stored events after Last-Event-ID (or ?after=), then new ones and live deltas",
+  summary:
+    "Server-sent events: the session's stored events after Last-Event-ID (or ?after=), then new ones and live deltas",
   request: {
     params: z.object({ id: idParameter('id') }),
-    query: z.object({ after: seqText().optional().openapi({ param: { name: 'after', in: 'query' }, example: '0' }) }),
-    headers: z.object({ 'last-event-id': seqText().optional().openapi({ param: { name: 'last-event-id', in: 'header' }, example: '12' }) }),
+    query: z.object({
+      after: seqText()
+        .optional()
+        .openapi({ param: { name: 'after', in: 'query' }, example: '0' }),
+    }),
+    headers: z.object({
+      'last-event-id': seqText()
+        .optional()
+        .openapi({ param: { name: 'last-event-id', in: 'header' }, example: '12' }),
+    }),
   },
-  responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...errorResponses(400, 404) },
+  responses: {
+    200: {
+      description: 'An event stream',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+    ...errorResponses(400, 404),
+  },
 });
 
 /**
@@ -30,32 +49,58 @@ const stream = createRoute({
  * not replayed), except that a new stream starts with `agent.partial`: each running turn's text so far. A reconnecting browser sends `Last-Event-ID` and resumes with no gap and no duplicate. A resume
  * point past the session's last event is refused: the stream would wait for events that may never come.
  */
-export function streamRoutes({ database, notifications, liveTurns, logger, streamBufferBytes }: AppDependencies) {
+export function streamRoutes({
+  database,
+  notifications,
+  liveTurns,
+  logger,
+  streamBufferBytes,
+}: AppDependencies) {
   return newRouter().openapi(stream, async (context) => {
     const { id } = context.req.valid('param');
     const fromHeader = context.req.valid('header')['last-event-id'];
     const resumeFrom = fromHeader ?? context.req.valid('query').after ?? 0;
     const field = fromHeader === undefined ? 'after' : 'last-event-id';
     const session = await findSession(database, id);
-    if (!session) return respondWithError(context, 404, 'not_found', `No session with id ${id}.`, 'id');
+    if (!session)
+      return respondWithError(context, 404, 'not_found', `No session with id ${id}.`, 'id');
     if (resumeFrom > session.last_seq) {
-      return respondWithError(context, 400, 'invalid_field', `${field}: must not be past the session's last event (seq ${session.last_seq}).`, field);
+      return respondWithError(
+        context,
+        400,
+        'invalid_field',
+        `${field}: must not be past the session's last event (seq ${session.last_seq}).`,
+        field,
+      );
     }
 
     return streamSSE(context, async (stream) => {
       const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
       // Every write is awaited through the client's bounded queue: a client that stops reading is disconnected
       // when its queue passes the limit, and resumes with Last-Event-ID (ADR 0140).
-      const queue = new SseClientQueue((message) => stream.writeSSE(message), streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES, () => {
-        logger.info({ session_id: id }, 'an event-stream client fell too far behind; disconnected, it resumes from Last-Event-ID');
-        stream.abort();
-      });
+      const queue = new SseClientQueue(
+        (message) => stream.writeSSE(message),
+        streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES,
+        () => {
+          logger.info(
+            { session_id: id },
+            'an event-stream client fell too far behind; disconnected, it resumes from Last-Event-ID',
+          );
+          stream.abort();
+        },
+      );
       // Text a running turn streamed before this tab connected comes first, taken in the same tick as subscribing: no gap.
-      for (const partial of liveTurns.partials(id)) queue.push({ event: 'agent.partial', data: JSON.stringify(partial) });
-      const unsubscribeLive = liveTurns.subscribe(id, (message) => queue.push({ event: message.type, data: JSON.stringify(message) }));
+      for (const partial of liveTurns.partials(id))
+        queue.push({ event: 'agent.partial', data: JSON.stringify(partial) });
+      const unsubscribeLive = liveTurns.subscribe(id, (message) =>
+        queue.push({ event: message.type, data: JSON.stringify(message) }),
+      );
       // The stored events are replayed at the client's pace, a batch at a time; then the session's feed follows.
       let replayedTo = resumeFrom;
-      for (let batch = await readEvents(database, id, { afterSeq: replayedTo, limit: REPLAY_BATCH }); !stream.aborted; ) {
+      for (
+        let batch = await readEvents(database, id, { afterSeq: replayedTo, limit: REPLAY_BATCH });
+        !stream.aborted;
+      ) {
         for (const event of batch) queue.push(sessionEventMessage(event));
         if (batch.length > 0) replayedTo = batch[batch.length - 1]!.seq;
         await queue.drained();

@@ -20,9 +20,22 @@ const UsageLineSchema = z.object({
   /** Calls whose process stopped during them: settled at the estimate, counted as spent (ADR 0130). */
   interrupted_calls: z.number().int(),
 });
-const UsageSchema = z.object({ total_tokens: z.number().int(), reserved_tokens: z.number().int(), max_tokens: z.number().int().nullable().optional(), by_agent_and_model: z.array(UsageLineSchema) }).openapi('Usage');
+const UsageSchema = z
+  .object({
+    total_tokens: z.number().int(),
+    reserved_tokens: z.number().int(),
+    max_tokens: z.number().int().nullable().optional(),
+    by_agent_and_model: z.array(UsageLineSchema),
+  })
+  .openapi('Usage');
 const BudgetSchema = z
-  .strictObject({ max_tokens: z.number({ error: 'must be a whole number of tokens or null' }).int('must be a whole number of tokens').min(0, 'must be 0 or more').nullable() })
+  .strictObject({
+    max_tokens: z
+      .number({ error: 'must be a whole number of tokens or null' })
+      .int('must be a whole number of tokens')
+      .min(0, 'must be 0 or more')
+      .nullable(),
+  })
   .openapi('Budget');
 const parameters = z.object({ id: idParameter('id') });
 
@@ -45,25 +58,31 @@ const putBudget = createRoute({
   path: '/api/projects/{id}/budget',
   summary: "Set the project's token budget (null removes it)",
   request: { params: parameters, body: jsonBody(BudgetSchema) },
-  responses: { 200: jsonContent(BudgetSchema, 'The budget now'), ...errorResponses(400, 404, 413, 415) },
+  responses: {
+    200: jsonContent(BudgetSchema, 'The budget now'),
+    ...errorResponses(400, 404, 413, 415),
+  },
 });
 
 export function usageRoutes({ database }: AppDependencies) {
   return newRouter()
     .openapi(projectUsage, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await findProject(database, id))) return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
+      if (!(await findProject(database, id)))
+        return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
       const usage = await summariseUsage(database, { projectId: id });
       return context.json({ ...usage, max_tokens: await readProjectBudget(database, id) }, 200);
     })
     .openapi(sessionUsage, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await findSession(database, id))) return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
+      if (!(await findSession(database, id)))
+        return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
       return context.json(await summariseUsage(database, { sessionId: id }), 200);
     })
     .openapi(putBudget, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await findProject(database, id))) return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
+      if (!(await findProject(database, id)))
+        return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
       const { max_tokens } = context.req.valid('json');
       await setProjectBudget(database, id, max_tokens);
       return context.json({ max_tokens }, 200);

@@ -25,9 +25,17 @@ export const HypothesisProposedPayloadSchema = z.object({
 });
 
 /** `hypothesis.accepted` / `hypothesis.dismissed` — the person's answer. */
-export const HypothesisAnsweredPayloadSchema = z.object({ v: v1, hypothesis_id: z.string().min(1) });
+export const HypothesisAnsweredPayloadSchema = z.object({
+  v: v1,
+  hypothesis_id: z.string().min(1),
+});
 
-export const COMPETENCE_LEVELS = ['iniciante', 'intermediario', 'avancado', 'especialista'] as const;
+export const COMPETENCE_LEVELS = [
+  'iniciante',
+  'intermediario',
+  'avancado',
+  'especialista',
+] as const;
 
 /**
  * `anamnese.profile_recorded` — a competence profile that passed `checkAnamneseProfile`. Version 2 is closed

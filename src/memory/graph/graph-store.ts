@@ -62,7 +62,10 @@ export interface GraphStore {
   /** Nodes of a label whose properties contain every entry of `where`, by key. */
   findNodes(label: string, where?: GraphProperties): Promise<GraphNode[]>;
   /** Edges leaving (`out`) or reaching (`in`) the node, optionally of one type, with the other node. */
-  neighbours(ref: NodeRef, options: { direction: 'out' | 'in'; type?: string }): Promise<Neighbour[]>;
+  neighbours(
+    ref: NodeRef,
+    options: { direction: 'out' | 'in'; type?: string },
+  ): Promise<Neighbour[]>;
   /** Removes every node (and its edges) whose label is not kept. */
   clear(options?: { keepLabels?: readonly string[] }): Promise<void>;
   snapshot(options?: { excludeLabels?: readonly string[] }): Promise<GraphSnapshot>;

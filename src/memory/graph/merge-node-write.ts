@@ -11,10 +11,16 @@ export interface StoredNodeState {
  * a write without revision, or with one ≥ the stored revision, wins the properties it names; an older write
  * only fills in properties the node lacks. Revisions compare byte-wise, as `collate "C"` does.
  */
-export function mergeNodeWrite(stored: StoredNodeState | null, write: { properties: GraphProperties; revision?: string }): StoredNodeState {
-  if (stored === null) return { properties: { ...write.properties }, revision: write.revision ?? '' };
-  if (write.revision === undefined) return { properties: { ...stored.properties, ...write.properties }, revision: stored.revision };
-  if (compareBytewise(write.revision, stored.revision) >= 0) return { properties: { ...stored.properties, ...write.properties }, revision: write.revision };
+export function mergeNodeWrite(
+  stored: StoredNodeState | null,
+  write: { properties: GraphProperties; revision?: string },
+): StoredNodeState {
+  if (stored === null)
+    return { properties: { ...write.properties }, revision: write.revision ?? '' };
+  if (write.revision === undefined)
+    return { properties: { ...stored.properties, ...write.properties }, revision: stored.revision };
+  if (compareBytewise(write.revision, stored.revision) >= 0)
+    return { properties: { ...stored.properties, ...write.properties }, revision: write.revision };
   return { properties: { ...write.properties, ...stored.properties }, revision: stored.revision };
 }
 

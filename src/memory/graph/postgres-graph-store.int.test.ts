@@ -23,12 +23,16 @@ describe.each(testDatabaseEngines())('Postgres graph store on $name', (engine) =
       await transaction.query('savepoint probe');
       await transaction.query('alter schema graph rename to graph_gone');
       const graph = createPostgresGraphStore(transaction);
-      const failure = await graph.upsertNode({ label: 'Agent', key: 'po', properties: {} }).catch((error: unknown) => error);
+      const failure = await graph
+        .upsertNode({ label: 'Agent', key: 'po', properties: {} })
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(GraphUnavailableError);
       expect((failure as Error).message).toMatch(/graph is unavailable/);
       await transaction.query('rollback to savepoint probe');
     });
-    const wrong = await createPostgresGraphStore(database).upsertNode({ label: 'lowercase', key: 'x', properties: {} }).catch((error: unknown) => error);
+    const wrong = await createPostgresGraphStore(database)
+      .upsertNode({ label: 'lowercase', key: 'x', properties: {} })
+      .catch((error: unknown) => error);
     expect(wrong).not.toBeInstanceOf(GraphUnavailableError);
   });
 });

@@ -1,5 +1,15 @@
 import type { Queryable } from '../../store/index.ts';
-import type { EdgeWrite, GraphEdge, GraphNode, GraphProperties, GraphSnapshot, GraphStore, Neighbour, NodeRef, NodeWrite } from './graph-store.ts';
+import type {
+  EdgeWrite,
+  GraphEdge,
+  GraphNode,
+  GraphProperties,
+  GraphSnapshot,
+  GraphStore,
+  Neighbour,
+  NodeRef,
+  NodeWrite,
+} from './graph-store.ts';
 import { GraphUnavailableError } from './graph-unavailable-error.ts';
 import { isGraphUnavailable } from './is-graph-unavailable.ts';
 
@@ -29,45 +39,91 @@ export function createPostgresGraphStore(database: Queryable): GraphStore {
     try {
       return (await database.query<Row>(sql, params)).rows;
     } catch (error) {
-      if (isGraphUnavailable(error)) throw new GraphUnavailableError(`the graph is unavailable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (isGraphUnavailable(error))
+        throw new GraphUnavailableError(
+          `the graph is unavailable: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
       throw error;
     }
   }
 
   return {
-    upsertNode: async (node: NodeWrite) => void (await run(UPSERT_NODE_SQL, [node.label, node.key, JSON.stringify(node.properties), node.revision ?? null])),
+    upsertNode: async (node: NodeWrite) =>
+      void (await run(UPSERT_NODE_SQL, [
+        node.label,
+        node.key,
+        JSON.stringify(node.properties),
+        node.revision ?? null,
+      ])),
     upsertEdge: async (edge: EdgeWrite) =>
-      void (await run(UPSERT_EDGE_SQL, [edge.type, edge.from.label, edge.from.key, edge.to.label, edge.to.key, JSON.stringify(edge.properties ?? {})])),
+      void (await run(UPSERT_EDGE_SQL, [
+        edge.type,
+        edge.from.label,
+        edge.from.key,
+        edge.to.label,
+        edge.to.key,
+        JSON.stringify(edge.properties ?? {}),
+      ])),
     findNode: async (ref: NodeRef) => {
-      const rows = await run<NodeRow>('select label, key, properties from graph.nodes where label = $1 and key = $2', [ref.label, ref.key]);
+      const rows = await run<NodeRow>(
+        'select label, key, properties from graph.nodes where label = $1 and key = $2',
+        [ref.label, ref.key],
+      );
       return rows[0] === undefined ? null : toNode(rows[0]);
     },
     findNodes: async (label: string, where: GraphProperties = {}) =>
-      (await run<NodeRow>('select label, key, properties from graph.nodes where label = $1 and properties @> $2::jsonb order by key collate "C"', [label, JSON.stringify(where)])).map(toNode),
-    neighbours: async (ref: NodeRef, options: { direction: 'out' | 'in'; type?: string }): Promise<Neighbour[]> => {
-      const rows = await run<EdgeRow & { node_properties: Record<string, unknown> }>(options.direction === 'out' ? OUTGOING_SQL : INCOMING_SQL, [ref.label, ref.key, options.type ?? null]);
+      (
+        await run<NodeRow>(
+          'select label, key, properties from graph.nodes where label = $1 and properties @> $2::jsonb order by key collate "C"',
+          [label, JSON.stringify(where)],
+        )
+      ).map(toNode),
+    neighbours: async (
+      ref: NodeRef,
+      options: { direction: 'out' | 'in'; type?: string },
+    ): Promise<Neighbour[]> => {
+      const rows = await run<EdgeRow & { node_properties: Record<string, unknown> }>(
+        options.direction === 'out' ? OUTGOING_SQL : INCOMING_SQL,
+        [ref.label, ref.key, options.type ?? null],
+      );
       return rows.map((row) => {
         const edge = toEdge(row);
         const other = options.direction === 'out' ? edge.to : edge.from;
         return { edge, node: { ...other, properties: row.node_properties } };
       });
     },
-    clear: async (options: { keepLabels?: readonly string[] } = {}) => void (await run('delete from graph.nodes where not (label = any($1::text[]))', [options.keepLabels ?? []])),
-    snapshot: async (options: { excludeLabels?: readonly string[] } = {}): Promise<GraphSnapshot> => {
+    clear: async (options: { keepLabels?: readonly string[] } = {}) =>
+      void (await run('delete from graph.nodes where not (label = any($1::text[]))', [
+        options.keepLabels ?? [],
+      ])),
+    snapshot: async (
+      options: { excludeLabels?: readonly string[] } = {},
+    ): Promise<GraphSnapshot> => {
       const excluded = options.excludeLabels ?? [];
-      const nodes = await run<NodeRow>('select label, key, properties, revision from graph.nodes where not (label = any($1::text[])) order by label collate "C", key collate "C"', [excluded]);
+      const nodes = await run<NodeRow>(
+        'select label, key, properties, revision from graph.nodes where not (label = any($1::text[])) order by label collate "C", key collate "C"',
+        [excluded],
+      );
       const edges = await run<EdgeRow>(
         `select type, from_label, from_key, to_label, to_key, properties from graph.edges
          where not (from_label = any($1::text[])) and not (to_label = any($1::text[]))
          order by from_label collate "C", from_key collate "C", type collate "C", to_label collate "C", to_key collate "C"`,
         [excluded],
       );
-      return { nodes: nodes.map((row) => ({ ...toNode(row), revision: row.revision })), edges: edges.map(toEdge) };
+      return {
+        nodes: nodes.map((row) => ({ ...toNode(row), revision: row.revision })),
+        edges: edges.map(toEdge),
+      };
     },
   };
 }
 
-const toNode = (row: NodeRow): GraphNode => ({ label: row.label, key: row.key, properties: row.properties });
+const toNode = (row: NodeRow): GraphNode => ({
+  label: row.label,
+  key: row.key,
+  properties: row.properties,
+});
 const toEdge = (row: EdgeRow): GraphEdge => ({
   type: row.type,
   from: { label: row.from_label, key: row.from_key },

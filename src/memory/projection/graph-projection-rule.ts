@@ -9,4 +9,12 @@ export const GRAPH_PROJECTION_AGGREGATE = 'graph_projection';
  * a second outbox row of aggregate type `graph_projection`. The row names the event; the projector reads it.
  */
 export const graphProjectionRule: OutboxRule = (event, sessionId) =>
-  isGraphProjected(event.type) ? [{ aggregateType: GRAPH_PROJECTION_AGGREGATE, aggregateId: sessionId, payload: { v: 1, event_type: event.type } }] : [];
+  isGraphProjected(event.type)
+    ? [
+        {
+          aggregateType: GRAPH_PROJECTION_AGGREGATE,
+          aggregateId: sessionId,
+          payload: { v: 1, event_type: event.type },
+        },
+      ]
+    : [];

@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { drainOutbox, type Database, type DrainReport, type OutboxHandlerResult, type OutboxRow, type Queryable } from '../../store/index.ts';
+import {
+  drainOutbox,
+  type Database,
+  type DrainReport,
+  type OutboxHandlerResult,
+  type OutboxRow,
+  type Queryable,
+} from '../../store/index.ts';
 import type { GraphStore } from '../graph/graph-store.ts';
 import { GraphUnavailableError } from '../graph/graph-unavailable-error.ts';
 import { createPoller } from '../workers/poller.ts';
@@ -44,27 +51,48 @@ export function createGraphProjector(options: GraphProjectorOptions): GraphProje
     if (row.event_id === null) return { outcome: 'processed' };
     const event = await loadProjectedEvent(transaction, row.event_id);
     if (event === null) {
-      options.logger.warn({ outbox_id: row.id, event_id: row.event_id }, 'graph projection row names no event; skipped');
+      options.logger.warn(
+        { outbox_id: row.id, event_id: row.event_id },
+        'graph projection row names no event; skipped',
+      );
       return { outcome: 'processed' };
     }
     try {
       const outcome = await projectEvent(options.graphFor(transaction), event);
-      if (outcome.outcome === 'skipped') options.logger.warn({ event_id: event.id, reason: outcome.reason }, 'event not projected to the graph');
+      if (outcome.outcome === 'skipped')
+        options.logger.warn(
+          { event_id: event.id, reason: outcome.reason },
+          'event not projected to the graph',
+        );
       return { outcome: 'processed' };
     } catch (error) {
-      if (error instanceof GraphUnavailableError) return { outcome: 'stop_cycle', reason: error.message };
+      if (error instanceof GraphUnavailableError)
+        return { outcome: 'stop_cycle', reason: error.message };
       throw error;
     }
   }
 
-  const runCycle = () => drainOutbox(options.database, { aggregateTypes: [GRAPH_PROJECTION_AGGREGATE], batchSize: options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE, handle });
+  const runCycle = () =>
+    drainOutbox(options.database, {
+      aggregateTypes: [GRAPH_PROJECTION_AGGREGATE],
+      batchSize: options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE,
+      handle,
+    });
 
   const poller = createPoller({
     intervalMs: options.intervalMs ?? DEFAULT_PROJECTOR_INTERVAL_MS,
     runCycle: async () => {
       const report = await runCycle();
-      if (report.stopped !== null && !stopping) options.logger.warn({ reason: report.stopped.reason }, 'graph projection cycle stopped; retrying next cycle');
-      return { more: report.stopped === null && report.processed + report.failed >= (options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE) };
+      if (report.stopped !== null && !stopping)
+        options.logger.warn(
+          { reason: report.stopped.reason },
+          'graph projection cycle stopped; retrying next cycle',
+        );
+      return {
+        more:
+          report.stopped === null &&
+          report.processed + report.failed >= (options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE),
+      };
     },
     onError: (error) => options.logger.error({ err: error }, 'graph projection cycle failed'),
   });

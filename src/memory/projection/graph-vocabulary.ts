@@ -34,13 +34,25 @@ export const EDGES = {
   hasCompetence: 'HAS_COMPETENCE',
 } as const;
 
-export const projectNode = (projectId: string): NodeRef => ({ label: LABELS.project, key: projectId });
-export const sessionNode = (sessionId: string): NodeRef => ({ label: LABELS.session, key: sessionId });
+export const projectNode = (projectId: string): NodeRef => ({
+  label: LABELS.project,
+  key: projectId,
+});
+export const sessionNode = (sessionId: string): NodeRef => ({
+  label: LABELS.session,
+  key: sessionId,
+});
 /** Forja has one person per project: the one who brought the idea. */
-export const personNode = (projectId: string): NodeRef => ({ label: LABELS.person, key: `project:${projectId}` });
+export const personNode = (projectId: string): NodeRef => ({
+  label: LABELS.person,
+  key: `project:${projectId}`,
+});
 export const agentNode = (slug: string): NodeRef => ({ label: LABELS.agent, key: slug });
 /** Events are keyed by session and seq, so evidence (cited by seq) and interactions meet in one node. */
-export const eventNode = (sessionId: string, seq: number): NodeRef => ({ label: LABELS.event, key: `${sessionId}#${seq}` });
+export const eventNode = (sessionId: string, seq: number): NodeRef => ({
+  label: LABELS.event,
+  key: `${sessionId}#${seq}`,
+});
 
 /** Orders writes of one session: its seq, zero-padded so byte order is numeric order. */
 export function sessionRevision(event: Pick<ProjectedEvent, 'seq'>): string {
@@ -48,6 +60,8 @@ export function sessionRevision(event: Pick<ProjectedEvent, 'seq'>): string {
 }
 
 /** Orders writes across the sessions of a project: time, then session, then seq — the same on every replay. */
-export function projectRevision(event: Pick<ProjectedEvent, 'created_at' | 'session_id' | 'seq'>): string {
+export function projectRevision(
+  event: Pick<ProjectedEvent, 'created_at' | 'session_id' | 'seq'>,
+): string {
   return `${event.created_at}|${event.session_id}|${sessionRevision(event)}`;
 }

@@ -40,8 +40,14 @@ export interface UserContext {
  */
 export async function queryUserContext(graph: GraphStore, projectId: string): Promise<UserContext> {
   const hypothesisNodes = await graph.findNodes(LABELS.hypothesis, { project_id: projectId });
-  const hypotheses = await Promise.all(hypothesisNodes.map(async (node) => toHypothesis(node, await evidenceOf(graph, node))));
-  hypotheses.sort((left, right) => (left.proposed_at ?? '').localeCompare(right.proposed_at ?? '') || left.id.localeCompare(right.id));
+  const hypotheses = await Promise.all(
+    hypothesisNodes.map(async (node) => toHypothesis(node, await evidenceOf(graph, node))),
+  );
+  hypotheses.sort(
+    (left, right) =>
+      (left.proposed_at ?? '').localeCompare(right.proposed_at ?? '') ||
+      left.id.localeCompare(right.id),
+  );
 
   const profileNodes = await graph.findNodes(LABELS.competenceProfile, { project_id: projectId });
   const profiles = await Promise.all(

@@ -16,7 +16,10 @@ export type GraphRebuildOutcome =
  * `forja graph rebuild`: empties the projection (seeded templates stay) and replays the event log through
  * the same write use cases the projector calls, in one transaction, so the graph is never seen half-built.
  */
-export async function rebuildGraph(database: Database, graphFor: (transaction: Queryable) => GraphStore): Promise<GraphRebuildOutcome> {
+export async function rebuildGraph(
+  database: Database,
+  graphFor: (transaction: Queryable) => GraphStore,
+): Promise<GraphRebuildOutcome> {
   try {
     return await database.transaction(async (transaction) => {
       const graph = graphFor(transaction);
@@ -24,7 +27,12 @@ export async function rebuildGraph(database: Database, graphFor: (transaction: Q
       const totals = { events: 0, recorded: 0, skipped: 0 };
       let after: { sessionId: string; seq: number } | null = null;
       for (;;) {
-        const page = await loadProjectedEventsPage(transaction, { types: GRAPH_PROJECTED_TYPES, prefixes: [HANDOFF_EVENT_PREFIX] }, after, PAGE_SIZE);
+        const page = await loadProjectedEventsPage(
+          transaction,
+          { types: GRAPH_PROJECTED_TYPES, prefixes: [HANDOFF_EVENT_PREFIX] },
+          after,
+          PAGE_SIZE,
+        );
         for (const event of page) {
           const outcome = await projectEvent(graph, event);
           totals.events += 1;

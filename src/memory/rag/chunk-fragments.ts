@@ -8,8 +8,14 @@ export type ChunkingOutcome = { ok: true; chunks: IndexedChunk[] } | { ok: false
  * Cuts fragments of one project into chunks and embeds them in one call. Chunk ids are
  * `<source id>#<chunk index>`: the same fragment always gives the same ids, so indexing it again is idempotent.
  */
-export async function chunkFragments(embedder: Embedder, projectId: string, fragments: readonly ProjectFragment[]): Promise<ChunkingOutcome> {
-  const pieces = fragments.flatMap((fragment) => chunkText(fragment.text).map((text, chunkIndex) => ({ fragment, text, chunkIndex })));
+export async function chunkFragments(
+  embedder: Embedder,
+  projectId: string,
+  fragments: readonly ProjectFragment[],
+): Promise<ChunkingOutcome> {
+  const pieces = fragments.flatMap((fragment) =>
+    chunkText(fragment.text).map((text, chunkIndex) => ({ fragment, text, chunkIndex })),
+  );
   if (pieces.length === 0) return { ok: true, chunks: [] };
   const embedded = await embedder.embed(
     pieces.map((piece) => piece.text),

@@ -7,7 +7,8 @@ export const DEFAULT_CHUNK_CHARACTERS = 800;
  * longer than a chunk is cut hard. Pure; no word is lost or reordered.
  */
 export function chunkText(text: string, maxCharacters = DEFAULT_CHUNK_CHARACTERS): string[] {
-  if (!Number.isInteger(maxCharacters) || maxCharacters < 1) throw new RangeError(`maxCharacters must be a positive integer, got ${maxCharacters}`);
+  if (!Number.isInteger(maxCharacters) || maxCharacters < 1)
+    throw new RangeError(`maxCharacters must be a positive integer, got ${maxCharacters}`);
   const chunks: string[] = [];
   let current: string[] = [];
   let currentLength = 0;
@@ -17,7 +18,10 @@ export function chunkText(text: string, maxCharacters = DEFAULT_CHUNK_CHARACTERS
     currentLength = 0;
   };
   for (const paragraph of text.split(/\n[^\S\n]*\n/)) {
-    const words = paragraph.split(/\s+/).filter((word) => word !== '').flatMap((word) => cutLongWord(word, maxCharacters));
+    const words = paragraph
+      .split(/\s+/)
+      .filter((word) => word !== '')
+      .flatMap((word) => cutLongWord(word, maxCharacters));
     if (words.length === 0) continue;
     if (currentLength >= maxCharacters / 2) flush();
     for (const word of words) {
@@ -41,6 +45,7 @@ function cutLongWord(word: string, maxCharacters: number): string[] {
   const codePoints = Array.from(word);
   if (codePoints.length <= maxCharacters) return [word];
   const parts: string[] = [];
-  for (let at = 0; at < codePoints.length; at += maxCharacters) parts.push(codePoints.slice(at, at + maxCharacters).join(''));
+  for (let at = 0; at < codePoints.length; at += maxCharacters)
+    parts.push(codePoints.slice(at, at + maxCharacters).join(''));
   return parts;
 }

@@ -19,7 +19,15 @@ describe('chunkText', () => {
 });
 
 describe('chunkText properties', () => {
-  const text = fc.array(fc.oneof(fc.constantFrom(' ', '\n', '\n\n', '  '), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 })), { maxLength: 60 }).map((parts) => parts.join(''));
+  const text = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(' ', '\n', '\n\n', '  '),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+      ),
+      { maxLength: 60 },
+    )
+    .map((parts) => parts.join(''));
 
   it('never exceeds the limit, never yields an empty chunk, and loses no word', () => {
     fc.assert(

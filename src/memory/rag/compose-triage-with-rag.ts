@@ -1,4 +1,9 @@
-import { composeTriageWindow, truncateText, type TriageFragment, type TriageWindow } from '../../domain/memory/index.ts';
+import {
+  composeTriageWindow,
+  truncateText,
+  type TriageFragment,
+  type TriageWindow,
+} from '../../domain/memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
 import type { RagSearchRequest, RagSearchResult } from './rag-search.ts';
 
@@ -11,7 +16,11 @@ export const MAX_DEGRADED_REASON_CHARS = 300;
 export interface TriageWithRag {
   readonly window: TriageWindow;
   /** What RAG did: not asked (no search, or no query), found hits, or degraded with the reason. */
-  readonly rag: { readonly asked: boolean; readonly hits: number; readonly degraded: false | { readonly reason: string } };
+  readonly rag: {
+    readonly asked: boolean;
+    readonly hits: number;
+    readonly degraded: false | { readonly reason: string };
+  };
 }
 
 /**
@@ -27,13 +36,34 @@ export async function composeTriageWithRag(input: {
   search: ProjectRagSearch;
   query: string | null;
 }): Promise<TriageWithRag> {
-  const limits = { recentEvents: input.recentEvents, maxPromptEvents: input.maxPromptEvents, maxPayloadChars: input.maxPayloadChars };
+  const limits = {
+    recentEvents: input.recentEvents,
+    maxPromptEvents: input.maxPromptEvents,
+    maxPayloadChars: input.maxPayloadChars,
+  };
   const slots = Math.floor(input.maxPromptEvents / 2);
   if (input.search === null || input.query === null || slots === 0) {
-    return { window: composeTriageWindow({ ...limits, ragFragments: [], degraded: false }), rag: { asked: false, hits: 0, degraded: false } };
+    return {
+      window: composeTriageWindow({ ...limits, ragFragments: [], degraded: false }),
+      rag: { asked: false, hits: 0, degraded: false },
+    };
   }
   const result = await input.search({ query: input.query, k: slots });
-  const fragments: TriageFragment[] = result.hits.map((hit) => ({ source: hit.source, text: hit.text, score: hit.score }));
-  const degraded = result.degraded ? { reason: truncateText(result.reason, MAX_DEGRADED_REASON_CHARS) } : (false as const);
-  return { window: composeTriageWindow({ ...limits, ragFragments: fragments, degraded, maxFragmentSlots: slots }), rag: { asked: true, hits: fragments.length, degraded } };
+  const fragments: TriageFragment[] = result.hits.map((hit) => ({
+    source: hit.source,
+    text: hit.text,
+    score: hit.score,
+  }));
+  const degraded = result.degraded
+    ? { reason: truncateText(result.reason, MAX_DEGRADED_REASON_CHARS) }
+    : (false as const);
+  return {
+    window: composeTriageWindow({
+      ...limits,
+      ragFragments: fragments,
+      degraded,
+      maxFragmentSlots: slots,
+    }),
+    rag: { asked: true, hits: fragments.length, degraded },
+  };
 }

@@ -1,5 +1,7 @@
 /** What an embedder answers: one vector per text, or why it could not (an expected outcome, not a throw). */
-export type EmbedOutcome = { readonly ok: true; readonly vectors: number[][] } | { readonly ok: false; readonly reason: string };
+export type EmbedOutcome =
+  | { readonly ok: true; readonly vectors: number[][] }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * The RAG embedder port. `name` is stored with every chunk, so a search compares only vectors of the same

@@ -14,11 +14,18 @@ export function fragmentOfEvent(event: ProjectedEvent): ProjectFragment | null {
   if (event.type === 'agent.response') {
     if (typeof payload.text !== 'string' || payload.text.trim() === '') return null;
     const agent = typeof payload.agent === 'string' ? payload.agent : event.actor;
-    return { ...base, sourceKind: 'agent_response', sourceLabel: `agent.response (${agent}) #${event.seq}`, text: payload.text };
+    return {
+      ...base,
+      sourceKind: 'agent_response',
+      sourceLabel: `agent.response (${agent}) #${event.seq}`,
+      text: payload.text,
+    };
   }
   if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) {
     const text = describeData(payload.data).trim();
-    return text === '' ? null : { ...base, sourceKind: 'artifact', sourceLabel: `${event.type} #${event.seq}`, text };
+    return text === ''
+      ? null
+      : { ...base, sourceKind: 'artifact', sourceLabel: `${event.type} #${event.seq}`, text };
   }
   return null;
 }
@@ -30,7 +37,8 @@ function describeData(data: unknown): string {
   return Object.entries(data)
     .map(([key, value]) => {
       if (typeof value === 'string') return `${key}: ${value}`;
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return `${key}: ${value.join('; ')}`;
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+        return `${key}: ${value.join('; ')}`;
       return `${key}: ${JSON.stringify(value)}`;
     })
     .join('\n');

@@ -6,8 +6,14 @@ export function createGatewayEmbedder(gateway: EmbeddingGateway): Embedder {
   return {
     name: gateway.model ?? 'gateway:not-configured',
     embed: async (texts, context) => {
-      const outcome = await gateway.embed({ projectId: context.projectId, sessionId: null, agent: 'rag', texts });
-      if (outcome.status === 'completed') return { ok: true, vectors: outcome.vectors.map(normalise) };
+      const outcome = await gateway.embed({
+        projectId: context.projectId,
+        sessionId: null,
+        agent: 'rag',
+        texts,
+      });
+      if (outcome.status === 'completed')
+        return { ok: true, vectors: outcome.vectors.map(normalise) };
       return { ok: false, reason: outcome.message };
     },
   };

@@ -6,7 +6,9 @@ export const LOCAL_EMBEDDER_NAME = `hashed-ngram-${LOCAL_EMBEDDING_DIMENSION}`;
 
 /** Words too common to say anything about a fragment (Portuguese and English). */
 const STOP_WORDS = new Set(
-  'a o as os um uma de do da dos das em no na nos nas e ou que se por para com sem ao aos the an of to in on and or is are was be it this that for with as at by from'.split(' '),
+  'a o as os um uma de do da dos das em no na nos nas e ou que se por para com sem ao aos the an of to in on and or is are was be it this that for with as at by from'.split(
+    ' ',
+  ),
 );
 
 const WORD_WEIGHT = 1;
@@ -21,7 +23,12 @@ const TRIGRAM_WEIGHT = 0.25;
  */
 export function embedLocally(text: string, dimension = LOCAL_EMBEDDING_DIMENSION): number[] {
   const vector = new Array<number>(dimension).fill(0);
-  const words = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '' && !STOP_WORDS.has(word));
+  const words = text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word));
   const add = (feature: string, weight: number) => {
     const hash = fnv1a(feature);
     const sign = (hash & 0x80000000) === 0 ? 1 : -1;
@@ -31,7 +38,8 @@ export function embedLocally(text: string, dimension = LOCAL_EMBEDDING_DIMENSION
     add(`w:${word}`, WORD_WEIGHT);
     if (index > 0) add(`b:${words[index - 1]} ${word}`, BIGRAM_WEIGHT);
     const padded = ` ${word} `;
-    for (let at = 0; at + 3 <= padded.length; at += 1) add(`c:${padded.slice(at, at + 3)}`, TRIGRAM_WEIGHT);
+    for (let at = 0; at + 3 <= padded.length; at += 1)
+      add(`c:${padded.slice(at, at + 3)}`, TRIGRAM_WEIGHT);
   });
   const norm = Math.hypot(...vector);
   return norm === 0 ? vector : vector.map((value) => value / norm);
@@ -49,5 +57,8 @@ function fnv1a(text: string): number {
 
 /** The default embedder: local, offline, never fails. */
 export function createLocalEmbedder(): Embedder {
-  return { name: LOCAL_EMBEDDER_NAME, embed: async (texts) => ({ ok: true, vectors: texts.map((text) => embedLocally(text)) }) };
+  return {
+    name: LOCAL_EMBEDDER_NAME,
+    embed: async (texts) => ({ ok: true, vectors: texts.map((text) => embedLocally(text)) }),
+  };
 }

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { embedLocally, LOCAL_EMBEDDING_DIMENSION } from './hashed-ngram-embedder.ts';
 
-const cosine = (left: number[], right: number[]) => left.reduce((sum, value, index) => sum + value * right[index]!, 0);
+const cosine = (left: number[], right: number[]) =>
+  left.reduce((sum, value, index) => sum + value * right[index]!, 0);
 
 describe('embedLocally', () => {
   it('gives a unit vector of the documented dimension, the same every time', () => {

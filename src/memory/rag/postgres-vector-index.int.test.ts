@@ -17,13 +17,32 @@ describe.each(testDatabaseEngines())('Postgres vector index on $name', (engine) 
     if (engine.name === 'pglite') expect(pgvector).toBe(true);
     const index = await createPostgresVectorIndex(database);
     expect(index.method).toBe(pgvector ? 'hnsw' : 'lsh');
-    expect([index.methodFor(256), index.methodFor(1536)]).toEqual([pgvector ? 'hnsw' : 'lsh', 'lsh']);
-    expect((await createPostgresVectorIndex(database, { method: 'lsh' })).methodFor(256)).toBe('lsh');
-    expect((await createPostgresVectorIndex(database, { method: 'exact' })).methodFor(256)).toBe('exact');
-    if (!pgvector) await expect(createPostgresVectorIndex(database, { method: 'hnsw' })).rejects.toThrow(/pgvector/);
+    expect([index.methodFor(256), index.methodFor(1536)]).toEqual([
+      pgvector ? 'hnsw' : 'lsh',
+      'lsh',
+    ]);
+    expect((await createPostgresVectorIndex(database, { method: 'lsh' })).methodFor(256)).toBe(
+      'lsh',
+    );
+    expect((await createPostgresVectorIndex(database, { method: 'exact' })).methodFor(256)).toBe(
+      'exact',
+    );
+    if (!pgvector)
+      await expect(createPostgresVectorIndex(database, { method: 'hnsw' })).rejects.toThrow(
+        /pgvector/,
+      );
   });
 
-  describeVectorIndexContract(`exact on ${engine.name}`, () => ({ database, open: () => createPostgresVectorIndex(database, { method: 'exact' }) }));
-  describeVectorIndexContract(`signatures (lsh) on ${engine.name}`, () => ({ database, open: () => createPostgresVectorIndex(database, { method: 'lsh' }) }));
-  describeVectorIndexContract(`auto (HNSW where pgvector exists) on ${engine.name}`, () => ({ database, open: () => createPostgresVectorIndex(database) }));
+  describeVectorIndexContract(`exact on ${engine.name}`, () => ({
+    database,
+    open: () => createPostgresVectorIndex(database, { method: 'exact' }),
+  }));
+  describeVectorIndexContract(`signatures (lsh) on ${engine.name}`, () => ({
+    database,
+    open: () => createPostgresVectorIndex(database, { method: 'lsh' }),
+  }));
+  describeVectorIndexContract(`auto (HNSW where pgvector exists) on ${engine.name}`, () => ({
+    database,
+    open: () => createPostgresVectorIndex(database),
+  }));
 });

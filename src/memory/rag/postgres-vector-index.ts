@@ -26,7 +26,9 @@ export interface PostgresVectorIndexOptions {
 
 /** Whether this database has the pgvector column (migration 0005 adds it only where the extension exists). */
 export async function hasVectorColumn(database: Queryable): Promise<boolean> {
-  const found = await database.query(`select 1 from information_schema.columns where table_schema = 'rag' and table_name = 'chunks' and column_name = 'embedding_vector'`);
+  const found = await database.query(
+    `select 1 from information_schema.columns where table_schema = 'rag' and table_name = 'chunks' and column_name = 'embedding_vector'`,
+  );
   return found.rows.length > 0;
 }
 
@@ -35,22 +37,30 @@ export async function hasVectorColumn(database: Queryable): Promise<boolean> {
  * dot products of unit vectors) and, where pgvector exists and the dimension fits, also as `vector(256)`
  * under an HNSW index on cosine distance. `method: 'hnsw'` asked where there is no pgvector is an error.
  */
-export async function createPostgresVectorIndex(database: Database, options: PostgresVectorIndexOptions = {}): Promise<VectorIndex> {
+export async function createPostgresVectorIndex(
+  database: Database,
+  options: PostgresVectorIndexOptions = {},
+): Promise<VectorIndex> {
   const vectorColumn = await hasVectorColumn(database);
   const asked = options.method ?? 'auto';
-  if (asked === 'hnsw' && !vectorColumn) throw new Error('the HNSW search needs the pgvector extension, which this database does not have');
+  if (asked === 'hnsw' && !vectorColumn)
+    throw new Error(
+      'the HNSW search needs the pgvector extension, which this database does not have',
+    );
   const method: SearchMethod = asked === 'auto' ? (vectorColumn ? 'hnsw' : 'lsh') : asked;
   const efSearch = options.efSearch ?? DEFAULT_EF_SEARCH;
   const lshCandidates = options.lshCandidates ?? DEFAULT_LSH_CANDIDATES;
 
   // HNSW fits only the indexed dimension; the signature search fits any, so it is the fallback for the rest.
-  const methodFor = (dimension: number): SearchMethod => (method === 'hnsw' ? (dimension === RAG_VECTOR_DIMENSION ? 'hnsw' : 'lsh') : method);
+  const methodFor = (dimension: number): SearchMethod =>
+    method === 'hnsw' ? (dimension === RAG_VECTOR_DIMENSION ? 'hnsw' : 'lsh') : method;
   return {
     method,
     methodFor,
     upsert: async (chunks, within = database) => {
       if (chunks.length === 0) return;
-      const column = <Key extends keyof IndexedChunk>(key: Key) => chunks.map((chunk) => chunk[key]);
+      const column = <Key extends keyof IndexedChunk>(key: Key) =>
+        chunks.map((chunk) => chunk[key]);
       // Vectors travel as array literals: PostgreSQL parses them far faster than JSON (see bench/memory/rag-search.ts).
       const embeddings = chunks.map((chunk) => `{${chunk.embedding.join(',')}}`);
       await within.query(vectorColumn ? UPSERT_WITH_VECTOR_SQL : UPSERT_SQL, [
@@ -67,18 +77,45 @@ export async function createPostgresVectorIndex(database: Database, options: Pos
         chunks.map((chunk) => vectorSignature(chunk.embedding)),
       ]);
     },
-    removeSource: async (projectId, sourceId, within = database) => void (await within.query('delete from rag.chunks where project_id = $1 and source_id = $2', [projectId, sourceId])),
-    searchText: async ({ projectId, embedder, text, k }) => (await database.query<HitRow>(TEXT_SQL, [projectId, embedder, text, k])).rows.map(toHit),
+    removeSource: async (projectId, sourceId, within = database) =>
+      void (await within.query('delete from rag.chunks where project_id = $1 and source_id = $2', [
+        projectId,
+        sourceId,
+      ])),
+    searchText: async ({ projectId, embedder, text, k }) =>
+      (await database.query<HitRow>(TEXT_SQL, [projectId, embedder, text, k])).rows.map(toHit),
     search: async ({ projectId, embedder, vector, k }) => {
       const searched = methodFor(vector.length);
-      if (searched === 'exact') return (await database.query<HitRow>(EXACT_SQL, [projectId, embedder, vector, k])).rows.map(toHit);
+      if (searched === 'exact')
+        return (await database.query<HitRow>(EXACT_SQL, [projectId, embedder, vector, k])).rows.map(
+          toHit,
+        );
       if (searched === 'lsh') {
         const candidates = Math.max(lshCandidates, k * 50);
-        return (await database.query<HitRow>(LSH_SQL, [projectId, embedder, vector, k, vectorSignature(vector), candidates])).rows.map(toHit);
+        return (
+          await database.query<HitRow>(LSH_SQL, [
+            projectId,
+            embedder,
+            vector,
+            k,
+            vectorSignature(vector),
+            candidates,
+          ])
+        ).rows.map(toHit);
       }
       return database.transaction(async (transaction) => {
-        await transaction.query(`select set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'strict_order', true)`, [String(Math.max(efSearch, k))]);
-        return (await transaction.query<HitRow>(HNSW_SQL, [projectId, embedder, `[${vector.join(',')}]`, k])).rows.map(toHit);
+        await transaction.query(
+          `select set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'strict_order', true)`,
+          [String(Math.max(efSearch, k))],
+        );
+        return (
+          await transaction.query<HitRow>(HNSW_SQL, [
+            projectId,
+            embedder,
+            `[${vector.join(',')}]`,
+            k,
+          ])
+        ).rows.map(toHit);
       });
     },
   };
@@ -93,7 +130,14 @@ interface HitRow {
   score: number;
 }
 
-const toHit = (row: HitRow): RagHit => ({ chunk_id: row.id, source_kind: row.source_kind, source_id: row.source_id, source: row.source_label, text: row.text, score: Number(row.score) });
+const toHit = (row: HitRow): RagHit => ({
+  chunk_id: row.id,
+  source_kind: row.source_kind,
+  source_id: row.source_id,
+  source: row.source_label,
+  text: row.text,
+  score: Number(row.score),
+});
 
 const ROWS = `
   with rows as (
@@ -102,7 +146,8 @@ const ROWS = `
     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
       as c (id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language, signature)
   )`;
-const COLUMNS = 'id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language, signature';
+const COLUMNS =
+  'id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language, signature';
 const ON_CONFLICT = `on conflict (project_id, id) do update set text = excluded.text, embedder = excluded.embedder, embedding = excluded.embedding, source_label = excluded.source_label, language = excluded.language, signature = excluded.signature`;
 
 const UPSERT_SQL = `${ROWS} insert into rag.chunks (${COLUMNS}) select ${COLUMNS} from rows ${ON_CONFLICT}`;

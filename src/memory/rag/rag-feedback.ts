@@ -9,9 +9,25 @@ export interface RagFeedback {
 }
 
 /** `rag_feedback`: records which hits helped as a `rag.feedback` event of the session, by who said so. */
-export async function recordRagFeedback(eventLog: EventLog, sessionId: string, actor: string, feedback: RagFeedback): Promise<{ ok: true; event: SessionEvent } | { ok: false; reason: string }> {
+export async function recordRagFeedback(
+  eventLog: EventLog,
+  sessionId: string,
+  actor: string,
+  feedback: RagFeedback,
+): Promise<{ ok: true; event: SessionEvent } | { ok: false; reason: string }> {
   const appended = await eventLog.append(sessionId, [
-    { type: MEMORY_EVENT_TYPES.ragFeedback, actor, payload: { v: 1, query: feedback.query, helpful: [...feedback.helpful], not_helpful: [...feedback.notHelpful] } },
+    {
+      type: MEMORY_EVENT_TYPES.ragFeedback,
+      actor,
+      payload: {
+        v: 1,
+        query: feedback.query,
+        helpful: [...feedback.helpful],
+        not_helpful: [...feedback.notHelpful],
+      },
+    },
   ]);
-  return appended.success ? { ok: true, event: appended.events[0]! } : { ok: false, reason: appended.error.message };
+  return appended.success
+    ? { ok: true, event: appended.events[0]! }
+    : { ok: false, reason: appended.error.message };
 }

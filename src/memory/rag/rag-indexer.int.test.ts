@@ -1,6 +1,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventLog, createProject, createSession, type Database, type EventLog } from '../../store/index.ts';
+import {
+  createEventLog,
+  createProject,
+  createSession,
+  type Database,
+  type EventLog,
+} from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import type { Embedder } from './embedder.ts';
 import { createLocalEmbedder } from './hashed-ngram-embedder.ts';
@@ -21,15 +27,33 @@ describe.each(testDatabaseEngines())('RAG indexing on $name', (engine) => {
   });
   afterAll(() => database.close());
 
-  const chunksOf = async (projectId: string) => (await database.query<{ id: string; source_label: string }>('select id, source_label from rag.chunks where project_id = $1 order by source_label', [projectId])).rows;
+  const chunksOf = async (projectId: string) =>
+    (
+      await database.query<{ id: string; source_label: string }>(
+        'select id, source_label from rag.chunks where project_id = $1 order by source_label',
+        [projectId],
+      )
+    ).rows;
   async function projectWithEvents() {
     const project = await createProject(database, { name: 'p' });
     const session = await createSession(database, { projectId: project.id });
     await eventLog.append(session.id, [
       { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'not indexed' } },
-      { type: 'artifact.business_rule', actor: 'criativo', payload: { v: 1, data: { title: 'Entrega cedo', statement: 'Antes das 6h' }, origin: [2] } },
-      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: 'Assinatura mensal.' } },
-      { type: 'agent.response', actor: 'criativo', payload: { v: 1, agent: 'criativo', text: '   ' } },
+      {
+        type: 'artifact.business_rule',
+        actor: 'criativo',
+        payload: { v: 1, data: { title: 'Entrega cedo', statement: 'Antes das 6h' }, origin: [2] },
+      },
+      {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: { v: 1, agent: 'criativo', text: 'Assinatura mensal.' },
+      },
+      {
+        type: 'agent.response',
+        actor: 'criativo',
+        payload: { v: 1, agent: 'criativo', text: '   ' },
+      },
     ]);
     return project.id;
   }
@@ -37,28 +61,60 @@ describe.each(testDatabaseEngines())('RAG indexing on $name', (engine) => {
   it('indexes artifacts and agent responses from the outbox, idempotently', async () => {
     const projectId = await projectWithEvents();
     const index = await createPostgresVectorIndex(database);
-    const indexer = createRagIndexer({ database, embedder: createLocalEmbedder(), index, logger: silent });
+    const indexer = createRagIndexer({
+      database,
+      embedder: createLocalEmbedder(),
+      index,
+      logger: silent,
+    });
     expect(await indexer.runCycle()).toMatchObject({ processed: 3, failed: 0, stopped: null });
-    expect((await chunksOf(projectId)).map((chunk) => chunk.source_label)).toEqual(['agent.response (criativo) #4', 'artifact.business_rule #3']);
-    await database.query('update outbox set processed_at = null where aggregate_type = $1', [RAG_INDEX_AGGREGATE]);
+    expect((await chunksOf(projectId)).map((chunk) => chunk.source_label)).toEqual([
+      'agent.response (criativo) #4',
+      'artifact.business_rule #3',
+    ]);
+    await database.query('update outbox set processed_at = null where aggregate_type = $1', [
+      RAG_INDEX_AGGREGATE,
+    ]);
     await indexer.runCycle();
     expect(await chunksOf(projectId)).toHaveLength(2);
-    const found = await ragSearch({ embedder: createLocalEmbedder(), index }, projectId, { query: 'assinatura mensal', k: 1 });
-    expect(found).toMatchObject({ degraded: false, hits: [{ source: 'agent.response (criativo) #4' }] });
+    const found = await ragSearch({ embedder: createLocalEmbedder(), index }, projectId, {
+      query: 'assinatura mensal',
+      k: 1,
+    });
+    expect(found).toMatchObject({
+      degraded: false,
+      hits: [{ source: 'agent.response (criativo) #4' }],
+    });
   });
 
   it('fails only the rows whose embedding failed, and indexes them on a later cycle', async () => {
-    await database.query('update outbox set processed_at = now() where aggregate_type = $1 and processed_at is null', [RAG_INDEX_AGGREGATE]);
+    await database.query(
+      'update outbox set processed_at = now() where aggregate_type = $1 and processed_at is null',
+      [RAG_INDEX_AGGREGATE],
+    );
     const projectId = await projectWithEvents();
     let down = true;
-    const flaky: Embedder = { name: 'hashed-ngram-256', embed: async (texts, context) => (down ? { ok: false, reason: 'provider down' } : createLocalEmbedder().embed(texts, context)) };
+    const flaky: Embedder = {
+      name: 'hashed-ngram-256',
+      embed: async (texts, context) =>
+        down ? { ok: false, reason: 'provider down' } : createLocalEmbedder().embed(texts, context),
+    };
     const index = await createPostgresVectorIndex(database);
     const indexer = createRagIndexer({ database, embedder: flaky, index, logger: silent });
     expect(await indexer.runCycle()).toMatchObject({ processed: 1, failed: 2 });
-    const failed = await database.query<{ last_error: string }>('select last_error from outbox where aggregate_type = $1 and processed_at is null', [RAG_INDEX_AGGREGATE]);
-    expect(failed.rows.map((row) => row.last_error)).toEqual(['Error: embedding failed: provider down', 'Error: embedding failed: provider down']);
+    const failed = await database.query<{ last_error: string }>(
+      'select last_error from outbox where aggregate_type = $1 and processed_at is null',
+      [RAG_INDEX_AGGREGATE],
+    );
+    expect(failed.rows.map((row) => row.last_error)).toEqual([
+      'Error: embedding failed: provider down',
+      'Error: embedding failed: provider down',
+    ]);
     down = false;
-    await database.query('update outbox set available_at = now() where aggregate_type = $1 and processed_at is null', [RAG_INDEX_AGGREGATE]);
+    await database.query(
+      'update outbox set available_at = now() where aggregate_type = $1 and processed_at is null',
+      [RAG_INDEX_AGGREGATE],
+    );
     expect(await indexer.runCycle()).toMatchObject({ processed: 2, failed: 0 });
     expect(await chunksOf(projectId)).toHaveLength(2);
   });
@@ -69,12 +125,27 @@ describe.each(testDatabaseEngines())('RAG indexing on $name', (engine) => {
     const outcome = await rebuildRagIndex(database, {
       embedder: createLocalEmbedder(),
       index,
-      readDocuments: async (id) => (id === projectId ? [{ path: 'docs/architecture.md', content: '# Módulos\n\nO módulo de entregas publica eventos.' }] : []),
+      readDocuments: async (id) =>
+        id === projectId
+          ? [
+              {
+                path: 'docs/architecture.md',
+                content: '# Módulos\n\nO módulo de entregas publica eventos.',
+              },
+            ]
+          : [],
     });
     expect(outcome).toMatchObject({ ok: true });
-    expect((await chunksOf(projectId)).map((chunk) => chunk.source_label)).toEqual(['agent.response (criativo) #4', 'artifact.business_rule #3', 'docs/architecture.md']);
+    expect((await chunksOf(projectId)).map((chunk) => chunk.source_label)).toEqual([
+      'agent.response (criativo) #4',
+      'artifact.business_rule #3',
+      'docs/architecture.md',
+    ]);
     const failing: Embedder = { name: 'x', embed: async () => ({ ok: false, reason: 'no' }) };
-    expect(await rebuildRagIndex(database, { embedder: failing, index })).toEqual({ ok: false, reason: expect.stringContaining('failed: no') });
+    expect(await rebuildRagIndex(database, { embedder: failing, index })).toEqual({
+      ok: false,
+      reason: expect.stringContaining('failed: no'),
+    });
     expect(await chunksOf(projectId)).toHaveLength(3);
   });
 });

@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { drainOutbox, type Database, type DrainReport, type OutboxHandlerResult, type OutboxRow, type Queryable } from '../../store/index.ts';
+import {
+  drainOutbox,
+  type Database,
+  type DrainReport,
+  type OutboxHandlerResult,
+  type OutboxRow,
+  type Queryable,
+} from '../../store/index.ts';
 import { loadProjectedEventsById } from '../projection/load-projected-events.ts';
 import { createPoller } from '../workers/poller.ts';
 import { chunkFragments, type ChunkingOutcome } from './chunk-fragments.ts';
@@ -44,7 +51,10 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
       `select event_id from outbox where aggregate_type = $1 and processed_at is null and available_at <= now() and event_id is not null order by id limit $2`,
       [RAG_INDEX_AGGREGATE, batchSize],
     );
-    const events = await loadProjectedEventsById(options.database, pending.rows.map((row) => row.event_id));
+    const events = await loadProjectedEventsById(
+      options.database,
+      pending.rows.map((row) => row.event_id),
+    );
     const prepared = new Map<string, ChunkingOutcome>();
     const byProject = new Map<string, ProjectFragment[]>();
     for (const event of events) {
@@ -53,9 +63,22 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
       else byProject.set(event.project_id, [...(byProject.get(event.project_id) ?? []), fragment]);
     }
     for (const [projectId, fragments] of byProject) {
-      const outcome = await chunkFragments(options.embedder, projectId, fragments).catch((error: unknown) => ({ ok: false as const, reason: error instanceof Error ? error.message : String(error) }));
+      const outcome = await chunkFragments(options.embedder, projectId, fragments).catch(
+        (error: unknown) => ({
+          ok: false as const,
+          reason: error instanceof Error ? error.message : String(error),
+        }),
+      );
       for (const fragment of fragments) {
-        prepared.set(fragment.sourceId, outcome.ok ? { ok: true, chunks: outcome.chunks.filter((chunk) => chunk.sourceId === fragment.sourceId) } : outcome);
+        prepared.set(
+          fragment.sourceId,
+          outcome.ok
+            ? {
+                ok: true,
+                chunks: outcome.chunks.filter((chunk) => chunk.sourceId === fragment.sourceId),
+              }
+            : outcome,
+        );
       }
     }
     return prepared;
@@ -67,19 +90,31 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
       if (stopping) return { outcome: 'stop_cycle', reason: 'the RAG indexer is stopping' };
       if (row.event_id === null) return { outcome: 'processed' };
       const outcome = prepared.get(row.event_id);
-      if (outcome === undefined) return { outcome: 'stop_cycle', reason: 'rows arrived after this cycle embedded its batch; the next cycle takes them' };
+      if (outcome === undefined)
+        return {
+          outcome: 'stop_cycle',
+          reason: 'rows arrived after this cycle embedded its batch; the next cycle takes them',
+        };
       if (!outcome.ok) throw new Error(`embedding failed: ${outcome.reason}`);
       await options.index.upsert(outcome.chunks, transaction);
       return { outcome: 'processed' };
     };
-    return drainOutbox(options.database, { aggregateTypes: [RAG_INDEX_AGGREGATE], batchSize, handle });
+    return drainOutbox(options.database, {
+      aggregateTypes: [RAG_INDEX_AGGREGATE],
+      batchSize,
+      handle,
+    });
   }
 
   const poller = createPoller({
     intervalMs: options.intervalMs ?? DEFAULT_RAG_INDEXER_INTERVAL_MS,
     runCycle: async () => {
       const report = await runCycle();
-      if (report.failed > 0) options.logger.warn({ failed: report.failed }, 'RAG indexing failed for some rows; they are retried after a backoff');
+      if (report.failed > 0)
+        options.logger.warn(
+          { failed: report.failed },
+          'RAG indexing failed for some rows; they are retried after a backoff',
+        );
       return { more: report.stopped === null && report.processed + report.failed >= batchSize };
     },
     onError: (error) => options.logger.error({ err: error }, 'RAG indexing cycle failed'),

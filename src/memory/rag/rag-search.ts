@@ -19,7 +19,12 @@ export interface RagSearchRequest {
  * search has no hits, whichever part failed: the caller behaves exactly as it would without RAG (ADR 0023).
  */
 export type RagSearchResult =
-  | { readonly hits: readonly RagHit[]; readonly degraded: false; readonly method: SearchMethod; readonly parts: readonly SearchPart[] }
+  | {
+      readonly hits: readonly RagHit[];
+      readonly degraded: false;
+      readonly method: SearchMethod;
+      readonly parts: readonly SearchPart[];
+    }
   | {
       readonly hits: readonly [];
       readonly degraded: true;
@@ -40,16 +45,27 @@ export interface RagSearchDependencies {
  * `score` is its fused score. Failures of the embedder or of the index are expected here (RAG is an additive
  * source): they come back as `degraded: true` with the reason, never as an exception.
  */
-export async function ragSearch(dependencies: RagSearchDependencies, projectId: string, request: RagSearchRequest): Promise<RagSearchResult> {
+export async function ragSearch(
+  dependencies: RagSearchDependencies,
+  projectId: string,
+  request: RagSearchRequest,
+): Promise<RagSearchResult> {
   const { embedder, index } = dependencies;
   const k = Math.min(Math.max(1, Math.trunc(request.k)), MAX_RAG_K);
   const candidates = k * CANDIDATES_PER_HIT;
-  const degraded = (reason: string, parts: readonly SearchPart[]): RagSearchResult => ({ hits: [], degraded: true, reason, method: index.method, parts });
+  const degraded = (reason: string, parts: readonly SearchPart[]): RagSearchResult => ({
+    hits: [],
+    degraded: true,
+    reason,
+    method: index.method,
+    parts,
+  });
 
   let vector: number[];
   try {
     const embedded = await embedder.embed([request.query], { projectId });
-    if (!embedded.ok) return degraded(`the embedder ${embedder.name} failed: ${embedded.reason}`, []);
+    if (!embedded.ok)
+      return degraded(`the embedder ${embedder.name} failed: ${embedded.reason}`, []);
     vector = embedded.vectors[0] ?? [];
   } catch (error) {
     return degraded(`the embedder ${embedder.name} failed: ${messageOf(error)}`, []);
@@ -60,13 +76,22 @@ export async function ragSearch(dependencies: RagSearchDependencies, projectId: 
 
   const [text, similar] = await Promise.allSettled([
     index.searchText({ projectId, embedder: embedder.name, text: request.query, k: candidates }),
-    hasVector ? index.search({ projectId, embedder: embedder.name, vector, k: candidates }) : Promise.resolve([]),
+    hasVector
+      ? index.search({ projectId, embedder: embedder.name, vector, k: candidates })
+      : Promise.resolve([]),
   ]);
-  if (text.status === 'rejected') return degraded(`the full-text search failed: ${messageOf(text.reason)}`, parts);
-  if (similar.status === 'rejected') return degraded(`the vector search (${method}) failed: ${messageOf(similar.reason)}`, parts);
+  if (text.status === 'rejected')
+    return degraded(`the full-text search failed: ${messageOf(text.reason)}`, parts);
+  if (similar.status === 'rejected')
+    return degraded(`the vector search (${method}) failed: ${messageOf(similar.reason)}`, parts);
 
   const fused = fuseRankedLists([text.value, similar.value], (hit) => hit.chunk_id, k);
-  return { hits: fused.map(({ item, score }) => ({ ...item, score })), degraded: false, method, parts };
+  return {
+    hits: fused.map(({ item, score }) => ({ ...item, score })),
+    degraded: false,
+    method,
+    parts,
+  };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -24,7 +24,17 @@ export interface VectorIndex {
    * The `k` chunks of the project and embedder that share the most stems with the text (full-text search in
    * each chunk's language, accents folded), best first; scores are `ts_rank_cd`, comparable only among themselves.
    */
-  searchText(query: { projectId: string; embedder: string; text: string; k: number }): Promise<RagHit[]>;
+  searchText(query: {
+    projectId: string;
+    embedder: string;
+    text: string;
+    k: number;
+  }): Promise<RagHit[]>;
   /** The `k` chunks of the project and embedder most similar to the unit vector, best first. */
-  search(query: { projectId: string; embedder: string; vector: readonly number[]; k: number }): Promise<RagHit[]>;
+  search(query: {
+    projectId: string;
+    embedder: string;
+    vector: readonly number[];
+    k: number;
+  }): Promise<RagHit[]>;
 }

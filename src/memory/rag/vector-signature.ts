@@ -32,7 +32,8 @@ function hyperplanes(dimension: number): Float64Array[] {
   planes = Array.from({ length: SIGNATURE_BITS }, () => {
     const plane = new Float64Array(dimension);
     // Gaussian components (Box–Muller) make the hyperplanes' normals uniform on the sphere.
-    for (let index = 0; index < dimension; index += 1) plane[index] = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    for (let index = 0; index < dimension; index += 1)
+      plane[index] = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     return plane;
   });
   hyperplanesByDimension.set(dimension, planes);

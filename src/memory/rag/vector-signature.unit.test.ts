@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { embedLocally } from './hashed-ngram-embedder.ts';
 import { vectorSignature } from './vector-signature.ts';
 
-const hamming = (left: string, right: string) => [...left].filter((bit, index) => bit !== right[index]).length;
+const hamming = (left: string, right: string) =>
+  [...left].filter((bit, index) => bit !== right[index]).length;
 
 describe('vectorSignature', () => {
   it('is 256 bits, the same for the same vector', () => {
@@ -21,9 +22,15 @@ describe('vectorSignature', () => {
 
   it('is a vector and its scaled copy alike (only the direction counts; powers of two scale exactly)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 8 }), fc.constantFrom(0.25, 0.5, 2, 4, 8), (vector, scale) => {
-        expect(vectorSignature(vector.map((value) => value * scale))).toBe(vectorSignature(vector));
-      }),
+      fc.property(
+        fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 8 }),
+        fc.constantFrom(0.25, 0.5, 2, 4, 8),
+        (vector, scale) => {
+          expect(vectorSignature(vector.map((value) => value * scale))).toBe(
+            vectorSignature(vector),
+          );
+        },
+      ),
     );
   });
 });

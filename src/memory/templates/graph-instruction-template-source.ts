@@ -7,8 +7,11 @@ import type { PromptTemplate } from './template-store.ts';
  * `graph_instruction_templates_enabled` is on, caches the answer with a short TTL and names a failure.
  * The shape is the harness's `GraphInstructionTemplateSource`; memory does not import the harness.
  */
-export function createGraphInstructionTemplateSource(read: (name: string) => Promise<PromptTemplate | null>): { readInstructionTemplate(agentSlug: string): Promise<string | null> } {
+export function createGraphInstructionTemplateSource(
+  read: (name: string) => Promise<PromptTemplate | null>,
+): { readInstructionTemplate(agentSlug: string): Promise<string | null> } {
   return {
-    readInstructionTemplate: async (agentSlug) => (await read(instructionTemplateName(agentSlug)))?.body ?? null,
+    readInstructionTemplate: async (agentSlug) =>
+      (await read(instructionTemplateName(agentSlug)))?.body ?? null,
   };
 }

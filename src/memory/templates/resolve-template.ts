@@ -3,7 +3,12 @@ import type { PromptTemplate } from './template-store.ts';
 /** Which text an agent used, and why: the graph template, or its inline text (flag off, none seeded, graph failing). */
 export type ResolvedTemplate =
   | { readonly text: string; readonly source: 'graph'; readonly version: number }
-  | { readonly text: string; readonly source: 'inline'; readonly reason: 'flag_off' | 'not_seeded' | 'graph_failed'; readonly detail?: string };
+  | {
+      readonly text: string;
+      readonly source: 'inline';
+      readonly reason: 'flag_off' | 'not_seeded' | 'graph_failed';
+      readonly detail?: string;
+    };
 
 /**
  * Tries the template first and falls back to the agent's inline text (ADR 0101). The graph is additive:
@@ -21,6 +26,11 @@ export async function resolveTemplate(options: {
     if (template === null) return { text: options.inline, source: 'inline', reason: 'not_seeded' };
     return { text: template.body, source: 'graph', version: template.version };
   } catch (error) {
-    return { text: options.inline, source: 'inline', reason: 'graph_failed', detail: error instanceof Error ? error.message : String(error) };
+    return {
+      text: options.inline,
+      source: 'inline',
+      reason: 'graph_failed',
+      detail: error instanceof Error ? error.message : String(error),
+    };
   }
 }

@@ -8,7 +8,11 @@ describe('createPoller', () => {
     vi.useFakeTimers();
     const answers = [true, false, false];
     const runs: number[] = [];
-    const poller = createPoller({ intervalMs: 2000, runCycle: async () => (runs.push(runs.length + 1), { more: answers.shift() ?? false }), onError: () => undefined });
+    const poller = createPoller({
+      intervalMs: 2000,
+      runCycle: async () => (runs.push(runs.length + 1), { more: answers.shift() ?? false }),
+      onError: () => undefined,
+    });
     poller.start();
     await vi.advanceTimersByTimeAsync(5);
     expect(runs).toEqual([1, 2]);

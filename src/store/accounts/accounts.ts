@@ -27,7 +27,9 @@ export interface ApiTokenRow {
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export async function anyPersonExists(database: Queryable): Promise<boolean> {
-  const result = await database.query<{ found: boolean }>('select exists (select 1 from people) as found');
+  const result = await database.query<{ found: boolean }>(
+    'select exists (select 1 from people) as found',
+  );
   return result.rows[0]!.found;
 }
 
@@ -35,12 +37,18 @@ export async function anyPersonExists(database: Queryable): Promise<boolean> {
  * Creates a person. The first person becomes the owner of every project that has no members yet, so the
  * projects made before accounts existed are not orphaned. Returns how many projects were adopted.
  */
-export async function createPerson(database: Database, input: { username: string; passwordHash: string }): Promise<{ person: Person; adoptedProjects: number }> {
+export async function createPerson(
+  database: Database,
+  input: { username: string; passwordHash: string },
+): Promise<{ person: Person; adoptedProjects: number }> {
   return database.transaction(async (transaction) => {
     await transaction.query('lock table people in exclusive mode');
     const first = !(await anyPersonExists(transaction));
     const id = randomUUID();
-    await transaction.query('insert into people (id, username, password_hash) values ($1, $2, $3)', [id, input.username, input.passwordHash]);
+    await transaction.query(
+      'insert into people (id, username, password_hash) values ($1, $2, $3)',
+      [id, input.username, input.passwordHash],
+    );
     let adoptedProjects = 0;
     if (first) {
       const adopted = await transaction.query<{ project_id: string }>(
@@ -53,23 +61,40 @@ export async function createPerson(database: Database, input: { username: string
   });
 }
 
-export async function findPersonByUsername(database: Queryable, username: string): Promise<(Person & { password_hash: string }) | null> {
-  const result = await database.query<Person & { password_hash: string }>('select id, username, password_hash from people where username = $1', [username]);
+export async function findPersonByUsername(
+  database: Queryable,
+  username: string,
+): Promise<(Person & { password_hash: string }) | null> {
+  const result = await database.query<Person & { password_hash: string }>(
+    'select id, username, password_hash from people where username = $1',
+    [username],
+  );
   return result.rows[0] ?? null;
 }
 
 export async function findPersonById(database: Queryable, id: string): Promise<Person | null> {
-  const result = await database.query<Person>('select id, username from people where id = $1', [id]);
+  const result = await database.query<Person>('select id, username from people where id = $1', [
+    id,
+  ]);
   return result.rows[0] ?? null;
 }
 
 /** Records a sign-in; sign-ins that have expired are deleted on the way. */
-export async function insertAuthSession(database: Queryable, input: { secretHash: string; personId: string; expiresAt: Date }): Promise<void> {
+export async function insertAuthSession(
+  database: Queryable,
+  input: { secretHash: string; personId: string; expiresAt: Date },
+): Promise<void> {
   await database.query('delete from auth_sessions where expires_at <= now()');
-  await database.query('insert into auth_sessions (secret_hash, person_id, expires_at) values ($1, $2, $3)', [input.secretHash, input.personId, input.expiresAt]);
+  await database.query(
+    'insert into auth_sessions (secret_hash, person_id, expires_at) values ($1, $2, $3)',
+    [input.secretHash, input.personId, input.expiresAt],
+  );
 }
 
-export async function findPersonBySessionHash(database: Queryable, secretHash: string): Promise<Person | null> {
+export async function findPersonBySessionHash(
+  database: Queryable,
+  secretHash: string,
+): Promise<Person | null> {
   const result = await database.query<Person>(
     'select p.id, p.username from auth_sessions s join people p on p.id = s.person_id where s.secret_hash = $1 and s.expires_at > now()',
     [secretHash],
@@ -81,7 +106,10 @@ export async function deleteAuthSession(database: Queryable, secretHash: string)
   await database.query('delete from auth_sessions where secret_hash = $1', [secretHash]);
 }
 
-export async function insertApiToken(database: Queryable, input: { personId: string; name: string; secretHash: string }): Promise<ApiTokenRow> {
+export async function insertApiToken(
+  database: Queryable,
+  input: { personId: string; name: string; secretHash: string },
+): Promise<ApiTokenRow> {
   const result = await database.query<TokenRow>(
     'insert into api_tokens (id, person_id, name, secret_hash) values ($1, $2, $3, $4) returning id, person_id, name, created_at, revoked_at',
     [randomUUID(), input.personId, input.name, input.secretHash],
@@ -89,7 +117,10 @@ export async function insertApiToken(database: Queryable, input: { personId: str
   return toToken(result.rows[0]!);
 }
 
-export async function findPersonByTokenHash(database: Queryable, secretHash: string): Promise<Person | null> {
+export async function findPersonByTokenHash(
+  database: Queryable,
+  secretHash: string,
+): Promise<Person | null> {
   const result = await database.query<Person>(
     'select p.id, p.username from api_tokens t join people p on p.id = t.person_id where t.secret_hash = $1 and t.revoked_at is null',
     [secretHash],
@@ -99,22 +130,38 @@ export async function findPersonByTokenHash(database: Queryable, secretHash: str
 
 /** Revokes a token; false when there is no such token or it was already revoked. */
 export async function revokeApiToken(database: Queryable, id: string): Promise<boolean> {
-  const result = await database.query<{ id: string }>('update api_tokens set revoked_at = now() where id = $1 and revoked_at is null returning id', [id]);
+  const result = await database.query<{ id: string }>(
+    'update api_tokens set revoked_at = now() where id = $1 and revoked_at is null returning id',
+    [id],
+  );
   return result.rows.length === 1;
 }
 
 export async function listApiTokens(database: Queryable, personId: string): Promise<ApiTokenRow[]> {
-  const result = await database.query<TokenRow>('select id, person_id, name, created_at, revoked_at from api_tokens where person_id = $1 order by created_at, id', [personId]);
+  const result = await database.query<TokenRow>(
+    'select id, person_id, name, created_at, revoked_at from api_tokens where person_id = $1 order by created_at, id',
+    [personId],
+  );
   return result.rows.map(toToken);
 }
 
-export async function roleIn(database: Queryable, projectId: string, personId: string): Promise<MemberRole | null> {
-  const result = await database.query<{ role: MemberRole }>('select role from project_members where project_id = $1 and person_id = $2', [projectId, personId]);
+export async function roleIn(
+  database: Queryable,
+  projectId: string,
+  personId: string,
+): Promise<MemberRole | null> {
+  const result = await database.query<{ role: MemberRole }>(
+    'select role from project_members where project_id = $1 and person_id = $2',
+    [projectId, personId],
+  );
   return result.rows[0]?.role ?? null;
 }
 
 /** Adds a member, or changes the role of one already there. */
-export async function putMember(database: Queryable, input: { projectId: string; personId: string; role: MemberRole }): Promise<void> {
+export async function putMember(
+  database: Queryable,
+  input: { projectId: string; personId: string; role: MemberRole },
+): Promise<void> {
   await database.query(
     'insert into project_members (project_id, person_id, role) values ($1, $2, $3) on conflict (project_id, person_id) do update set role = excluded.role',
     [input.projectId, input.personId, input.role],
@@ -129,12 +176,19 @@ export async function listMembers(database: Queryable, projectId: string): Promi
   return result.rows;
 }
 
-export async function listProjectsOfPerson(database: Queryable, personId: string): Promise<Project[]> {
+export async function listProjectsOfPerson(
+  database: Queryable,
+  personId: string,
+): Promise<Project[]> {
   const result = await database.query<{ id: string; name: string; created_at: Date }>(
     'select p.id, p.name, p.created_at from projects p join project_members m on m.project_id = p.id where m.person_id = $1 order by p.created_at, p.id',
     [personId],
   );
-  return result.rows.map((row) => ({ id: row.id, name: row.name, created_at: row.created_at.toISOString() }));
+  return result.rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    created_at: row.created_at.toISOString(),
+  }));
 }
 
 /** The kinds of resource a route names by id, each of which belongs to exactly one project. */
@@ -143,13 +197,20 @@ export type ResourceKind = 'project' | 'session' | 'handoff' | 'action' | 'hypot
 const PROJECT_OF: Record<ResourceKind, string> = {
   project: 'select id as project_id from projects where id = $1',
   session: 'select project_id from sessions where id = $1',
-  handoff: 'select s.project_id from handoffs h join sessions s on s.id = h.session_id where h.id = $1',
-  action: "select s.project_id from session_events e join sessions s on s.id = e.session_id where e.type = 'action.proposed' and e.payload->>'action_id' = $1 limit 1",
-  hypothesis: "select s.project_id from session_events e join sessions s on s.id = e.session_id where e.type = 'hypothesis.proposed' and e.payload->>'hypothesis_id' = $1 limit 1",
+  handoff:
+    'select s.project_id from handoffs h join sessions s on s.id = h.session_id where h.id = $1',
+  action:
+    "select s.project_id from session_events e join sessions s on s.id = e.session_id where e.type = 'action.proposed' and e.payload->>'action_id' = $1 limit 1",
+  hypothesis:
+    "select s.project_id from session_events e join sessions s on s.id = e.session_id where e.type = 'hypothesis.proposed' and e.payload->>'hypothesis_id' = $1 limit 1",
 };
 
 /** The project a resource belongs to, or null when there is no such resource. */
-export async function projectOfResource(database: Queryable, kind: ResourceKind, id: string): Promise<string | null> {
+export async function projectOfResource(
+  database: Queryable,
+  kind: ResourceKind,
+  id: string,
+): Promise<string | null> {
   const result = await database.query<{ project_id: string }>(PROJECT_OF[kind], [id]);
   return result.rows[0]?.project_id ?? null;
 }
@@ -162,4 +223,8 @@ interface TokenRow {
   revoked_at: Date | null;
 }
 
-const toToken = (row: TokenRow): ApiTokenRow => ({ ...row, created_at: row.created_at.toISOString(), revoked_at: row.revoked_at?.toISOString() ?? null });
+const toToken = (row: TokenRow): ApiTokenRow => ({
+  ...row,
+  created_at: row.created_at.toISOString(),
+  revoked_at: row.revoked_at?.toISOString() ?? null,
+});

@@ -4,7 +4,9 @@ export class DataDirectoryUnusableError extends Error {
   readonly dataDirectory: string;
 
   constructor(dataDirectory: string, reason: string) {
-    super(`FORJA_DATA_DIR=${dataDirectory} cannot be used as the data directory: ${reason}. Set FORJA_DATA_DIR to a directory Forja may create and write.`);
+    super(
+      `FORJA_DATA_DIR=${dataDirectory} cannot be used as the data directory: ${reason}. Set FORJA_DATA_DIR to a directory Forja may create and write.`,
+    );
     this.dataDirectory = dataDirectory;
   }
 }

@@ -11,7 +11,10 @@ export interface AppendOptions {
 }
 
 /** Extra outbox rows derived from every appended event (a projection subscribes this way). */
-export type OutboxRule = (event: { id: string; type: string; actor: string; payload: unknown }, sessionId: string) => OutboxMessage[];
+export type OutboxRule = (
+  event: { id: string; type: string; actor: string; payload: unknown },
+  sessionId: string,
+) => OutboxMessage[];
 
 /** How often an append without an expected seq retries after losing a race on the PostgreSQL server. */
 const MAX_RACE_RETRIES = 100;
@@ -31,16 +34,29 @@ export async function appendEvents(
   inTransaction = false,
 ): Promise<AppendOutcome> {
   if (events.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
-  const withIds = events.map((event) => ({ id: event.id ?? randomUUID(), type: event.type, actor: event.actor, payload: event.payload ?? {} }));
+  const withIds = events.map((event) => ({
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    actor: event.actor,
+    payload: event.payload ?? {},
+  }));
   const outboxRows = withIds.flatMap((event, index) =>
-    [...(events[index]?.outbox ?? []), ...outboxRules.flatMap((rule) => rule(event, sessionId))].map((message) => ({
+    [
+      ...(events[index]?.outbox ?? []),
+      ...outboxRules.flatMap((rule) => rule(event, sessionId)),
+    ].map((message) => ({
       aggregate_type: message.aggregateType,
       aggregate_id: message.aggregateId,
       event_id: event.id,
       payload: message.payload ?? {},
     })),
   );
-  const parameters = [sessionId, options.expectedSeq ?? null, JSON.stringify(withIds), JSON.stringify(outboxRows)];
+  const parameters = [
+    sessionId,
+    options.expectedSeq ?? null,
+    JSON.stringify(withIds),
+    JSON.stringify(outboxRows),
+  ];
   for (let attempt = 0; ; attempt += 1) {
     try {
       const result = await callAppend(database, parameters, inTransaction);
@@ -48,16 +64,23 @@ export async function appendEvents(
       const appended = result.map(toSessionEvent);
       return { success: true, events: appended, lastSeq: appended[appended.length - 1]!.seq };
     } catch (error) {
-      if (isForeignKeyViolation(error)) return explainRefusal(database, sessionId, options.expectedSeq);
+      if (isForeignKeyViolation(error))
+        return explainRefusal(database, sessionId, options.expectedSeq);
       if (!isUniqueViolation(error)) throw error;
       // Another append took the seq first. With an expected seq that is the caller's conflict; without, try again.
-      if (options.expectedSeq !== undefined || attempt >= MAX_RACE_RETRIES) return explainRefusal(database, sessionId, options.expectedSeq);
+      if (options.expectedSeq !== undefined || attempt >= MAX_RACE_RETRIES)
+        return explainRefusal(database, sessionId, options.expectedSeq);
     }
   }
 }
 
-async function callAppend(database: Queryable, parameters: unknown[], inTransaction: boolean): Promise<SessionEventRow[]> {
-  const sql = 'select * from forja_append_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb) order by seq';
+async function callAppend(
+  database: Queryable,
+  parameters: unknown[],
+  inTransaction: boolean,
+): Promise<SessionEventRow[]> {
+  const sql =
+    'select * from forja_append_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb) order by seq';
   if (!inTransaction) return (await database.query<SessionEventRow>(sql, parameters)).rows;
   await database.query('savepoint forja_append');
   try {
@@ -70,16 +93,24 @@ async function callAppend(database: Queryable, parameters: unknown[], inTransact
   }
 }
 
-async function explainRefusal(database: Queryable, sessionId: string, expectedSeq: number | undefined): Promise<AppendOutcome> {
+async function explainRefusal(
+  database: Queryable,
+  sessionId: string,
+  expectedSeq: number | undefined,
+): Promise<AppendOutcome> {
   const current = await database.query<{ last_seq: number | null }>(
     'select (select coalesce(max(seq), 0) from session_events where session_id = sessions.id) as last_seq from sessions where id = $1',
     [sessionId],
   );
   const actualSeq = current.rows[0]?.last_seq;
   if (actualSeq === undefined || actualSeq === null) {
-    return { success: false, error: { kind: 'session_not_found', sessionId, message: `No session with id ${sessionId}.` } };
+    return {
+      success: false,
+      error: { kind: 'session_not_found', sessionId, message: `No session with id ${sessionId}.` },
+    };
   }
-  if (expectedSeq === undefined || expectedSeq === actualSeq) return { success: true, events: [], lastSeq: actualSeq };
+  if (expectedSeq === undefined || expectedSeq === actualSeq)
+    return { success: true, events: [], lastSeq: actualSeq };
   return {
     success: false,
     error: {

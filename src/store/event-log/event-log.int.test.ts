@@ -33,7 +33,11 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
       [3, 'chat.message'],
       [4, 'chat.message'],
     ]);
-    expect(events[1]).toMatchObject({ session_id: sessionId, actor: 'user', payload: { text: 'a' } });
+    expect(events[1]).toMatchObject({
+      session_id: sessionId,
+      actor: 'user',
+      payload: { text: 'a' },
+    });
     expect(Date.parse(events[1]!.created_at)).not.toBeNaN();
   });
 
@@ -41,7 +45,10 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
     const sessionId = await newSession();
     await eventLog.append(sessionId, [message('first')], { expectedSeq: 1 });
     const outcome = await eventLog.append(sessionId, [message('late')], { expectedSeq: 1 });
-    expect(outcome).toMatchObject({ success: false, error: { kind: 'expected_seq_conflict', expectedSeq: 1, actualSeq: 2 } });
+    expect(outcome).toMatchObject({
+      success: false,
+      error: { kind: 'expected_seq_conflict', expectedSeq: 1, actualSeq: 2 },
+    });
     expect((await eventLog.read(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
   });
 
@@ -55,11 +62,17 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
     let expectedSeq = 1;
     for (let round = 0; round < 5; round += 1) {
       const outcomes = await Promise.all(
-        Array.from({ length: 50 }, (_, appender) => eventLog.append(sessionId, [message(`r${round}-a${appender}`)], { expectedSeq })),
+        Array.from({ length: 50 }, (_, appender) =>
+          eventLog.append(sessionId, [message(`r${round}-a${appender}`)], { expectedSeq }),
+        ),
       );
       const winners = outcomes.filter((outcome) => outcome.success);
       expect(winners).toHaveLength(1);
-      expect(outcomes.filter((outcome) => !outcome.success && outcome.error.kind === 'expected_seq_conflict')).toHaveLength(49);
+      expect(
+        outcomes.filter(
+          (outcome) => !outcome.success && outcome.error.kind === 'expected_seq_conflict',
+        ),
+      ).toHaveLength(49);
       expectedSeq += 1;
     }
     const seqs = (await eventLog.read(sessionId)).map((event) => event.seq);
@@ -68,10 +81,16 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
 
   it('gives 50 concurrent appenders without an expected seq gap-free, duplicate-free seqs', async () => {
     const sessionId = await newSession();
-    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, index) => eventLog.append(sessionId, [message(`m${index}`), message(`n${index}`)])));
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        eventLog.append(sessionId, [message(`m${index}`), message(`n${index}`)]),
+      ),
+    );
     expect(outcomes.every((outcome) => outcome.success)).toBe(true);
     const events = await eventLog.read(sessionId);
-    expect(events.map((event) => event.seq)).toEqual(Array.from({ length: 101 }, (_, index) => index + 1));
+    expect(events.map((event) => event.seq)).toEqual(
+      Array.from({ length: 101 }, (_, index) => index + 1),
+    );
     // A batch stays contiguous: each appender's two events are neighbours.
     for (let index = 1; index < events.length; index += 2) {
       const first = (events[index]!.payload as { text: string }).text;
@@ -82,44 +101,84 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
 
   it('reads after a seq with a limit', async () => {
     const sessionId = await newSession();
-    await eventLog.append(sessionId, Array.from({ length: 10 }, (_, index) => message(String(index))));
+    await eventLog.append(
+      sessionId,
+      Array.from({ length: 10 }, (_, index) => message(String(index))),
+    );
     const page = await eventLog.read(sessionId, { afterSeq: 3, limit: 4 });
     expect(page.map((event) => event.seq)).toEqual([4, 5, 6, 7]);
   });
 
   it('writes outbox rows in the same statement, and none when the append is refused', async () => {
     const sessionId = await newSession();
-    const outbox = [{ aggregateType: 'test_projection', aggregateId: sessionId, payload: { hello: 1 } }];
-    const accepted = await eventLog.append(sessionId, [{ ...message('x'), outbox }], { expectedSeq: 1 });
-    const refused = await eventLog.append(sessionId, [{ ...message('y'), outbox }], { expectedSeq: 1 });
+    const outbox = [
+      { aggregateType: 'test_projection', aggregateId: sessionId, payload: { hello: 1 } },
+    ];
+    const accepted = await eventLog.append(sessionId, [{ ...message('x'), outbox }], {
+      expectedSeq: 1,
+    });
+    const refused = await eventLog.append(sessionId, [{ ...message('y'), outbox }], {
+      expectedSeq: 1,
+    });
     expect(refused.success).toBe(false);
-    const rows = await database.query<{ event_id: string; payload: unknown }>("select event_id, payload from outbox where aggregate_id = $1", [sessionId]);
-    expect(rows.rows).toEqual([{ event_id: accepted.success ? accepted.events[0]!.id : 'none', payload: { hello: 1 } }]);
+    const rows = await database.query<{ event_id: string; payload: unknown }>(
+      'select event_id, payload from outbox where aggregate_id = $1',
+      [sessionId],
+    );
+    expect(rows.rows).toEqual([
+      { event_id: accepted.success ? accepted.events[0]!.id : 'none', payload: { hello: 1 } },
+    ]);
   });
 
   it('derives outbox rows from outbox rules registered on the log', async () => {
     const sessionId = await newSession();
-    const withRule = createEventLog(database, [(event, id) => (event.type === 'handoff.offered' ? [{ aggregateType: 'graph_projection', aggregateId: id }] : [])]);
-    await withRule.append(sessionId, [message('ignored'), { type: 'handoff.offered', actor: 'system', payload: {} }]);
-    const rows = await database.query("select aggregate_type from outbox where aggregate_id = $1", [sessionId]);
+    const withRule = createEventLog(database, [
+      (event, id) =>
+        event.type === 'handoff.offered'
+          ? [{ aggregateType: 'graph_projection', aggregateId: id }]
+          : [],
+    ]);
+    await withRule.append(sessionId, [
+      message('ignored'),
+      { type: 'handoff.offered', actor: 'system', payload: {} },
+    ]);
+    const rows = await database.query('select aggregate_type from outbox where aggregate_id = $1', [
+      sessionId,
+    ]);
     expect(rows.rows).toEqual([{ aggregate_type: 'graph_projection' }]);
   });
 
   it("inside a caller's transaction, a refused append leaves the transaction usable", async () => {
     const sessionId = await newSession();
     const outcomes = await database.transaction(async (transaction) => {
-      const unknown = await eventLog.appendWithin(transaction, '00000000-0000-4000-8000-000000000001', [message('lost')]);
-      const stale = await eventLog.appendWithin(transaction, sessionId, [message('stale')], { expectedSeq: 0 });
-      const accepted = await eventLog.appendWithin(transaction, sessionId, [message('kept')], { expectedSeq: 1 });
+      const unknown = await eventLog.appendWithin(
+        transaction,
+        '00000000-0000-4000-8000-000000000001',
+        [message('lost')],
+      );
+      const stale = await eventLog.appendWithin(transaction, sessionId, [message('stale')], {
+        expectedSeq: 0,
+      });
+      const accepted = await eventLog.appendWithin(transaction, sessionId, [message('kept')], {
+        expectedSeq: 1,
+      });
       return [unknown, stale, accepted];
     });
-    expect(outcomes.map((outcome) => (outcome.success ? 'ok' : outcome.error.kind))).toEqual(['session_not_found', 'expected_seq_conflict', 'ok']);
+    expect(outcomes.map((outcome) => (outcome.success ? 'ok' : outcome.error.kind))).toEqual([
+      'session_not_found',
+      'expected_seq_conflict',
+      'ok',
+    ]);
     expect((await eventLog.read(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
   });
 
   it('refuses to change or delete a stored event', async () => {
     const sessionId = await newSession();
-    await expect(database.query("update session_events set type = 'x' where session_id = $1", [sessionId])).rejects.toThrow(/append-only/);
-    await expect(database.query('delete from session_events where session_id = $1', [sessionId])).rejects.toThrow(/append-only/);
+    await expect(
+      database.query("update session_events set type = 'x' where session_id = $1", [sessionId]),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      database.query('delete from session_events where session_id = $1', [sessionId]),
+    ).rejects.toThrow(/append-only/);
   });
 });

@@ -6,16 +6,30 @@ import type { NewSessionEvent, SessionEvent } from './session-event.ts';
 
 /** The session event log: the single source of truth every other state is derived from. */
 export interface EventLog {
-  append(sessionId: string, events: readonly NewSessionEvent[], options?: AppendOptions): Promise<AppendOutcome>;
+  append(
+    sessionId: string,
+    events: readonly NewSessionEvent[],
+    options?: AppendOptions,
+  ): Promise<AppendOutcome>;
   /** The same append inside a transaction the caller holds, so a table write and its event commit together. */
-  appendWithin(transaction: Queryable, sessionId: string, events: readonly NewSessionEvent[], options?: AppendOptions): Promise<AppendOutcome>;
+  appendWithin(
+    transaction: Queryable,
+    sessionId: string,
+    events: readonly NewSessionEvent[],
+    options?: AppendOptions,
+  ): Promise<AppendOutcome>;
   read(sessionId: string, options?: ReadOptions): Promise<SessionEvent[]>;
 }
 
-export function createEventLog(database: Database, outboxRules: readonly OutboxRule[] = []): EventLog {
+export function createEventLog(
+  database: Database,
+  outboxRules: readonly OutboxRule[] = [],
+): EventLog {
   return {
-    append: (sessionId, events, options) => appendEvents(database, sessionId, events, options, outboxRules),
-    appendWithin: (transaction, sessionId, events, options) => appendEvents(transaction, sessionId, events, options, outboxRules, true),
+    append: (sessionId, events, options) =>
+      appendEvents(database, sessionId, events, options, outboxRules),
+    appendWithin: (transaction, sessionId, events, options) =>
+      appendEvents(transaction, sessionId, events, options, outboxRules, true),
     read: (sessionId, options) => readEvents(database, sessionId, options),
   };
 }

@@ -44,25 +44,32 @@ describe.each(testDatabaseEngines())('event notifications on $name', (engine) =>
     return (await createSession(database, { projectId: project.id })).id;
   }
 
-  it.each([1, 10, 50])('reads the log once per append, whatever the number of subscribers (%i)', async (subscribers) => {
-    const counted = countingReads(database);
-    const notifications = await createEventNotifications(counted.database);
-    const sessionId = await newSession();
-    const received: SessionEvent[][] = Array.from({ length: subscribers }, () => []);
-    const unsubscribes = received.map((events) => notifications.subscribe(sessionId, 1, (batch) => events.push(...batch)));
-    // The subscriptions' first read (events committed before they joined) is one read for all of them.
-    await until(() => counted.reads() === 1);
+  it.each([1, 10, 50])(
+    'reads the log once per append, whatever the number of subscribers (%i)',
+    async (subscribers) => {
+      const counted = countingReads(database);
+      const notifications = await createEventNotifications(counted.database);
+      const sessionId = await newSession();
+      const received: SessionEvent[][] = Array.from({ length: subscribers }, () => []);
+      const unsubscribes = received.map((events) =>
+        notifications.subscribe(sessionId, 1, (batch) => events.push(...batch)),
+      );
+      // The subscriptions' first read (events committed before they joined) is one read for all of them.
+      await until(() => counted.reads() === 1);
 
-    const appends = 5;
-    for (let index = 0; index < appends; index += 1) {
-      await eventLog.append(sessionId, [message(`m${index}`)]);
-      await until(() => received.every((events) => events.length === index + 1));
-    }
-    expect(received.map((events) => events.map((event) => event.seq))).toEqual(received.map(() => [2, 3, 4, 5, 6]));
-    expect(counted.reads()).toBe(1 + appends);
-    for (const unsubscribe of unsubscribes) unsubscribe();
-    await notifications.close();
-  });
+      const appends = 5;
+      for (let index = 0; index < appends; index += 1) {
+        await eventLog.append(sessionId, [message(`m${index}`)]);
+        await until(() => received.every((events) => events.length === index + 1));
+      }
+      expect(received.map((events) => events.map((event) => event.seq))).toEqual(
+        received.map(() => [2, 3, 4, 5, 6]),
+      );
+      expect(counted.reads()).toBe(1 + appends);
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      await notifications.close();
+    },
+  );
 
   it('catches a late subscriber up from its own resume point, then feeds it with the others, each event once', async () => {
     const counted = countingReads(database);
@@ -70,10 +77,14 @@ describe.each(testDatabaseEngines())('event notifications on $name', (engine) =>
     const sessionId = await newSession();
     const early: number[] = [];
     const late: number[] = [];
-    notifications.subscribe(sessionId, 1, (events) => early.push(...events.map((event) => event.seq)));
+    notifications.subscribe(sessionId, 1, (events) =>
+      early.push(...events.map((event) => event.seq)),
+    );
     await eventLog.append(sessionId, [message('a'), message('b')]);
     await until(() => early.length === 2);
-    notifications.subscribe(sessionId, 0, (events) => late.push(...events.map((event) => event.seq)));
+    notifications.subscribe(sessionId, 0, (events) =>
+      late.push(...events.map((event) => event.seq)),
+    );
     await until(() => late.length === 3);
     await eventLog.append(sessionId, [message('c')]);
     await until(() => early.length === 3 && late.length === 4);
@@ -83,50 +94,58 @@ describe.each(testDatabaseEngines())('event notifications on $name', (engine) =>
   });
 });
 
-describe.each(testDatabaseEngines().filter((engine) => engine.name === 'postgres'))('event notifications on $name when the listening connection dies', (engine) => {
-  let database: Database;
-  let eventLog: EventLog;
-  let notifications: EventNotifications;
-  const log: string[] = [];
+describe.each(testDatabaseEngines().filter((engine) => engine.name === 'postgres'))(
+  'event notifications on $name when the listening connection dies',
+  (engine) => {
+    let database: Database;
+    let eventLog: EventLog;
+    let notifications: EventNotifications;
+    const log: string[] = [];
 
-  beforeAll(async () => {
-    database = await engine.open();
-    eventLog = createEventLog(database);
-    notifications = await createEventNotifications(database, { lost: () => log.push('lost'), restored: () => log.push('restored') });
-  });
-  afterAll(async () => {
-    await notifications.close();
-    await database.close();
-  });
+    beforeAll(async () => {
+      database = await engine.open();
+      eventLog = createEventLog(database);
+      notifications = await createEventNotifications(database, {
+        lost: () => log.push('lost'),
+        restored: () => log.push('restored'),
+      });
+    });
+    afterAll(async () => {
+      await notifications.close();
+      await database.close();
+    });
 
-  const terminateListeners = async () =>
-    (
-      await database.query<{ pid: number }>(
-        `select pg_terminate_backend(pid) as pid from pg_stat_activity
+    const terminateListeners = async () =>
+      (
+        await database.query<{ pid: number }>(
+          `select pg_terminate_backend(pid) as pid from pg_stat_activity
          where datname = current_database() and pid <> pg_backend_pid() and query like 'listen %'`,
-      )
-    ).rows.length;
+        )
+      ).rows.length;
 
-  it('reconnects, listens again, and catches up from the log with what was appended meanwhile', async () => {
-    const project = await createProject(database, { name: 'p' });
-    const sessionId = (await createSession(database, { projectId: project.id })).id;
-    const seqs: number[] = [];
-    notifications.subscribe(sessionId, 1, (events) => seqs.push(...events.map((event) => event.seq)));
-    await eventLog.append(sessionId, [message('before')]);
-    await until(() => seqs.length === 1);
+    it('reconnects, listens again, and catches up from the log with what was appended meanwhile', async () => {
+      const project = await createProject(database, { name: 'p' });
+      const sessionId = (await createSession(database, { projectId: project.id })).id;
+      const seqs: number[] = [];
+      notifications.subscribe(sessionId, 1, (events) =>
+        seqs.push(...events.map((event) => event.seq)),
+      );
+      await eventLog.append(sessionId, [message('before')]);
+      await until(() => seqs.length === 1);
 
-    for (let round = 1; round <= 2; round += 1) {
-      expect(await terminateListeners()).toBe(1);
-      await until(() => log.filter((entry) => entry === 'lost').length === round);
-      // Appended while nobody listens (the next try is 100 ms away): its notification is lost; the
-      // reconnection reads it from the log.
-      await eventLog.append(sessionId, [message(`while away ${round}`)]);
-      await until(() => log.filter((entry) => entry === 'restored').length === round);
-      await until(() => seqs.length === 1 + round * 2 - 1);
-      await eventLog.append(sessionId, [message(`after ${round}`)]);
-      await until(() => seqs.length === 1 + round * 2);
-    }
-    expect(seqs).toEqual([2, 3, 4, 5, 6]);
-    expect(log.slice(0, 2)).toEqual(['lost', 'restored']);
-  });
-});
+      for (let round = 1; round <= 2; round += 1) {
+        expect(await terminateListeners()).toBe(1);
+        await until(() => log.filter((entry) => entry === 'lost').length === round);
+        // Appended while nobody listens (the next try is 100 ms away): its notification is lost; the
+        // reconnection reads it from the log.
+        await eventLog.append(sessionId, [message(`while away ${round}`)]);
+        await until(() => log.filter((entry) => entry === 'restored').length === round);
+        await until(() => seqs.length === 1 + round * 2 - 1);
+        await eventLog.append(sessionId, [message(`after ${round}`)]);
+        await until(() => seqs.length === 1 + round * 2);
+      }
+      expect(seqs).toEqual([2, 3, 4, 5, 6]);
+      expect(log.slice(0, 2)).toEqual(['lost', 'restored']);
+    });
+  },
+);

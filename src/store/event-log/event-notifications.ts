@@ -32,7 +32,10 @@ export interface EventNotificationsLog {
  * feed (a resume from Last-Event-ID) catches up with reads of its own first, once. When the listening
  * connection is lost and comes back, every feed reads the log again: what was notified meanwhile is not missed.
  */
-export async function createEventNotifications(database: Database, log?: EventNotificationsLog): Promise<EventNotifications> {
+export async function createEventNotifications(
+  database: Database,
+  log?: EventNotificationsLog,
+): Promise<EventNotifications> {
   const feeds = new Map<string, SessionFeed>();
   const unlisten = await database.listen(
     SESSION_EVENTS_CHANNEL,
@@ -49,7 +52,11 @@ export async function createEventNotifications(database: Database, log?: EventNo
     },
   );
 
-  function subscribe(sessionId: string, afterSeq: number, listener: SessionEventsListener): () => void {
+  function subscribe(
+    sessionId: string,
+    afterSeq: number,
+    listener: SessionEventsListener,
+  ): () => void {
     let feed = feeds.get(sessionId);
     const isNew = !feed;
     if (!feed) {
@@ -151,7 +158,10 @@ class SessionFeed {
       for (const subscriber of [...this.subscribers]) await this.catchUpOne(subscriber);
       if (!this.woken) return;
       this.woken = false;
-      const events = await readEvents(this.database, this.sessionId, { afterSeq: this.cursor, limit: READ_BATCH });
+      const events = await readEvents(this.database, this.sessionId, {
+        afterSeq: this.cursor,
+        limit: READ_BATCH,
+      });
       if (events.length === 0) continue;
       this.cursor = events[events.length - 1]!.seq;
       // A full batch, or a notification announcing more than was read: the log has more.
@@ -162,7 +172,10 @@ class SessionFeed {
 
   private async catchUpOne(subscriber: Subscriber): Promise<void> {
     while (!subscriber.closed && !this.closed && subscriber.lastSeq < this.cursor) {
-      const events = await readEvents(this.database, this.sessionId, { afterSeq: subscriber.lastSeq, limit: READ_BATCH });
+      const events = await readEvents(this.database, this.sessionId, {
+        afterSeq: subscriber.lastSeq,
+        limit: READ_BATCH,
+      });
       const upToCursor = events.filter((event) => event.seq <= this.cursor);
       if (upToCursor.length === 0) return;
       deliver(subscriber, upToCursor);

@@ -11,7 +11,11 @@ export interface ReadOptions {
 export const DEFAULT_READ_LIMIT = 1000;
 
 /** Reads a session's events in seq order. */
-export async function readEvents(database: Queryable, sessionId: string, options: ReadOptions = {}): Promise<SessionEvent[]> {
+export async function readEvents(
+  database: Queryable,
+  sessionId: string,
+  options: ReadOptions = {},
+): Promise<SessionEvent[]> {
   const result = await database.query<SessionEventRow>(
     `select id, session_id, seq, type, actor, payload, created_at
      from session_events where session_id = $1 and seq > $2 order by seq limit $3`,

@@ -19,6 +19,9 @@ export function toSessionEvent(row: SessionEventRow): SessionEvent {
     type: row.type,
     actor: row.actor,
     payload: row.payload,
-    created_at: row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString(),
+    created_at:
+      row.created_at instanceof Date
+        ? row.created_at.toISOString()
+        : new Date(row.created_at).toISOString(),
   };
 }

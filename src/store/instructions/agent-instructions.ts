@@ -8,7 +8,11 @@ export interface AgentInstructions {
 }
 
 /** The agent's instruction patch for a project, the highest-priority instruction source (ADR 0006). */
-export async function readAgentInstructions(database: Queryable, projectId: string, agent: string): Promise<AgentInstructions | null> {
+export async function readAgentInstructions(
+  database: Queryable,
+  projectId: string,
+  agent: string,
+): Promise<AgentInstructions | null> {
   const result = await database.query<Omit<AgentInstructions, 'updated_at'> & { updated_at: Date }>(
     'select project_id, agent, content, updated_at from agent_instructions where project_id = $1 and agent = $2',
     [projectId, agent],
@@ -18,9 +22,17 @@ export async function readAgentInstructions(database: Queryable, projectId: stri
 }
 
 /** Replaces the patch; an empty content removes it. */
-export async function writeAgentInstructions(database: Queryable, projectId: string, agent: string, content: string): Promise<void> {
+export async function writeAgentInstructions(
+  database: Queryable,
+  projectId: string,
+  agent: string,
+  content: string,
+): Promise<void> {
   if (content.trim() === '') {
-    await database.query('delete from agent_instructions where project_id = $1 and agent = $2', [projectId, agent]);
+    await database.query('delete from agent_instructions where project_id = $1 and agent = $2', [
+      projectId,
+      agent,
+    ]);
     return;
   }
   await database.query(

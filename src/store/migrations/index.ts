@@ -10,4 +10,14 @@ import { interruptedCalls } from './0009-interrupted-calls.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
-export const migrations: readonly Migration[] = [foundation, metering, handoffs, graph, rag, ragTextSearch, accounts, usageOnBehalfOf, interruptedCalls];
+export const migrations: readonly Migration[] = [
+  foundation,
+  metering,
+  handoffs,
+  graph,
+  rag,
+  ragTextSearch,
+  accounts,
+  usageOnBehalfOf,
+  interruptedCalls,
+];

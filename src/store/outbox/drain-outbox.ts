@@ -34,7 +34,10 @@ export function defaultRetryDelayMs(attempts: number): number {
  */
 export async function drainOutbox(database: Database, options: DrainOptions): Promise<DrainReport> {
   return database.transaction(async (transaction) => {
-    const batch = await transaction.query<OutboxRowRecord>(SELECT_BATCH_SQL, [options.aggregateTypes, options.batchSize ?? DEFAULT_BATCH_SIZE]);
+    const batch = await transaction.query<OutboxRowRecord>(SELECT_BATCH_SQL, [
+      options.aggregateTypes,
+      options.batchSize ?? DEFAULT_BATCH_SIZE,
+    ]);
     const report: DrainReport = { processed: 0, failed: 0, stopped: null };
     for (const record of batch.rows) {
       const row = toOutboxRow(record);
@@ -69,7 +72,11 @@ interface OutboxRowRecord extends Omit<OutboxRow, 'created_at'> {
 }
 
 function toOutboxRow(record: OutboxRowRecord): OutboxRow {
-  return { ...record, id: Number(record.id), created_at: new Date(record.created_at).toISOString() };
+  return {
+    ...record,
+    id: Number(record.id),
+    created_at: new Date(record.created_at).toISOString(),
+  };
 }
 
 function describeError(error: unknown): string {

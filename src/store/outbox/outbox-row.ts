@@ -14,4 +14,6 @@ export interface OutboxRow {
  * attempt nothing else in this batch (the downstream is unavailable; the next cycle retries). A handler that
  * throws fails only its row: attempts and last_error are recorded and the row is retried after a backoff.
  */
-export type OutboxHandlerResult = { outcome: 'processed' } | { outcome: 'stop_cycle'; reason: string };
+export type OutboxHandlerResult =
+  | { outcome: 'processed' }
+  | { outcome: 'stop_cycle'; reason: string };

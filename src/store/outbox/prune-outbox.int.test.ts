@@ -15,11 +15,18 @@ describe.each(testDatabaseEngines())('pruneOutbox on $name', (engine) => {
       ('task', 'old-done', '{}', now() - interval '10 days'),
       ('task', 'recent-done', '{}', now() - interval '1 hour'),
       ('task', 'pending', '{}', null)`);
-    const pendingBefore = await database.query(`select count(*)::int as n from outbox where processed_at is null`);
+    const pendingBefore = await database.query(
+      `select count(*)::int as n from outbox where processed_at is null`,
+    );
     expect(await pruneOutbox(database, 24 * 60 * 60 * 1000)).toBe(1);
-    const left = await database.query<{ aggregate_id: string }>(`select aggregate_id from outbox where aggregate_id in ('old-done', 'recent-done', 'pending') order by aggregate_id`);
+    const left = await database.query<{ aggregate_id: string }>(
+      `select aggregate_id from outbox where aggregate_id in ('old-done', 'recent-done', 'pending') order by aggregate_id`,
+    );
     expect(left.rows.map((row) => row.aggregate_id)).toEqual(['pending', 'recent-done']);
-    expect((await database.query(`select count(*)::int as n from outbox where processed_at is null`)).rows).toEqual(pendingBefore.rows);
+    expect(
+      (await database.query(`select count(*)::int as n from outbox where processed_at is null`))
+        .rows,
+    ).toEqual(pendingBefore.rows);
     expect(await pruneOutbox(database, 24 * 60 * 60 * 1000)).toBe(0);
   });
 });

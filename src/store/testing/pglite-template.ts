@@ -16,7 +16,9 @@ import { openPgliteDatabase } from '../pglite-database.ts';
 export async function openMigratedPglite(): Promise<Database> {
   const templatePath = join(tmpdir(), `forja-pglite-template-${migrationsFingerprint()}.tar`);
   if (existsSync(templatePath)) {
-    const database = await openPgliteDatabase({ loadDataDir: new Blob([readFileSync(templatePath)]) });
+    const database = await openPgliteDatabase({
+      loadDataDir: new Blob([readFileSync(templatePath)]),
+    });
     await migrate(database);
     return database;
   }
@@ -31,6 +33,7 @@ export async function openMigratedPglite(): Promise<Database> {
 
 function migrationsFingerprint(): string {
   const hash = createHash('sha256');
-  for (const migration of migrations) hash.update(`${migration.version}\0${migration.name}\0${migration.sql}\0`);
+  for (const migration of migrations)
+    hash.update(`${migration.version}\0${migration.name}\0${migration.sql}\0`);
   return hash.digest('hex').slice(0, 16);
 }

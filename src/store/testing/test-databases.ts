@@ -25,7 +25,10 @@ async function openScratchPostgres(serverUrl: string): Promise<Database> {
   await runOnServer(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgresDatabase({ connectionString: url.toString(), maxConnections: 60 });
+  const database = await openPostgresDatabase({
+    connectionString: url.toString(),
+    maxConnections: 60,
+  });
   await migrate(database);
   return {
     ...database,

@@ -13,11 +13,19 @@ export function renderC4DiagramDoc(diagram: C4Diagram): string {
   };
   const nodes = [
     `  system["${mermaidLabel(diagram.system.name)}"]`,
-    ...diagram.actors.map((actor) => `  ${nodeId(actor.id)}${actor.kind === 'person' ? '(["' : '[["'}${mermaidLabel(actor.name)}${actor.kind === 'person' ? '"])' : '"]]'}`),
+    ...diagram.actors.map(
+      (actor) =>
+        `  ${nodeId(actor.id)}${actor.kind === 'person' ? '(["' : '[["'}${mermaidLabel(actor.name)}${actor.kind === 'person' ? '"])' : '"]]'}`,
+    ),
   ];
-  const edges = diagram.relations.map((relation) => `  ${nodeId(relation.from)} -->|"${mermaidLabel(relation.description)}"| ${nodeId(relation.to)}`);
+  const edges = diagram.relations.map(
+    (relation) =>
+      `  ${nodeId(relation.from)} -->|"${mermaidLabel(relation.description)}"| ${nodeId(relation.to)}`,
+  );
   const declared = new Set([C4_SYSTEM_ENDPOINT, ...diagram.actors.map((actor) => actor.id)]);
-  const moduleNodes = [...ids.entries()].filter(([name]) => !declared.has(name)).map(([name, id]) => `  ${id}["${mermaidLabel(name)}"]`);
+  const moduleNodes = [...ids.entries()]
+    .filter(([name]) => !declared.has(name))
+    .map(([name, id]) => `  ${id}["${mermaidLabel(name)}"]`);
   return [
     `# C4 context — version ${diagram.version}`,
     '',
@@ -34,7 +42,10 @@ export function renderC4DiagramDoc(diagram: C4Diagram): string {
     '',
     '| id | kind | name | description |',
     '|---|---|---|---|',
-    ...diagram.actors.map((actor) => `| ${cell(actor.id)} | ${actor.kind} | ${cell(actor.name)} | ${cell(actor.description ?? '')} |`),
+    ...diagram.actors.map(
+      (actor) =>
+        `| ${cell(actor.id)} | ${actor.kind} | ${cell(actor.name)} | ${cell(actor.description ?? '')} |`,
+    ),
     '',
   ].join('\n');
 }

@@ -6,7 +6,10 @@ export function renderModuleContractsDoc(contracts: ModuleContracts): string {
   const sections = contracts.contratos.flatMap((contract) => [
     `## ${oneLine(contract.modulo)}`,
     '',
-    ...contract.expoe.map((item) => `- **${item.tipo}** ${codeSpan(item.assinatura)}${item.descricao ? ` — ${oneLine(item.descricao)}` : ''}`),
+    ...contract.expoe.map(
+      (item) =>
+        `- **${item.tipo}** ${codeSpan(item.assinatura)}${item.descricao ? ` — ${oneLine(item.descricao)}` : ''}`,
+    ),
     '',
   ]);
   return [

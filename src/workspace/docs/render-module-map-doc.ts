@@ -8,15 +8,37 @@ export function renderModuleMapDoc(map: ModuleMap): string {
     '```mermaid',
     'graph LR',
     ...map.modules.map((module) => `  ${nodeId.get(module.name)}["${mermaidLabel(module.name)}"]`),
-    ...map.modules.flatMap((module) => module.dependsOn.map((dependency) => `  ${nodeId.get(module.name)} --> ${nodeId.get(dependency)}`)),
+    ...map.modules.flatMap((module) =>
+      module.dependsOn.map(
+        (dependency) => `  ${nodeId.get(module.name)} --> ${nodeId.get(dependency)}`,
+      ),
+    ),
     '```',
   ];
   const table = [
     '| module | stack | responsibility | depends on |',
     '|---|---|---|---|',
-    ...map.modules.map((module) => `| ${cell(module.name)} | ${cell(module.stack)} | ${cell(module.responsibility)} | ${cell(module.dependsOn.join(', ') || '—')} |`),
+    ...map.modules.map(
+      (module) =>
+        `| ${cell(module.name)} | ${cell(module.stack)} | ${cell(module.responsibility)} | ${cell(module.dependsOn.join(', ') || '—')} |`,
+    ),
   ];
   const order = topologicalOrder(map);
-  const orderLine = order.ok ? [`Build order (each module after what it depends on): ${order.order.join(' → ')}`] : [];
-  return [`# Module map — version ${map.version}`, '', generatedNotice('module_map', map.version), '', 'An arrow points from a module to a module it depends on.', '', ...graph, '', ...table, '', ...orderLine, ''].join('\n');
+  const orderLine = order.ok
+    ? [`Build order (each module after what it depends on): ${order.order.join(' → ')}`]
+    : [];
+  return [
+    `# Module map — version ${map.version}`,
+    '',
+    generatedNotice('module_map', map.version),
+    '',
+    'An arrow points from a module to a module it depends on.',
+    '',
+    ...graph,
+    '',
+    ...table,
+    '',
+    ...orderLine,
+    '',
+  ].join('\n');
 }

@@ -10,7 +10,9 @@ export function renderModuleRoutingDoc(routing: ModuleRouting): string {
     '',
     '| module | infrastructure | notes |',
     '|---|---|---|',
-    ...routing.routes.map((route) => `| ${cell(route.module)} | ${cell(route.infra)} | ${cell(route.notes ?? '')} |`),
+    ...routing.routes.map(
+      (route) => `| ${cell(route.module)} | ${cell(route.infra)} | ${cell(route.notes ?? '')} |`,
+    ),
     '',
   ].join('\n');
 }

@@ -8,11 +8,17 @@ import { ARCHITECTURE_DOC_PATHS, architectureDocFiles } from './architecture-doc
  * Rewrites docs/ on `main` from the log: the current version of every Arquiteto artifact, one file each,
  * committed when something changed. Idempotent, so it can run whenever docs/ must be known to match the log.
  */
-export async function syncArchitectureDocs(database: Queryable, workspaces: ProjectWorkspaces, projectId: string): Promise<string | null> {
+export async function syncArchitectureDocs(
+  database: Queryable,
+  workspaces: ProjectWorkspaces,
+  projectId: string,
+): Promise<string | null> {
   const architecture = await readProjectArchitecture(database, projectId);
   const files = architectureDocFiles(architecture);
   const versions = (Object.keys(ARCHITECTURE_DOC_PATHS) as ArchitectureArtifactType[])
-    .flatMap((type) => (architecture[type] === null ? [] : [`${type} v${architecture[type]!.version}`]))
+    .flatMap((type) =>
+      architecture[type] === null ? [] : [`${type} v${architecture[type]!.version}`],
+    )
     .join(', ');
   if (files.length === 0) return null;
   return workspaces.commitToMain(projectId, files, `docs: current architecture (${versions})`);

@@ -15,7 +15,12 @@ const ATTEMPTS = 3000;
  * can, between a real entry and a link to `outside` (or, for `hard`, a hard link to a file outside).
  * Every operation may fail (the tool may have just made the entry): it goes on.
  */
-function startSwapper(worktree: string, name: string, outside: string, kind: 'directory' | 'file' | 'hard'): ChildProcess {
+function startSwapper(
+  worktree: string,
+  name: string,
+  outside: string,
+  kind: 'directory' | 'file' | 'hard',
+): ChildProcess {
   const source = `
     const fs = require('node:fs');
     const [target, outside, kind] = process.argv.slice(1);
@@ -26,14 +31,20 @@ function startSwapper(worktree: string, name: string, outside: string, kind: 'di
       quiet(() => fs.rmSync(target, { recursive: true, force: true }));
       quiet(() => (kind === 'directory' ? fs.mkdirSync(target) : fs.writeFileSync(target, 'inside')));
     }`;
-  return spawn(process.execPath, ['-e', source, join(worktree, name), outside, kind], { stdio: 'ignore' });
+  return spawn(process.execPath, ['-e', source, join(worktree, name), outside, kind], {
+    stdio: 'ignore',
+  });
 }
 
 /** Every file under `directory`, with its content (links not followed). */
 async function filesUnder(directory: string): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
   for (const entry of await readdir(directory, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) found[join(entry.parentPath, entry.name)] = await readFile(join(entry.parentPath, entry.name), 'utf8');
+    if (entry.isFile())
+      found[join(entry.parentPath, entry.name)] = await readFile(
+        join(entry.parentPath, entry.name),
+        'utf8',
+      );
   }
   return found;
 }
@@ -61,23 +72,37 @@ describe('the file tools against a concurrent swapper', () => {
     await new Promise((resolve) => swapper!.once('spawn', resolve));
   };
 
-  it(`writes nothing outside in ${ATTEMPTS} writes through an intermediate directory swapped with a link out`, { timeout: 240_000 }, async () => {
+  it(`writes nothing outside in ${ATTEMPTS} writes through an intermediate directory swapped with a link out`, {
+    timeout: 240_000,
+  }, async () => {
     await swapping('a', outside, 'directory');
     const outcomes = { written: 0, refused: 0 };
     const reasons = new Set<string>();
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const written = await writeWorktreeFile(worktree, `a/b/file-${attempt}.txt`, 'pwned').catch((error: Error) => ({ ok: false as const, reason: `threw ${error.message}` }));
+      const written = await writeWorktreeFile(worktree, `a/b/file-${attempt}.txt`, 'pwned').catch(
+        (error: Error) => ({ ok: false as const, reason: `threw ${error.message}` }),
+      );
       outcomes[written.ok ? 'written' : 'refused'] += 1;
       if (!written.ok) reasons.add(written.reason.replace(/file-\d+/, 'file-N'));
     }
     swapper!.kill('SIGKILL');
-    const escaped = Object.keys(await filesUnder(outside)).filter((path) => path !== join(outside, 'secret.txt'));
-    expect({ attempts: outcomes.written + outcomes.refused, escaped: escaped.length }).toEqual({ attempts: ATTEMPTS, escaped: 0 });
+    const escaped = Object.keys(await filesUnder(outside)).filter(
+      (path) => path !== join(outside, 'secret.txt'),
+    );
+    expect({ attempts: outcomes.written + outcomes.refused, escaped: escaped.length }).toEqual({
+      attempts: ATTEMPTS,
+      escaped: 0,
+    });
     expect(outcomes.written).toBeGreaterThan(0);
-    for (const reason of reasons) expect(reason).toMatch(/is a symbolic link; file tools never follow links|does not exist|is a file, not a directory|cannot be opened|could not be replaced|was removed meanwhile/);
+    for (const reason of reasons)
+      expect(reason).toMatch(
+        /is a symbolic link; file tools never follow links|does not exist|is a file, not a directory|cannot be opened|could not be replaced|was removed meanwhile/,
+      );
   });
 
-  it(`writes nothing outside in ${ATTEMPTS} writes to a file swapped with a link to a file outside, or a hard link to it`, { timeout: 240_000 }, async () => {
+  it(`writes nothing outside in ${ATTEMPTS} writes to a file swapped with a link to a file outside, or a hard link to it`, {
+    timeout: 240_000,
+  }, async () => {
     for (const kind of ['file', 'hard'] as const) {
       await swapping(`leaf-${kind}.txt`, join(outside, 'secret.txt'), kind);
       for (let attempt = 0; attempt < ATTEMPTS / 2; attempt += 1) {
@@ -89,10 +114,15 @@ describe('the file tools against a concurrent swapper', () => {
     }
   });
 
-  it(`never reads or finds the outside file in ${ATTEMPTS} reads and searches of a directory, and ${ATTEMPTS} reads of a file, swapped with links out`, { timeout: 240_000 }, async () => {
+  it(`never reads or finds the outside file in ${ATTEMPTS} reads and searches of a directory, and ${ATTEMPTS} reads of a file, swapped with links out`, {
+    timeout: 240_000,
+  }, async () => {
     await swapping('a', outside, 'directory');
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const read = attempt % 2 === 0 ? await readWorktreeFile(worktree, 'a/secret.txt') : await searchWorktree(worktree, 'outside', 'a');
+      const read =
+        attempt % 2 === 0
+          ? await readWorktreeFile(worktree, 'a/secret.txt')
+          : await searchWorktree(worktree, 'outside', 'a');
       if (read.ok) expect(read.text).not.toContain('outside:');
       if (read.ok) expect(read.text === 'outside').toBe(false);
     }

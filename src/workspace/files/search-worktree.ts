@@ -13,7 +13,11 @@ export type WorktreeSearch = { ok: true; text: string } | { ok: false; reason: s
  * down through descriptors (each entry opened inside its directory with O_NOFOLLOW), never follows a
  * symbolic link, never enters `.git`, skips files with more than one hard link.
  */
-export async function searchWorktree(worktree: string, query: string, path = '.'): Promise<WorktreeSearch> {
+export async function searchWorktree(
+  worktree: string,
+  query: string,
+  path = '.',
+): Promise<WorktreeSearch> {
   const walk = await walkBeneath(worktree, path, { create: false });
   if (!walk.ok) return walk;
   const needle = query.toLowerCase();
@@ -30,12 +34,18 @@ export async function searchWorktree(worktree: string, query: string, path = '.'
     if (info.size > MAX_SEARCHED_FILE_BYTES) return;
     const content = await handle.readFile();
     if (content.includes(0)) return;
-    content.toString('utf8').split('\n').forEach((line, index) => {
-      if (line.toLowerCase().includes(needle)) push(`${shown}:${index + 1}: ${line.trim().slice(0, MAX_LINE_CHARACTERS)}`);
-    });
+    content
+      .toString('utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        if (line.toLowerCase().includes(needle))
+          push(`${shown}:${index + 1}: ${line.trim().slice(0, MAX_LINE_CHARACTERS)}`);
+      });
   };
   const visit = async (directory: FileHandle, shown: string): Promise<void> => {
-    const children = (await readOpenedDirectory(directory)).filter((child) => child.name !== '.git' && (child.isDirectory() || child.isFile()));
+    const children = (await readOpenedDirectory(directory)).filter(
+      (child) => child.name !== '.git' && (child.isDirectory() || child.isFile()),
+    );
     for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) {
       if (more) return;
       const handle = await openChild(directory, child.name, child.isDirectory());
@@ -61,7 +71,10 @@ export async function searchWorktree(worktree: string, query: string, path = '.'
   } finally {
     await walk.close();
   }
-  if (matches.length === 0) return { ok: true, text: `No match for ${JSON.stringify(query)} under ${walk.relativePath}.` };
-  const cut = more ? `\n[… more than ${MAX_SEARCH_MATCHES} matches; search a narrower path or text …]` : '';
+  if (matches.length === 0)
+    return { ok: true, text: `No match for ${JSON.stringify(query)} under ${walk.relativePath}.` };
+  const cut = more
+    ? `\n[… more than ${MAX_SEARCH_MATCHES} matches; search a narrower path or text …]`
+    : '';
   return { ok: true, text: `${matches.join('\n')}${cut}` };
 }

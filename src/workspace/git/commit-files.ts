@@ -12,7 +12,11 @@ export interface RepositoryFile {
  * Writes each file (the same file overwritten) and commits the ones that changed on the checked-out branch.
  * Returns the new commit, or null when every file already had this content (nothing to record twice).
  */
-export async function commitFiles(repository: string, files: readonly RepositoryFile[], message: string): Promise<string | null> {
+export async function commitFiles(
+  repository: string,
+  files: readonly RepositoryFile[],
+  message: string,
+): Promise<string | null> {
   const changed: string[] = [];
   for (const file of files) {
     const absolute = join(repository, file.path);

@@ -16,7 +16,12 @@ export type WorktreeCommit =
  * branch that does not end at the new commit are refusals with the reason; the commit returned is verified
  * to be the tip of `branch` in the repository.
  */
-export async function commitWorktree(repository: string, worktree: string, branch: string, message: string): Promise<WorktreeCommit> {
+export async function commitWorktree(
+  repository: string,
+  worktree: string,
+  branch: string,
+  message: string,
+): Promise<WorktreeCommit> {
   const git = async (args: readonly string[]): Promise<string | { refused: string }> => {
     const link = await checkWorktreeLink(repository, worktree);
     if (!link.ok) return { refused: link.reason };
@@ -25,35 +30,61 @@ export async function commitWorktree(repository: string, worktree: string, branc
   const config = await git(['config', '--list', '--show-scope', '-z']);
   if (typeof config !== 'string') return { ok: false, reason: config.refused };
   const running = programsInConfig(config);
-  if (running.length > 0) return { ok: false, reason: `refused by the rule "host git never trusts the worktree": the repository's configuration sets ${running.join(', ')}, which would make git run a program; git was not run and nothing was committed` };
+  if (running.length > 0)
+    return {
+      ok: false,
+      reason: `refused by the rule "host git never trusts the worktree": the repository's configuration sets ${running.join(', ')}, which would make git run a program; git was not run and nothing was committed`,
+    };
   const head = await git(['symbolic-ref', '--quiet', 'HEAD']);
   if (typeof head !== 'string') return { ok: false, reason: head.refused };
-  if (head.trim() !== `refs/heads/${branch}`) return { ok: false, reason: `the worktree is on ${head.trim() || 'a detached HEAD'}, not on refs/heads/${branch}; nothing was committed` };
+  if (head.trim() !== `refs/heads/${branch}`)
+    return {
+      ok: false,
+      reason: `the worktree is on ${head.trim() || 'a detached HEAD'}, not on refs/heads/${branch}; nothing was committed`,
+    };
   // Another repository inside the worktree: git would record it as a submodule link (or fail on it).
   const untracked = await git(['ls-files', '--others', '--exclude-standard', '-z']);
   if (typeof untracked !== 'string') return { ok: false, reason: untracked.refused };
-  const inner = untracked.split('\0').filter((path) => path.endsWith('/')).map((path) => path.slice(0, -1));
+  const inner = untracked
+    .split('\0')
+    .filter((path) => path.endsWith('/'))
+    .map((path) => path.slice(0, -1));
   if (inner.length > 0) return nestedRefusal(inner);
   const added = await git(['add', '--all']);
   if (typeof added !== 'string') return { ok: false, reason: added.refused };
   const index = await git(['ls-files', '--stage', '-z']);
   if (typeof index !== 'string') return { ok: false, reason: index.refused };
-  const nested = index.split('\0').filter((entry) => entry.startsWith('160000 ')).map((entry) => entry.split('\t')[1] ?? entry);
+  const nested = index
+    .split('\0')
+    .filter((entry) => entry.startsWith('160000 '))
+    .map((entry) => entry.split('\t')[1] ?? entry);
   if (nested.length > 0) {
     await git(['reset', '--quiet']);
     return nestedRefusal(nested);
   }
   const diff = await git(['diff', '--cached', '--name-only', '-z']);
   if (typeof diff !== 'string') return { ok: false, reason: diff.refused };
-  const staged = diff.split('\0').filter((path) => path !== '').sort();
+  const staged = diff
+    .split('\0')
+    .filter((path) => path !== '')
+    .sort();
   if (staged.length === 0) {
-    return { ok: false, reason: `nothing to commit on ${branch}: the worktree has no change since the last commit; write the files of the task first` };
+    return {
+      ok: false,
+      reason: `nothing to commit on ${branch}: the worktree has no change since the last commit; write the files of the task first`,
+    };
   }
   // The message comes from the model: read from a file, it can never be taken for a git option.
   const scratch = await mkdtemp(join(tmpdir(), 'forja-commit-'));
   try {
     await writeFile(join(scratch, 'message'), message, 'utf8');
-    const committed = await git(['commit', '--quiet', '--no-verify', '--file', join(scratch, 'message')]);
+    const committed = await git([
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '--file',
+      join(scratch, 'message'),
+    ]);
     if (typeof committed !== 'string') return { ok: false, reason: committed.refused };
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -61,13 +92,25 @@ export async function commitWorktree(repository: string, worktree: string, branc
   const current = await git(['rev-parse', '--verify', 'HEAD^{commit}']);
   if (typeof current !== 'string') return { ok: false, reason: current.refused };
   const commit = current.trim();
-  const tip = (await runHostGit({ gitDir: join(repository, '.git'), workTree: null }, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]).catch(() => '')).trim();
-  if (tip !== commit) return { ok: false, reason: `the commit ${commit} is not the tip of ${branch} in the project's repository (${tip || 'no such branch'}); it is not recorded` };
+  const tip = (
+    await runHostGit({ gitDir: join(repository, '.git'), workTree: null }, [
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      `refs/heads/${branch}^{commit}`,
+    ]).catch(() => '')
+  ).trim();
+  if (tip !== commit)
+    return {
+      ok: false,
+      reason: `the commit ${commit} is not the tip of ${branch} in the project's repository (${tip || 'no such branch'}); it is not recorded`,
+    };
   return { ok: true, commit, branch, files: staged };
 }
 
 /** Keys of a git configuration that make git run a program or read files Forja did not name. */
-const PROGRAM_KEY = /^(filter|diff|merge)\.[^\n]*\.(clean|smudge|process|command|textconv|driver)$|^core\.(fsmonitor|hookspath|worktree|attributesfile|sshcommand|gitproxy|askpass|editor|pager)$|^(include|includeif)\.|^(gpg|credential|sequence)\.|^diff\.external$/i;
+const PROGRAM_KEY =
+  /^(filter|diff|merge)\.[^\n]*\.(clean|smudge|process|command|textconv|driver)$|^core\.(fsmonitor|hookspath|worktree|attributesfile|sshcommand|gitproxy|askpass|editor|pager)$|^(include|includeif)\.|^(gpg|credential|sequence)\.|^diff\.external$/i;
 
 /**
  * The keys of `git config --list --show-scope -z` (scope, then key and value) that would run a program,
@@ -87,5 +130,8 @@ export function programsInConfig(listing: string): string[] {
 
 function nestedRefusal(paths: readonly string[]): WorktreeCommit {
   const what = paths.length === 1 ? 'is a nested git repository' : 'are nested git repositories';
-  return { ok: false, reason: `${paths.join(', ')} ${what}: Forja commits files only; remove the inner .git and finish again. Nothing was committed` };
+  return {
+    ok: false,
+    reason: `${paths.join(', ')} ${what}: Forja commits files only; remove the inner .git and finish again. Nothing was committed`,
+  };
 }

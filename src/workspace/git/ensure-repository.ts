@@ -12,12 +12,18 @@ import { runHostGit } from './host-git.ts';
  */
 export async function ensureRepository(directory: string): Promise<void> {
   await mkdir(directory, { recursive: true });
-  if (!existsSync(join(directory, '.git'))) await runHostGit({ gitDir: join(directory, '.git'), workTree: directory }, ['init', '--quiet', `--initial-branch=${MAIN_BRANCH}`]);
+  if (!existsSync(join(directory, '.git')))
+    await runHostGit({ gitDir: join(directory, '.git'), workTree: directory }, [
+      'init',
+      '--quiet',
+      `--initial-branch=${MAIN_BRANCH}`,
+    ]);
   const git = gitAt(directory);
   if (!(await hasBranch(directory, MAIN_BRANCH))) {
     await git.raw(['commit', '--quiet', '--allow-empty', '-m', 'Forja: the project workspace']);
   }
-  if (!(await hasBranch(directory, INTEGRATION_BRANCH))) await git.raw(['branch', INTEGRATION_BRANCH, MAIN_BRANCH]);
+  if (!(await hasBranch(directory, INTEGRATION_BRANCH)))
+    await git.raw(['branch', INTEGRATION_BRANCH, MAIN_BRANCH]);
 }
 
 /** Whether the repository at `directory` has a local branch `branch` with a commit. */

@@ -11,16 +11,23 @@ import { hasBranch } from './ensure-repository.ts';
  * same branch, so the module's committed work is never lost; a worktree left with files but no `.git` is
  * refused — Forja does not guess which repository it belonged to.
  */
-export async function ensureWorktree(repository: string, worktree: string, branch: string): Promise<void> {
+export async function ensureWorktree(
+  repository: string,
+  worktree: string,
+  branch: string,
+): Promise<void> {
   if ((await lstat(join(worktree, '.git')).catch(() => null)) !== null) return;
   const left = await readdir(worktree).catch(() => null);
   if (left !== null && left.length > 0) {
-    throw new Error(`refused by the rule "host git never trusts the worktree": ${join(worktree, '.git')} is missing from a worktree that still has files; git was not run`);
+    throw new Error(
+      `refused by the rule "host git never trusts the worktree": ${join(worktree, '.git')} is missing from a worktree that still has files; git was not run`,
+    );
   }
   await mkdir(dirname(worktree), { recursive: true });
   const git = gitAt(repository);
   await git.raw(['worktree', 'prune']);
   if (left !== null) await rmdir(worktree);
-  if (await hasBranch(repository, branch)) await git.raw(['worktree', 'add', '--quiet', worktree, branch]);
+  if (await hasBranch(repository, branch))
+    await git.raw(['worktree', 'add', '--quiet', worktree, branch]);
   else await git.raw(['worktree', 'add', '--quiet', '-b', branch, worktree, INTEGRATION_BRANCH]);
 }

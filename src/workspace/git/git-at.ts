@@ -17,7 +17,10 @@ export function gitAt(repository: string): RepositoryGit {
   return {
     async raw(args) {
       const info = await lstat(gitDir).catch(() => null);
-      if (info === null || !info.isDirectory()) throw new Error(`${gitDir} is not the git directory Forja made (${info === null ? 'missing' : 'not a directory'}); git was not run`);
+      if (info === null || !info.isDirectory())
+        throw new Error(
+          `${gitDir} is not the git directory Forja made (${info === null ? 'missing' : 'not a directory'}); git was not run`,
+        );
       return runHostGit({ gitDir, workTree: repository }, args);
     },
   };

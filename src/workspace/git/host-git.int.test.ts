@@ -20,15 +20,24 @@ describe('host git', () => {
   it('always names the git directory and the work tree, after its pinned configuration', () => {
     const args = hostGitArguments({ gitDir: '/r/.git', workTree: '/r' }, ['status']);
     expect(args.slice(-3)).toEqual(['--git-dir=/r/.git', '--work-tree=/r', 'status']);
-    for (const pinned of ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.attributesFile=/dev/null', 'protocol.allow=never']) expect(args).toContain(pinned);
+    for (const pinned of [
+      'core.fsmonitor=false',
+      'core.hooksPath=/dev/null',
+      'core.attributesFile=/dev/null',
+      'protocol.allow=never',
+    ])
+      expect(args).toContain(pinned);
   });
 
   it('reads no system or user configuration, whatever the machine has', async () => {
-    const scopes = (await runHostGit(location, ['config', '--list', '--show-scope'])).split('\n').filter((line) => line !== '').map((line) => line.split('\t')[0]);
+    const scopes = (await runHostGit(location, ['config', '--list', '--show-scope']))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.split('\t')[0]);
     expect(new Set(scopes)).toEqual(new Set(['command', 'local']));
   });
 
-  it('gives nothing of Forja\'s environment to a program git runs', async () => {
+  it("gives nothing of Forja's environment to a program git runs", async () => {
     process.env.FORJA_HOST_GIT_SECRET = 'sk-must-not-leak';
     try {
       const seen = await runHostGit(location, ['-c', 'alias.seen=!env', 'seen']);
@@ -41,7 +50,7 @@ describe('host git', () => {
     }
   });
 
-  it('runs no fsmonitor and no hook even when the repository\'s own configuration sets them', async () => {
+  it("runs no fsmonitor and no hook even when the repository's own configuration sets them", async () => {
     await mkdir(join(root, 'hooks'));
     for (const hook of ['pre-commit', 'commit-msg', 'post-commit']) {
       await writeFile(join(root, 'hooks', hook), `#!/bin/sh\ntouch ${marker()}\n`);
@@ -49,7 +58,11 @@ describe('host git', () => {
       await writeFile(join(location.gitDir, 'hooks', hook), `#!/bin/sh\ntouch ${marker()}\n`);
       await chmod(join(location.gitDir, 'hooks', hook), 0o755);
     }
-    await writeFile(join(location.gitDir, 'config'), `[core]\n\tfsmonitor = touch ${marker()}\n\thooksPath = ${join(root, 'hooks')}\n`, { flag: 'a' });
+    await writeFile(
+      join(location.gitDir, 'config'),
+      `[core]\n\tfsmonitor = touch ${marker()}\n\thooksPath = ${join(root, 'hooks')}\n`,
+      { flag: 'a' },
+    );
     await writeFile(join(location.workTree!, 'a.txt'), 'a\n');
     await runHostGit(location, ['add', '--all']);
     await runHostGit(location, ['commit', '--quiet', '-m', 'a']);

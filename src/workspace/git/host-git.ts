@@ -82,15 +82,30 @@ export class HostGitError extends Error {
  * are always explicit (git never looks for `.git`), the configuration is pinned, the environment is fixed.
  * Returns stdout.
  */
-export function runHostGit(location: GitLocation, args: readonly string[], options: { cwd?: string } = {}): Promise<string> {
+export function runHostGit(
+  location: GitLocation,
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       hostGitArguments(location, args),
-      { cwd: options.cwd ?? location.workTree ?? '/', env: hostGitEnvironment(), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      {
+        cwd: options.cwd ?? location.workTree ?? '/',
+        env: hostGitEnvironment(),
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         if (error === null) return resolve(stdout);
-        reject(new HostGitError(args, typeof error.code === 'number' ? error.code : null, stderr || error.message));
+        reject(
+          new HostGitError(
+            args,
+            typeof error.code === 'number' ? error.code : null,
+            stderr || error.message,
+          ),
+        );
       },
     );
   });

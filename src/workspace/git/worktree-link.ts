@@ -2,7 +2,9 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A module worktree's git directory inside the main repository, or why its link cannot be trusted. */
-export type WorktreeLink = { ok: true; gitDir: string; commonGitDir: string } | { ok: false; reason: string };
+export type WorktreeLink =
+  | { ok: true; gitDir: string; commonGitDir: string }
+  | { ok: false; reason: string };
 
 const RULE = 'refused by the rule "host git never trusts the worktree"';
 
@@ -12,32 +14,63 @@ const RULE = 'refused by the rule "host git never trusts the worktree"';
  * still the plain file `gitdir: <that directory>` git wrote. Forja never runs git through that file; a `.git`
  * that says anything else means someone tried to point Forja's git elsewhere, and nothing is run.
  */
-export async function checkWorktreeLink(repository: string, worktree: string): Promise<WorktreeLink> {
+export async function checkWorktreeLink(
+  repository: string,
+  worktree: string,
+): Promise<WorktreeLink> {
   const commonGitDir = join(repository, '.git');
   const common = await lstat(commonGitDir).catch(() => null);
-  if (common === null || !common.isDirectory()) return { ok: false, reason: `${RULE}: the repository's git directory ${commonGitDir} is missing or not a directory; git was not run` };
+  if (common === null || !common.isDirectory())
+    return {
+      ok: false,
+      reason: `${RULE}: the repository's git directory ${commonGitDir} is missing or not a directory; git was not run`,
+    };
   const link = join(worktree, '.git');
-  const registered = await registeredGitDir(commonGitDir, [link, await realpath(link).catch(() => link)]);
-  if (registered === null) return { ok: false, reason: `${RULE}: the repository has no worktree registered at ${worktree}; git was not run` };
+  const registered = await registeredGitDir(commonGitDir, [
+    link,
+    await realpath(link).catch(() => link),
+  ]);
+  if (registered === null)
+    return {
+      ok: false,
+      reason: `${RULE}: the repository has no worktree registered at ${worktree}; git was not run`,
+    };
   const info = await lstat(link).catch(() => null);
   if (info === null || !info.isFile() || info.nlink !== 1) {
-    const what = info === null ? 'is missing' : info.isSymbolicLink() ? 'was replaced by a symbolic link' : info.isFile() ? 'has more than one hard link' : 'is not a plain file';
+    const what =
+      info === null
+        ? 'is missing'
+        : info.isSymbolicLink()
+          ? 'was replaced by a symbolic link'
+          : info.isFile()
+            ? 'has more than one hard link'
+            : 'is not a plain file';
     return { ok: false, reason: `${RULE}: ${link} ${what}; git was not run` };
   }
   const content = (await readFile(link, 'utf8')).replace(/\n$/, '');
-  const expected = [registered, await realpath(registered).catch(() => registered)].map((path) => `gitdir: ${path}`);
+  const expected = [registered, await realpath(registered).catch(() => registered)].map(
+    (path) => `gitdir: ${path}`,
+  );
   if (!expected.includes(content)) {
     const shown = JSON.stringify(content.length > 200 ? `${content.slice(0, 200)}…` : content);
-    return { ok: false, reason: `${RULE}: ${link} was changed — it says ${shown}, Forja wrote ${JSON.stringify(expected[0])}; git was not run on it and nothing was committed` };
+    return {
+      ok: false,
+      reason: `${RULE}: ${link} was changed — it says ${shown}, Forja wrote ${JSON.stringify(expected[0])}; git was not run on it and nothing was committed`,
+    };
   }
   return { ok: true, gitDir: registered, commonGitDir };
 }
 
-async function registeredGitDir(commonGitDir: string, links: readonly string[]): Promise<string | null> {
+async function registeredGitDir(
+  commonGitDir: string,
+  links: readonly string[],
+): Promise<string | null> {
   const directory = join(commonGitDir, 'worktrees');
   const names = await readdir(directory).catch(() => [] as string[]);
   for (const name of names.sort()) {
-    const pointer = (await readFile(join(directory, name, 'gitdir'), 'utf8').catch(() => '')).trim();
+    const pointer = (
+      await readFile(join(directory, name, 'gitdir'), 'utf8').catch(() => '')
+    ).trim();
     if (links.includes(pointer)) return join(directory, name);
   }
   return null;

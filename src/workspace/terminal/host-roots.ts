@@ -7,7 +7,8 @@ export async function readHostRoots(): Promise<HostRootEntry[]> {
   for (const path of READ_ONLY_ROOTS) {
     const info = await lstat(path).catch(() => null);
     if (info === null) continue;
-    if (info.isSymbolicLink()) entries.push({ path, kind: 'symlink', target: await readlink(path) });
+    if (info.isSymbolicLink())
+      entries.push({ path, kind: 'symlink', target: await readlink(path) });
     else if (info.isDirectory()) entries.push({ path, kind: 'directory' });
   }
   return entries;

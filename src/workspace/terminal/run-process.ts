@@ -31,7 +31,12 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     let truncated = false;
     let timedOut = false;
     let startError: string | null = null;
-    const child = spawn(request.file, [...request.args], { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(request.file, [...request.args], {
+      cwd: request.cwd,
+      env: request.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const keep = (chunk: Buffer) => {
       const room = request.outputLimitBytes - kept;
       if (room <= 0) return void (truncated = true);
@@ -48,7 +53,14 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     child.on('error', (error) => (startError = error.message));
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
-      resolve({ exitCode, signal, timedOut, output: Buffer.concat(chunks).toString('utf8'), truncated, startError });
+      resolve({
+        exitCode,
+        signal,
+        timedOut,
+        output: Buffer.concat(chunks).toString('utf8'),
+        truncated,
+        startError,
+      });
     });
   });
 }

@@ -7,10 +7,13 @@ describe('sandboxArguments', () => {
     { path: '/usr', kind: 'directory' },
     { path: '/bin', kind: 'symlink', target: 'usr/bin' },
   ]);
-  const pairsAfter = (flag: string) => args.flatMap((value, index) => (value === flag ? [[args[index + 1], args[index + 2]]] : []));
+  const pairsAfter = (flag: string) =>
+    args.flatMap((value, index) => (value === flag ? [[args[index + 1], args[index + 2]]] : []));
 
   it('takes the network away and dies with Forja', () => {
-    expect(args).toEqual(expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session', '--clearenv']));
+    expect(args).toEqual(
+      expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session', '--clearenv']),
+    );
     expect(args).not.toContain('--share-net');
   });
 
@@ -28,14 +31,16 @@ describe('sandboxArguments', () => {
     expect(args.indexOf('--remount-ro')).toBeGreaterThan(args.indexOf('--proc'));
   });
 
-  it('binds the worktree\'s .git read-only over itself, after the worktree', () => {
+  it("binds the worktree's .git read-only over itself, after the worktree", () => {
     const gitLink = '/data/projects/p/worktrees/pedidos/.git';
     expect(pairsAfter('--ro-bind-try')).toContainEqual([gitLink, gitLink]);
     expect(args.lastIndexOf(gitLink)).toBeGreaterThan(args.indexOf('--bind'));
   });
 
   it('makes the worktree the only writable bind, at the same path, and the working directory', () => {
-    expect(pairsAfter('--bind')).toEqual([['/data/projects/p/worktrees/pedidos', '/data/projects/p/worktrees/pedidos']]);
+    expect(pairsAfter('--bind')).toEqual([
+      ['/data/projects/p/worktrees/pedidos', '/data/projects/p/worktrees/pedidos'],
+    ]);
     expect(args[args.indexOf('--chdir') + 1]).toBe('/data/projects/p/worktrees/pedidos');
     expect(pairsAfter('--ro-bind')).toEqual([['/usr', '/usr']]);
     expect(pairsAfter('--symlink')).toEqual([['usr/bin', '/bin']]);
@@ -43,23 +48,50 @@ describe('sandboxArguments', () => {
 
   it('shows only a few files of /etc, never all of it', () => {
     expect(pairsAfter('--ro-bind-try').map(([path]) => path)).not.toContain('/etc');
-    expect(pairsAfter('--ro-bind-try').map(([path]) => path).filter((path) => path!.startsWith('/etc')).length).toBeGreaterThan(0);
+    expect(
+      pairsAfter('--ro-bind-try')
+        .map(([path]) => path)
+        .filter((path) => path!.startsWith('/etc')).length,
+    ).toBeGreaterThan(0);
     expect(pairsAfter('--ro-bind-try').map(([path]) => path)).not.toContain('/etc/shadow');
   });
 
   it('runs the command with sh -c last, after --, and an environment with nothing of Forja', () => {
     expect(args.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'npm test']);
-    expect(Object.keys(scrubbedEnvironment('/tmp')).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TERM', 'TMPDIR']);
+    expect(Object.keys(scrubbedEnvironment('/tmp')).sort()).toEqual([
+      'HOME',
+      'LANG',
+      'PATH',
+      'TERM',
+      'TMPDIR',
+    ]);
   });
 });
 
 describe('readTerminalSettings', () => {
   it('defaults to the safe choices', () => {
-    expect(readTerminalSettings({})).toEqual({ ok: true, settings: { mode: 'proposed', allowUnsandboxed: false, timeoutMs: 120_000, outputLimitBytes: 65_536 } });
+    expect(readTerminalSettings({})).toEqual({
+      ok: true,
+      settings: {
+        mode: 'proposed',
+        allowUnsandboxed: false,
+        timeoutMs: 120_000,
+        outputLimitBytes: 65_536,
+      },
+    });
   });
 
   it('reads direct mode, unsandboxed permission and the time limit', () => {
-    expect(readTerminalSettings({ FORJA_TERMINAL_MODE: 'direct', FORJA_TERMINAL_ALLOW_UNSANDBOXED: 'true', FORJA_TERMINAL_TIMEOUT_SECONDS: '30' })).toMatchObject({ ok: true, settings: { mode: 'direct', allowUnsandboxed: true, timeoutMs: 30_000 } });
+    expect(
+      readTerminalSettings({
+        FORJA_TERMINAL_MODE: 'direct',
+        FORJA_TERMINAL_ALLOW_UNSANDBOXED: 'true',
+        FORJA_TERMINAL_TIMEOUT_SECONDS: '30',
+      }),
+    ).toMatchObject({
+      ok: true,
+      settings: { mode: 'direct', allowUnsandboxed: true, timeoutMs: 30_000 },
+    });
   });
 
   it.each([

@@ -16,7 +16,10 @@ const runner = createTerminalRunner({ ...DEFAULT_TERMINAL_SETTINGS, timeoutMs: 2
 const asForja: Run = async (worktree, command) => {
   const outcome = await runner.run(worktree, command);
   if (!(await runner.probe()).available) {
-    expect(outcome).toEqual({ ok: false, reason: expect.stringContaining('terminal refused: the sandbox could not be made') });
+    expect(outcome).toEqual({
+      ok: false,
+      reason: expect.stringContaining('terminal refused: the sandbox could not be made'),
+    });
     return null;
   }
   if (!outcome.ok) throw new Error(outcome.reason);
@@ -31,19 +34,38 @@ const asForja: Run = async (worktree, command) => {
 const asNobody: Run = async (worktree, command) => {
   const result = await runProcess({
     file: '/usr/bin/setpriv',
-    args: ['--reuid=65534', '--regid=65534', '--clear-groups', '--', DEFAULT_BUBBLEWRAP_PATH, ...sandboxArguments(worktree, command, await readHostRoots())],
+    args: [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      '--',
+      DEFAULT_BUBBLEWRAP_PATH,
+      ...sandboxArguments(worktree, command, await readHostRoots()),
+    ],
     cwd: '/',
     env: scrubbedEnvironment('/tmp'),
     timeoutMs: 20_000,
     outputLimitBytes: 64 * 1024,
   });
   if (result.startError !== null) throw new Error(result.startError);
-  if (result.exitCode !== 0 && /bwrap: (No permissions to create new namespace|Creating new namespace failed|setting up uid map)/.test(result.output)) return null;
+  if (
+    result.exitCode !== 0 &&
+    /bwrap: (No permissions to create new namespace|Creating new namespace failed|setting up uid map)/.test(
+      result.output,
+    )
+  )
+    return null;
   return result.output;
 };
 
 // Run by root (CI runs as root), the sandbox is tried both ways; run by a plain user, Forja is that user.
-const WHO: Array<[string, Run]> = process.getuid?.() === 0 ? [['Forja run by root', asForja], ['Forja run by uid 65534', asNobody]] : [['Forja run by this user', asForja]];
+const WHO: Array<[string, Run]> =
+  process.getuid?.() === 0
+    ? [
+        ['Forja run by root', asForja],
+        ['Forja run by uid 65534', asNobody],
+      ]
+    : [['Forja run by this user', asForja]];
 
 describe.each(WHO)('the sandbox holds against a hostile command: %s', (_who, run) => {
   let root: string;
@@ -64,10 +86,14 @@ describe.each(WHO)('the sandbox holds against a hostile command: %s', (_who, run
   afterEach(() => rm(root, { recursive: true, force: true }));
 
   it('has no capability, even as root inside, and cannot make a user namespace to get one', async () => {
-    const output = await run(worktree, 'id -u; grep -E "^Cap(Eff|Prm|Bnd|Amb)" /proc/self/status; grep NoNewPrivs /proc/self/status; unshare -U true 2>&1 || echo no-userns; unshare -m true 2>&1 || echo no-mountns');
+    const output = await run(
+      worktree,
+      'id -u; grep -E "^Cap(Eff|Prm|Bnd|Amb)" /proc/self/status; grep NoNewPrivs /proc/self/status; unshare -U true 2>&1 || echo no-userns; unshare -m true 2>&1 || echo no-mountns',
+    );
     if (output === null) return;
     expect(output).toMatch(/^65534\n/);
-    for (const set of ['CapEff', 'CapPrm', 'CapBnd', 'CapAmb']) expect(output).toContain(`${set}:\t0000000000000000`);
+    for (const set of ['CapEff', 'CapPrm', 'CapBnd', 'CapAmb'])
+      expect(output).toContain(`${set}:\t0000000000000000`);
     expect(output).toContain('NoNewPrivs:\t1');
     expect(output).toContain('no-userns');
     expect(output).toContain('no-mountns');
@@ -75,7 +101,10 @@ describe.each(WHO)('the sandbox holds against a hostile command: %s', (_who, run
 
   it('cannot remount /usr or write under it, nor any read-only bind', async () => {
     const name = `forja-escape-${process.pid}-${Date.now()}`;
-    const output = await run(worktree, `mount -o remount,rw,bind /usr 2>&1 && echo remounted; mount -o remount,rw /bin 2>&1 && echo remounted; touch /usr/${name} 2>&1 || echo usr-refused; echo x >> /etc/passwd 2>&1 || echo etc-refused; cp /bin/sh /usr/bin/git 2>&1 || echo git-refused; true`);
+    const output = await run(
+      worktree,
+      `mount -o remount,rw,bind /usr 2>&1 && echo remounted; mount -o remount,rw /bin 2>&1 && echo remounted; touch /usr/${name} 2>&1 || echo usr-refused; echo x >> /etc/passwd 2>&1 || echo etc-refused; cp /bin/sh /usr/bin/git 2>&1 || echo git-refused; true`,
+    );
     if (output === null) return;
     expect(output).not.toContain('remounted');
     expect(output).toContain('usr-refused');
@@ -85,15 +114,20 @@ describe.each(WHO)('the sandbox holds against a hostile command: %s', (_who, run
     expect(await readFile('/etc/passwd', 'utf8')).not.toMatch(/\nx\n?$/);
   });
 
-  it('sees only its own processes in /proc, with nothing of Forja\'s environment, and cannot write a kernel setting', async () => {
+  it("sees only its own processes in /proc, with nothing of Forja's environment, and cannot write a kernel setting", async () => {
     process.env.FORJA_ESCAPE_SECRET = 'sk-must-not-leak';
     try {
-      const output = await run(worktree, 'cat /proc/1/environ | tr "\\0" "\\n"; echo; for p in /proc/[0-9]*; do echo "process: $(cat $p/comm)"; done; echo 1 > /proc/sys/vm/drop_caches 2>&1 || echo sysctl-refused; echo x > /proc/sysrq-trigger 2>&1 || echo sysrq-refused; ls /proc/*/root/ 2>/dev/null | head -1; true');
+      const output = await run(
+        worktree,
+        'cat /proc/1/environ | tr "\\0" "\\n"; echo; for p in /proc/[0-9]*; do echo "process: $(cat $p/comm)"; done; echo 1 > /proc/sys/vm/drop_caches 2>&1 || echo sysctl-refused; echo x > /proc/sysrq-trigger 2>&1 || echo sysrq-refused; ls /proc/*/root/ 2>/dev/null | head -1; true',
+      );
       if (output === null) return;
       expect(output).not.toContain('sk-must-not-leak');
       expect(output).not.toContain('DATABASE_URL');
       // Its own processes only: bubblewrap's init, the shell and the loop's children — never Forja's node.
-      expect(output.match(/^process: .*$/gm)!.filter((line) => !/^process: (bwrap|sh|cat)$/.test(line))).toEqual([]);
+      expect(
+        output.match(/^process: .*$/gm)!.filter((line) => !/^process: (bwrap|sh|cat)$/.test(line)),
+      ).toEqual([]);
       expect(output).toContain('sysctl-refused');
       expect(output).toContain('sysrq-refused');
     } finally {
@@ -101,26 +135,46 @@ describe.each(WHO)('the sandbox holds against a hostile command: %s', (_who, run
     }
   });
 
-  it('cannot rewrite, replace or remove the worktree\'s .git, and cannot reach the repository\'s git directory', async () => {
-    const output = await run(worktree, `echo "gitdir: ${worktree}/evil" > .git 2>&1 || echo write-refused; rm -f .git 2>&1 || echo rm-refused; mv .git moved 2>&1 || echo mv-refused; ln -sf evil .git 2>&1 || echo ln-refused; ls ${gitDir} 2>&1 || echo gitdir-unreachable; touch ${gitDir}/config 2>&1 || echo gitdir-refused; true`);
+  it("cannot rewrite, replace or remove the worktree's .git, and cannot reach the repository's git directory", async () => {
+    const output = await run(
+      worktree,
+      `echo "gitdir: ${worktree}/evil" > .git 2>&1 || echo write-refused; rm -f .git 2>&1 || echo rm-refused; mv .git moved 2>&1 || echo mv-refused; ln -sf evil .git 2>&1 || echo ln-refused; ls ${gitDir} 2>&1 || echo gitdir-unreachable; touch ${gitDir}/config 2>&1 || echo gitdir-refused; true`,
+    );
     if (output === null) return;
-    for (const refused of ['write-refused', 'rm-refused', 'mv-refused', 'ln-refused', 'gitdir-unreachable', 'gitdir-refused']) expect(output).toContain(refused);
+    for (const refused of [
+      'write-refused',
+      'rm-refused',
+      'mv-refused',
+      'ln-refused',
+      'gitdir-unreachable',
+      'gitdir-refused',
+    ])
+      expect(output).toContain(refused);
     expect(await readFile(join(worktree, '.git'), 'utf8')).toBe(`gitdir: ${gitDir}\n`);
     expect(existsSync(join(gitDir, 'config'))).toBe(false);
   });
 
   it('leaves no set-uid or set-gid program of a privileged user behind, and can make no device', async () => {
-    const output = await run(worktree, 'cp /bin/sh ./sh && chmod 6755 ./sh && ls -l ./sh; mknod ./disk b 8 0 2>&1 || echo mknod-refused; true');
+    const output = await run(
+      worktree,
+      'cp /bin/sh ./sh && chmod 6755 ./sh && ls -l ./sh; mknod ./disk b 8 0 2>&1 || echo mknod-refused; true',
+    );
     if (output === null) return;
     expect(output).toContain('mknod-refused');
     const program = await stat(join(worktree, 'sh'));
     // Run by root, the file is root's outside and Forja takes the bits off; run by uid 65534, it is that
     // user's own set-uid program, which gives nothing.
-    expect({ uid: program.uid, setId: (program.mode & 0o6000) !== 0 && program.uid !== 65534 }).toMatchObject({ setId: false });
+    expect({
+      uid: program.uid,
+      setId: (program.mode & 0o6000) !== 0 && program.uid !== 65534,
+    }).toMatchObject({ setId: false });
   });
 
   it('cannot reach the network, create anything outside the worktree, or leave a process behind', async () => {
-    const output = await run(worktree, `(sleep 3; touch ${worktree}/late) & echo x > ${marker()}; echo x > /tmp/forja-escape-marker; getent hosts example.com || echo no-dns; cat /proc/net/dev; true`);
+    const output = await run(
+      worktree,
+      `(sleep 3; touch ${worktree}/late) & echo x > ${marker()}; echo x > /tmp/forja-escape-marker; getent hosts example.com || echo no-dns; cat /proc/net/dev; true`,
+    );
     if (output === null) return;
     // The path exists in the sandbox (bubblewrap makes the worktree's parents on its own tmpfs), not on the host.
     expect(output).toContain('no-dns');

@@ -4,7 +4,11 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTerminalRunner, type TerminalOutcome, type TerminalRunner } from './terminal-runner.ts';
+import {
+  createTerminalRunner,
+  type TerminalOutcome,
+  type TerminalRunner,
+} from './terminal-runner.ts';
 import { DEFAULT_TERMINAL_SETTINGS } from './terminal-settings.ts';
 
 const ran = (outcome: TerminalOutcome) => {
@@ -19,7 +23,10 @@ const ran = (outcome: TerminalOutcome) => {
 async function inSandbox(runner: TerminalRunner, worktree: string, command: string) {
   const outcome = await runner.run(worktree, command);
   if ((await runner.probe()).available) return ran(outcome);
-  expect(outcome).toEqual({ ok: false, reason: expect.stringContaining('terminal refused: the sandbox could not be made') });
+  expect(outcome).toEqual({
+    ok: false,
+    reason: expect.stringContaining('terminal refused: the sandbox could not be made'),
+  });
   return null;
 }
 
@@ -58,7 +65,11 @@ describe('the terminal sandbox', () => {
 
   it('cannot write outside the worktree: not a sibling directory, not the host /tmp, not the system', async () => {
     const marker = `forja-sandbox-marker-${process.pid}-${Date.now()}`;
-    const outcome = await inSandbox(runner, worktree, `echo x > ${outside}/escaped.txt; echo x > /tmp/${marker}; echo x > /usr/${marker}; echo x > ${root}/escaped.txt; true`);
+    const outcome = await inSandbox(
+      runner,
+      worktree,
+      `echo x > ${outside}/escaped.txt; echo x > /tmp/${marker}; echo x > /usr/${marker}; echo x > ${root}/escaped.txt; true`,
+    );
     expect(outcome?.exitCode ?? 0).toBe(0);
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
     expect(existsSync(join(root, 'escaped.txt'))).toBe(false);
@@ -69,7 +80,11 @@ describe('the terminal sandbox', () => {
   it('cannot reach the network, not even the host on 127.0.0.1', async () => {
     const port = (server.address() as { port: number }).port;
     const before = connections;
-    const outcome = await inSandbox(runner, worktree, `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3 && echo connected' 2>&1; cat /proc/net/dev`);
+    const outcome = await inSandbox(
+      runner,
+      worktree,
+      `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3 && echo connected' 2>&1; cat /proc/net/dev`,
+    );
     expect(connections).toBe(before);
     if (outcome === null) return;
     expect(outcome.output).not.toContain('connected');
@@ -92,7 +107,11 @@ describe('the terminal sandbox', () => {
   });
 
   it('stops a command at the time limit and caps its output', async () => {
-    const strict = createTerminalRunner({ ...DEFAULT_TERMINAL_SETTINGS, timeoutMs: 1000, outputLimitBytes: 100 });
+    const strict = createTerminalRunner({
+      ...DEFAULT_TERMINAL_SETTINGS,
+      timeoutMs: 1000,
+      outputLimitBytes: 100,
+    });
     const slow = await inSandbox(strict, worktree, 'sleep 30');
     if (slow === null) return;
     expect(slow).toMatchObject({ timedOut: true, exitCode: null });
@@ -108,15 +127,32 @@ describe('the terminal where the sandbox cannot be made', () => {
   afterEach(() => rm(worktree, { recursive: true, force: true }));
 
   it('refuses every command with the reason, running nothing', async () => {
-    const runner = createTerminalRunner(DEFAULT_TERMINAL_SETTINGS, { bubblewrapPath: '/nonexistent/bwrap' });
-    expect(await runner.probe()).toEqual({ available: false, reason: expect.stringContaining('/nonexistent/bwrap cannot be started') });
-    expect(await runner.run(worktree, 'touch ran.txt')).toEqual({ ok: false, reason: expect.stringMatching(/^terminal refused: the sandbox could not be made .*FORJA_TERMINAL_ALLOW_UNSANDBOXED is not true\)\. Nothing was run\.$/) });
+    const runner = createTerminalRunner(DEFAULT_TERMINAL_SETTINGS, {
+      bubblewrapPath: '/nonexistent/bwrap',
+    });
+    expect(await runner.probe()).toEqual({
+      available: false,
+      reason: expect.stringContaining('/nonexistent/bwrap cannot be started'),
+    });
+    expect(await runner.run(worktree, 'touch ran.txt')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        /^terminal refused: the sandbox could not be made .*FORJA_TERMINAL_ALLOW_UNSANDBOXED is not true\)\. Nothing was run\.$/,
+      ),
+    });
     expect(existsSync(join(worktree, 'ran.txt'))).toBe(false);
   });
 
   it('runs without it only when explicitly allowed, and says so', async () => {
-    const runner = createTerminalRunner({ ...DEFAULT_TERMINAL_SETTINGS, allowUnsandboxed: true }, { bubblewrapPath: '/nonexistent/bwrap' });
-    expect(ran(await runner.run(worktree, 'touch ran.txt && pwd'))).toMatchObject({ sandboxed: false, exitCode: 0, output: `${worktree}\n` });
+    const runner = createTerminalRunner(
+      { ...DEFAULT_TERMINAL_SETTINGS, allowUnsandboxed: true },
+      { bubblewrapPath: '/nonexistent/bwrap' },
+    );
+    expect(ran(await runner.run(worktree, 'touch ran.txt && pwd'))).toMatchObject({
+      sandboxed: false,
+      exitCode: 0,
+      output: `${worktree}\n`,
+    });
     expect(existsSync(join(worktree, 'ran.txt'))).toBe(true);
   });
 });

@@ -10,7 +10,9 @@ import type { TerminalSettings } from './terminal-settings.ts';
 export const DEFAULT_BUBBLEWRAP_PATH = '/usr/bin/bwrap';
 
 /** A command's run, or why it was not run. */
-export type TerminalOutcome = ({ ok: true; sandboxed: boolean } & ProcessResult) | { ok: false; reason: string };
+export type TerminalOutcome =
+  | ({ ok: true; sandboxed: boolean } & ProcessResult)
+  | { ok: false; reason: string };
 
 /** Whether commands can be sandboxed here, found once. */
 export type SandboxProbe = { available: true } | { available: false; reason: string };
@@ -27,7 +29,10 @@ export interface TerminalRunner {
  * once, by making one; when it cannot, commands are refused with the reason unless the settings
  * explicitly allow running them without it.
  */
-export function createTerminalRunner(settings: TerminalSettings, options: { bubblewrapPath?: string } = {}): TerminalRunner {
+export function createTerminalRunner(
+  settings: TerminalSettings,
+  options: { bubblewrapPath?: string } = {},
+): TerminalRunner {
   const bubblewrap = options.bubblewrapPath ?? DEFAULT_BUBBLEWRAP_PATH;
   let probed: Promise<{ probe: SandboxProbe; roots: HostRootEntry[] }> | null = null;
   const probeOnce = () => (probed ??= probeSandbox(bubblewrap, settings));
@@ -38,25 +43,68 @@ export function createTerminalRunner(settings: TerminalSettings, options: { bubb
       const { probe, roots } = await probeOnce();
       const limits = { timeoutMs: settings.timeoutMs, outputLimitBytes: settings.outputLimitBytes };
       if (probe.available) {
-        const result = await runProcess({ file: bubblewrap, args: sandboxArguments(worktree, command, roots), cwd: worktree, env: scrubbedEnvironment('/tmp'), ...limits });
+        const result = await runProcess({
+          file: bubblewrap,
+          args: sandboxArguments(worktree, command, roots),
+          cwd: worktree,
+          env: scrubbedEnvironment('/tmp'),
+          ...limits,
+        });
         await clearSetIdBits(worktree);
         return { ok: true, sandboxed: true, ...result };
       }
       if (!settings.allowUnsandboxed) {
-        return { ok: false, reason: `terminal refused: the sandbox could not be made (${probe.reason}), and this Forja does not run commands without it (FORJA_TERMINAL_ALLOW_UNSANDBOXED is not true). Nothing was run.` };
+        return {
+          ok: false,
+          reason: `terminal refused: the sandbox could not be made (${probe.reason}), and this Forja does not run commands without it (FORJA_TERMINAL_ALLOW_UNSANDBOXED is not true). Nothing was run.`,
+        };
       }
-      return { ok: true, sandboxed: false, ...(await runProcess({ file: '/bin/sh', args: ['-c', command], cwd: worktree, env: scrubbedEnvironment(worktree), ...limits })) };
+      return {
+        ok: true,
+        sandboxed: false,
+        ...(await runProcess({
+          file: '/bin/sh',
+          args: ['-c', command],
+          cwd: worktree,
+          env: scrubbedEnvironment(worktree),
+          ...limits,
+        })),
+      };
     },
   };
 }
 
-async function probeSandbox(bubblewrap: string, settings: TerminalSettings): Promise<{ probe: SandboxProbe; roots: HostRootEntry[] }> {
+async function probeSandbox(
+  bubblewrap: string,
+  settings: TerminalSettings,
+): Promise<{ probe: SandboxProbe; roots: HostRootEntry[] }> {
   const roots = await readHostRoots();
   const scratch = await mkdtemp(join(tmpdir(), 'forja-sandbox-probe-'));
   try {
-    const result = await runProcess({ file: bubblewrap, args: sandboxArguments(scratch, 'true', roots), cwd: scratch, env: scrubbedEnvironment('/tmp'), timeoutMs: Math.min(settings.timeoutMs, 10_000), outputLimitBytes: 4096 });
-    if (result.startError !== null) return { probe: { available: false, reason: `${bubblewrap} cannot be started: ${result.startError}` }, roots };
-    if (result.exitCode !== 0) return { probe: { available: false, reason: `${bubblewrap} failed (exit ${result.exitCode ?? result.signal}): ${result.output.trim().slice(0, 300)}` }, roots };
+    const result = await runProcess({
+      file: bubblewrap,
+      args: sandboxArguments(scratch, 'true', roots),
+      cwd: scratch,
+      env: scrubbedEnvironment('/tmp'),
+      timeoutMs: Math.min(settings.timeoutMs, 10_000),
+      outputLimitBytes: 4096,
+    });
+    if (result.startError !== null)
+      return {
+        probe: {
+          available: false,
+          reason: `${bubblewrap} cannot be started: ${result.startError}`,
+        },
+        roots,
+      };
+    if (result.exitCode !== 0)
+      return {
+        probe: {
+          available: false,
+          reason: `${bubblewrap} failed (exit ${result.exitCode ?? result.signal}): ${result.output.trim().slice(0, 300)}`,
+        },
+        roots,
+      };
     return { probe: { available: true }, roots };
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -8,7 +8,12 @@ export interface TerminalSettings {
   outputLimitBytes: number;
 }
 
-export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = { mode: 'proposed', allowUnsandboxed: false, timeoutMs: 120_000, outputLimitBytes: 64 * 1024 };
+export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
+  mode: 'proposed',
+  allowUnsandboxed: false,
+  timeoutMs: 120_000,
+  outputLimitBytes: 64 * 1024,
+};
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
@@ -18,25 +23,51 @@ const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
  * `FORJA_TERMINAL_TIMEOUT_SECONDS` (1–3600). A value that is none of these is an error naming the variable,
  * never a silent default. Unset means the safe choice.
  */
-export function readTerminalSettings(env: NodeJS.ProcessEnv): { ok: true; settings: TerminalSettings } | { ok: false; variable: string; message: string } {
+export function readTerminalSettings(
+  env: NodeJS.ProcessEnv,
+): { ok: true; settings: TerminalSettings } | { ok: false; variable: string; message: string } {
   const mode = (env.FORJA_TERMINAL_MODE ?? '').trim().toLowerCase() || 'proposed';
   if (mode !== 'proposed' && mode !== 'direct') {
-    return { ok: false, variable: 'FORJA_TERMINAL_MODE', message: `FORJA_TERMINAL_MODE must be proposed or direct, not "${env.FORJA_TERMINAL_MODE}".` };
+    return {
+      ok: false,
+      variable: 'FORJA_TERMINAL_MODE',
+      message: `FORJA_TERMINAL_MODE must be proposed or direct, not "${env.FORJA_TERMINAL_MODE}".`,
+    };
   }
   const unsandboxed = (env.FORJA_TERMINAL_ALLOW_UNSANDBOXED ?? '').trim().toLowerCase();
   if (!TRUE_WORDS.has(unsandboxed) && !FALSE_WORDS.has(unsandboxed)) {
-    return { ok: false, variable: 'FORJA_TERMINAL_ALLOW_UNSANDBOXED', message: `FORJA_TERMINAL_ALLOW_UNSANDBOXED must be true or false, not "${env.FORJA_TERMINAL_ALLOW_UNSANDBOXED}".` };
+    return {
+      ok: false,
+      variable: 'FORJA_TERMINAL_ALLOW_UNSANDBOXED',
+      message: `FORJA_TERMINAL_ALLOW_UNSANDBOXED must be true or false, not "${env.FORJA_TERMINAL_ALLOW_UNSANDBOXED}".`,
+    };
   }
   const rawTimeout = (env.FORJA_TERMINAL_TIMEOUT_SECONDS ?? '').trim();
-  const seconds = rawTimeout === '' ? DEFAULT_TERMINAL_SETTINGS.timeoutMs / 1000 : Number(rawTimeout);
+  const seconds =
+    rawTimeout === '' ? DEFAULT_TERMINAL_SETTINGS.timeoutMs / 1000 : Number(rawTimeout);
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
-    return { ok: false, variable: 'FORJA_TERMINAL_TIMEOUT_SECONDS', message: `FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600, not "${env.FORJA_TERMINAL_TIMEOUT_SECONDS}".` };
+    return {
+      ok: false,
+      variable: 'FORJA_TERMINAL_TIMEOUT_SECONDS',
+      message: `FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600, not "${env.FORJA_TERMINAL_TIMEOUT_SECONDS}".`,
+    };
   }
-  return { ok: true, settings: { ...DEFAULT_TERMINAL_SETTINGS, mode, allowUnsandboxed: TRUE_WORDS.has(unsandboxed), timeoutMs: seconds * 1000 } };
+  return {
+    ok: true,
+    settings: {
+      ...DEFAULT_TERMINAL_SETTINGS,
+      mode,
+      allowUnsandboxed: TRUE_WORDS.has(unsandboxed),
+      timeoutMs: seconds * 1000,
+    },
+  };
 }
 
 /** The settings from the environment; a wrong value is reported through `report` and the safe defaults are used. */
-export function terminalSettingsOrDefaults(env: NodeJS.ProcessEnv, report: (message: string) => void): TerminalSettings {
+export function terminalSettingsOrDefaults(
+  env: NodeJS.ProcessEnv,
+  report: (message: string) => void,
+): TerminalSettings {
   const read = readTerminalSettings(env);
   if (read.ok) return read.settings;
   report(`${read.message} The terminal keeps its safe defaults (proposed, sandbox required).`);

@@ -9,7 +9,10 @@ import { build } from 'vite';
 const WEB_DIRECTORY = fileURLToPath(new URL('../../../web', import.meta.url));
 const BUILT_INDEX = join(WEB_DIRECTORY, 'dist', 'index.html');
 /** Test files run in parallel processes; one builds while the others wait (mkdir is atomic). */
-const LOCK = join(tmpdir(), `forja-web-build-${createHash('sha256').update(WEB_DIRECTORY).digest('hex').slice(0, 12)}.lock`);
+const LOCK = join(
+  tmpdir(),
+  `forja-web-build-${createHash('sha256').update(WEB_DIRECTORY).digest('hex').slice(0, 12)}.lock`,
+);
 const STALE_LOCK_MS = 5 * 60_000;
 
 /**
@@ -24,7 +27,11 @@ export async function ensureWebBuilt(): Promise<void> {
     const nodeEnv = process.env['NODE_ENV'];
     process.env['NODE_ENV'] = 'production';
     try {
-      await build({ configFile: join(WEB_DIRECTORY, 'vite.config.ts'), root: WEB_DIRECTORY, logLevel: 'warn' });
+      await build({
+        configFile: join(WEB_DIRECTORY, 'vite.config.ts'),
+        root: WEB_DIRECTORY,
+        logLevel: 'warn',
+      });
     } finally {
       if (nodeEnv === undefined) delete process.env['NODE_ENV'];
       else process.env['NODE_ENV'] = nodeEnv;
@@ -42,7 +49,11 @@ async function withLock(work: () => Promise<void>): Promise<void> {
       mkdirSync(LOCK);
       break;
     } catch {
-      if (Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      if (
+        Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) >
+        STALE_LOCK_MS
+      )
+        rmSync(LOCK, { recursive: true, force: true });
       await sleep(200);
     }
   }
@@ -54,7 +65,9 @@ async function withLock(work: () => Promise<void>): Promise<void> {
 }
 
 function newestSource(): number {
-  const sources = ['index.html', 'vite.config.ts', 'src', 'public'].map((name) => join(WEB_DIRECTORY, name));
+  const sources = ['index.html', 'vite.config.ts', 'src', 'public'].map((name) =>
+    join(WEB_DIRECTORY, name),
+  );
   return Math.max(0, ...sources.filter((path) => existsSync(path)).map(newestIn));
 }
 

@@ -21,7 +21,10 @@ export function gatedProvider(inner: ModelProvider): GatedProvider {
   const gates = new Map<string, { afterDeltas: number; opened: Promise<void>; open: () => void }>();
   const calls = new Map<string, number>();
 
-  async function* held(parts: AsyncIterable<ModelStreamPart>, key: string): AsyncGenerator<ModelStreamPart> {
+  async function* held(
+    parts: AsyncIterable<ModelStreamPart>,
+    key: string,
+  ): AsyncGenerator<ModelStreamPart> {
     let deltas = 0;
     for await (const part of parts) {
       yield part;

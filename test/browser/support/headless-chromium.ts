@@ -5,7 +5,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium (`.ci/run` installs it when it is missing; `FORJA_CHROMIUM` points elsewhere). */
 const CHROMIUM = process.env['FORJA_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGUMENTS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGUMENTS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface HeadlessChromium {
   context: BrowserContext;
@@ -17,7 +26,12 @@ export interface HeadlessChromium {
 /** Headless Chromium with a fresh profile in a temporary directory, removed on close. */
 export async function launchHeadlessChromium(): Promise<HeadlessChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'forja-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGUMENTS, viewport: { width: 1400, height: 1000 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGUMENTS,
+    viewport: { width: 1400, height: 1000 },
+  });
   context.setDefaultTimeout(30_000);
   return {
     context,

@@ -21,12 +21,22 @@ export interface ServedForja {
  * A real Forja on 127.0.0.1 (a free port), on embedded PGlite in a temporary data directory, with the given
  * model provider, or the one `env` configures (none for `{}`) when `provider` is absent.
  */
-export async function startServedForja(provider?: ModelProvider, env: NodeJS.ProcessEnv = {}): Promise<ServedForja> {
+export async function startServedForja(
+  provider?: ModelProvider,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServedForja> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-browser-'));
   const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent' });
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), { env, ...(provider ? { provider } : {}) });
-  let server: ListeningServer | null = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0, shutdownGraceMs: 100 });
+  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    env,
+    ...(provider ? { provider } : {}),
+  });
+  let server: ListeningServer | null = await listen(forja.app.fetch, {
+    host: '127.0.0.1',
+    port: 0,
+    shutdownGraceMs: 100,
+  });
   const url = server.url;
   const port = Number(new URL(url).port);
   return {

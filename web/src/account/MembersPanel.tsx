@@ -7,11 +7,19 @@ import { t } from '../i18n/t.ts';
 
 /** Who belongs to the project; an owner adds people (by their account name) as members or owners. */
 export function MembersPanel({ projectId, me }: { projectId: string; me: Person }) {
-  const members = useApiData(() => getJson<{ members: Member[] }>(`/api/projects/${projectId}/members`), projectId);
+  const members = useApiData(
+    () => getJson<{ members: Member[] }>(`/api/projects/${projectId}/members`),
+    projectId,
+  );
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<Member['role']>('member');
-  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
-  const isOwner = members.data?.members.some((member) => member.person_id === me.id && member.role === 'owner') ?? false;
+  const [state, setState] = useState<{ busy: boolean; error: unknown }>({
+    busy: false,
+    error: null,
+  });
+  const isOwner =
+    members.data?.members.some((member) => member.person_id === me.id && member.role === 'owner') ??
+    false;
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
@@ -33,8 +41,16 @@ export function MembersPanel({ projectId, me }: { projectId: string; me: Person 
       {members.data && (
         <ul className="link-list" data-testid="member-list">
           {members.data.members.map((member) => (
-            <li key={member.person_id} data-testid="member" data-username={member.username} data-role={member.role}>
-              {member.username} <span className="badge muted">{t(member.role === 'owner' ? 'account.members.owner' : 'account.members.member')}</span>
+            <li
+              key={member.person_id}
+              data-testid="member"
+              data-username={member.username}
+              data-role={member.role}
+            >
+              {member.username}{' '}
+              <span className="badge muted">
+                {t(member.role === 'owner' ? 'account.members.owner' : 'account.members.member')}
+              </span>
             </li>
           ))}
         </ul>
@@ -43,8 +59,20 @@ export function MembersPanel({ projectId, me }: { projectId: string; me: Person 
         <form className="inline-form" onSubmit={add}>
           <label htmlFor="member-username">{t('account.members.add.label')}</label>
           <div className="row">
-            <input id="member-username" data-testid="member-username-input" value={username} onChange={(event) => setUsername(event.target.value)} placeholder={t('account.members.add.placeholder')} required />
-            <select aria-label={t('account.members.add.role')} data-testid="member-role-select" value={role} onChange={(event) => setRole(event.target.value as Member['role'])}>
+            <input
+              id="member-username"
+              data-testid="member-username-input"
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+              placeholder={t('account.members.add.placeholder')}
+              required
+            />
+            <select
+              aria-label={t('account.members.add.role')}
+              data-testid="member-role-select"
+              value={role}
+              onChange={(event) => setRole(event.target.value as Member['role'])}
+            >
               <option value="member">{t('account.members.member')}</option>
               <option value="owner">{t('account.members.owner')}</option>
             </select>

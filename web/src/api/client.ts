@@ -23,9 +23,13 @@ export async function callApi<T>(method: Method, path: string, body?: unknown): 
   if (!response.ok) {
     const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
-    const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`;
+    const message =
+      typeof error?.message === 'string'
+        ? error.message
+        : `${response.status} ${response.statusText}`;
     // The sign-in ended (expired, signed out in another tab): the app shows the sign-in page again.
-    if (response.status === 401 && code === 'unauthenticated') window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
+    if (response.status === 401 && code === 'unauthenticated')
+      window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
     throw new ApiError(response.status, code, message);
   }
   return parsed as T;

@@ -9,7 +9,13 @@ export type Me = { accounts: boolean; person: Person | null };
 
 export type Member = { person_id: string; username: string; role: 'owner' | 'member' };
 
-export type Session = { id: string; project_id: string; title: string | null; last_seq: number; created_at: string };
+export type Session = {
+  id: string;
+  project_id: string;
+  title: string | null;
+  last_seq: number;
+  created_at: string;
+};
 
 /** A stored session event; `payload` is read defensively because event types evolve. */
 export type StoredEvent = {
@@ -22,13 +28,23 @@ export type StoredEvent = {
   created_at: string;
 };
 
-export type ModelStatus = { configured: true; provider: string; model: string } | { configured: false; message: string };
+export type ModelStatus =
+  | { configured: true; provider: string; model: string }
+  | { configured: false; message: string };
 
 /** `GET /api/health`: the model part is the server's last look at the model endpoint. */
 export type Health = {
   status: 'ok';
   version: string;
-  model: { configured: boolean; provider: string | null; model: string | null; target: string | null; reachable: boolean | null; checked_at: string | null; reason: string | null };
+  model: {
+    configured: boolean;
+    provider: string | null;
+    model: string | null;
+    target: string | null;
+    reachable: boolean | null;
+    checked_at: string | null;
+    reason: string | null;
+  };
 };
 
 /** The part of `GET /api/sessions/:id/state` the page reads; everything else is folded from events. */
@@ -47,9 +63,21 @@ export type UsageLine = {
   refused_calls: number;
 };
 
-export type Usage = { total_tokens: number; reserved_tokens: number; max_tokens?: number | null; by_agent_and_model: UsageLine[] };
+export type Usage = {
+  total_tokens: number;
+  reserved_tokens: number;
+  max_tokens?: number | null;
+  by_agent_and_model: UsageLine[];
+};
 
-export type Handoff = { id: string; session_id: string; from_agent: string; to_agent: string; artifact_id: string | null; status: string };
+export type Handoff = {
+  id: string;
+  session_id: string;
+  from_agent: string;
+  to_agent: string;
+  artifact_id: string | null;
+  status: string;
+};
 
 /** Live messages of a running turn (not stored, never replayed). */
 export type AgentDelta = { session_id: string; agent: string; turn_id: string; text: string };

@@ -11,14 +11,22 @@ import { t } from '../i18n/t.ts';
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} skipHtml components={{ pre: CodeBlock, a: ExternalLink, table: ScrollingTable }}>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        skipHtml
+        components={{ pre: CodeBlock, a: ExternalLink, table: ScrollingTable }}
+      >
         {text}
       </ReactMarkdown>
     </div>
   );
 }
 
-function CodeBlock({ node: _node, children, ...props }: ComponentProps<'pre'> & { node?: unknown }) {
+function CodeBlock({
+  node: _node,
+  children,
+  ...props
+}: ComponentProps<'pre'> & { node?: unknown }) {
   const pre = useRef<HTMLPreElement>(null);
   const [copied, setCopied] = useState(false);
   const copy = () => {
@@ -40,7 +48,11 @@ function CodeBlock({ node: _node, children, ...props }: ComponentProps<'pre'> & 
   );
 }
 
-function ExternalLink({ node: _node, children, ...props }: ComponentProps<'a'> & { node?: unknown }) {
+function ExternalLink({
+  node: _node,
+  children,
+  ...props
+}: ComponentProps<'a'> & { node?: unknown }) {
   return (
     <a {...props} target="_blank" rel="noopener noreferrer nofollow">
       {children}
@@ -49,7 +61,11 @@ function ExternalLink({ node: _node, children, ...props }: ComponentProps<'a'> &
 }
 
 /** A wide table scrolls inside its own box, so the page never gets wider than the screen. */
-function ScrollingTable({ node: _node, children, ...props }: ComponentProps<'table'> & { node?: unknown }) {
+function ScrollingTable({
+  node: _node,
+  children,
+  ...props
+}: ComponentProps<'table'> & { node?: unknown }) {
   return (
     <div className="table-scroll" tabIndex={0}>
       <table {...props}>{children}</table>

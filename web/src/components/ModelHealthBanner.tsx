@@ -34,10 +34,23 @@ export function ModelHealthBanner() {
   };
   return (
     <div className="banner warning model-health" role="status" data-testid="model-unreachable">
-      <strong>{t('model.unreachable.title', { provider: model.provider ?? '', model: model.model ?? '' })}</strong>{' '}
+      <strong>
+        {t('model.unreachable.title', { provider: model.provider ?? '', model: model.model ?? '' })}
+      </strong>{' '}
       {t('model.unreachable.body', { reason: model.reason ?? '' })}{' '}
-      {model.checked_at && <span className="muted small">{t('model.unreachable.checkedAt', { time: new Date(model.checked_at).toLocaleTimeString() })}</span>}{' '}
-      <button type="button" onClick={() => void checkAgain()} disabled={checking} data-testid="model-check-again">
+      {model.checked_at && (
+        <span className="muted small">
+          {t('model.unreachable.checkedAt', {
+            time: new Date(model.checked_at).toLocaleTimeString(),
+          })}
+        </span>
+      )}{' '}
+      <button
+        type="button"
+        onClick={() => void checkAgain()}
+        disabled={checking}
+        data-testid="model-check-again"
+      >
         {checking ? t('model.unreachable.checking') : t('model.unreachable.checkAgain')}
       </button>
     </div>

@@ -6,7 +6,8 @@ export const en = {
   'app.name': 'Forja',
   'app.tagline': 'AI software factory',
   'app.crashed.title': 'Something went wrong on this page',
-  'app.crashed.body': 'The page hit an error it did not expect. Reload it; what you did is kept in the session log.',
+  'app.crashed.body':
+    'The page hit an error it did not expect. Reload it; what you did is kept in the session log.',
   'app.crashed.reload': 'Reload the page',
   'app.notFound.title': 'Nothing here',
   'app.notFound.body': 'No page at {path}.',
@@ -27,7 +28,8 @@ export const en = {
   'account.members.title': 'Members',
   'account.members.owner': 'owner',
   'account.members.member': 'member',
-  'account.members.add.label': "Add a person by their account name (they need an account: forja user add)",
+  'account.members.add.label':
+    'Add a person by their account name (they need an account: forja user add)',
   'account.members.add.placeholder': 'e.g. ana',
   'account.members.add.role': 'Role',
   'account.members.add.submit': 'Add member',
@@ -60,19 +62,22 @@ export const en = {
   'session.untitled': 'Untitled session',
   'session.loadFailed': 'This session could not be loaded: {message}',
   'session.unreadableEvents': '{count} events could not be read and are not shown.',
-  'connection.reconnecting': 'Connection lost. Reconnecting… What happened meanwhile will appear when it is back.',
+  'connection.reconnecting':
+    'Connection lost. Reconnecting… What happened meanwhile will appear when it is back.',
   'model.notConfigured.title': 'No model is configured',
   'model.notConfigured.body': 'Agents cannot answer until the server has a model. {message}',
   'model.configured': 'Model: {provider} · {model}',
   'model.unreachable.title': 'The model ({provider} · {model}) does not answer.',
-  'model.unreachable.body': 'Agents cannot answer until it does; Forja keeps running and checks again. {reason}',
+  'model.unreachable.body':
+    'Agents cannot answer until it does; Forja keeps running and checks again. {reason}',
   'model.unreachable.checkedAt': 'Last checked at {time}.',
   'model.unreachable.checkAgain': 'Check again',
   'model.unreachable.checking': 'Checking…',
 
   'chat.title.human': 'Conversation',
   'chat.title.agent': 'Conversation with the agents',
-  'chat.humanHint': 'No agent is in this session yet. Write down your idea, then start Criativo to explore it together.',
+  'chat.humanHint':
+    'No agent is in this session yet. Write down your idea, then start Criativo to explore it together.',
   'chat.empty': 'Nothing said yet.',
   'chat.you': 'You',
   'chat.startCriativo': 'Start Criativo',
@@ -131,22 +136,26 @@ export const en = {
   'chat.limit': '{agent} stopped after {ceiling} steps (its limit for one turn).',
   'chat.action': '{agent} asks to run {tool}. Approve or deny it in Pending actions.',
   'chat.failed.not_configured': '{agent} could not answer: no model is configured. {message}',
-  'chat.failed.budget_exceeded': "{agent} could not answer: the project's token budget refused the turn. {message}",
+  'chat.failed.budget_exceeded':
+    "{agent} could not answer: the project's token budget refused the turn. {message}",
   'chat.failed.provider_error': '{agent} could not answer: the model failed. {message}',
   'chat.failed.invalid_brief': 'The product brief could not be consolidated. {message}',
   'chat.failed.interrupted': "{agent}'s turn was interrupted (the server stopped). {message}",
   'chat.failed.other': '{agent} could not answer ({reason}). {message}',
-  'chat.budget': 'Budget refused a model call for {agent}: {spent} tokens spent + {reserved} reserved + {requested} requested exceeds the budget of {max}. Raise the budget on the project page to go on.',
+  'chat.budget':
+    'Budget refused a model call for {agent}: {spent} tokens spent + {reserved} reserved + {requested} requested exceeds the budget of {max}. Raise the budget on the project page to go on.',
 
   'readiness.button': "I'm ready to produce",
   'readiness.running': 'Consolidating the product brief…',
-  'readiness.hint': 'When the idea is complete, Criativo consolidates a product brief and offers the work to the PO.',
+  'readiness.hint':
+    'When the idea is complete, Criativo consolidates a product brief and offers the work to the PO.',
   'readiness.failed': 'The brief was not produced: {message}',
 
   'compaction.divider': 'Earlier conversation summarised for {agent} (up to #{seq})',
   'compaction.show': 'Show the summary',
   'compaction.tokens': '{before} → {after} tokens sent',
-  'chat.window': "{agent}'s conversation could not be summarised ({reason}): its call left out {count} earlier messages and said so. They stay in the log.",
+  'chat.window':
+    "{agent}'s conversation could not be summarised ({reason}): its call left out {count} earlier messages and said so. They stay in the log.",
 
   'handoff.divider': 'Handoff from {from} to {to}',
   'handoff.status.offered': 'offered — waiting for your decision',
@@ -215,7 +224,8 @@ export const en = {
 
   'map.empty': 'The Arquiteto declares the module map here.',
   'map.version': 'Version {version}',
-  'map.graphLabel': 'Dependency graph of {count} modules: each arrow points from a module to a module it uses.',
+  'map.graphLabel':
+    'Dependency graph of {count} modules: each arrow points from a module to a module it uses.',
   'map.legend': 'Arrows point from a module to what it depends on. Select a module for details.',
   'map.unknownDependency': '{module} depends on {dependency}, which is not in the map.',
   'map.details.stack': 'Stack',
@@ -236,7 +246,8 @@ export const en = {
   'contracts.col.descricao': 'Description',
   'contracts.notInMap': 'not in the current module map',
 
-  'devs.empty': 'One developer agent per module appears here once the Arquiteto hands the work over.',
+  'devs.empty':
+    'One developer agent per module appears here once the Arquiteto hands the work over.',
   'devs.progress': '{done} of {total} tasks finished',
   'devs.progressNoTasks': '{done} tasks finished',
   'devs.status.working': 'working',

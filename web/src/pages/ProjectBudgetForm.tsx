@@ -10,17 +10,28 @@ import { t } from '../i18n/t.ts';
 export function ProjectBudgetForm({ projectId }: { projectId: string }) {
   const usage = useApiData(() => getJson<Usage>(`/api/projects/${projectId}/usage`), projectId);
   const [value, setValue] = useState<string | null>(null);
-  const [status, setStatus] = useState<{ saving: boolean; saved: boolean; error: unknown }>({ saving: false, saved: false, error: null });
+  const [status, setStatus] = useState<{ saving: boolean; saved: boolean; error: unknown }>({
+    saving: false,
+    saved: false,
+    error: null,
+  });
   const current = usage.data?.max_tokens ?? null;
   const shown = value ?? (current === null ? '' : String(current));
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = shown.trim();
-    if (trimmed !== '' && !/^\d+$/.test(trimmed)) return setStatus({ saving: false, saved: false, error: new Error(t('project.budget.invalid')) });
+    if (trimmed !== '' && !/^\d+$/.test(trimmed))
+      return setStatus({
+        saving: false,
+        saved: false,
+        error: new Error(t('project.budget.invalid')),
+      });
     setStatus({ saving: true, saved: false, error: null });
     try {
-      await putJson(`/api/projects/${projectId}/budget`, { max_tokens: trimmed === '' ? null : Number(trimmed) });
+      await putJson(`/api/projects/${projectId}/budget`, {
+        max_tokens: trimmed === '' ? null : Number(trimmed),
+      });
       setStatus({ saving: false, saved: true, error: null });
       setValue(null);
       usage.reload();
@@ -35,14 +46,26 @@ export function ProjectBudgetForm({ projectId }: { projectId: string }) {
       {usage.error !== null && <ErrorMessage error={usage.error} />}
       {usage.data && (
         <>
-          <p data-testid="project-budget-limit">{current === null ? t('project.budget.unlimited') : t('project.budget.limit', { max: formatNumber(current) })}</p>
-          <p className="muted small">{t('project.budget.spent', { spent: formatNumber(Number(usage.data.total_tokens)) })}</p>
+          <p data-testid="project-budget-limit">
+            {current === null
+              ? t('project.budget.unlimited')
+              : t('project.budget.limit', { max: formatNumber(current) })}
+          </p>
+          <p className="muted small">
+            {t('project.budget.spent', { spent: formatNumber(Number(usage.data.total_tokens)) })}
+          </p>
         </>
       )}
       <form className="inline-form" onSubmit={save}>
         <label htmlFor="budget-input">{t('project.budget.label')}</label>
         <div className="row">
-          <input id="budget-input" data-testid="budget-input" inputMode="numeric" value={shown} onChange={(event) => setValue(event.target.value)} />
+          <input
+            id="budget-input"
+            data-testid="budget-input"
+            inputMode="numeric"
+            value={shown}
+            onChange={(event) => setValue(event.target.value)}
+          />
           <button type="submit" data-testid="save-budget" disabled={status.saving}>
             {t('project.budget.save')}
           </button>

@@ -13,7 +13,10 @@ import { ProjectBudgetForm } from './ProjectBudgetForm.tsx';
 /** One project: its sessions, a form to open one, its token budget, and its members when accounts are in use. */
 export function ProjectPage({ projectId, person }: { projectId: string; person: Person | null }) {
   const project = useApiData(() => getJson<Project>(`/api/projects/${projectId}`), projectId);
-  const sessions = useApiData(() => getJson<{ sessions: Session[] }>(`/api/projects/${projectId}/sessions`), projectId);
+  const sessions = useApiData(
+    () => getJson<{ sessions: Session[] }>(`/api/projects/${projectId}/sessions`),
+    projectId,
+  );
   const [title, setTitle] = useState('');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<unknown>(null);
@@ -23,7 +26,10 @@ export function ProjectPage({ projectId, person }: { projectId: string; person: 
     setCreating(true);
     setCreateError(null);
     try {
-      const session = await postJson<Session>(`/api/projects/${projectId}/sessions`, title.trim() === '' ? {} : { title: title.trim() });
+      const session = await postJson<Session>(
+        `/api/projects/${projectId}/sessions`,
+        title.trim() === '' ? {} : { title: title.trim() },
+      );
       navigate(sessionPath(session.id));
     } catch (error) {
       setCreateError(error);
@@ -31,7 +37,13 @@ export function ProjectPage({ projectId, person }: { projectId: string; person: 
     }
   };
 
-  if (project.error !== null) return <main className="page narrow"><ErrorMessage error={project.error} /><Link to="/">{t('app.backToProjects')}</Link></main>;
+  if (project.error !== null)
+    return (
+      <main className="page narrow">
+        <ErrorMessage error={project.error} />
+        <Link to="/">{t('app.backToProjects')}</Link>
+      </main>
+    );
   return (
     <main className="page narrow" data-testid="project-page">
       <nav className="breadcrumb">
@@ -41,16 +53,23 @@ export function ProjectPage({ projectId, person }: { projectId: string; person: 
       <section className="panel">
         <h2>{t('project.sessions')}</h2>
         {sessions.error !== null && <ErrorMessage error={sessions.error} />}
-        {sessions.data && sessions.data.sessions.length === 0 && <p className="muted">{t('project.sessionsEmpty')}</p>}
+        {sessions.data && sessions.data.sessions.length === 0 && (
+          <p className="muted">{t('project.sessionsEmpty')}</p>
+        )}
         {sessions.data && sessions.data.sessions.length > 0 && (
           <ul className="link-list" data-testid="session-list">
             {sessions.data.sessions.map((session) => (
               <li key={session.id}>
-                <Link to={sessionPath(session.id)} testId="session-link" data={{ 'session-id': session.id }}>
+                <Link
+                  to={sessionPath(session.id)}
+                  testId="session-link"
+                  data={{ 'session-id': session.id }}
+                >
                   {session.title ?? t('project.untitledSession')}
                 </Link>
                 <span className="muted small">
-                  {t('project.sessionEvents', { count: session.last_seq })} · {t('common.created', { when: new Date(session.created_at).toLocaleString() })}
+                  {t('project.sessionEvents', { count: session.last_seq })} ·{' '}
+                  {t('common.created', { when: new Date(session.created_at).toLocaleString() })}
                 </span>
               </li>
             ))}
@@ -59,8 +78,20 @@ export function ProjectPage({ projectId, person }: { projectId: string; person: 
         <form className="inline-form" onSubmit={create}>
           <label htmlFor="session-title">{t('project.newSession.label')}</label>
           <div className="row">
-            <input id="session-title" data-testid="session-title-input" value={title} onChange={(event) => setTitle(event.target.value)} placeholder={t('project.newSession.placeholder')} maxLength={200} />
-            <button type="submit" className="primary" data-testid="create-session" disabled={creating}>
+            <input
+              id="session-title"
+              data-testid="session-title-input"
+              value={title}
+              onChange={(event) => setTitle(event.target.value)}
+              placeholder={t('project.newSession.placeholder')}
+              maxLength={200}
+            />
+            <button
+              type="submit"
+              className="primary"
+              data-testid="create-session"
+              disabled={creating}
+            >
               {creating ? t('project.newSession.creating') : t('project.newSession.submit')}
             </button>
           </div>

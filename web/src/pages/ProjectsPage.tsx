@@ -33,16 +33,26 @@ export function ProjectsPage() {
       <h1>{t('projects.title')}</h1>
       <section className="panel">
         {projects.error !== null && <ErrorMessage error={projects.error} />}
-        {projects.loading && projects.data === null && <p className="muted">{t('common.loading')}</p>}
-        {projects.data && projects.data.projects.length === 0 && <p className="muted">{t('projects.empty')}</p>}
+        {projects.loading && projects.data === null && (
+          <p className="muted">{t('common.loading')}</p>
+        )}
+        {projects.data && projects.data.projects.length === 0 && (
+          <p className="muted">{t('projects.empty')}</p>
+        )}
         {projects.data && projects.data.projects.length > 0 && (
           <ul className="link-list" data-testid="project-list">
             {projects.data.projects.map((project) => (
               <li key={project.id}>
-                <Link to={projectPath(project.id)} testId="project-link" data={{ 'project-id': project.id }}>
+                <Link
+                  to={projectPath(project.id)}
+                  testId="project-link"
+                  data={{ 'project-id': project.id }}
+                >
                   {project.name}
                 </Link>
-                <span className="muted small">{t('common.created', { when: new Date(project.created_at).toLocaleString() })}</span>
+                <span className="muted small">
+                  {t('common.created', { when: new Date(project.created_at).toLocaleString() })}
+                </span>
               </li>
             ))}
           </ul>
@@ -50,8 +60,21 @@ export function ProjectsPage() {
         <form className="inline-form" onSubmit={create}>
           <label htmlFor="project-name">{t('projects.new.label')}</label>
           <div className="row">
-            <input id="project-name" data-testid="project-name-input" value={name} onChange={(event) => setName(event.target.value)} placeholder={t('projects.new.placeholder')} maxLength={200} required />
-            <button type="submit" className="primary" data-testid="create-project" disabled={creating || name.trim() === ''}>
+            <input
+              id="project-name"
+              data-testid="project-name-input"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              placeholder={t('projects.new.placeholder')}
+              maxLength={200}
+              required
+            />
+            <button
+              type="submit"
+              className="primary"
+              data-testid="create-project"
+              disabled={creating || name.trim() === ''}
+            >
               {creating ? t('projects.new.creating') : t('projects.new.submit')}
             </button>
           </div>

@@ -22,10 +22,19 @@ import { useSessionStream } from '../session/use-session-stream.ts';
 
 /** A session: the chat, what it produced (rules, brief, backlog, architecture, developers), usage, live. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
-  const session = useApiData(() => getJson<Session>(`/api/sessions/${encodeURIComponent(sessionId)}`), sessionId);
+  const session = useApiData(
+    () => getJson<Session>(`/api/sessions/${encodeURIComponent(sessionId)}`),
+    sessionId,
+  );
   const projectId = session.data?.project_id ?? null;
-  const project = useApiData(() => (projectId ? getJson<Project>(`/api/projects/${projectId}`) : Promise.resolve(null)), projectId ?? '');
-  const state = useApiData(() => getJson<SessionState>(`/api/sessions/${encodeURIComponent(sessionId)}/state`), sessionId);
+  const project = useApiData(
+    () => (projectId ? getJson<Project>(`/api/projects/${projectId}`) : Promise.resolve(null)),
+    projectId ?? '',
+  );
+  const state = useApiData(
+    () => getJson<SessionState>(`/api/sessions/${encodeURIComponent(sessionId)}/state`),
+    sessionId,
+  );
   const stream = useSessionStream(sessionId);
   const view = useMemo(() => foldSession(stream.events), [stream.events]);
   const waiting = needsYouCount(view);
@@ -66,14 +75,24 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             </>
           )}
         </nav>
-        <h1 data-testid="session-title">{session.data ? (session.data.title ?? t('session.untitled')) : t('common.loading')}</h1>
-        {model?.configured && <span className="chip muted small">{t('model.configured', { provider: model.provider, model: model.model })}</span>}
+        <h1 data-testid="session-title">
+          {session.data ? (session.data.title ?? t('session.untitled')) : t('common.loading')}
+        </h1>
+        {model?.configured && (
+          <span className="chip muted small">
+            {t('model.configured', { provider: model.provider, model: model.model })}
+          </span>
+        )}
       </header>
       <LineStepper stage={lineStage(view)} />
       <ConnectionBanner connection={stream.connection} />
       <ModelStatusBanner model={model} />
       {state.error !== null && <ErrorMessage error={state.error} />}
-      {view.unreadable > 0 && <p className="banner warning small">{t('session.unreadableEvents', { count: view.unreadable })}</p>}
+      {view.unreadable > 0 && (
+        <p className="banner warning small">
+          {t('session.unreadableEvents', { count: view.unreadable })}
+        </p>
+      )}
       {stream.phase === 'loading' ? (
         <p className="muted" data-testid="session-loading">
           {t('common.loading')}

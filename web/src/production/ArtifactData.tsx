@@ -5,7 +5,8 @@ const MAX_ITEMS = 50;
 export function ArtifactData({ data, depth = 0 }: { data: unknown; depth?: number }) {
   if (data === null || data === undefined) return <span className="muted">—</span>;
   if (typeof data !== 'object') return <span className="value">{String(data)}</span>;
-  if (depth >= MAX_DEPTH) return <code className="small">{JSON.stringify(data).slice(0, 200)}</code>;
+  if (depth >= MAX_DEPTH)
+    return <code className="small">{JSON.stringify(data).slice(0, 200)}</code>;
   if (Array.isArray(data)) {
     return (
       <ol className="artifact-list">
@@ -18,7 +19,9 @@ export function ArtifactData({ data, depth = 0 }: { data: unknown; depth?: numbe
       </ol>
     );
   }
-  const entries = Object.entries(data as Record<string, unknown>).filter(([name]) => name !== 'version');
+  const entries = Object.entries(data as Record<string, unknown>).filter(
+    ([name]) => name !== 'version',
+  );
   return (
     <dl className="artifact-fields">
       {entries.slice(0, MAX_ITEMS).map(([name, value]) => (

@@ -2,7 +2,12 @@ import type { ReactNode } from 'react';
 import { t } from '../i18n/t.ts';
 import type { BacklogItem } from '../session/fold/session-view.ts';
 
-type BacklogItemCardProps = { item: BacklogItem; level: 'epic' | 'story' | 'task'; badge?: ReactNode; children?: ReactNode };
+type BacklogItemCardProps = {
+  item: BacklogItem;
+  level: 'epic' | 'story' | 'task';
+  badge?: ReactNode;
+  children?: ReactNode;
+};
 
 /** An epic, story or task: id, title, description, acceptance criteria (folded), and what it contains. */
 export function BacklogItemCard({ item, level, badge, children }: BacklogItemCardProps) {
@@ -14,7 +19,9 @@ export function BacklogItemCard({ item, level, badge, children }: BacklogItemCar
       {item.description && <p className="small">{item.description}</p>}
       {item.acceptanceCriteria.length > 0 && (
         <details>
-          <summary className="small">{t('backlog.criteria')} ({item.acceptanceCriteria.length})</summary>
+          <summary className="small">
+            {t('backlog.criteria')} ({item.acceptanceCriteria.length})
+          </summary>
           <ul className="small">
             {item.acceptanceCriteria.map((criterion, index) => (
               <li key={index}>{criterion}</li>

@@ -5,7 +5,8 @@ import { BacklogItemCard } from './BacklogItemCard.tsx';
 /** Epics → stories → tasks, each task with its module; items whose parent is unknown are listed apart. */
 export function BacklogPanel({ backlog }: { backlog: Backlog }) {
   const { epics, stories, tasks } = backlog;
-  if (epics.length + stories.length + tasks.length === 0) return <p className="muted">{t('backlog.empty')}</p>;
+  if (epics.length + stories.length + tasks.length === 0)
+    return <p className="muted">{t('backlog.empty')}</p>;
   const epicIds = new Set(epics.map((epic) => epic.id));
   const storyIds = new Set(stories.map((story) => story.id));
   const orphanStories = stories.filter((story) => !epicIds.has(story.epicId));
@@ -14,7 +15,16 @@ export function BacklogPanel({ backlog }: { backlog: Backlog }) {
     items.length > 0 && (
       <ul className="backlog-list">
         {items.map((task) => (
-          <BacklogItemCard key={task.id} item={task} level="task" badge={<span className={`badge ${task.module ? 'module' : 'muted'}`}>{task.module ? t('backlog.module', { module: task.module }) : t('backlog.noModule')}</span>} />
+          <BacklogItemCard
+            key={task.id}
+            item={task}
+            level="task"
+            badge={
+              <span className={`badge ${task.module ? 'module' : 'muted'}`}>
+                {task.module ? t('backlog.module', { module: task.module }) : t('backlog.noModule')}
+              </span>
+            }
+          />
         ))}
       </ul>
     );
@@ -24,7 +34,14 @@ export function BacklogPanel({ backlog }: { backlog: Backlog }) {
         {items.map((story) => {
           const own = tasks.filter((task) => task.storyId === story.id);
           return (
-            <BacklogItemCard key={story.id} item={story} level="story" badge={<span className="badge muted">{t('backlog.tasks', { count: own.length })}</span>}>
+            <BacklogItemCard
+              key={story.id}
+              item={story}
+              level="story"
+              badge={
+                <span className="badge muted">{t('backlog.tasks', { count: own.length })}</span>
+              }
+            >
               {taskList(own)}
             </BacklogItemCard>
           );
@@ -37,7 +54,14 @@ export function BacklogPanel({ backlog }: { backlog: Backlog }) {
         {epics.map((epic) => {
           const own = stories.filter((story) => story.epicId === epic.id);
           return (
-            <BacklogItemCard key={epic.id} item={epic} level="epic" badge={<span className="badge muted">{t('backlog.stories', { count: own.length })}</span>}>
+            <BacklogItemCard
+              key={epic.id}
+              item={epic}
+              level="epic"
+              badge={
+                <span className="badge muted">{t('backlog.stories', { count: own.length })}</span>
+              }
+            >
               {storyList(own)}
             </BacklogItemCard>
           );

@@ -7,8 +7,18 @@ import { devStatus } from './dev-status.ts';
 /** A card per dev agent, and per module of the current map that has none yet. */
 export function DevelopersPanel({ view }: { view: SessionView }) {
   const known = new Set(view.devs.map((progress) => progress.module));
-  const waitingModules = (currentDeclaration(view.moduleMaps)?.data.modules ?? []).filter((module) => !known.has(module.name));
-  const placeholders: DevProgress[] = waitingModules.map((module) => ({ agent: `dev:${module.name}`, module: module.name, activeSince: null, finished: [], blocks: [], lastSaid: null, failures: 0 }));
+  const waitingModules = (currentDeclaration(view.moduleMaps)?.data.modules ?? []).filter(
+    (module) => !known.has(module.name),
+  );
+  const placeholders: DevProgress[] = waitingModules.map((module) => ({
+    agent: `dev:${module.name}`,
+    module: module.name,
+    activeSince: null,
+    finished: [],
+    blocks: [],
+    lastSaid: null,
+    failures: 0,
+  }));
   const all = [...view.devs, ...placeholders].sort((a, b) => a.module.localeCompare(b.module));
   if (all.length === 0) return <p className="muted">{t('devs.empty')}</p>;
   return (

@@ -2,11 +2,16 @@ import { t } from '../i18n/t.ts';
 import type { ModuleContract, ModuleDeclaration } from '../session/fold/session-view.ts';
 import { ContractItemsTable } from './ContractItemsTable.tsx';
 
-type ModuleDetailsProps = { module: ModuleDeclaration; usedBy: string[]; contract: ModuleContract | null };
+type ModuleDetailsProps = {
+  module: ModuleDeclaration;
+  usedBy: string[];
+  contract: ModuleContract | null;
+};
 
 /** The selected module of the map: its stack, responsibility, neighbours and what it exposes now. */
 export function ModuleDetails({ module, usedBy, contract }: ModuleDetailsProps) {
-  const names = (list: string[]) => (list.length === 0 ? t('map.details.nothing') : list.join(', '));
+  const names = (list: string[]) =>
+    list.length === 0 ? t('map.details.nothing') : list.join(', ');
   return (
     <div className="card module-details" data-testid="module-details" data-module={module.name}>
       <h3>{module.name}</h3>

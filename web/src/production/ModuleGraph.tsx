@@ -5,11 +5,16 @@ import type { GraphLayout, GraphNode } from './layout-module-graph.ts';
 const NAME_CHARACTERS = 20;
 const STACK_CHARACTERS = 26;
 
-type ModuleGraphProps = { layout: GraphLayout; selected: string | null; onSelect: (name: string | null) => void };
+type ModuleGraphProps = {
+  layout: GraphLayout;
+  selected: string | null;
+  onSelect: (name: string | null) => void;
+};
 
 /** The module map as a picture: boxes in dependency layers, arrows from a module to what it uses. */
 export function ModuleGraph({ layout, selected, onSelect }: ModuleGraphProps) {
-  const related = (edge: { from: string; to: string }) => selected !== null && (edge.from === selected || edge.to === selected);
+  const related = (edge: { from: string; to: string }) =>
+    selected !== null && (edge.from === selected || edge.to === selected);
   const onKey = (event: KeyboardEvent, node: GraphNode) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
     event.preventDefault();
@@ -27,10 +32,28 @@ export function ModuleGraph({ layout, selected, onSelect }: ModuleGraphProps) {
         aria-label={t('map.graphLabel', { count: layout.nodes.length })}
       >
         <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="11" markerHeight="11" orient="auto-start-reverse">
+          <marker
+            id="arrow"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerUnits="userSpaceOnUse"
+            markerWidth="11"
+            markerHeight="11"
+            orient="auto-start-reverse"
+          >
             <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
           </marker>
-          <marker id="arrow-selected" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="11" markerHeight="11" orient="auto-start-reverse">
+          <marker
+            id="arrow-selected"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerUnits="userSpaceOnUse"
+            markerWidth="11"
+            markerHeight="11"
+            orient="auto-start-reverse"
+          >
             <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head selected" />
           </marker>
         </defs>

@@ -7,7 +7,13 @@ import { ModuleDetails } from './ModuleDetails.tsx';
 import { ModuleGraph } from './ModuleGraph.tsx';
 
 /** The current module map as a dependency graph; selecting a module shows its details and current contract. */
-export function ModuleMapPanel({ maps, contracts }: { maps: Declaration<ModuleMap>[]; contracts: Declaration<ModuleContracts>[] }) {
+export function ModuleMapPanel({
+  maps,
+  contracts,
+}: {
+  maps: Declaration<ModuleMap>[];
+  contracts: Declaration<ModuleContracts>[];
+}) {
   const map = currentDeclaration(maps);
   const layout = useMemo(() => (map ? layoutModuleGraph(map.data.modules) : null), [map]);
   const [selected, setSelected] = useState<string | null>(null);
@@ -28,8 +34,13 @@ export function ModuleMapPanel({ maps, contracts }: { maps: Declaration<ModuleMa
       {module && (
         <ModuleDetails
           module={module}
-          usedBy={map.data.modules.filter((entry) => entry.dependsOn.includes(module.name)).map((entry) => entry.name)}
-          contract={currentContracts?.data.contratos.find((contract) => contract.modulo === module.name) ?? null}
+          usedBy={map.data.modules
+            .filter((entry) => entry.dependsOn.includes(module.name))
+            .map((entry) => entry.name)}
+          contract={
+            currentContracts?.data.contratos.find((contract) => contract.modulo === module.name) ??
+            null
+          }
         />
       )}
     </div>

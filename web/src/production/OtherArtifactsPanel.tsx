@@ -4,7 +4,11 @@ import type { Declaration } from '../session/fold/session-view.ts';
 import { ArtifactData } from './ArtifactData.tsx';
 
 /** Every other artifact type (project image, routing, C4, and types added later), its current declaration. */
-export function OtherArtifactsPanel({ artifacts }: { artifacts: Readonly<Record<string, Declaration<unknown>[]>> }) {
+export function OtherArtifactsPanel({
+  artifacts,
+}: {
+  artifacts: Readonly<Record<string, Declaration<unknown>[]>>;
+}) {
   const types = Object.keys(artifacts).sort();
   if (types.length === 0) return <p className="muted">{t('other.empty')}</p>;
   return (
@@ -15,7 +19,12 @@ export function OtherArtifactsPanel({ artifacts }: { artifacts: Readonly<Record<
         const key = `other.type.${type}`;
         return (
           <li key={type} className="card" data-testid="other-artifact" data-type={type}>
-            <h3>{t('other.version', { type: hasMessage(key) ? t(key) : type, version: current.version })}</h3>
+            <h3>
+              {t('other.version', {
+                type: hasMessage(key) ? t(key) : type,
+                version: current.version,
+              })}
+            </h3>
             <ArtifactData data={current.data} />
           </li>
         );

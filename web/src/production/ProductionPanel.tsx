@@ -14,7 +14,12 @@ export function ProductionPanel({ view }: { view: SessionView }) {
   const [tab, setTab] = useState<Tab>('backlog');
   const otherCount = Object.values(view.otherArtifacts).length;
   const tabs: Array<{ id: Tab; label: string }> = [
-    { id: 'backlog', label: t('production.tab.backlog', { count: view.backlog.epics.length + view.backlog.stories.length + view.backlog.tasks.length }) },
+    {
+      id: 'backlog',
+      label: t('production.tab.backlog', {
+        count: view.backlog.epics.length + view.backlog.stories.length + view.backlog.tasks.length,
+      }),
+    },
     { id: 'map', label: t('production.tab.map') },
     { id: 'contracts', label: t('production.tab.contracts') },
     { id: 'devs', label: t('production.tab.devs', { count: view.devs.length }) },
@@ -40,10 +45,17 @@ export function ProductionPanel({ view }: { view: SessionView }) {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
+      <div
+        role="tabpanel"
+        id={`tabpanel-${tab}`}
+        aria-labelledby={`tab-${tab}`}
+        className="tab-panel"
+      >
         {tab === 'backlog' && <BacklogPanel backlog={view.backlog} />}
         {tab === 'map' && <ModuleMapPanel maps={view.moduleMaps} contracts={view.contracts} />}
-        {tab === 'contracts' && <ContractsPanel contracts={view.contracts} maps={view.moduleMaps} />}
+        {tab === 'contracts' && (
+          <ContractsPanel contracts={view.contracts} maps={view.moduleMaps} />
+        )}
         {tab === 'devs' && <DevelopersPanel view={view} />}
         {tab === 'other' && <OtherArtifactsPanel artifacts={view.otherArtifacts} />}
       </div>

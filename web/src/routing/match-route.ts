@@ -1,5 +1,9 @@
 /** The pages of the app, read from the path. */
-export type Route = { page: 'projects' } | { page: 'project'; projectId: string } | { page: 'session'; sessionId: string } | { page: 'not-found'; path: string };
+export type Route =
+  | { page: 'projects' }
+  | { page: 'project'; projectId: string }
+  | { page: 'session'; sessionId: string }
+  | { page: 'not-found'; path: string };
 
 export function matchRoute(path: string): Route {
   const trimmed = path.replace(/\/+$/, '') || '/';

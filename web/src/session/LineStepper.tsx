@@ -5,10 +5,19 @@ import { LINE_STAGES, type LineStage } from './fold/line-stage.ts';
 export function LineStepper({ stage }: { stage: LineStage }) {
   const at = LINE_STAGES.indexOf(stage);
   return (
-    <nav aria-label={t('stepper.label')} className="line-stepper" data-testid="line-stepper" data-stage={stage}>
+    <nav
+      aria-label={t('stepper.label')}
+      className="line-stepper"
+      data-testid="line-stepper"
+      data-stage={stage}
+    >
       <ol>
         {LINE_STAGES.map((name, index) => (
-          <li key={name} className={index < at ? 'done' : index === at ? 'current' : 'next'} aria-current={index === at ? 'step' : undefined}>
+          <li
+            key={name}
+            className={index < at ? 'done' : index === at ? 'current' : 'next'}
+            aria-current={index === at ? 'step' : undefined}
+          >
             {t(`stepper.${name}`)}
           </li>
         ))}

@@ -22,7 +22,13 @@ export type StreamAction =
   | { type: 'done'; done: AgentDone }
   | { type: 'connection'; connection: Connection };
 
-export const INITIAL_STREAM_STATE: StreamState = { phase: 'loading', error: null, events: [], live: [], connection: 'connecting' };
+export const INITIAL_STREAM_STATE: StreamState = {
+  phase: 'loading',
+  error: null,
+  events: [],
+  live: [],
+  connection: 'connecting',
+};
 
 /** Events that end what a turn streamed: the stored text (or the failure) takes the streamed text's place. */
 const ENDS_STREAMED_TEXT = new Set(['agent.response', 'turn.failed', 'toolloop.limit_reached']);
@@ -36,14 +42,26 @@ export function streamReducer(state: StreamState, action: StreamAction): StreamS
     case 'events': {
       const events = mergeEvents(state.events, action.events);
       if (events === state.events) return state;
-      const ended = new Set(action.events.filter((event) => ENDS_STREAMED_TEXT.has(event.type)).map((event) => turnIdOf(event)));
-      return { ...state, events, live: ended.size === 0 ? state.live : state.live.filter((live) => !ended.has(live.turnId)) };
+      const ended = new Set(
+        action.events
+          .filter((event) => ENDS_STREAMED_TEXT.has(event.type))
+          .map((event) => turnIdOf(event)),
+      );
+      return {
+        ...state,
+        events,
+        live: ended.size === 0 ? state.live : state.live.filter((live) => !ended.has(live.turnId)),
+      };
     }
     case 'delta': {
       const { turn_id: turnId, agent, text } = action.delta;
       if (typeof text !== 'string' || text === '') return state;
       const known = state.live.find((live) => live.turnId === turnId);
-      const live = known ? state.live.map((entry) => (entry === known ? { ...entry, text: entry.text + text } : entry)) : [...state.live, { turnId, agent, text }];
+      const live = known
+        ? state.live.map((entry) =>
+            entry === known ? { ...entry, text: entry.text + text } : entry,
+          )
+        : [...state.live, { turnId, agent, text }];
       return { ...state, live };
     }
     case 'partial': {
@@ -51,15 +69,27 @@ export function streamReducer(state: StreamState, action: StreamAction): StreamS
       // must not double it), unless the turn already ended in the events this tab holds.
       const { turn_id: turnId, agent, text } = action.partial;
       if (typeof text !== 'string') return state;
-      if (state.events.some((event) => ENDS_STREAMED_TEXT.has(event.type) && turnIdOf(event) === turnId)) return state;
-      const live = [...state.live.filter((entry) => entry.turnId !== turnId), { turnId, agent, text }];
+      if (
+        state.events.some(
+          (event) => ENDS_STREAMED_TEXT.has(event.type) && turnIdOf(event) === turnId,
+        )
+      )
+        return state;
+      const live = [
+        ...state.live.filter((entry) => entry.turnId !== turnId),
+        { turnId, agent, text },
+      ];
       return { ...state, live };
     }
     case 'done':
       // A failed turn's partial text is not the answer; the stored `turn.failed` says what happened.
-      return action.done.status === 'failed' ? { ...state, live: state.live.filter((live) => live.turnId !== action.done.turn_id) } : state;
+      return action.done.status === 'failed'
+        ? { ...state, live: state.live.filter((live) => live.turnId !== action.done.turn_id) }
+        : state;
     case 'connection':
-      return state.connection === action.connection ? state : { ...state, connection: action.connection };
+      return state.connection === action.connection
+        ? state
+        : { ...state, connection: action.connection };
   }
 }
 

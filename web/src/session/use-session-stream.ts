@@ -24,7 +24,9 @@ export function useSessionStream(sessionId: string): StreamState {
 
     const connect = () => {
       if (stopped) return;
-      const stream = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/stream?after=${lastSeq}`);
+      const stream = new EventSource(
+        `/api/sessions/${encodeURIComponent(sessionId)}/stream?after=${lastSeq}`,
+      );
       source = stream;
       stream.onopen = () => {
         failures = 0;
@@ -80,7 +82,9 @@ async function loadEvents(sessionId: string): Promise<StoredEvent[]> {
   const events: StoredEvent[] = [];
   for (;;) {
     const after = events.at(-1)?.seq ?? 0;
-    const page = await getJson<{ events: StoredEvent[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/events?after=${after}&limit=${PAGE_SIZE}`);
+    const page = await getJson<{ events: StoredEvent[] }>(
+      `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${after}&limit=${PAGE_SIZE}`,
+    );
     events.push(...page.events);
     if (page.events.length < PAGE_SIZE) return events;
   }

@@ -36,7 +36,14 @@ export function ThemeToggle() {
     }
   };
   return (
-    <button type="button" className="theme-toggle" data-testid="theme-toggle" data-theme={theme} aria-pressed={theme === 'dark'} onClick={choose}>
+    <button
+      type="button"
+      className="theme-toggle"
+      data-testid="theme-toggle"
+      data-theme={theme}
+      aria-pressed={theme === 'dark'}
+      onClick={choose}
+    >
       {t('theme.dark')}
     </button>
   );

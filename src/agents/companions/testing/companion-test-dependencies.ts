@@ -11,7 +11,10 @@ export function companionTestDependencies(options: {
   rag?: ((query: string, k: number) => Promise<RagSearchResult>) | null;
   templates?: Record<string, string> | Error;
   graphTemplatesEnabled?: boolean;
-}): CompanionDependencies & { searches: Array<{ query: string; k: number }>; templateReads: string[] } {
+}): CompanionDependencies & {
+  searches: Array<{ query: string; k: number }>;
+  templateReads: string[];
+} {
   const searches: Array<{ query: string; k: number }> = [];
   const templateReads: string[] = [];
   const rag = options.rag ?? null;
@@ -32,7 +35,13 @@ export function companionTestDependencies(options: {
     database: undefined as never,
     eventLog: undefined as never,
     gateway: undefined as never,
-    prompts: { instructionFiles: createInstructionFiles({ flags: { graph_instruction_templates_enabled: false }, clock: () => 0 }), workspaceDirectory: () => '/nonexistent/forja-test-workspace' },
+    prompts: {
+      instructionFiles: createInstructionFiles({
+        flags: { graph_instruction_templates_enabled: false },
+        clock: () => 0,
+      }),
+      workspaceDirectory: () => '/nonexistent/forja-test-workspace',
+    },
     ragSearchFor,
     readTemplate,
     flags: { graph_templates_enabled: options.graphTemplatesEnabled ?? false },

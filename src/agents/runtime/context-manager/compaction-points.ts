@@ -1,5 +1,9 @@
 import { firstAfter } from '../first-after.ts';
-import { ContextCompactedPayloadSchema, EVENT_TYPES, type SessionEvent } from '../../../domain/conversation/index.ts';
+import {
+  ContextCompactedPayloadSchema,
+  EVENT_TYPES,
+  type SessionEvent,
+} from '../../../domain/conversation/index.ts';
 
 /** Where an agent's history was last summarised: the `context.compacted` event and what it says. */
 export interface CompactionPoint {
@@ -18,12 +22,22 @@ export interface CompactionPoint {
 export interface CompactionPoints {
   latest(sessionId: string, events: readonly SessionEvent[], agent: string): CompactionPoint | null;
   /** Every compaction of the session, oldest first (for the context view). */
-  all(sessionId: string, events: readonly SessionEvent[]): ReadonlyArray<CompactionPoint & { agent: string }>;
+  all(
+    sessionId: string,
+    events: readonly SessionEvent[],
+  ): ReadonlyArray<CompactionPoint & { agent: string }>;
   forget(sessionId: string): void;
 }
 
 export function createCompactionPoints(): CompactionPoints {
-  const sessions = new Map<string, { scannedSeq: number; latest: Map<string, CompactionPoint>; all: Array<CompactionPoint & { agent: string }> }>();
+  const sessions = new Map<
+    string,
+    {
+      scannedSeq: number;
+      latest: Map<string, CompactionPoint>;
+      all: Array<CompactionPoint & { agent: string }>;
+    }
+  >();
 
   function scan(sessionId: string, events: readonly SessionEvent[]) {
     let known = sessions.get(sessionId);

@@ -12,10 +12,18 @@ import {
 import type { NewSessionEvent } from '../../../store/index.ts';
 import type { SessionView } from '../session-view.ts';
 import { firstAfter } from '../first-after.ts';
-import { createCompactionPoints, type CompactionPoint, type CompactionPoints } from './compaction-points.ts';
+import {
+  createCompactionPoints,
+  type CompactionPoint,
+  type CompactionPoints,
+} from './compaction-points.ts';
 import { compactionSplit, sumTokens, windowStart } from './plan-history.ts';
 import { messageTokens, renderHistoryEntry, type RenderedEntry } from './render-history-entry.ts';
-import { CONTEXT_MANAGER_AGENT, summarizeHistory, type SummaryTemplates } from './summarize-history.ts';
+import {
+  CONTEXT_MANAGER_AGENT,
+  summarizeHistory,
+  type SummaryTemplates,
+} from './summarize-history.ts';
 
 /** Compaction starts when the history passes this share of its budget. */
 export const DEFAULT_COMPACT_AT = 0.8;
@@ -71,21 +79,30 @@ export interface ContextReport {
   messages: ModelMessage[];
 }
 
-export type PreparedContext = { ok: true; messages: ModelMessage[]; inputTokens: number; report: ContextReport } | { ok: false; reason: 'context_window'; message: string };
+export type PreparedContext =
+  | { ok: true; messages: ModelMessage[]; inputTokens: number; report: ContextReport }
+  | { ok: false; reason: 'context_window'; message: string };
 
 export interface ContextManager {
   /**
    * The messages of an agent's next call, compacting first when its history passes the threshold; the
    * events it records (`context.compacted`, `context.compaction_failed`) go through `append`.
    */
-  prepare(request: ContextRequest, append: (events: NewSessionEvent[]) => Promise<void>): Promise<PreparedContext>;
+  prepare(
+    request: ContextRequest,
+    append: (events: NewSessionEvent[]) => Promise<void>,
+  ): Promise<PreparedContext>;
   /** What the next call would send now, without calling a model or recording anything. */
   describe(request: ContextRequest): PreparedContext;
   /** Every compaction of the session, oldest first. */
-  compactions(sessionId: string, view: SessionView): ReadonlyArray<CompactionPoint & { agent: string }>;
+  compactions(
+    sessionId: string,
+    view: SessionView,
+  ): ReadonlyArray<CompactionPoint & { agent: string }>;
 }
 
-export const SUMMARY_HEADER = (throughSeq: number) => `[Resumo da conversa até #${throughSeq}; as mensagens anteriores estão resumidas aqui]`;
+export const SUMMARY_HEADER = (throughSeq: number) =>
+  `[Resumo da conversa até #${throughSeq}; as mensagens anteriores estão resumidas aqui]`;
 export const LEFT_OUT_NOTE = (leftOut: number, reason: string) =>
   `[Nota do sistema: ${leftOut} mensagens anteriores desta conversa não foram enviadas nesta chamada porque não cabem na janela do modelo (${reason}). Estão guardadas no registro da sessão.]`;
 
@@ -102,15 +119,28 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   const rendered = new WeakMap<ChatHistoryEntry, RenderedEntry & { cap: number }>();
 
   function frame(request: ContextRequest) {
-    const window = contextWindowFor(dependencies.windows, modelOf(dependencies.gateway), request.agent);
+    const window = contextWindowFor(
+      dependencies.windows,
+      modelOf(dependencies.gateway),
+      request.agent,
+    );
     const systemTokens = tokenizer.count(request.system).tokens;
-    const toolTokens = request.tools.length === 0 ? 0 : tokenizer.count(JSON.stringify(request.tools)).tokens;
-    const budget = historyBudget({ windowTokens: window.tokens, systemTokens, toolTokens, maxOutputTokens: request.maxOutputTokens });
+    const toolTokens =
+      request.tools.length === 0 ? 0 : tokenizer.count(JSON.stringify(request.tools)).tokens;
+    const budget = historyBudget({
+      windowTokens: window.tokens,
+      systemTokens,
+      toolTokens,
+      maxOutputTokens: request.maxOutputTokens,
+    });
     return { window, systemTokens, toolTokens, budget };
   }
 
   function render(entry: ChatHistoryEntry, budget: number): RenderedEntry {
-    const cap = entry.role === 'tool' ? Math.min(TOOL_RESULT_CAP_TOKENS, Math.floor(budget / 4)) : Math.floor(budget / 2);
+    const cap =
+      entry.role === 'tool'
+        ? Math.min(TOOL_RESULT_CAP_TOKENS, Math.floor(budget / 4))
+        : Math.floor(budget / 2);
     const known = rendered.get(entry);
     if (known !== undefined && known.cap === cap) return known;
     const fresh = { ...renderHistoryEntry(entry, cap, tokenizer), cap };
@@ -119,7 +149,12 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   }
 
   /** The agent's lane after `throughSeq`: the person's messages to it, its own turns and tool results. */
-  function tail(view: SessionView, agent: string, throughSeq: number, budget: number): RenderedEntry[] {
+  function tail(
+    view: SessionView,
+    agent: string,
+    throughSeq: number,
+    budget: number,
+  ): RenderedEntry[] {
     const history = view.state.history;
     const entries: RenderedEntry[] = [];
     for (let index = firstAfter(history, throughSeq); index < history.length; index += 1) {
@@ -130,7 +165,10 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   }
 
   function summaryMessage(point: CompactionPoint): { message: ModelMessage; tokens: number } {
-    const message: ModelMessage = { role: 'user', content: `${SUMMARY_HEADER(point.through_seq)}\n${point.summary}` };
+    const message: ModelMessage = {
+      role: 'user',
+      content: `${SUMMARY_HEADER(point.through_seq)}\n${point.summary}`,
+    };
     return { message, tokens: messageTokens(message, tokenizer) };
   }
 
@@ -143,7 +181,17 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     };
   }
 
-  function assemble(request: ContextRequest, shape: ReturnType<typeof frame>, parts: { point: CompactionPoint | null; entries: RenderedEntry[]; from: number; note: string | null; due: boolean }): PreparedContext & { ok: true } {
+  function assemble(
+    request: ContextRequest,
+    shape: ReturnType<typeof frame>,
+    parts: {
+      point: CompactionPoint | null;
+      entries: RenderedEntry[];
+      from: number;
+      note: string | null;
+      due: boolean;
+    },
+  ): PreparedContext & { ok: true } {
     const messages: ModelMessage[] = [];
     let historyTokens = 0;
     if (parts.note !== null) {
@@ -190,17 +238,35 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   }
 
   /** The most recent entries that fit beside the summary and a note; `from` entries are left out. */
-  function windowed(request: ContextRequest, shape: ReturnType<typeof frame>, point: CompactionPoint | null, entries: RenderedEntry[], reason: string) {
+  function windowed(
+    request: ContextRequest,
+    shape: ReturnType<typeof frame>,
+    point: CompactionPoint | null,
+    entries: RenderedEntry[],
+    reason: string,
+  ) {
     const summaryTokens = point === null ? 0 : summaryMessage(point).tokens;
-    const noteTokens = messageTokens({ role: 'user', content: LEFT_OUT_NOTE(entries.length, reason) }, tokenizer);
+    const noteTokens = messageTokens(
+      { role: 'user', content: LEFT_OUT_NOTE(entries.length, reason) },
+      tokenizer,
+    );
     const from = windowStart(entries, shape.budget - summaryTokens - noteTokens);
-    return assemble(request, shape, { point, entries, from, note: from === 0 ? null : LEFT_OUT_NOTE(from, reason), due: true });
+    return assemble(request, shape, {
+      point,
+      entries,
+      from,
+      note: from === 0 ? null : LEFT_OUT_NOTE(from, reason),
+      due: true,
+    });
   }
 
   function current(request: ContextRequest) {
     const shape = frame(request);
     const point = points.latest(request.sessionId, request.view.events, request.agent);
-    const entries = shape.budget < MIN_HISTORY_TOKENS ? [] : tail(request.view, request.agent, point?.through_seq ?? 0, shape.budget);
+    const entries =
+      shape.budget < MIN_HISTORY_TOKENS
+        ? []
+        : tail(request.view, request.agent, point?.through_seq ?? 0, shape.budget);
     const total = (point === null ? 0 : summaryMessage(point).tokens) + sumTokens(entries);
     return { shape, point, entries, total, due: total > shape.budget * compactAt };
   }
@@ -209,7 +275,8 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     describe(request) {
       const { shape, point, entries, total, due } = current(request);
       if (shape.budget < MIN_HISTORY_TOKENS) return tooSmall(request, shape);
-      if (total <= shape.budget) return assemble(request, shape, { point, entries, from: 0, note: null, due });
+      if (total <= shape.budget)
+        return assemble(request, shape, { point, entries, from: 0, note: null, due });
       return windowed(request, shape, point, entries, 'o resumo ainda não foi feito');
     },
 
@@ -219,36 +286,87 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
       if (!due) return assemble(request, shape, { point, entries, from: 0, note: null, due });
       const split = compactionSplit(entries, Math.floor(shape.budget * KEEP_RECENT_FRACTION));
       if (split === 0) {
-        if (total <= shape.budget) return assemble(request, shape, { point, entries, from: 0, note: null, due: false });
-        return recordFailure(request, shape, point, entries, { reason: 'nothing_to_summarise', message: 'the most recent messages alone pass the budget' }, append);
+        if (total <= shape.budget)
+          return assemble(request, shape, { point, entries, from: 0, note: null, due: false });
+        return recordFailure(
+          request,
+          shape,
+          point,
+          entries,
+          {
+            reason: 'nothing_to_summarise',
+            message: 'the most recent messages alone pass the budget',
+          },
+          append,
+        );
       }
       // Its own window setting if it has one, and never more than the agent's: the same model serves both.
-      const summaryWindow = contextWindowFor(dependencies.windows, modelOf(dependencies.gateway), CONTEXT_MANAGER_AGENT);
-      const outcome = await summarizeHistory(dependencies.gateway, dependencies.templates, tokenizer, {
-        projectId: request.projectId,
-        sessionId: request.sessionId,
-        agent: request.agent,
-        previousSummary: point?.summary ?? null,
-        entries: entries.slice(0, split).map((rendered) => rendered.entry),
-        windowTokens: Math.min(summaryWindow.tokens, shape.window.tokens),
-        maxOutputTokens: Math.max(64, Math.floor(shape.budget * 0.25)),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
+      const summaryWindow = contextWindowFor(
+        dependencies.windows,
+        modelOf(dependencies.gateway),
+        CONTEXT_MANAGER_AGENT,
+      );
+      const outcome = await summarizeHistory(
+        dependencies.gateway,
+        dependencies.templates,
+        tokenizer,
+        {
+          projectId: request.projectId,
+          sessionId: request.sessionId,
+          agent: request.agent,
+          previousSummary: point?.summary ?? null,
+          entries: entries.slice(0, split).map((rendered) => rendered.entry),
+          windowTokens: Math.min(summaryWindow.tokens, shape.window.tokens),
+          maxOutputTokens: Math.max(64, Math.floor(shape.budget * 0.25)),
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+      );
       if (!outcome.ok) return recordFailure(request, shape, point, entries, outcome, append);
       const throughSeq = entries[split - 1]!.entry.seq;
       const kept = entries.slice(split);
-      const next: CompactionPoint = { seq: 0, through_seq: throughSeq, summary: outcome.summary, tokens_before: total, tokens_after: 0 };
+      const next: CompactionPoint = {
+        seq: 0,
+        through_seq: throughSeq,
+        summary: outcome.summary,
+        tokens_before: total,
+        tokens_after: 0,
+      };
       const tokensAfter = summaryMessage(next).tokens + sumTokens(kept);
       await append([
         {
           type: 'context.compacted',
           actor: CONTEXT_MANAGER_AGENT,
-          payload: { v: 1, agent: request.agent, through_seq: throughSeq, summary: outcome.summary, tokens_before: total, tokens_after: tokensAfter, omitted: outcome.omitted, usage_id: outcome.usageId },
+          payload: {
+            v: 1,
+            agent: request.agent,
+            through_seq: throughSeq,
+            summary: outcome.summary,
+            tokens_before: total,
+            tokens_after: tokensAfter,
+            omitted: outcome.omitted,
+            usage_id: outcome.usageId,
+          },
         },
       ]);
-      const recorded = points.latest(request.sessionId, request.view.events, request.agent) ?? { ...next, tokens_after: tokensAfter };
-      if (tokensAfter <= shape.budget) return assemble(request, shape, { point: recorded, entries: kept, from: 0, note: null, due: false });
-      return windowed(request, shape, recorded, kept, 'o resumo e as mensagens recentes passam a janela');
+      const recorded = points.latest(request.sessionId, request.view.events, request.agent) ?? {
+        ...next,
+        tokens_after: tokensAfter,
+      };
+      if (tokensAfter <= shape.budget)
+        return assemble(request, shape, {
+          point: recorded,
+          entries: kept,
+          from: 0,
+          note: null,
+          due: false,
+        });
+      return windowed(
+        request,
+        shape,
+        recorded,
+        kept,
+        'o resumo e as mensagens recentes passam a janela',
+      );
     },
 
     compactions: (sessionId, view) => points.all(sessionId, view.events),
@@ -268,7 +386,14 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
       {
         type: 'context.compaction_failed',
         actor: CONTEXT_MANAGER_AGENT,
-        payload: { v: 1, agent: request.agent, reason: failure.reason, message: failure.message, left_out: prepared.report.left_out, window_from_seq: fromSeq },
+        payload: {
+          v: 1,
+          agent: request.agent,
+          reason: failure.reason,
+          message: failure.message,
+          left_out: prepared.report.left_out,
+          window_from_seq: fromSeq,
+        },
       },
     ]);
     return prepared;

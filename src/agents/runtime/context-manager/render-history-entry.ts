@@ -22,14 +22,36 @@ export function cutMarker(leftOut: number, total: number, seq: number): string {
  * The message an entry becomes (the same shapes as `historyToMessages`), with its text cut to about
  * `capTokens` when longer: a 2 MB file read or a terminal dump is sent as its head and a marker.
  */
-export function renderHistoryEntry(entry: ChatHistoryEntry, capTokens: number, tokenizer: Tokenizer): RenderedEntry {
-  const { text, capped } = capText(entry.role === 'user' ? `[#${entry.seq}] ${entry.content}` : entry.content, capTokens, entry.seq, tokenizer);
+export function renderHistoryEntry(
+  entry: ChatHistoryEntry,
+  capTokens: number,
+  tokenizer: Tokenizer,
+): RenderedEntry {
+  const { text, capped } = capText(
+    entry.role === 'user' ? `[#${entry.seq}] ${entry.content}` : entry.content,
+    capTokens,
+    entry.seq,
+    tokenizer,
+  );
   let message: ModelMessage;
   if (entry.role === 'user') message = { role: 'user', content: text };
   else if (entry.role === 'assistant') {
-    const toolCalls = (entry.tool_calls ?? []).map((call) => ({ id: call.id, name: call.name, rawArguments: JSON.stringify(call.arguments ?? {}) }));
-    message = toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text };
-  } else message = { role: 'tool', toolCallId: entry.tool_call_id, content: text, ...(entry.ok ? {} : { isError: true }) };
+    const toolCalls = (entry.tool_calls ?? []).map((call) => ({
+      id: call.id,
+      name: call.name,
+      rawArguments: JSON.stringify(call.arguments ?? {}),
+    }));
+    message =
+      toolCalls.length > 0
+        ? { role: 'assistant', content: text, toolCalls }
+        : { role: 'assistant', content: text };
+  } else
+    message = {
+      role: 'tool',
+      toolCallId: entry.tool_call_id,
+      content: text,
+      ...(entry.ok ? {} : { isError: true }),
+    };
   return { entry, message, tokens: messageTokens(message, tokenizer), capped };
 }
 
@@ -41,16 +63,27 @@ export function messageTokens(message: ModelMessage, tokenizer: Tokenizer): numb
   return tokenizer.count(JSON.stringify(message)).tokens + 1;
 }
 
-function capText(text: string, capTokens: number, seq: number, tokenizer: Tokenizer): { text: string; capped: number } {
+function capText(
+  text: string,
+  capTokens: number,
+  seq: number,
+  tokenizer: Tokenizer,
+): { text: string; capped: number } {
   // A cheap first test: the estimate never counts fewer than a quarter of the UTF-16 length's bytes.
-  if (text.length <= capTokens || tokenizer.count(text).tokens <= capTokens) return { text, capped: 0 };
+  if (text.length <= capTokens || tokenizer.count(text).tokens <= capTokens)
+    return { text, capped: 0 };
   const marker = cutMarker(text.length, text.length, seq);
-  let keep = Math.max(0, Math.floor(text.length * (capTokens / Math.max(1, tokenizer.count(text).tokens))) - marker.length * 2);
+  let keep = Math.max(
+    0,
+    Math.floor(text.length * (capTokens / Math.max(1, tokenizer.count(text).tokens))) -
+      marker.length * 2,
+  );
   // JSON escapes and multi-byte characters can make the head cost more than its share; shrink until it fits.
   for (;;) {
     const head = safeHead(text, keep);
     const cut = `${head}${cutMarker(text.length - head.length, text.length, seq)}`;
-    if (keep === 0 || tokenizer.count(JSON.stringify(cut)).tokens <= capTokens) return { text: cut, capped: text.length - head.length };
+    if (keep === 0 || tokenizer.count(JSON.stringify(cut)).tokens <= capTokens)
+      return { text: cut, capped: text.length - head.length };
     keep = Math.floor(keep * 0.8);
   }
 }

@@ -13,7 +13,8 @@ export const INLINE_SUMMARY_INSTRUCTION = [
   'Cite os #seq das mensagens de onde cada ponto veio. Não invente nada que não esteja na conversa.',
 ].join('\n');
 
-const SUMMARIZER_SYSTEM = 'Você é o context-manager da Forja: resume conversas longas de um agente sem perder decisões nem fatos.';
+const SUMMARIZER_SYSTEM =
+  'Você é o context-manager da Forja: resume conversas longas de um agente sem perder decisões nem fatos.';
 
 /**
  * Where the summary instruction comes from: composition resolves the seeded `context-manager-summarize`
@@ -45,11 +46,25 @@ export type SummaryOutcome =
  * are written out as a transcript with their `#seq`, newest kept first when they do not all fit this call's
  * own window (`omitted` counts those left out, oldest first, so nothing is lost without a trace).
  */
-export async function summarizeHistory(gateway: ModelGateway, templates: SummaryTemplates, tokenizer: Tokenizer, request: SummaryRequest): Promise<SummaryOutcome> {
+export async function summarizeHistory(
+  gateway: ModelGateway,
+  templates: SummaryTemplates,
+  tokenizer: Tokenizer,
+  request: SummaryRequest,
+): Promise<SummaryOutcome> {
   const resolved = await templates.instruction();
-  const previous = request.previousSummary === null ? '' : `Resumo anterior (até aqui):\n${request.previousSummary}\n\n`;
-  const fixed = tokenizer.count(SUMMARIZER_SYSTEM).tokens + messageTokens({ role: 'user', content: `${previous}Conversa:\n\n${resolved.text}` }, tokenizer);
-  let room = request.windowTokens - fixed - request.maxOutputTokens - contextMarginTokens(request.windowTokens);
+  const previous =
+    request.previousSummary === null
+      ? ''
+      : `Resumo anterior (até aqui):\n${request.previousSummary}\n\n`;
+  const fixed =
+    tokenizer.count(SUMMARIZER_SYSTEM).tokens +
+    messageTokens({ role: 'user', content: `${previous}Conversa:\n\n${resolved.text}` }, tokenizer);
+  let room =
+    request.windowTokens -
+    fixed -
+    request.maxOutputTokens -
+    contextMarginTokens(request.windowTokens);
   const lineCap = Math.max(32, Math.floor(room / 4));
   const lines: string[] = [];
   let index = request.entries.length - 1;
@@ -61,9 +76,17 @@ export async function summarizeHistory(gateway: ModelGateway, templates: Summary
     lines.push(line);
   }
   const omitted = index + 1;
-  if (lines.length === 0 && request.entries.length > 0) return { ok: false, reason: 'window_too_small', message: 'not one message fits the summarising call' };
+  if (lines.length === 0 && request.entries.length > 0)
+    return {
+      ok: false,
+      reason: 'window_too_small',
+      message: 'not one message fits the summarising call',
+    };
   lines.reverse();
-  const note = omitted > 0 ? `[${omitted} mensagens mais antigas não couberam nesta chamada e ficaram de fora do resumo]\n` : '';
+  const note =
+    omitted > 0
+      ? `[${omitted} mensagens mais antigas não couberam nesta chamada e ficaram de fora do resumo]\n`
+      : '';
   const content = `${previous}Conversa:\n${note}${lines.join('\n')}\n\n${resolved.text}`;
   const messages: ModelMessage[] = [{ role: 'user', content }];
   const outcome: GatewayTurnOutcome = await gateway.runTurn(
@@ -76,21 +99,31 @@ export async function summarizeHistory(gateway: ModelGateway, templates: Summary
       messages,
       tools: [],
       maxOutputTokens: request.maxOutputTokens,
-      inputTokens: tokenizer.count(SUMMARIZER_SYSTEM).tokens + messageTokens(messages[0]!, tokenizer),
+      inputTokens:
+        tokenizer.count(SUMMARIZER_SYSTEM).tokens + messageTokens(messages[0]!, tokenizer),
     },
     request.signal ? { signal: request.signal } : {},
   );
-  if (outcome.status !== 'completed') return { ok: false, reason: outcome.status, message: 'message' in outcome ? outcome.message : 'the summarising call was cancelled' };
+  if (outcome.status !== 'completed')
+    return {
+      ok: false,
+      reason: outcome.status,
+      message: 'message' in outcome ? outcome.message : 'the summarising call was cancelled',
+    };
   const summary = outcome.text.trim();
-  if (summary === '') return { ok: false, reason: 'empty_summary', message: 'the summarising call answered no text' };
+  if (summary === '')
+    return { ok: false, reason: 'empty_summary', message: 'the summarising call answered no text' };
   return { ok: true, summary, omitted, usageId: outcome.usageId, instruction: resolved.source };
 }
 
 function transcriptLine(entry: ChatHistoryEntry, maxCharacters: number): string {
-  const clip = (text: string) => (text.length <= maxCharacters ? text : `${text.slice(0, maxCharacters)} […]`);
+  const clip = (text: string) =>
+    text.length <= maxCharacters ? text : `${text.slice(0, maxCharacters)} […]`;
   if (entry.role === 'user') return `[#${entry.seq}] pessoa: ${clip(entry.content)}`;
   if (entry.role === 'assistant') {
-    const calls = (entry.tool_calls ?? []).map((call) => ` → ${call.name}(${clip(JSON.stringify(call.arguments ?? {}))})`).join('');
+    const calls = (entry.tool_calls ?? [])
+      .map((call) => ` → ${call.name}(${clip(JSON.stringify(call.arguments ?? {}))})`)
+      .join('');
     return `[#${entry.seq}] ${entry.agent}: ${clip(entry.content)}${calls}`;
   }
   return `[#${entry.seq}] resultado de ${entry.tool}${entry.ok ? '' : ' (recusado)'}: ${clip(entry.content)}`;

@@ -3,7 +3,10 @@ import type { ModuleContracts } from '../module-contracts-schema.ts';
 import type { ModuleMap } from '../module-map-schema.ts';
 
 /** Builds a map from `{ name: dependsOn }`, in the order the keys are written. */
-export function mapOf(dependencies: Readonly<Record<string, readonly string[]>>, version = 1): ModuleMap {
+export function mapOf(
+  dependencies: Readonly<Record<string, readonly string[]>>,
+  version = 1,
+): ModuleMap {
   return {
     version,
     modules: Object.entries(dependencies).map(([name, dependsOn]) => ({
@@ -16,18 +19,37 @@ export function mapOf(dependencies: Readonly<Record<string, readonly string[]>>,
 }
 
 /** A contracts declaration with `count` distinct `funcao` items per module: `<module>.f<i>()`. */
-export function contractsOf(itemCounts: Readonly<Record<string, number>>, version = 1): ModuleContracts {
+export function contractsOf(
+  itemCounts: Readonly<Record<string, number>>,
+  version = 1,
+): ModuleContracts {
   return {
     version,
     contratos: Object.entries(itemCounts).map(([modulo, count]) => ({
       modulo,
-      expoe: Array.from({ length: count }, (_, index) => ({ tipo: 'funcao' as const, assinatura: `${modulo}.f${index}()` })),
+      expoe: Array.from({ length: count }, (_, index) => ({
+        tipo: 'funcao' as const,
+        assinatura: `${modulo}.f${index}()`,
+      })),
     })),
   };
 }
 
 /** Distinct valid module names, deliberately not in alphabetical order of creation. */
-const NAME_POOL = ['piece-catalog', 'board-engine', 'scoring', 'retro-renderer', 'input-keyboard', 'game-session', 'persistence', 'audio', 'zeta', 'alpha_1', 'm2', 'm10'];
+const NAME_POOL = [
+  'piece-catalog',
+  'board-engine',
+  'scoring',
+  'retro-renderer',
+  'input-keyboard',
+  'game-session',
+  'persistence',
+  'audio',
+  'zeta',
+  'alpha_1',
+  'm2',
+  'm10',
+];
 
 /**
  * A random acyclic map: modules get a random rank and may only depend on modules of lower rank, so any
@@ -38,17 +60,24 @@ export const acyclicMapArbitrary: fc.Arbitrary<ModuleMap> = fc
   .chain((size) =>
     fc.tuple(
       fc.shuffledSubarray(NAME_POOL, { minLength: size, maxLength: size }),
-      fc.array(fc.array(fc.boolean(), { minLength: size, maxLength: size }), { minLength: size, maxLength: size }),
+      fc.array(fc.array(fc.boolean(), { minLength: size, maxLength: size }), {
+        minLength: size,
+        maxLength: size,
+      }),
     ),
   )
   .chain(([names, wantsEdge]) => {
     const dependencies: Record<string, string[]> = {};
     names.forEach((name, rank) => {
-      dependencies[name] = names.filter((_, lower) => lower < rank && wantsEdge[rank]?.[lower] === true);
+      dependencies[name] = names.filter(
+        (_, lower) => lower < rank && wantsEdge[rank]?.[lower] === true,
+      );
     });
-    return fc.shuffledSubarray(names, { minLength: names.length, maxLength: names.length }).map((order) =>
-      mapOf(Object.fromEntries(order.map((name) => [name, dependencies[name] ?? []]))),
-    );
+    return fc
+      .shuffledSubarray(names, { minLength: names.length, maxLength: names.length })
+      .map((order) =>
+        mapOf(Object.fromEntries(order.map((name) => [name, dependencies[name] ?? []]))),
+      );
   });
 
 /** The same map with modules and each dependsOn list in another order. */
@@ -63,7 +92,9 @@ export function shuffledMapArbitrary(map: ModuleMap): fc.Arbitrary<ModuleMap> {
       version: map.version,
       modules: modules.map((module) => ({
         ...module,
-        dependsOn: [...module.dependsOn].sort((left, right) => key(left) - key(right) || (left < right ? -1 : 1)),
+        dependsOn: [...module.dependsOn].sort(
+          (left, right) => key(left) - key(right) || (left < right ? -1 : 1),
+        ),
       })),
     }));
 }

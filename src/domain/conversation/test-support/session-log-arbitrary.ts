@@ -23,23 +23,42 @@ const validBrief = {
 };
 
 export const eventSpecArbitrary: fc.Arbitrary<EventSpec> = fc.oneof(
-  fc.record({ type: fc.constant('chat.message'), actor: fc.constant('user'), payload: fc.record({ v: fc.constant(1), text }) }),
+  fc.record({
+    type: fc.constant('chat.message'),
+    actor: fc.constant('user'),
+    payload: fc.record({ v: fc.constant(1), text }),
+  }),
   agent.chain((name) =>
     fc.record({
       type: fc.constant('agent.response'),
       actor: fc.constant(name),
-      payload: fc.record({ v: fc.constant(1), agent: fc.constant(name), text, turn_id: turnId }, { requiredKeys: ['v', 'agent', 'text'] }),
+      payload: fc.record(
+        { v: fc.constant(1), agent: fc.constant(name), text, turn_id: turnId },
+        { requiredKeys: ['v', 'agent', 'text'] },
+      ),
     }),
   ),
   fc.record({
     type: fc.constant('agent.activated'),
-    payload: fc.record({ v: fc.constant(1), agent, handoff_id: fc.option(handoffId, { nil: null }) }),
+    payload: fc.record({
+      v: fc.constant(1),
+      agent,
+      handoff_id: fc.option(handoffId, { nil: null }),
+    }),
   }),
   fc.record({
     type: fc.constant('turn.started'),
-    payload: fc.record({ v: fc.constant(1), agent, turn_id: turnId, kind: fc.constantFrom('message', 'consolidation') }),
+    payload: fc.record({
+      v: fc.constant(1),
+      agent,
+      turn_id: turnId,
+      kind: fc.constantFrom('message', 'consolidation'),
+    }),
   }),
-  fc.record({ type: fc.constant('turn.failed'), payload: fc.record({ v: fc.constant(1), turn_id: turnId, reason: text }) }),
+  fc.record({
+    type: fc.constant('turn.failed'),
+    payload: fc.record({ v: fc.constant(1), turn_id: turnId, reason: text }),
+  }),
   fc.constant({ type: 'readiness.confirmed', actor: 'user', payload: { v: 1 } }),
   fc.record({
     type: fc.constant('tool.completed'),
@@ -55,28 +74,49 @@ export const eventSpecArbitrary: fc.Arbitrary<EventSpec> = fc.oneof(
   }),
   fc.record({
     type: fc.constant('action.proposed'),
-    payload: fc.record({ v: fc.constant(1), action_id: actionId, agent, tool: fc.constant('run'), args: fc.jsonValue() }),
+    payload: fc.record({
+      v: fc.constant(1),
+      action_id: actionId,
+      agent,
+      tool: fc.constant('run'),
+      args: fc.jsonValue(),
+    }),
   }),
   fc.record({
     type: fc.constantFrom('action.approved', 'action.denied'),
     actor: fc.constant('user'),
     payload: fc.record({ v: fc.constant(1), action_id: actionId }),
   }),
-  fc.record({ id: handoffId, status: fc.constantFrom(...HANDOFF_STATUSES), to: agent, from: agent }).map(({ id, status, to, from }) => ({
-    type: `handoff.${status}`,
-    payload: { v: 1, handoff_id: id, from_agent: from, to_agent: to, artifact_id: null, status },
-  })),
+  fc
+    .record({ id: handoffId, status: fc.constantFrom(...HANDOFF_STATUSES), to: agent, from: agent })
+    .map(({ id, status, to, from }) => ({
+      type: `handoff.${status}`,
+      payload: { v: 1, handoff_id: id, from_agent: from, to_agent: to, artifact_id: null, status },
+    })),
   fc.record({ title: text, statement: text }).map((rule) => ({
     type: 'artifact.business_rule',
     actor: 'criativo',
     payload: { v: 1, data: rule, origin: [1] },
   })),
-  fc.constant({ type: 'artifact.product_brief', actor: 'criativo', payload: { v: 1, data: validBrief } }),
+  fc.constant({
+    type: 'artifact.product_brief',
+    actor: 'criativo',
+    payload: { v: 1, data: validBrief },
+  }),
   fc.constant({ type: 'artifact.epic', actor: 'po', payload: { v: 1, data: { id: 'EP-001' } } }),
   // What the fold must survive: unknown types, broken payloads, payloads from a newer writer.
-  fc.record({ type: fc.constantFrom('token.usage', 'agent.delta', 'session.ended'), payload: fc.jsonValue() }),
-  fc.record({ type: fc.constantFrom('chat.message', 'handoff.accepted', 'artifact.business_rule'), payload: fc.jsonValue() }),
-  fc.record({ type: fc.constantFrom('chat.message', 'turn.started'), payload: fc.record({ v: fc.integer({ min: 2, max: 5 }) }) }),
+  fc.record({
+    type: fc.constantFrom('token.usage', 'agent.delta', 'session.ended'),
+    payload: fc.jsonValue(),
+  }),
+  fc.record({
+    type: fc.constantFrom('chat.message', 'handoff.accepted', 'artifact.business_rule'),
+    payload: fc.jsonValue(),
+  }),
+  fc.record({
+    type: fc.constantFrom('chat.message', 'turn.started'),
+    payload: fc.record({ v: fc.integer({ min: 2, max: 5 }) }),
+  }),
 );
 
 /** Test support: a whole session log of generated events, seqs 1..n. */

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 
 /** The paraphrases a word list once let through as "competence profiles" (issue 21). */
-export const KNOWN_PARAPHRASES = ['Tem 45 anos', 'Ela é mãe de dois filhos', 'Fica nervoso sob pressão', 'É muito reservado e calado', 'Aposentado'] as const;
+export const KNOWN_PARAPHRASES = [
+  'Tem 45 anos',
+  'Ela é mãe de dois filhos',
+  'Fica nervoso sob pressão',
+  'É muito reservado e calado',
+  'Aposentado',
+] as const;
 
 const subjects = ['', 'Ela ', 'Ele ', 'A pessoa ', 'O usuário ', 'She ', 'He ', 'The person '];
 const inferences = [
@@ -24,11 +30,22 @@ const inferences = [
   'is very shy',
   'é casada',
 ];
-const endings = ['', '.', ' e domina SQL.', ', mas escreve bons testes.', ' and writes clean TypeScript.'];
+const endings = [
+  '',
+  '.',
+  ' e domina SQL.',
+  ', mas escreve bons testes.',
+  ' and writes clean TypeScript.',
+];
 
 /** Sentences that infer age, gender, family status, personality or health, in Portuguese and English. */
 export const personInferenceSentence = fc
-  .tuple(fc.constantFrom(...subjects), fc.constantFrom(...inferences), fc.integer({ min: 2, max: 89 }), fc.constantFrom(...endings))
+  .tuple(
+    fc.constantFrom(...subjects),
+    fc.constantFrom(...inferences),
+    fc.integer({ min: 2, max: 89 }),
+    fc.constantFrom(...endings),
+  )
   .map(([subject, inference, number, ending]) => {
     const sentence = `${subject}${inference.replace('{n}', String(number))}${ending}`;
     return sentence.charAt(0).toUpperCase() + sentence.slice(1);

@@ -26,14 +26,20 @@ export const anthropicEventSchemas = {
   }),
   content_block_delta: z.looseObject({
     index: z.number().int().nonnegative(),
-    delta: z.looseObject({ type: z.string(), text: z.string().nullish(), partial_json: z.string().nullish() }),
+    delta: z.looseObject({
+      type: z.string(),
+      text: z.string().nullish(),
+      partial_json: z.string().nullish(),
+    }),
   }),
   content_block_stop: z.looseObject({ index: z.number().int().nonnegative() }),
   message_delta: z.looseObject({
     delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
     usage: usageSchema.nullish(),
   }),
-  error: z.looseObject({ error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }) }),
+  error: z.looseObject({
+    error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }),
+  }),
 };
 
 export const anthropicEventTypeSchema = z.looseObject({ type: z.string() });

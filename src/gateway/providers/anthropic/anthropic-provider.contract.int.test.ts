@@ -7,6 +7,10 @@ import { createAnthropicProvider } from './create-anthropic-provider.ts';
 describeModelProviderContract('anthropic against its wire test server', async (scenario) => {
   const server = await startAnthropicTestServer();
   server.enqueue(anthropicStream(scenarioToWireTurn(scenario)));
-  const provider = createAnthropicProvider({ model: 'claude-test', apiKey: 'sk-ant-test-key', baseUrl: server.baseUrl });
+  const provider = createAnthropicProvider({
+    model: 'claude-test',
+    apiKey: 'sk-ant-test-key',
+    baseUrl: server.baseUrl,
+  });
   return { provider, close: () => server.close() };
 });

@@ -6,7 +6,12 @@ import {
   type ProviderTimeouts,
   type TimeoutScheduler,
 } from '../http/provider-timeouts.ts';
-import type { ModelProvider, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-provider.ts';
+import type {
+  ModelProvider,
+  ModelRequest,
+  ModelStreamOptions,
+  ModelStreamPart,
+} from '../model-provider.ts';
 import { decodeAnthropicStream } from './decode-anthropic-stream.ts';
 import { toAnthropicRequestBody } from './to-anthropic-request-body.ts';
 
@@ -37,10 +42,15 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   const timeouts = { ...defaultProviderTimeouts, ...options.timeouts };
   const headers: Record<string, string> = {
     'anthropic-version': anthropicApiVersion,
-    ...(options.apiKey === undefined || options.apiKey === '' ? {} : { 'x-api-key': options.apiKey }),
+    ...(options.apiKey === undefined || options.apiKey === ''
+      ? {}
+      : { 'x-api-key': options.apiKey }),
   };
 
-  async function* stream(request: ModelRequest, { signal }: ModelStreamOptions): AsyncGenerator<ModelStreamPart> {
+  async function* stream(
+    request: ModelRequest,
+    { signal }: ModelStreamOptions,
+  ): AsyncGenerator<ModelStreamPart> {
     const events = fetchServerSentEvents({
       provider: 'anthropic',
       url: `${baseUrl}/v1/messages`,

@@ -4,14 +4,29 @@ import type { ModelRequest, ModelStreamPart } from '../model-provider.ts';
 import { finishStream } from '../shared/finish-stream.ts';
 import { parseEventJson, validateEvent } from '../shared/read-json-event.ts';
 import { toToolCallPart } from '../shared/to-tool-call-part.ts';
-import { anthropicEventSchemas, anthropicEventTypeSchema, type AnthropicUsage } from './anthropic-event-schema.ts';
+import {
+  anthropicEventSchemas,
+  anthropicEventTypeSchema,
+  type AnthropicUsage,
+} from './anthropic-event-schema.ts';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.ts';
 
-type ToolUseBlock = { id: string; name: string; rawArguments: string; initialInput: unknown; sawDelta: boolean };
+type ToolUseBlock = {
+  id: string;
+  name: string;
+  rawArguments: string;
+  initialInput: unknown;
+  sawDelta: boolean;
+};
 
 const provider = 'anthropic';
 // Error types the API documents as transient (overload, internal error) or worth waiting out.
-const transientErrorTypes = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
+const transientErrorTypes = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'timeout_error',
+]);
 
 /**
  * Turns the server-sent events of a Messages stream into stream parts. A tool call is emitted at its
@@ -38,13 +53,18 @@ export async function* decodeAnthropicStream(
     }
     switch (type) {
       case 'message_start': {
-        const usage = validateEvent(provider, value, anthropicEventSchemas.message_start).message.usage;
+        const usage = validateEvent(provider, value, anthropicEventSchemas.message_start).message
+          .usage;
         inputTokens = readInputTokens(usage) ?? inputTokens;
         outputTokens = usage?.output_tokens ?? outputTokens;
         break;
       }
       case 'content_block_start': {
-        const { index, content_block: block } = validateEvent(provider, value, anthropicEventSchemas.content_block_start);
+        const { index, content_block: block } = validateEvent(
+          provider,
+          value,
+          anthropicEventSchemas.content_block_start,
+        );
         if (block.type === 'tool_use') {
           toolUseBlocks.set(index, {
             id: block.id ?? `toolu_${index}`,
@@ -60,7 +80,11 @@ export async function* decodeAnthropicStream(
         break;
       }
       case 'content_block_delta': {
-        const { index, delta } = validateEvent(provider, value, anthropicEventSchemas.content_block_delta);
+        const { index, delta } = validateEvent(
+          provider,
+          value,
+          anthropicEventSchemas.content_block_delta,
+        );
         if (delta.type === 'text_delta' && delta.text) {
           outputText += delta.text;
           yield { type: 'text-delta', text: delta.text };
@@ -85,7 +109,11 @@ export async function* decodeAnthropicStream(
         break;
       }
       case 'message_delta': {
-        const { delta, usage } = validateEvent(provider, value, anthropicEventSchemas.message_delta);
+        const { delta, usage } = validateEvent(
+          provider,
+          value,
+          anthropicEventSchemas.message_delta,
+        );
         stopReason = delta?.stop_reason ?? stopReason;
         inputTokens = readInputTokens(usage) ?? inputTokens;
         outputTokens = usage?.output_tokens ?? outputTokens;
@@ -105,17 +133,30 @@ export async function* decodeAnthropicStream(
   }
 
   if (!sawMessageStop && stopReason === undefined) {
-    throw new ProviderStreamError({ provider, message: 'the stream ended before the model finished', retryable: true });
+    throw new ProviderStreamError({
+      provider,
+      message: 'the stream ended before the model finished',
+      retryable: true,
+    });
   }
   // A block left open by a truncated stream is still a call the model made.
   for (const block of toolUseBlocks.values()) {
-    yield toToolCallPart({ id: block.id, name: block.name, rawArguments: completeArguments(block) });
+    yield toToolCallPart({
+      id: block.id,
+      name: block.name,
+      rawArguments: completeArguments(block),
+    });
   }
   const reported = {
     ...(inputTokens === undefined ? {} : { inputTokens }),
     ...(outputTokens === undefined ? {} : { outputTokens }),
   };
-  yield* finishStream({ request, reported, outputText, reason: mapAnthropicStopReason(stopReason) });
+  yield* finishStream({
+    request,
+    reported,
+    outputText,
+    reason: mapAnthropicStopReason(stopReason),
+  });
 }
 
 // A tool without parameters streams no input_json_delta at all; its input is the block's initial `{}`.
@@ -126,5 +167,9 @@ function completeArguments(block: ToolUseBlock): string {
 // Cached prompt tokens are still input the call consumed, so metering counts them.
 function readInputTokens(usage: AnthropicUsage | null | undefined): number | undefined {
   if (usage?.input_tokens === undefined || usage.input_tokens === null) return undefined;
-  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  return (
+    usage.input_tokens +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0)
+  );
 }

@@ -8,7 +8,10 @@ type AnthropicMessage = { role: 'user' | 'assistant'; content: string | Anthropi
  * `tool_result` blocks in a user message, and consecutive user-side messages are merged because the
  * API expects every result of one assistant turn together in the next user turn.
  */
-export function toAnthropicRequestBody(fields: { model: string; request: ModelRequest }): Record<string, unknown> {
+export function toAnthropicRequestBody(fields: {
+  model: string;
+  request: ModelRequest;
+}): Record<string, unknown> {
   const { request } = fields;
   return {
     model: fields.model,
@@ -63,7 +66,9 @@ function toToolUseBlock(call: ModelToolCall): AnthropicBlock {
 function toToolInput(rawArguments: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(rawArguments);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

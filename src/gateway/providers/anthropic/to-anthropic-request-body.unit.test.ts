@@ -19,7 +19,9 @@ const request: ModelRequest = {
     { role: 'tool', toolCallId: 'toolu_2', content: 'arguments are not valid JSON', isError: true },
     { role: 'user', content: 'Go on.' },
   ],
-  tools: [{ name: 'emit_artifact', description: 'Records an artifact.', parameters: { type: 'object' } }],
+  tools: [
+    { name: 'emit_artifact', description: 'Records an artifact.', parameters: { type: 'object' } },
+  ],
   maxOutputTokens: 1024,
 };
 
@@ -35,7 +37,12 @@ describe('toAnthropicRequestBody', () => {
           role: 'assistant',
           content: [
             { type: 'text', text: 'Declaring.' },
-            { type: 'tool_use', id: 'toolu_1', name: 'declare_module_contracts', input: { version: 1 } },
+            {
+              type: 'tool_use',
+              id: 'toolu_1',
+              name: 'declare_module_contracts',
+              input: { version: 1 },
+            },
             // Arguments the model broke cannot travel as an object; the tool result explains them.
             { type: 'tool_use', id: 'toolu_2', name: 'emit_artifact', input: {} },
           ],
@@ -44,12 +51,23 @@ describe('toAnthropicRequestBody', () => {
           role: 'user',
           content: [
             { type: 'tool_result', tool_use_id: 'toolu_1', content: 'declared' },
-            { type: 'tool_result', tool_use_id: 'toolu_2', content: 'arguments are not valid JSON', is_error: true },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_2',
+              content: 'arguments are not valid JSON',
+              is_error: true,
+            },
             { type: 'text', text: 'Go on.' },
           ],
         },
       ],
-      tools: [{ name: 'emit_artifact', description: 'Records an artifact.', input_schema: { type: 'object' } }],
+      tools: [
+        {
+          name: 'emit_artifact',
+          description: 'Records an artifact.',
+          input_schema: { type: 'object' },
+        },
+      ],
       stream: true,
     });
   });
@@ -57,8 +75,21 @@ describe('toAnthropicRequestBody', () => {
   it('leaves out an empty system prompt and empty tools, keeps a set temperature', () => {
     const body = toAnthropicRequestBody({
       model: 'm',
-      request: { agent: 'po', system: '', messages: [{ role: 'user', content: 'Hi' }], tools: [], maxOutputTokens: 5, temperature: 0 },
+      request: {
+        agent: 'po',
+        system: '',
+        messages: [{ role: 'user', content: 'Hi' }],
+        tools: [],
+        maxOutputTokens: 5,
+        temperature: 0,
+      },
     });
-    expect(body).toEqual({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }], temperature: 0, stream: true });
+    expect(body).toEqual({
+      model: 'm',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'Hi' }],
+      temperature: 0,
+      stream: true,
+    });
   });
 });

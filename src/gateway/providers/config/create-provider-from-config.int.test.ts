@@ -16,14 +16,19 @@ afterEach(async () => {
 
 describe('createProviderFromConfig, end to end', () => {
   it('points the OpenAI adapter at OPENAI_BASE_URL with OPENAI_API_KEY, retrying by default', async () => {
-    server.enqueue(openAiHttpError(503, 'warming up', { 'retry-after': '0' }), openAiStream({ textDeltas: ['Hello'] }));
+    server.enqueue(
+      openAiHttpError(503, 'warming up', { 'retry-after': '0' }),
+      openAiStream({ textDeltas: ['Hello'] }),
+    );
     const result = createProviderFromConfig({
       FORJA_MODEL: 'openai:llama3.1:8b',
       OPENAI_API_KEY: 'sk-local-0123',
       OPENAI_BASE_URL: `${server.baseUrl}/`,
     });
     if (!result.ok) throw result.error;
-    const { parts, error } = await collectStream(result.provider.stream(contractRequest, { signal: new AbortController().signal }));
+    const { parts, error } = await collectStream(
+      result.provider.stream(contractRequest, { signal: new AbortController().signal }),
+    );
     expect(error).toBeUndefined();
     expect(joinText(parts)).toBe('Hello');
     expect(server.requests).toHaveLength(2);
@@ -33,9 +38,14 @@ describe('createProviderFromConfig, end to end', () => {
 
   it('leaves retries to the caller when asked', async () => {
     server.enqueue(openAiHttpError(503, 'warming up', { 'retry-after': '0' }));
-    const result = createProviderFromConfig({ FORJA_MODEL: 'openai:m', OPENAI_BASE_URL: server.baseUrl }, { retries: false });
+    const result = createProviderFromConfig(
+      { FORJA_MODEL: 'openai:m', OPENAI_BASE_URL: server.baseUrl },
+      { retries: false },
+    );
     if (!result.ok) throw result.error;
-    const { error } = await collectStream(result.provider.stream(contractRequest, { signal: new AbortController().signal }));
+    const { error } = await collectStream(
+      result.provider.stream(contractRequest, { signal: new AbortController().signal }),
+    );
     expect(error).toMatchObject({ status: 503 });
     expect(server.requests).toHaveLength(1);
   });

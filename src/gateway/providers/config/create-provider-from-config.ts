@@ -7,7 +7,11 @@ import { createOpenAiProvider } from '../openai/create-openai-provider.ts';
 import { withRetries, type RetryOptions } from '../retry/with-retries.ts';
 import type { ScriptPosition } from '../scripted/create-scripted-provider.ts';
 import { loadScriptedProvider } from '../scripted/load-scripted-provider.ts';
-import { modelMalformedError, modelUnsetError, unknownProviderError } from './model-configuration-errors.ts';
+import {
+  modelMalformedError,
+  modelUnsetError,
+  unknownProviderError,
+} from './model-configuration-errors.ts';
 import { parseModelSetting } from './parse-model-setting.ts';
 import { readCredentials } from './read-credentials.ts';
 
@@ -36,14 +40,19 @@ export type ProviderConfigResult =
  * ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL. Returns instead of throwing, so `forja serve` can start
  * without a model and answer the error wherever a model is needed.
  */
-export function createProviderFromConfig(env: ProviderEnvironment, options: ProviderConfigOptions = {}): ProviderConfigResult {
+export function createProviderFromConfig(
+  env: ProviderEnvironment,
+  options: ProviderConfigOptions = {},
+): ProviderConfigResult {
   const setting = parseModelSetting(env['FORJA_MODEL']);
   if (!setting.ok) {
     if (setting.problem === 'model-unset') return { ok: false, error: modelUnsetError() };
-    if (setting.problem === 'unknown-provider') return { ok: false, error: unknownProviderError(setting.provider ?? '') };
+    if (setting.problem === 'unknown-provider')
+      return { ok: false, error: unknownProviderError(setting.provider ?? '') };
     return { ok: false, error: modelMalformedError(env['FORJA_MODEL']?.trim() ?? '') };
   }
-  if (setting.kind === 'scripted') return loadScripted(setting.model, options.retries, options.scriptedPositions?.[setting.model]);
+  if (setting.kind === 'scripted')
+    return loadScripted(setting.model, options.retries, options.scriptedPositions?.[setting.model]);
 
   const read = readCredentials({ env, provider: setting.kind, model: setting.model });
   if (!read.ok) return read;
@@ -53,12 +62,22 @@ export function createProviderFromConfig(env: ProviderEnvironment, options: Prov
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
-  const adapter = setting.kind === 'openai' ? createOpenAiProvider(adapterOptions) : createAnthropicProvider(adapterOptions);
-  return { ok: true, provider: options.retries === false ? adapter : withRetries(adapter, options.retries) };
+  const adapter =
+    setting.kind === 'openai'
+      ? createOpenAiProvider(adapterOptions)
+      : createAnthropicProvider(adapterOptions);
+  return {
+    ok: true,
+    provider: options.retries === false ? adapter : withRetries(adapter, options.retries),
+  };
 }
 
 // Retried like the HTTP providers, so a script's `fail: {status: 429}` turn is retried as a real 429 is.
-function loadScripted(path: string, retries: RetryOptions | false | undefined, startAt: ScriptPosition | undefined): ProviderConfigResult {
+function loadScripted(
+  path: string,
+  retries: RetryOptions | false | undefined,
+  startAt: ScriptPosition | undefined,
+): ProviderConfigResult {
   try {
     const provider = loadScriptedProvider(path, startAt === undefined ? {} : { startAt });
     return { ok: true, provider: retries === false ? provider : withRetries(provider, retries) };

@@ -5,7 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ModelNotConfiguredError } from '../errors/model-not-configured-error.ts';
 import { ScriptInvalidError } from '../errors/script-invalid-error.ts';
 import { collectStream, joinText } from '../testing/collect-stream.ts';
-import { createProviderFromConfig, type ProviderConfigResult } from './create-provider-from-config.ts';
+import {
+  createProviderFromConfig,
+  type ProviderConfigResult,
+} from './create-provider-from-config.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'forja-config-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -39,8 +42,13 @@ describe('createProviderFromConfig', () => {
 
   it('asks for OPENAI_API_KEY, or OPENAI_BASE_URL for a keyless server', () => {
     const error = errorOf(createProviderFromConfig({ FORJA_MODEL: 'openai:gpt-4o-mini' }));
-    expect(error).toMatchObject({ problem: 'api-key-missing', variables: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'] });
-    expect(error.message).toMatch(/^FORJA_MODEL=openai:gpt-4o-mini needs OPENAI_API_KEY; or set OPENAI_BASE_URL/);
+    expect(error).toMatchObject({
+      problem: 'api-key-missing',
+      variables: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'],
+    });
+    expect(error.message).toMatch(
+      /^FORJA_MODEL=openai:gpt-4o-mini needs OPENAI_API_KEY; or set OPENAI_BASE_URL/,
+    );
   });
 
   it('asks for ANTHROPIC_API_KEY', () => {
@@ -49,20 +57,42 @@ describe('createProviderFromConfig', () => {
   });
 
   it('builds the OpenAI adapter with a key, or with only a base URL (Ollama)', () => {
-    const withKey = createProviderFromConfig({ FORJA_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-1234567890' });
-    const keyless = createProviderFromConfig({ FORJA_MODEL: 'openai:llama3.1:8b', OPENAI_BASE_URL: 'http://localhost:11434/v1' });
-    expect(withKey.ok && [withKey.provider.name, withKey.provider.model]).toEqual(['openai', 'gpt-4o-mini']);
-    expect(keyless.ok && [keyless.provider.name, keyless.provider.model]).toEqual(['openai', 'llama3.1:8b']);
+    const withKey = createProviderFromConfig({
+      FORJA_MODEL: 'openai:gpt-4o-mini',
+      OPENAI_API_KEY: 'sk-1234567890',
+    });
+    const keyless = createProviderFromConfig({
+      FORJA_MODEL: 'openai:llama3.1:8b',
+      OPENAI_BASE_URL: 'http://localhost:11434/v1',
+    });
+    expect(withKey.ok && [withKey.provider.name, withKey.provider.model]).toEqual([
+      'openai',
+      'gpt-4o-mini',
+    ]);
+    expect(keyless.ok && [keyless.provider.name, keyless.provider.model]).toEqual([
+      'openai',
+      'llama3.1:8b',
+    ]);
   });
 
   it('builds the Anthropic adapter', () => {
-    const result = createProviderFromConfig({ FORJA_MODEL: 'anthropic:claude-sonnet-4-5', ANTHROPIC_API_KEY: 'sk-ant-1234567890' });
-    expect(result.ok && [result.provider.name, result.provider.model]).toEqual(['anthropic', 'claude-sonnet-4-5']);
+    const result = createProviderFromConfig({
+      FORJA_MODEL: 'anthropic:claude-sonnet-4-5',
+      ANTHROPIC_API_KEY: 'sk-ant-1234567890',
+    });
+    expect(result.ok && [result.provider.name, result.provider.model]).toEqual([
+      'anthropic',
+      'claude-sonnet-4-5',
+    ]);
   });
 
   it('refuses a base URL that is not http(s) without repeating it, since it may hold credentials', () => {
     const error = errorOf(
-      createProviderFromConfig({ FORJA_MODEL: 'openai:m', OPENAI_API_KEY: 'sk-secret-key-1', OPENAI_BASE_URL: 'ftp://user:hunter2@host' }),
+      createProviderFromConfig({
+        FORJA_MODEL: 'openai:m',
+        OPENAI_API_KEY: 'sk-secret-key-1',
+        OPENAI_BASE_URL: 'ftp://user:hunter2@host',
+      }),
     );
     expect(error).toMatchObject({ problem: 'base-url-invalid', variables: ['OPENAI_BASE_URL'] });
     expect(error.message).not.toContain('hunter2');
@@ -70,10 +100,17 @@ describe('createProviderFromConfig', () => {
   });
 
   it('never puts a secret in any configuration error', () => {
-    const secrets = { OPENAI_API_KEY: 'sk-never-shown-1', ANTHROPIC_API_KEY: 'sk-ant-never-shown-2' };
+    const secrets = {
+      OPENAI_API_KEY: 'sk-never-shown-1',
+      ANTHROPIC_API_KEY: 'sk-ant-never-shown-2',
+    };
     const settings = ['', 'bad', 'nope:x', 'openai:', 'anthropic:m'];
     for (const FORJA_MODEL of settings) {
-      const result = createProviderFromConfig({ ...secrets, FORJA_MODEL, ANTHROPIC_BASE_URL: 'not a url' });
+      const result = createProviderFromConfig({
+        ...secrets,
+        FORJA_MODEL,
+        ANTHROPIC_BASE_URL: 'not a url',
+      });
       const text = result.ok ? '' : `${result.error.message} ${JSON.stringify(result.error)}`;
       expect(text).not.toContain('never-shown');
     }
@@ -94,12 +131,17 @@ describe('createProviderFromConfig', () => {
 
   it('retries a scripted provider error as it retries a real one', async () => {
     const path = join(directory, 'flaky.json');
-    const turns = [{ agent: 'criativo', fail: { status: 503, message: 'overloaded', retry_after: 0 } }, { agent: 'criativo', text: 'Back.' }];
+    const turns = [
+      { agent: 'criativo', fail: { status: 503, message: 'overloaded', retry_after: 0 } },
+      { agent: 'criativo', text: 'Back.' },
+    ];
     writeFileSync(path, JSON.stringify({ turns }));
     const result = createProviderFromConfig({ FORJA_MODEL: `scripted:${path}` });
     if (!result.ok) throw result.error;
     const request = { agent: 'criativo', system: '', messages: [], tools: [], maxOutputTokens: 10 };
-    const { parts, error } = await collectStream(result.provider.stream(request, { signal: new AbortController().signal }));
+    const { parts, error } = await collectStream(
+      result.provider.stream(request, { signal: new AbortController().signal }),
+    );
     expect([error, joinText(parts)]).toEqual([undefined, 'Back.']);
   });
 });

@@ -32,7 +32,12 @@ export function unknownProviderError(provider: string): ModelNotConfiguredError 
   });
 }
 
-export function apiKeyMissingError(fields: { setting: string; keyVariable: string; baseUrlVariable: string; example: string }): ModelNotConfiguredError {
+export function apiKeyMissingError(fields: {
+  setting: string;
+  keyVariable: string;
+  baseUrlVariable: string;
+  example: string;
+}): ModelNotConfiguredError {
   return new ModelNotConfiguredError({
     problem: 'api-key-missing',
     variables: [fields.keyVariable, fields.baseUrlVariable],

@@ -5,7 +5,11 @@ export type ProviderKind = (typeof providerKinds)[number];
 /** `FORJA_MODEL` read: which provider and which model (or, for `scripted`, which file). */
 export type ModelSetting =
   | { ok: true; kind: ProviderKind; model: string }
-  | { ok: false; problem: 'model-unset' | 'model-malformed' | 'unknown-provider'; provider?: string };
+  | {
+      ok: false;
+      problem: 'model-unset' | 'model-malformed' | 'unknown-provider';
+      provider?: string;
+    };
 
 /**
  * Splits `FORJA_MODEL=provider:model` at the first colon only, because model names and paths may

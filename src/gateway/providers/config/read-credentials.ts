@@ -3,8 +3,16 @@ import { apiKeyMissingError, baseUrlInvalidError } from './model-configuration-e
 
 /** Where each HTTP provider takes its key and base URL from. */
 const credentialVariables = {
-  openai: { keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', example: 'Ollama at http://localhost:11434/v1' },
-  anthropic: { keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', example: 'a local proxy that holds the key' },
+  openai: {
+    keyVariable: 'OPENAI_API_KEY',
+    baseUrlVariable: 'OPENAI_BASE_URL',
+    example: 'Ollama at http://localhost:11434/v1',
+  },
+  anthropic: {
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrlVariable: 'ANTHROPIC_BASE_URL',
+    example: 'a local proxy that holds the key',
+  },
 } as const;
 
 export type Credentials = { apiKey?: string; baseUrl?: string };
@@ -21,19 +29,28 @@ export function readCredentials(fields: {
   const { keyVariable, baseUrlVariable, example } = credentialVariables[fields.provider];
   const apiKey = fields.env[keyVariable]?.trim() || undefined;
   const baseUrl = fields.env[baseUrlVariable]?.trim() || undefined;
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return { ok: false, error: baseUrlInvalidError(baseUrlVariable) };
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+    return { ok: false, error: baseUrlInvalidError(baseUrlVariable) };
   if (apiKey === undefined && baseUrl === undefined) {
     const setting = `${fields.provider}:${fields.model}`;
-    return { ok: false, error: apiKeyMissingError({ setting, keyVariable, baseUrlVariable, example }) };
+    return {
+      ok: false,
+      error: apiKeyMissingError({ setting, keyVariable, baseUrlVariable, example }),
+    };
   }
-  return { ok: true, credentials: { ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}) } };
+  return {
+    ok: true,
+    credentials: { ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}) },
+  };
 }
 
 /**
  * Checks both base URLs whenever they are set, whichever provider FORJA_MODEL names: the embeddings read
  * OPENAI_BASE_URL too, and a typo should not wait until the provider is switched to surface.
  */
-export function checkBaseUrls(env: Readonly<Record<string, string | undefined>>): ModelNotConfiguredError | null {
+export function checkBaseUrls(
+  env: Readonly<Record<string, string | undefined>>,
+): ModelNotConfiguredError | null {
   for (const { baseUrlVariable } of Object.values(credentialVariables)) {
     const baseUrl = env[baseUrlVariable]?.trim() || undefined;
     if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return baseUrlInvalidError(baseUrlVariable);

@@ -16,7 +16,11 @@ export class ModelNotConfiguredError extends Error {
   /** The environment variables to set to fix it. */
   readonly variables: string[];
 
-  constructor(fields: { problem: ModelConfigurationProblem; variables: string[]; message: string }) {
+  constructor(fields: {
+    problem: ModelConfigurationProblem;
+    variables: string[];
+    message: string;
+  }) {
     super(fields.message);
     this.problem = fields.problem;
     this.variables = fields.variables;

@@ -26,8 +26,14 @@ describe('provider errors', () => {
   it('carry a stable name and belong to the ProviderError hierarchy', () => {
     const errors: Array<[Error, string]> = [
       [http(429), 'ProviderHttpError'],
-      [new ProviderStreamError({ provider: 'openai', message: 'x', retryable: false }), 'ProviderStreamError'],
-      [new ProviderTimeoutError({ provider: 'openai', phase: 'idle', timeoutMs: 5 }), 'ProviderTimeoutError'],
+      [
+        new ProviderStreamError({ provider: 'openai', message: 'x', retryable: false }),
+        'ProviderStreamError',
+      ],
+      [
+        new ProviderTimeoutError({ provider: 'openai', phase: 'idle', timeoutMs: 5 }),
+        'ProviderTimeoutError',
+      ],
       [new ProviderCancelledError('openai'), 'ProviderCancelledError'],
       [new ProviderConnectionError('openai', new Error('fetch failed')), 'ProviderConnectionError'],
       [new ScriptExhaustedError({ agent: 'po', turnCount: 2 }), 'ScriptExhaustedError'],
@@ -40,9 +46,16 @@ describe('provider errors', () => {
   });
 
   it('keep configuration errors apart from call errors', () => {
-    const notConfigured = new ModelNotConfiguredError({ problem: 'model-unset', variables: ['FORJA_MODEL'], message: 'm' });
+    const notConfigured = new ModelNotConfiguredError({
+      problem: 'model-unset',
+      variables: ['FORJA_MODEL'],
+      message: 'm',
+    });
     const invalid = new ScriptInvalidError('demo.json', [{ path: 'turns', message: 'required' }]);
-    expect([notConfigured.name, invalid.name]).toEqual(['ModelNotConfiguredError', 'ScriptInvalidError']);
+    expect([notConfigured.name, invalid.name]).toEqual([
+      'ModelNotConfiguredError',
+      'ScriptInvalidError',
+    ]);
     expect(notConfigured).not.toBeInstanceOf(ProviderError);
     expect(invalid.message).toBe('invalid scripted model (demo.json): turns: required');
   });
@@ -54,21 +67,43 @@ describe('provider errors', () => {
     expect(expectationError.message).toBe(
       'scripted model: the call does not match turns[3] (criativo\'s turn 2) of demo.json: expected the tool "emit_artifact" to be offered; received no tools',
     );
-    expect(new ProviderTimeoutError({ provider: 'anthropic', phase: 'first-byte', timeoutMs: 100 }).message).toBe(
-      'anthropic timed out waiting 100 ms for the first byte',
+    expect(
+      new ProviderTimeoutError({ provider: 'anthropic', phase: 'first-byte', timeoutMs: 100 })
+        .message,
+    ).toBe('anthropic timed out waiting 100 ms for the first byte');
+    const refused = new ProviderConnectionError(
+      'openai',
+      new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),
     );
-    const refused = new ProviderConnectionError('openai', new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }));
     expect(refused.message).toBe('could not reach openai: fetch failed (connect ECONNREFUSED)');
   });
 
   it('are retryable only when trying again may help', () => {
-    expect([408, 429, 500, 503, 529].map((status) => isRetryableProviderError(http(status)))).toEqual([true, true, true, true, true]);
-    expect([400, 401, 403, 404, 422].map((status) => isRetryableProviderError(http(status)))).toEqual([false, false, false, false, false]);
-    expect(isRetryableProviderError(new ProviderStreamError({ provider: 'a', message: 'x', retryable: true }))).toBe(true);
-    expect(isRetryableProviderError(new ProviderStreamError({ provider: 'a', message: 'x', retryable: false }))).toBe(false);
-    expect(isRetryableProviderError(new ProviderTimeoutError({ provider: 'a', phase: 'first-byte', timeoutMs: 1 }))).toBe(true);
+    expect(
+      [408, 429, 500, 503, 529].map((status) => isRetryableProviderError(http(status))),
+    ).toEqual([true, true, true, true, true]);
+    expect(
+      [400, 401, 403, 404, 422].map((status) => isRetryableProviderError(http(status))),
+    ).toEqual([false, false, false, false, false]);
+    expect(
+      isRetryableProviderError(
+        new ProviderStreamError({ provider: 'a', message: 'x', retryable: true }),
+      ),
+    ).toBe(true);
+    expect(
+      isRetryableProviderError(
+        new ProviderStreamError({ provider: 'a', message: 'x', retryable: false }),
+      ),
+    ).toBe(false);
+    expect(
+      isRetryableProviderError(
+        new ProviderTimeoutError({ provider: 'a', phase: 'first-byte', timeoutMs: 1 }),
+      ),
+    ).toBe(true);
     expect(isRetryableProviderError(new ProviderCancelledError('a'))).toBe(false);
-    expect(isRetryableProviderError(new ScriptExhaustedError({ agent: 'po', turnCount: 0 }))).toBe(false);
+    expect(isRetryableProviderError(new ScriptExhaustedError({ agent: 'po', turnCount: 0 }))).toBe(
+      false,
+    );
     expect(isRetryableProviderError(expectationError)).toBe(false);
     expect(isRetryableProviderError(new Error('anything else'))).toBe(false);
   });

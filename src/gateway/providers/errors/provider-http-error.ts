@@ -9,7 +9,13 @@ export class ProviderHttpError extends ProviderError {
   /** The response body as text, truncated and with the API key redacted. */
   readonly body: string;
 
-  constructor(fields: { provider: string; status: number; retryAfterMs?: number; body: string; detail?: string }) {
+  constructor(fields: {
+    provider: string;
+    status: number;
+    retryAfterMs?: number;
+    body: string;
+    detail?: string;
+  }) {
     const detail = fields.detail === undefined ? '' : `: ${fields.detail}`;
     super(fields.provider, `${fields.provider} answered HTTP ${fields.status}${detail}`);
     this.status = fields.status;

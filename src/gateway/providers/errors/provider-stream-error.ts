@@ -11,8 +11,16 @@ export class ProviderStreamError extends ProviderError {
   readonly errorType: string | undefined;
   readonly retryable: boolean;
 
-  constructor(fields: { provider: string; message: string; errorType?: string; retryable: boolean; cause?: unknown }) {
-    super(fields.provider, `${fields.provider} stream failed: ${fields.message}`, { cause: fields.cause });
+  constructor(fields: {
+    provider: string;
+    message: string;
+    errorType?: string;
+    retryable: boolean;
+    cause?: unknown;
+  }) {
+    super(fields.provider, `${fields.provider} stream failed: ${fields.message}`, {
+      cause: fields.cause,
+    });
     this.errorType = fields.errorType;
     this.retryable = fields.retryable;
   }

@@ -11,7 +11,10 @@ export class ProviderTimeoutError extends ProviderError {
 
   constructor(fields: { provider: string; phase: TimeoutPhase; timeoutMs: number }) {
     const wait = fields.phase === 'first-byte' ? 'the first byte' : 'the next chunk';
-    super(fields.provider, `${fields.provider} timed out waiting ${fields.timeoutMs} ms for ${wait}`);
+    super(
+      fields.provider,
+      `${fields.provider} timed out waiting ${fields.timeoutMs} ms for ${wait}`,
+    );
     this.phase = fields.phase;
     this.timeoutMs = fields.timeoutMs;
   }

@@ -20,9 +20,20 @@ export class ScriptExpectationError extends ProviderError {
   readonly expected: string;
   /** What the request carried, abridged. */
   readonly received: string;
-  constructor(fields: { source: string; agent: string; scriptIndex: number; agentTurn: number; check: ExpectationCheck; expected: string; received: string }) {
+  constructor(fields: {
+    source: string;
+    agent: string;
+    scriptIndex: number;
+    agentTurn: number;
+    check: ExpectationCheck;
+    expected: string;
+    received: string;
+  }) {
     const turn = `turns[${fields.scriptIndex}] (${fields.agent}'s turn ${fields.agentTurn + 1}) of ${fields.source}`;
-    super('scripted', `scripted model: the call does not match ${turn}: expected ${fields.expected}; received ${fields.received}`);
+    super(
+      'scripted',
+      `scripted model: the call does not match ${turn}: expected ${fields.expected}; received ${fields.received}`,
+    );
     this.agent = fields.agent;
     this.scriptIndex = fields.scriptIndex;
     this.agentTurn = fields.agentTurn;

@@ -2,7 +2,11 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderCancelledError } from '../errors/provider-cancelled-error.ts';
 import { ProviderConnectionError } from '../errors/provider-connection-error.ts';
 import { ProviderStreamError } from '../errors/provider-stream-error.ts';
-import { SilenceWatchdog, type ProviderTimeouts, type TimeoutScheduler } from './provider-timeouts.ts';
+import {
+  SilenceWatchdog,
+  type ProviderTimeouts,
+  type TimeoutScheduler,
+} from './provider-timeouts.ts';
 import { toProviderHttpError } from './to-provider-http-error.ts';
 
 /** One streaming POST to a provider. */
@@ -26,7 +30,9 @@ export type ServerSentEventsRequest = {
  * becomes ProviderCancelledError, and the HTTP request is aborted whenever the stream ends early
  * (error, abort, or a consumer that stopped iterating), so no connection is left streaming.
  */
-export async function* fetchServerSentEvents(request: ServerSentEventsRequest): AsyncGenerator<EventSourceMessage> {
+export async function* fetchServerSentEvents(
+  request: ServerSentEventsRequest,
+): AsyncGenerator<EventSourceMessage> {
   const { provider, signal } = request;
   if (signal.aborted) throw new ProviderCancelledError(provider);
   const connection = new AbortController();
@@ -49,7 +55,11 @@ export async function* fetchServerSentEvents(request: ServerSentEventsRequest): 
     try {
       response = await request.fetch(request.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...request.headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          ...request.headers,
+        },
         body: JSON.stringify(request.body),
         signal: connection.signal,
       });
@@ -57,11 +67,20 @@ export async function* fetchServerSentEvents(request: ServerSentEventsRequest): 
       throw interruption() ?? new ProviderConnectionError(provider, error);
     }
     if (!response.ok) {
-      const httpError = await toProviderHttpError({ provider, response, secret: request.secret, now: request.now() });
+      const httpError = await toProviderHttpError({
+        provider,
+        response,
+        secret: request.secret,
+        now: request.now(),
+      });
       throw interruption() ?? httpError;
     }
     if (response.body === null) {
-      throw new ProviderStreamError({ provider, message: 'the answer has no body', retryable: true });
+      throw new ProviderStreamError({
+        provider,
+        message: 'the answer has no body',
+        retryable: true,
+      });
     }
 
     const reader = response.body.getReader();
@@ -73,7 +92,15 @@ export async function* fetchServerSentEvents(request: ServerSentEventsRequest): 
       try {
         chunk = await reader.read();
       } catch (error) {
-        throw interruption() ?? new ProviderStreamError({ provider, message: 'connection lost', retryable: true, cause: error });
+        throw (
+          interruption() ??
+          new ProviderStreamError({
+            provider,
+            message: 'connection lost',
+            retryable: true,
+            cause: error,
+          })
+        );
       }
       watchdog.disarm();
       if (chunk.done) break;

@@ -12,7 +12,10 @@ export type ProviderTimeouts = {
  * Generous on purpose: a local model may load for a minute before its first token, and reasoning
  * models can think silently for long. Callers with tighter needs pass their own.
  */
-export const defaultProviderTimeouts: ProviderTimeouts = { firstByteTimeoutMs: 120_000, idleTimeoutMs: 120_000 };
+export const defaultProviderTimeouts: ProviderTimeouts = {
+  firstByteTimeoutMs: 120_000,
+  idleTimeoutMs: 120_000,
+};
 
 /** Runs `callback` after `ms` and returns what cancels it; tests inject a manual one. */
 export type TimeoutScheduler = (callback: () => void, ms: number) => () => void;
@@ -35,7 +38,12 @@ export class SilenceWatchdog {
   readonly #onTimeout: () => void;
   readonly #schedule: TimeoutScheduler;
 
-  constructor(fields: { provider: string; timeouts: ProviderTimeouts; onTimeout: () => void; schedule: TimeoutScheduler }) {
+  constructor(fields: {
+    provider: string;
+    timeouts: ProviderTimeouts;
+    onTimeout: () => void;
+    schedule: TimeoutScheduler;
+  }) {
     this.#provider = fields.provider;
     this.#timeouts = fields.timeouts;
     this.#onTimeout = fields.onTimeout;
@@ -49,7 +57,8 @@ export class SilenceWatchdog {
 
   arm(phase: TimeoutPhase): void {
     this.disarm();
-    const timeoutMs = phase === 'first-byte' ? this.#timeouts.firstByteTimeoutMs : this.#timeouts.idleTimeoutMs;
+    const timeoutMs =
+      phase === 'first-byte' ? this.#timeouts.firstByteTimeoutMs : this.#timeouts.idleTimeoutMs;
     this.#cancel = this.#schedule(() => {
       this.#fired = new ProviderTimeoutError({ provider: this.#provider, phase, timeoutMs });
       this.#onTimeout();

@@ -31,7 +31,12 @@ function readErrorMessage(body: string): string | undefined {
     if (typeof parsed !== 'object' || parsed === null || !('error' in parsed)) return undefined;
     const error = parsed.error;
     if (typeof error === 'string') return error;
-    if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
+    if (
+      typeof error === 'object' &&
+      error !== null &&
+      'message' in error &&
+      typeof error.message === 'string'
+    ) {
       return error.message;
     }
     return undefined;

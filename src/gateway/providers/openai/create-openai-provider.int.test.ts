@@ -28,7 +28,9 @@ const run = (options: Partial<OpenAiProviderOptions> = {}, signal = new AbortCon
 
 describe('createOpenAiProvider over HTTP', () => {
   it('POSTs the streaming body to {base}/chat/completions with a bearer key', async () => {
-    server.enqueue(openAiStream({ textDeltas: ['Hi'], usage: { inputTokens: 3, outputTokens: 1 } }));
+    server.enqueue(
+      openAiStream({ textDeltas: ['Hi'], usage: { inputTokens: 3, outputTokens: 1 } }),
+    );
     const { error } = await run();
     expect(error).toBeUndefined();
     const [received] = server.requests;
@@ -56,20 +58,30 @@ describe('createOpenAiProvider over HTTP', () => {
   it('uses the field the caller chose for the output limit', async () => {
     server.enqueue(openAiStream({ textDeltas: ['Hi'] }));
     await run({ maxTokensField: 'max_completion_tokens' });
-    expect(server.requests[0]?.body).toMatchObject({ max_completion_tokens: contractRequest.maxOutputTokens });
+    expect(server.requests[0]?.body).toMatchObject({
+      max_completion_tokens: contractRequest.maxOutputTokens,
+    });
     expect(server.requests[0]?.body).not.toHaveProperty('max_tokens');
   });
 
   it('reports a 429 with its retry-after and the provider message', async () => {
-    server.enqueue(openAiHttpError(429, 'Rate limit reached for gpt-4o-mini', { 'retry-after': '2' }));
+    server.enqueue(
+      openAiHttpError(429, 'Rate limit reached for gpt-4o-mini', { 'retry-after': '2' }),
+    );
     const { parts, error } = await run();
     expect(parts).toEqual([]);
     expect(error).toBeInstanceOf(ProviderHttpError);
-    expect(error).toMatchObject({ status: 429, retryAfterMs: 2000, message: expect.stringContaining('Rate limit reached') });
+    expect(error).toMatchObject({
+      status: 429,
+      retryAfterMs: 2000,
+      message: expect.stringContaining('Rate limit reached'),
+    });
   });
 
   it('prefers retry-after-ms when the server sends it', async () => {
-    server.enqueue(openAiHttpError(429, 'slow down', { 'retry-after-ms': '350', 'retry-after': '1' }));
+    server.enqueue(
+      openAiHttpError(429, 'slow down', { 'retry-after-ms': '350', 'retry-after': '1' }),
+    );
     const { error } = await run();
     expect(error).toMatchObject({ status: 429, retryAfterMs: 350 });
   });
@@ -77,21 +89,30 @@ describe('createOpenAiProvider over HTTP', () => {
   it('reports a 500 as a ProviderHttpError with the body', async () => {
     server.enqueue(openAiHttpError(500, 'The server had an error'));
     const { error } = await run();
-    expect(error).toMatchObject({ name: 'ProviderHttpError', status: 500, body: expect.stringContaining('server_error') });
+    expect(error).toMatchObject({
+      name: 'ProviderHttpError',
+      status: 500,
+      body: expect.stringContaining('server_error'),
+    });
   });
 
   it('never repeats the API key a 401 body echoed', async () => {
     server.enqueue(openAiHttpError(401, `Incorrect API key provided: ${apiKey}.`));
     const { error } = await run();
     expect(error).toBeInstanceOf(ProviderHttpError);
-    expect(JSON.stringify({ ...(error as ProviderHttpError), message: (error as Error).message })).not.toContain(apiKey);
+    expect(
+      JSON.stringify({ ...(error as ProviderHttpError), message: (error as Error).message }),
+    ).not.toContain(apiKey);
     expect((error as ProviderHttpError).body).toContain('[redacted]');
   });
 
   it('times out waiting for the first byte, and hangs up', async () => {
     server.enqueue({ kind: 'hang' });
     const timers = createManualTimeoutScheduler();
-    const outcome = run({ timeouts: { firstByteTimeoutMs: 1_000, idleTimeoutMs: 2_000 }, scheduleTimeout: timers.schedule });
+    const outcome = run({
+      timeouts: { firstByteTimeoutMs: 1_000, idleTimeoutMs: 2_000 },
+      scheduleTimeout: timers.schedule,
+    });
     const received = await server.waitForRequest(0);
     await timers.fire(1_000);
     const { parts, error } = await outcome;
@@ -104,12 +125,21 @@ describe('createOpenAiProvider over HTTP', () => {
   it('times out when the stream goes silent between chunks, after the text already sent', async () => {
     server.enqueue(openAiStream({ textDeltas: ['Thinking'], interrupt: 'stall' }));
     const timers = createManualTimeoutScheduler();
-    const stream = provider({ timeouts: { firstByteTimeoutMs: 1_000, idleTimeoutMs: 2_000 }, scheduleTimeout: timers.schedule });
-    const iterator = stream.stream(contractRequest, { signal: new AbortController().signal })[Symbol.asyncIterator]();
+    const stream = provider({
+      timeouts: { firstByteTimeoutMs: 1_000, idleTimeoutMs: 2_000 },
+      scheduleTimeout: timers.schedule,
+    });
+    const iterator = stream
+      .stream(contractRequest, { signal: new AbortController().signal })
+      [Symbol.asyncIterator]();
     expect((await iterator.next()).value).toEqual({ type: 'text-delta', text: 'Thinking' });
     const next = iterator.next();
     await timers.fire(2_000);
-    await expect(next).rejects.toMatchObject({ name: 'ProviderTimeoutError', phase: 'idle', timeoutMs: 2_000 });
+    await expect(next).rejects.toMatchObject({
+      name: 'ProviderTimeoutError',
+      phase: 'idle',
+      timeoutMs: 2_000,
+    });
     expect(await server.requests[0]?.outcome).toBe('client-closed');
   });
 
@@ -122,7 +152,9 @@ describe('createOpenAiProvider over HTTP', () => {
   it('closes the HTTP request when the caller aborts mid-stream', async () => {
     server.enqueue(openAiStream({ textDeltas: ['Thinking'], interrupt: 'stall' }));
     const controller = new AbortController();
-    const iterator = provider().stream(contractRequest, { signal: controller.signal })[Symbol.asyncIterator]();
+    const iterator = provider()
+      .stream(contractRequest, { signal: controller.signal })
+      [Symbol.asyncIterator]();
     await iterator.next();
     controller.abort();
     await expect(iterator.next()).rejects.toBeInstanceOf(ProviderCancelledError);
@@ -130,11 +162,23 @@ describe('createOpenAiProvider over HTTP', () => {
   });
 
   it('yields nothing more after an abort, even parts of a chunk already received', async () => {
-    const frames = [openAiChunk({ content: 'one ' }), openAiChunk({ content: 'two ' }), openAiChunk({ content: 'three' })];
+    const frames = [
+      openAiChunk({ content: 'one ' }),
+      openAiChunk({ content: 'two ' }),
+      openAiChunk({ content: 'three' }),
+    ];
     // One write, so all three deltas arrive in the same network chunk.
-    server.enqueue({ kind: 'stream', steps: [{ frame: frames.map((step) => ('frame' in step ? step.frame : '')).join('') }, { stall: true }] });
+    server.enqueue({
+      kind: 'stream',
+      steps: [
+        { frame: frames.map((step) => ('frame' in step ? step.frame : '')).join('') },
+        { stall: true },
+      ],
+    });
     const controller = new AbortController();
-    const iterator = provider().stream(contractRequest, { signal: controller.signal })[Symbol.asyncIterator]();
+    const iterator = provider()
+      .stream(contractRequest, { signal: controller.signal })
+      [Symbol.asyncIterator]();
     expect((await iterator.next()).value).toEqual({ type: 'text-delta', text: 'one ' });
     controller.abort();
     await expect(iterator.next()).rejects.toBeInstanceOf(ProviderCancelledError);
@@ -142,7 +186,9 @@ describe('createOpenAiProvider over HTTP', () => {
 
   it('closes the HTTP request when the consumer stops iterating early', async () => {
     server.enqueue(openAiStream({ textDeltas: ['One'], interrupt: 'stall' }));
-    for await (const part of provider().stream(contractRequest, { signal: new AbortController().signal })) {
+    for await (const part of provider().stream(contractRequest, {
+      signal: new AbortController().signal,
+    })) {
       expect(part.type).toBe('text-delta');
       break;
     }
@@ -179,7 +225,13 @@ describe('createOpenAiProvider over HTTP', () => {
     const text = 'frame' in frame ? frame.frame : '';
     server.enqueue({
       kind: 'stream',
-      steps: [{ frame: text.slice(0, 9) }, { delayMs: 20 }, { frame: text.slice(9) }, openAiChunk({}, 'stop'), openAiDone],
+      steps: [
+        { frame: text.slice(0, 9) },
+        { delayMs: 20 },
+        { frame: text.slice(9) },
+        openAiChunk({}, 'stop'),
+        openAiDone,
+      ],
     });
     const { parts, error } = await run();
     expect(error).toBeUndefined();

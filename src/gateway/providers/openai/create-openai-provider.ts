@@ -6,7 +6,12 @@ import {
   type ProviderTimeouts,
   type TimeoutScheduler,
 } from '../http/provider-timeouts.ts';
-import type { ModelProvider, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-provider.ts';
+import type {
+  ModelProvider,
+  ModelRequest,
+  ModelStreamOptions,
+  ModelStreamPart,
+} from '../model-provider.ts';
 import { decodeOpenAiStream } from './decode-openai-stream.ts';
 import { toOpenAiRequestBody, type OpenAiMaxTokensField } from './to-openai-request-body.ts';
 
@@ -35,12 +40,18 @@ export type OpenAiProviderOptions = {
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
   const baseUrl = (options.baseUrl ?? openAiDefaultBaseUrl).replace(/\/+$/, '');
   const maxTokensField =
-    options.maxTokensField ?? (baseUrl === openAiDefaultBaseUrl ? 'max_completion_tokens' : 'max_tokens');
+    options.maxTokensField ??
+    (baseUrl === openAiDefaultBaseUrl ? 'max_completion_tokens' : 'max_tokens');
   const timeouts = { ...defaultProviderTimeouts, ...options.timeouts };
   const headers: Record<string, string> =
-    options.apiKey === undefined || options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` };
+    options.apiKey === undefined || options.apiKey === ''
+      ? {}
+      : { authorization: `Bearer ${options.apiKey}` };
 
-  async function* stream(request: ModelRequest, { signal }: ModelStreamOptions): AsyncGenerator<ModelStreamPart> {
+  async function* stream(
+    request: ModelRequest,
+    { signal }: ModelStreamOptions,
+  ): AsyncGenerator<ModelStreamPart> {
     const events = fetchServerSentEvents({
       provider: 'openai',
       url: `${baseUrl}/chat/completions`,

@@ -5,13 +5,22 @@ import { finishStream, type ReportedUsage } from '../shared/finish-stream.ts';
 import { readJsonEvent } from '../shared/read-json-event.ts';
 import { toToolCallPart } from '../shared/to-tool-call-part.ts';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.ts';
-import { openAiChunkSchema, type OpenAiChunk, type OpenAiToolCallDelta } from './openai-chunk-schema.ts';
+import {
+  openAiChunkSchema,
+  type OpenAiChunk,
+  type OpenAiToolCallDelta,
+} from './openai-chunk-schema.ts';
 
 type PendingToolCall = { id: string; name: string; rawArguments: string };
 
 const provider = 'openai';
 // Error types a compatible server may send mid-stream for a transient fault.
-const transientErrorTypes = new Set(['server_error', 'overloaded_error', 'rate_limit_exceeded', 'timeout']);
+const transientErrorTypes = new Set([
+  'server_error',
+  'overloaded_error',
+  'rate_limit_exceeded',
+  'timeout',
+]);
 
 /**
  * Turns the server-sent events of a Chat Completions stream into stream parts. Tool-call arguments
@@ -57,7 +66,11 @@ export async function* decodeOpenAiStream(
   }
 
   if (!sawDone && finishReason === undefined) {
-    throw new ProviderStreamError({ provider, message: 'the stream ended before the model finished', retryable: true });
+    throw new ProviderStreamError({
+      provider,
+      message: 'the stream ended before the model finished',
+      retryable: true,
+    });
   }
   if (!toolCallsEmitted) yield* emitToolCalls(toolCalls);
   const rawArguments = [...toolCalls.values()].map((call) => call.rawArguments).join('');
@@ -69,7 +82,11 @@ export async function* decodeOpenAiStream(
   });
 }
 
-function accumulateToolCall(toolCalls: Map<number, PendingToolCall>, delta: OpenAiToolCallDelta, position: number): void {
+function accumulateToolCall(
+  toolCalls: Map<number, PendingToolCall>,
+  delta: OpenAiToolCallDelta,
+  position: number,
+): void {
   const index = delta.index ?? position;
   const call = toolCalls.get(index) ?? { id: '', name: '', rawArguments: '' };
   toolCalls.set(index, call);
@@ -91,7 +108,9 @@ function* emitToolCalls(toolCalls: Map<number, PendingToolCall>): Generator<Mode
 function readUsage(usage: NonNullable<OpenAiChunk['usage']>): ReportedUsage {
   return {
     ...(typeof usage.prompt_tokens === 'number' ? { inputTokens: usage.prompt_tokens } : {}),
-    ...(typeof usage.completion_tokens === 'number' ? { outputTokens: usage.completion_tokens } : {}),
+    ...(typeof usage.completion_tokens === 'number'
+      ? { outputTokens: usage.completion_tokens }
+      : {}),
   };
 }
 

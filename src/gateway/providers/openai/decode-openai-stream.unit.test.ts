@@ -7,10 +7,13 @@ import { serverSentEventsFrom } from '../testing/server-sent-events-from.ts';
 import { splitTextAt } from '../testing/split-text-at.ts';
 import { decodeOpenAiStream } from './decode-openai-stream.ts';
 
-const chunk = (delta: object, finishReason: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finishReason }] });
+const chunk = (delta: object, finishReason: string | null = null) => ({
+  choices: [{ index: 0, delta, finish_reason: finishReason }],
+});
 const toolDelta = (index: number, fields: object) => chunk({ tool_calls: [{ index, ...fields }] });
 const usageChunk = { choices: [], usage: { prompt_tokens: 11, completion_tokens: 7 } };
-const decode = (items: Array<string | object>) => collectStream(decodeOpenAiStream(serverSentEventsFrom(items), contractRequest));
+const decode = (items: Array<string | object>) =>
+  collectStream(decodeOpenAiStream(serverSentEventsFrom(items), contractRequest));
 
 describe('decodeOpenAiStream', () => {
   it('yields content deltas, skips empty ones, and closes with the final usage chunk', async () => {
@@ -34,7 +37,11 @@ describe('decodeOpenAiStream', () => {
   it('reassembles interleaved tool calls by index and emits them in index order', async () => {
     const { parts } = await decode([
       toolDelta(0, { id: 'call_a', type: 'function', function: { name: 'first', arguments: '' } }),
-      toolDelta(1, { id: 'call_b', type: 'function', function: { name: 'second', arguments: '{"b"' } }),
+      toolDelta(1, {
+        id: 'call_b',
+        type: 'function',
+        function: { name: 'second', arguments: '{"b"' },
+      }),
       toolDelta(0, { function: { arguments: '{"a":' } }),
       toolDelta(1, { function: { arguments: ':2}' } }),
       toolDelta(0, { function: { arguments: '1}' } }),
@@ -42,8 +49,20 @@ describe('decodeOpenAiStream', () => {
       '[DONE]',
     ]);
     expect(parts.filter((part) => part.type === 'tool-call')).toEqual([
-      { type: 'tool-call', id: 'call_a', name: 'first', rawArguments: '{"a":1}', arguments: { a: 1 } },
-      { type: 'tool-call', id: 'call_b', name: 'second', rawArguments: '{"b":2}', arguments: { b: 2 } },
+      {
+        type: 'tool-call',
+        id: 'call_a',
+        name: 'first',
+        rawArguments: '{"a":1}',
+        arguments: { a: 1 },
+      },
+      {
+        type: 'tool-call',
+        id: 'call_b',
+        name: 'second',
+        rawArguments: '{"b":2}',
+        arguments: { b: 2 },
+      },
     ]);
     expect(parts.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
   });
@@ -72,13 +91,20 @@ describe('decodeOpenAiStream', () => {
 
   it('emits a call with broken JSON arguments with a parse error instead of failing', async () => {
     const { parts, error } = await decode([
-      toolDelta(0, { id: 'call_a', function: { name: 'emit_artifact', arguments: '{"type": "busi' } }),
+      toolDelta(0, {
+        id: 'call_a',
+        function: { name: 'emit_artifact', arguments: '{"type": "busi' },
+      }),
       chunk({}, 'tool_calls'),
       '[DONE]',
     ]);
     expect(error).toBeUndefined();
     const call = parts.find((part) => part.type === 'tool-call');
-    expect(call).toMatchObject({ id: 'call_a', rawArguments: '{"type": "busi', arguments: undefined });
+    expect(call).toMatchObject({
+      id: 'call_a',
+      rawArguments: '{"type": "busi',
+      arguments: undefined,
+    });
     expect(call?.parseError).toMatch(/not valid JSON/);
   });
 
@@ -90,7 +116,13 @@ describe('decodeOpenAiStream', () => {
       '[DONE]',
     ]);
     expect(parts).toEqual([
-      { type: 'tool-call', id: 'call_0', name: 'lookup', rawArguments: '{"query":"bread"}', arguments: { query: 'bread' } },
+      {
+        type: 'tool-call',
+        id: 'call_0',
+        name: 'lookup',
+        rawArguments: '{"query":"bread"}',
+        arguments: { query: 'bread' },
+      },
       { type: 'usage', inputTokens: 5, outputTokens: 3, estimated: false },
       { type: 'finish', reason: 'tool_calls' },
     ]);
@@ -109,7 +141,12 @@ describe('decodeOpenAiStream', () => {
       { choices: [], usage: { prompt_tokens: 9 } },
       '[DONE]',
     ]);
-    expect(parts.find((part) => part.type === 'usage')).toEqual({ type: 'usage', inputTokens: 9, outputTokens: 2, estimated: true });
+    expect(parts.find((part) => part.type === 'usage')).toEqual({
+      type: 'usage',
+      inputTokens: 9,
+      outputTokens: 2,
+      estimated: true,
+    });
   });
 
   it('turns an error object in the middle of the stream into a ProviderStreamError after the text already sent', async () => {
@@ -119,12 +156,20 @@ describe('decodeOpenAiStream', () => {
     ]);
     expect(parts).toEqual([{ type: 'text-delta', text: 'Half' }]);
     expect(error).toBeInstanceOf(ProviderStreamError);
-    expect(error).toMatchObject({ errorType: 'server_error', retryable: true, message: expect.stringContaining('The server had an error') });
+    expect(error).toMatchObject({
+      errorType: 'server_error',
+      retryable: true,
+      message: expect.stringContaining('The server had an error'),
+    });
   });
 
   it('refuses a chunk that is not JSON', async () => {
     const { error } = await decode(['{"choices": [']);
-    expect(error).toMatchObject({ name: 'ProviderStreamError', retryable: false, message: expect.stringContaining('malformed') });
+    expect(error).toMatchObject({
+      name: 'ProviderStreamError',
+      retryable: false,
+      message: expect.stringContaining('malformed'),
+    });
   });
 
   it('fails when the stream ends before the model finished', async () => {
@@ -139,4 +184,3 @@ describe('decodeOpenAiStream', () => {
     expect(parts.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
   });
 });
-

@@ -4,7 +4,10 @@ import type { FinishReason } from '../model-provider.ts';
  * OpenAI's `finish_reason` in neutral terms. Some compatible servers (older Ollama among them) report
  * `stop` on a turn that made tool calls; the turn is a tool-call turn whatever they say.
  */
-export function mapOpenAiFinishReason(reason: string | undefined, madeToolCalls: boolean): FinishReason {
+export function mapOpenAiFinishReason(
+  reason: string | undefined,
+  madeToolCalls: boolean,
+): FinishReason {
   if (madeToolCalls && (reason === undefined || reason === 'stop')) return 'tool_calls';
   switch (reason) {
     case 'stop':

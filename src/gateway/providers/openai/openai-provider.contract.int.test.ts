@@ -7,6 +7,10 @@ import { createOpenAiProvider } from './create-openai-provider.ts';
 describeModelProviderContract('openai against its wire test server', async (scenario) => {
   const server = await startOpenAiTestServer();
   server.enqueue(openAiStream(scenarioToWireTurn(scenario)));
-  const provider = createOpenAiProvider({ model: 'gpt-test', apiKey: 'sk-test-key', baseUrl: server.baseUrl });
+  const provider = createOpenAiProvider({
+    model: 'gpt-test',
+    apiKey: 'sk-test-key',
+    baseUrl: server.baseUrl,
+  });
   return { provider, close: () => server.close() };
 });

@@ -23,7 +23,11 @@ export function toOpenAiRequestBody(fields: {
       : {
           tools: request.tools.map((tool) => ({
             type: 'function',
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+            function: {
+              name: tool.name,
+              description: tool.description,
+              parameters: tool.parameters,
+            },
           })),
         }),
     [fields.maxTokensField]: request.maxOutputTokens,

@@ -7,18 +7,26 @@ const request: ModelRequest = {
   system: 'You are Criativo.',
   messages: [
     { role: 'user', content: 'Hello' },
-    { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'emit_artifact', rawArguments: '{"type":"x"' }] },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'emit_artifact', rawArguments: '{"type":"x"' }],
+    },
     { role: 'tool', toolCallId: 'call_1', content: 'invalid JSON', isError: true },
     { role: 'assistant', content: 'Done.' },
   ],
-  tools: [{ name: 'emit_artifact', description: 'Records an artifact.', parameters: { type: 'object' } }],
+  tools: [
+    { name: 'emit_artifact', description: 'Records an artifact.', parameters: { type: 'object' } },
+  ],
   maxOutputTokens: 300,
   temperature: 0.2,
 };
 
 describe('toOpenAiRequestBody', () => {
   it('writes the Chat Completions streaming body', () => {
-    expect(toOpenAiRequestBody({ model: 'gpt-4o-mini', request, maxTokensField: 'max_tokens' })).toEqual({
+    expect(
+      toOpenAiRequestBody({ model: 'gpt-4o-mini', request, maxTokensField: 'max_tokens' }),
+    ).toEqual({
       model: 'gpt-4o-mini',
       messages: [
         { role: 'system', content: 'You are Criativo.' },
@@ -27,13 +35,26 @@ describe('toOpenAiRequestBody', () => {
           role: 'assistant',
           content: null,
           // Broken arguments are replayed exactly as the model wrote them.
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'emit_artifact', arguments: '{"type":"x"' } }],
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'emit_artifact', arguments: '{"type":"x"' },
+            },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: 'invalid JSON' },
         { role: 'assistant', content: 'Done.' },
       ],
       tools: [
-        { type: 'function', function: { name: 'emit_artifact', description: 'Records an artifact.', parameters: { type: 'object' } } },
+        {
+          type: 'function',
+          function: {
+            name: 'emit_artifact',
+            description: 'Records an artifact.',
+            parameters: { type: 'object' },
+          },
+        },
       ],
       max_tokens: 300,
       temperature: 0.2,
@@ -45,7 +66,13 @@ describe('toOpenAiRequestBody', () => {
   it('leaves out an empty system prompt, empty tools and an unset temperature', () => {
     const body = toOpenAiRequestBody({
       model: 'm',
-      request: { agent: 'po', system: '', messages: [{ role: 'user', content: 'Hi' }], tools: [], maxOutputTokens: 10 },
+      request: {
+        agent: 'po',
+        system: '',
+        messages: [{ role: 'user', content: 'Hi' }],
+        tools: [],
+        maxOutputTokens: 10,
+      },
       maxTokensField: 'max_completion_tokens',
     });
     expect(body).toEqual({

@@ -18,7 +18,8 @@ export function computeRetryDelay(fields: {
   settings: BackoffSettings;
 }): number | undefined {
   const { attempt, retryAfterMs, settings } = fields;
-  if (retryAfterMs !== undefined) return retryAfterMs <= settings.maxRetryAfterMs ? retryAfterMs : undefined;
+  if (retryAfterMs !== undefined)
+    return retryAfterMs <= settings.maxRetryAfterMs ? retryAfterMs : undefined;
   const backoff = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(backoff / 2 + (backoff / 2) * settings.random());
 }

@@ -10,5 +10,8 @@ describeModelProviderContract('withRetries around openai', async (scenario) => {
   const server = await startOpenAiTestServer();
   server.enqueue(openAiStream(scenarioToWireTurn(scenario)));
   const adapter = createOpenAiProvider({ model: 'gpt-test', baseUrl: server.baseUrl });
-  return { provider: withRetries(adapter, { sleep: async () => undefined }), close: () => server.close() };
+  return {
+    provider: withRetries(adapter, { sleep: async () => undefined }),
+    close: () => server.close(),
+  };
 });

@@ -6,7 +6,10 @@ import { collectStream, joinText } from '../testing/collect-stream.ts';
 import { contractRequest } from '../testing/contract-scenario.ts';
 import { openAiHttpError, openAiStream } from '../testing/openai-wire.ts';
 import type { SseTestServer } from '../testing/sse-test-server-types.ts';
-import { startAnthropicTestServer, startOpenAiTestServer } from '../testing/start-provider-test-servers.ts';
+import {
+  startAnthropicTestServer,
+  startOpenAiTestServer,
+} from '../testing/start-provider-test-servers.ts';
 import { withRetries } from './with-retries.ts';
 
 let server: SseTestServer;
@@ -21,12 +24,17 @@ describe('withRetries around the OpenAI adapter', () => {
   });
 
   it('honours a 429 retry-after in seconds, then streams the answer', async () => {
-    server.enqueue(openAiHttpError(429, 'Rate limit reached', { 'retry-after': '3' }), openAiStream({ textDeltas: ['Back'] }));
+    server.enqueue(
+      openAiHttpError(429, 'Rate limit reached', { 'retry-after': '3' }),
+      openAiStream({ textDeltas: ['Back'] }),
+    );
     const delays: number[] = [];
     const provider = withRetries(createOpenAiProvider({ model: 'm', baseUrl: server.baseUrl }), {
       sleep: async (ms) => void delays.push(ms),
     });
-    const { parts, error } = await collectStream(provider.stream(contractRequest, { signal: signal() }));
+    const { parts, error } = await collectStream(
+      provider.stream(contractRequest, { signal: signal() }),
+    );
     expect(error).toBeUndefined();
     expect(joinText(parts)).toBe('Back');
     expect(delays).toEqual([3_000]);
@@ -34,9 +42,16 @@ describe('withRetries around the OpenAI adapter', () => {
   });
 
   it('does not send the request again after the first delta, even for a retryable failure', async () => {
-    server.enqueue(openAiStream({ textDeltas: ['Half'], interrupt: 'disconnect' }), openAiStream({ textDeltas: ['Again'] }));
-    const provider = withRetries(createOpenAiProvider({ model: 'm', baseUrl: server.baseUrl }), { sleep: async () => undefined });
-    const { parts, error } = await collectStream(provider.stream(contractRequest, { signal: signal() }));
+    server.enqueue(
+      openAiStream({ textDeltas: ['Half'], interrupt: 'disconnect' }),
+      openAiStream({ textDeltas: ['Again'] }),
+    );
+    const provider = withRetries(createOpenAiProvider({ model: 'm', baseUrl: server.baseUrl }), {
+      sleep: async () => undefined,
+    });
+    const { parts, error } = await collectStream(
+      provider.stream(contractRequest, { signal: signal() }),
+    );
     expect(joinText(parts)).toBe('Half');
     expect(error).toMatchObject({ name: 'ProviderStreamError', retryable: true });
     expect(server.requests).toHaveLength(1);

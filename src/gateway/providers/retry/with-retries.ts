@@ -37,7 +37,10 @@ export function withRetries(provider: ModelProvider, options: RetryOptions = {})
   };
   const sleep = options.sleep ?? realSleep;
 
-  async function* stream(request: ModelRequest, { signal }: { signal: AbortSignal }): AsyncGenerator<ModelStreamPart> {
+  async function* stream(
+    request: ModelRequest,
+    { signal }: { signal: AbortSignal },
+  ): AsyncGenerator<ModelStreamPart> {
     for (let attempt = 1; ; attempt += 1) {
       let yieldedAnything = false;
       try {
@@ -47,7 +50,8 @@ export function withRetries(provider: ModelProvider, options: RetryOptions = {})
         }
         return;
       } catch (error) {
-        if (yieldedAnything || attempt >= maxAttempts || !isRetryableProviderError(error)) throw error;
+        if (yieldedAnything || attempt >= maxAttempts || !isRetryableProviderError(error))
+          throw error;
         const retryAfterMs = error instanceof ProviderHttpError ? error.retryAfterMs : undefined;
         const delayMs = computeRetryDelay({ attempt, retryAfterMs, settings });
         if (delayMs === undefined) throw error;

@@ -18,9 +18,16 @@ const success: Attempt = {
   ],
 };
 const rateLimited = (retryAfterMs?: number): Attempt => ({
-  error: new ProviderHttpError({ provider: 'fake', status: 429, body: '', ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),
+  error: new ProviderHttpError({
+    provider: 'fake',
+    status: 429,
+    body: '',
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  }),
 });
-const serverError = (status = 500): Attempt => ({ error: new ProviderHttpError({ provider: 'fake', status, body: `attempt ${status}` }) });
+const serverError = (status = 500): Attempt => ({
+  error: new ProviderHttpError({ provider: 'fake', status, body: `attempt ${status}` }),
+});
 
 /** A provider playing one scripted attempt per call, counting the calls. */
 function fakeProvider(attempts: Attempt[]): ModelProvider & { calls: number } {
@@ -58,18 +65,33 @@ describe('withRetries', () => {
   });
 
   it('backs off exponentially with jitter, capped, when no retry-after was given', async () => {
-    const inner = fakeProvider([serverError(), serverError(502), serverError(503), serverError(504), success]);
+    const inner = fakeProvider([
+      serverError(),
+      serverError(502),
+      serverError(503),
+      serverError(504),
+      success,
+    ]);
     const { sleep, delays } = recordingSleep();
     const randoms = [0, 1, 0.5, 1];
     const random = () => randoms.shift() ?? 0;
-    await run(withRetries(inner, { sleep, random, maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 500 }));
+    await run(
+      withRetries(inner, { sleep, random, maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 500 }),
+    );
     // Backoffs 100, 200, 400, 500 (capped); half fixed, half scaled by random.
     expect(delays).toEqual([50, 200, 300, 500]);
   });
 
   it('never retries once a part reached the caller', async () => {
-    const failure = new ProviderStreamError({ provider: 'fake', message: 'overloaded', retryable: true });
-    const inner = fakeProvider([{ parts: [{ type: 'text-delta', text: 'Hel' }], error: failure }, success]);
+    const failure = new ProviderStreamError({
+      provider: 'fake',
+      message: 'overloaded',
+      retryable: true,
+    });
+    const inner = fakeProvider([
+      { parts: [{ type: 'text-delta', text: 'Hel' }], error: failure },
+      success,
+    ]);
     const { sleep, delays } = recordingSleep();
     const { parts, error } = await run(withRetries(inner, { sleep }));
     expect(parts).toEqual([{ type: 'text-delta', text: 'Hel' }]);
@@ -96,7 +118,10 @@ describe('withRetries', () => {
   });
 
   it('retries a connection that could not be made', async () => {
-    const inner = fakeProvider([{ error: new ProviderConnectionError('fake', new Error('ECONNREFUSED')) }, success]);
+    const inner = fakeProvider([
+      { error: new ProviderConnectionError('fake', new Error('ECONNREFUSED')) },
+      success,
+    ]);
     const { error } = await run(withRetries(inner, recordingSleep()));
     expect(error).toBeUndefined();
     expect(inner.calls).toBe(2);
@@ -113,8 +138,12 @@ describe('withRetries', () => {
   it('tells onRetry before each wait', async () => {
     const notices: unknown[] = [];
     const inner = fakeProvider([rateLimited(10), success]);
-    await run(withRetries(inner, { ...recordingSleep(), onRetry: (notice) => notices.push(notice) }));
-    expect(notices).toEqual([{ provider: 'fake', attempt: 1, delayMs: 10, error: expect.any(ProviderHttpError) }]);
+    await run(
+      withRetries(inner, { ...recordingSleep(), onRetry: (notice) => notices.push(notice) }),
+    );
+    expect(notices).toEqual([
+      { provider: 'fake', attempt: 1, delayMs: 10, error: expect.any(ProviderHttpError) },
+    ]);
   });
 
   it('stops waiting and reports cancellation when aborted during the wait, even if the sleep ignores the signal', async () => {

@@ -2,7 +2,12 @@ import { ProviderCancelledError } from '../errors/provider-cancelled-error.ts';
 import { ProviderHttpError } from '../errors/provider-http-error.ts';
 import { ScriptExhaustedError } from '../errors/script-exhausted-error.ts';
 import { ScriptExpectationError } from '../errors/script-expectation-error.ts';
-import type { ModelProvider, ModelRequest, ModelStreamOptions, ModelStreamPart } from '../model-provider.ts';
+import type {
+  ModelProvider,
+  ModelRequest,
+  ModelStreamOptions,
+  ModelStreamPart,
+} from '../model-provider.ts';
 import { realSleep, sleepUnlessCancelled, type Sleep } from '../retry/sleep-unless-cancelled.ts';
 import { finishStream } from '../shared/finish-stream.ts';
 import { toToolCallPart } from '../shared/to-tool-call-part.ts';
@@ -48,7 +53,10 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
   const scriptIndexOf = new Map(script.turns.map((turn, index) => [turn, index]));
   const cursor = new Map<string, number>(Object.entries(readStartAt(options.startAt ?? {})));
 
-  async function* stream(request: ModelRequest, { signal }: ModelStreamOptions): AsyncGenerator<ModelStreamPart> {
+  async function* stream(
+    request: ModelRequest,
+    { signal }: ModelStreamOptions,
+  ): AsyncGenerator<ModelStreamPart> {
     const ensureNotCancelled = (): void => {
       if (signal.aborted) throw new ProviderCancelledError('scripted');
     };
@@ -56,20 +64,42 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
     const turns = turnsByAgent.get(request.agent) ?? [];
     const turnIndex = cursor.get(request.agent) ?? 0;
     const turn = turns[turnIndex];
-    if (turn === undefined) throw new ScriptExhaustedError({ agent: request.agent, turnCount: turns.length });
+    if (turn === undefined)
+      throw new ScriptExhaustedError({ agent: request.agent, turnCount: turns.length });
     // Taken before the first part, so a cancelled call still consumes its turn, as a real call would.
     cursor.set(request.agent, turnIndex + 1);
 
     const mismatch = matchExpectation(turn.expect, request);
     if (mismatch !== undefined) {
-      throw new ScriptExpectationError({ source, agent: request.agent, scriptIndex: scriptIndexOf.get(turn) ?? -1, agentTurn: turnIndex, ...mismatch });
+      throw new ScriptExpectationError({
+        source,
+        agent: request.agent,
+        scriptIndex: scriptIndexOf.get(turn) ?? -1,
+        agentTurn: turnIndex,
+        ...mismatch,
+      });
     }
-    const wait = (ms: number | undefined) => (ms ? sleepUnlessCancelled({ ms, signal, sleep: options.sleep ?? realSleep, provider: 'scripted' }) : undefined);
+    const wait = (ms: number | undefined) =>
+      ms
+        ? sleepUnlessCancelled({
+            ms,
+            signal,
+            sleep: options.sleep ?? realSleep,
+            provider: 'scripted',
+          })
+        : undefined;
     await wait(turn.delay_ms);
     if (turn.fail !== undefined) {
       const { status, message, retry_after: retryAfter } = turn.fail;
-      const retryAfterMs = retryAfter === undefined ? {} : { retryAfterMs: Math.round(retryAfter * 1000) };
-      throw new ProviderHttpError({ provider: 'scripted', status, body: message, detail: message, ...retryAfterMs });
+      const retryAfterMs =
+        retryAfter === undefined ? {} : { retryAfterMs: Math.round(retryAfter * 1000) };
+      throw new ProviderHttpError({
+        provider: 'scripted',
+        status,
+        body: message,
+        detail: message,
+        ...retryAfterMs,
+      });
     }
 
     let partsSent = 0;
@@ -91,7 +121,10 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
     ensureNotCancelled();
     yield* finishStream({
       request,
-      reported: turn.usage && { inputTokens: turn.usage.input_tokens, outputTokens: turn.usage.output_tokens },
+      reported: turn.usage && {
+        inputTokens: turn.usage.input_tokens,
+        outputTokens: turn.usage.output_tokens,
+      },
       outputText: turn.text + rawArguments.join(''),
       reason: turn.tool_calls.length > 0 ? 'tool_calls' : 'stop',
     });

@@ -17,22 +17,35 @@ function writeScript(name: string, content: string): string {
 
 describe('loadScriptedProvider', () => {
   it('plays a script file, named after its path', async () => {
-    const path = writeScript('ok.json', JSON.stringify({ turns: [{ agent: 'criativo', text: 'From a file.' }] }));
+    const path = writeScript(
+      'ok.json',
+      JSON.stringify({ turns: [{ agent: 'criativo', text: 'From a file.' }] }),
+    );
     const provider = loadScriptedProvider(path);
     expect([provider.name, provider.model]).toEqual(['scripted', path]);
     const { parts } = await collectStream(
-      provider.stream({ agent: 'criativo', system: '', messages: [], tools: [], maxOutputTokens: 10 }, { signal: new AbortController().signal }),
+      provider.stream(
+        { agent: 'criativo', system: '', messages: [], tools: [], maxOutputTokens: 10 },
+        { signal: new AbortController().signal },
+      ),
     );
     expect(joinText(parts)).toBe('From a file.');
   });
 
   it('names the file and the JSON path of a bad script', () => {
-    const path = writeScript('bad.json', JSON.stringify({ turns: [{ agent: 'po', tool_calls: [{ arguments: {} }] }] }));
+    const path = writeScript(
+      'bad.json',
+      JSON.stringify({ turns: [{ agent: 'po', tool_calls: [{ arguments: {} }] }] }),
+    );
     expect(() => loadScriptedProvider(path)).toThrow(ScriptInvalidError);
-    expect(() => loadScriptedProvider(path)).toThrow(`invalid scripted model (${path}): turns[0].tool_calls[0].name:`);
+    expect(() => loadScriptedProvider(path)).toThrow(
+      `invalid scripted model (${path}): turns[0].tool_calls[0].name:`,
+    );
   });
 
   it('reports a missing file as a bad script', () => {
-    expect(() => loadScriptedProvider(join(directory, 'missing.json'))).toThrow(/\(file\): cannot be read: ENOENT/);
+    expect(() => loadScriptedProvider(join(directory, 'missing.json'))).toThrow(
+      /\(file\): cannot be read: ENOENT/,
+    );
   });
 });

@@ -10,11 +10,20 @@ export type ExpectationMismatch = { check: ExpectationCheck; expected: string; r
  * the `messages` substrings one after another through the serialized messages (each found after the
  * end of the one before), every `tools` name offered. Undefined when all hold.
  */
-export function matchExpectation(expectation: ScriptedExpectation | undefined, request: ModelRequest): ExpectationMismatch | undefined {
+export function matchExpectation(
+  expectation: ScriptedExpectation | undefined,
+  request: ModelRequest,
+): ExpectationMismatch | undefined {
   if (expectation === undefined) return undefined;
-  const missingInSystem = (expectation.system ?? []).find((substring) => !request.system.includes(substring));
+  const missingInSystem = (expectation.system ?? []).find(
+    (substring) => !request.system.includes(substring),
+  );
   if (missingInSystem !== undefined) {
-    return { check: 'system', expected: `the system prompt to contain ${quote(missingInSystem)}`, received: `a system prompt of ${request.system.length} characters: ${quote(abridge(request.system, 240))}` };
+    return {
+      check: 'system',
+      expected: `the system prompt to contain ${quote(missingInSystem)}`,
+      received: `a system prompt of ${request.system.length} characters: ${quote(abridge(request.system, 240))}`,
+    };
   }
   const messages = expectation.messages ?? [];
   if (messages.length > 0) {
@@ -27,14 +36,23 @@ export function matchExpectation(expectation: ScriptedExpectation | undefined, r
         from = found + substring.length;
         continue;
       }
-      const after = position === 0 ? '' : ` after ${quote(abridge(messages[position - 1] ?? '', 60))}`;
-      return { check: 'messages', expected: `the messages to contain ${quote(substring)}${after}`, received: describeMessages(serialized) };
+      const after =
+        position === 0 ? '' : ` after ${quote(abridge(messages[position - 1] ?? '', 60))}`;
+      return {
+        check: 'messages',
+        expected: `the messages to contain ${quote(substring)}${after}`,
+        received: describeMessages(serialized),
+      };
     }
   }
   const offered = request.tools.map((tool) => tool.name);
   const missingTool = (expectation.tools ?? []).find((name) => !offered.includes(name));
   if (missingTool !== undefined) {
-    return { check: 'tools', expected: `the tool ${quote(missingTool)} to be offered`, received: offered.length === 0 ? 'no tools' : `the tools ${offered.join(', ')}` };
+    return {
+      check: 'tools',
+      expected: `the tool ${quote(missingTool)} to be offered`,
+      received: offered.length === 0 ? 'no tools' : `the tools ${offered.join(', ')}`,
+    };
   }
   return undefined;
 }
@@ -43,7 +61,9 @@ export function matchExpectation(expectation: ScriptedExpectation | undefined, r
 export function serializeMessage(message: ModelMessage): string {
   if (message.role === 'user') return `user: ${message.content}`;
   if (message.role === 'tool') return `tool: ${message.content}`;
-  const calls = (message.toolCalls ?? []).map((call) => ` ${call.name}(${call.rawArguments})`).join('');
+  const calls = (message.toolCalls ?? [])
+    .map((call) => ` ${call.name}(${call.rawArguments})`)
+    .join('');
   return `assistant: ${message.content}${calls}`;
 }
 
@@ -52,7 +72,10 @@ const shownMessages = 8;
 function describeMessages(serialized: string[]): string {
   if (serialized.length === 0) return 'no messages';
   const shown = serialized.slice(-shownMessages).map((message) => quote(abridge(message, 100)));
-  const earlier = serialized.length > shownMessages ? `… ${serialized.length - shownMessages} earlier, then ` : '';
+  const earlier =
+    serialized.length > shownMessages
+      ? `… ${serialized.length - shownMessages} earlier, then `
+      : '';
   return `${serialized.length} message${serialized.length === 1 ? '' : 's'}: ${earlier}${shown.join(' · ')}`;
 }
 

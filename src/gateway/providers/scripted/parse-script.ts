@@ -8,7 +8,9 @@ export function parseScriptText(text: string, source: string): Script {
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ScriptInvalidError(source, [{ path: '(file)', message: `is not valid JSON: ${reason}` }]);
+    throw new ScriptInvalidError(source, [
+      { path: '(file)', message: `is not valid JSON: ${reason}` },
+    ]);
   }
   return validateScript(value, source);
 }
@@ -28,6 +30,8 @@ export function validateScript(value: unknown, source: string): Script {
 export function formatJsonPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
   return path
-    .map((key, position) => (typeof key === 'number' ? `[${key}]` : `${position === 0 ? '' : '.'}${String(key)}`))
+    .map((key, position) =>
+      typeof key === 'number' ? `[${key}]` : `${position === 0 ? '' : '.'}${String(key)}`,
+    )
     .join('');
 }

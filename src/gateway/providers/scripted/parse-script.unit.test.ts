@@ -23,7 +23,11 @@ describe('parseScriptText', () => {
     const script = {
       turns: [
         { agent: 'criativo', text: 'ok' },
-        { agent: '', tool_calls: [{ name: '', arguments: {} }], usage: { input_tokens: -1, output_tokens: 1.5 } },
+        {
+          agent: '',
+          tool_calls: [{ name: '', arguments: {} }],
+          usage: { input_tokens: -1, output_tokens: 1.5 },
+        },
       ],
     };
     expect(issuesOf(() => validateScript(script, 'demo.json'))).toEqual([
@@ -41,8 +45,18 @@ describe('parseScriptText', () => {
 
   it('reads expect, delay_ms, pace_ms and fail', () => {
     const turns = [
-      { agent: 'criativo', text: 'Hi', expect: { system: ['Criativo'], messages: ['a', 'b'], tools: ['emit_artifact'] }, delay_ms: 300, pace_ms: 40 },
-      { agent: 'criativo', fail: { status: 429, message: 'rate limited', retry_after: 1.5 }, delay_ms: 10 },
+      {
+        agent: 'criativo',
+        text: 'Hi',
+        expect: { system: ['Criativo'], messages: ['a', 'b'], tools: ['emit_artifact'] },
+        delay_ms: 300,
+        pace_ms: 40,
+      },
+      {
+        agent: 'criativo',
+        fail: { status: 429, message: 'rate limited', retry_after: 1.5 },
+        delay_ms: 10,
+      },
     ];
     expect(validateScript({ turns }, 'x').turns).toEqual([
       { ...turns[0], tool_calls: [] },
@@ -56,36 +70,60 @@ describe('parseScriptText', () => {
         { agent: 'po', expect: { system: [], messages: [''], tool: ['x'] } },
         { agent: 'po', delay_ms: -1, pace_ms: 2.5 },
         { agent: 'po', fail: { status: 200, message: '', retry_after: -1 } },
-        { agent: 'po', text: 'streamed', tool_calls: [{ name: 'x' }], pace_ms: 5, fail: { status: 500, message: 'down' } },
+        {
+          agent: 'po',
+          text: 'streamed',
+          tool_calls: [{ name: 'x' }],
+          pace_ms: 5,
+          fail: { status: 500, message: 'down' },
+        },
       ],
     };
     expect(issuesOf(() => validateScript(script, 'x'))).toEqual([
       { path: 'turns[0].expect.system', message: 'must list at least one entry when present' },
-      { path: 'turns[0].expect.messages[0]', message: 'must be a non-empty substring of the messages' },
+      {
+        path: 'turns[0].expect.messages[0]',
+        message: 'must be a non-empty substring of the messages',
+      },
       { path: 'turns[0].expect', message: 'Unrecognized key: "tool"' },
       { path: 'turns[1].delay_ms', message: 'must not be negative' },
       { path: 'turns[1].pace_ms', message: 'must be a whole number' },
       { path: 'turns[2].fail.status', message: 'must be an HTTP error status (400–599)' },
       { path: 'turns[2].fail.message', message: 'must say what went wrong' },
       { path: 'turns[2].fail.retry_after', message: 'must not be negative' },
-      { path: 'turns[3].text', message: 'must be left out of a turn that fails: a failed call streams nothing' },
-      { path: 'turns[3].tool_calls', message: 'must be left out of a turn that fails: a failed call streams nothing' },
-      { path: 'turns[3].pace_ms', message: 'must be left out of a turn that fails: a failed call streams nothing' },
+      {
+        path: 'turns[3].text',
+        message: 'must be left out of a turn that fails: a failed call streams nothing',
+      },
+      {
+        path: 'turns[3].tool_calls',
+        message: 'must be left out of a turn that fails: a failed call streams nothing',
+      },
+      {
+        path: 'turns[3].pace_ms',
+        message: 'must be left out of a turn that fails: a failed call streams nothing',
+      },
     ]);
   });
 
   it('refuses text that is not JSON, and says the file is the problem', () => {
-    expect(() => parseScriptText('{"turns": [', 'demo.json')).toThrow(/invalid scripted model \(demo\.json\): \(file\): is not valid JSON/);
+    expect(() => parseScriptText('{"turns": [', 'demo.json')).toThrow(
+      /invalid scripted model \(demo\.json\): \(file\): is not valid JSON/,
+    );
   });
 
   it('refuses a script without turns', () => {
-    expect(issuesOf(() => validateScript({}, 'x'))).toEqual([{ path: 'turns', message: expect.any(String) }]);
+    expect(issuesOf(() => validateScript({}, 'x'))).toEqual([
+      { path: 'turns', message: expect.any(String) },
+    ]);
   });
 });
 
 describe('formatJsonPath', () => {
   it('writes indexes in brackets and keys with dots', () => {
-    expect(formatJsonPath(['turns', 2, 'tool_calls', 0, 'name'])).toBe('turns[2].tool_calls[0].name');
+    expect(formatJsonPath(['turns', 2, 'tool_calls', 0, 'name'])).toBe(
+      'turns[2].tool_calls[0].name',
+    );
     expect(formatJsonPath([])).toBe('(root)');
   });
 });

@@ -4,8 +4,12 @@ import { z } from 'zod';
  * The scripted-model file, in the record's wire names (`tool_calls`, `input_tokens`). Objects are
  * strict so a misspelt key (`tool_call`) is refused instead of silently scripting an empty turn.
  */
-const nonNegativeInteger = z.number().int('must be a whole number').nonnegative('must not be negative');
-const nonEmptyStrings = (rule: string) => z.array(z.string().min(1, rule)).min(1, 'must list at least one entry when present');
+const nonNegativeInteger = z
+  .number()
+  .int('must be a whole number')
+  .nonnegative('must not be negative');
+const nonEmptyStrings = (rule: string) =>
+  z.array(z.string().min(1, rule)).min(1, 'must list at least one entry when present');
 
 const scriptedToolCallSchema = z.strictObject({
   name: z.string().min(1, 'must be a non-empty tool name'),
@@ -24,7 +28,11 @@ const scriptedExpectationSchema = z.strictObject({
 
 /** A provider HTTP error in place of an answer: a 429 or 5xx is retried as a real one would be. */
 const scriptedFailureSchema = z.strictObject({
-  status: z.number().int('must be a whole number').min(400, 'must be an HTTP error status (400–599)').max(599, 'must be an HTTP error status (400–599)'),
+  status: z
+    .number()
+    .int('must be a whole number')
+    .min(400, 'must be an HTTP error status (400–599)')
+    .max(599, 'must be an HTTP error status (400–599)'),
   message: z.string().min(1, 'must say what went wrong'),
   /** Seconds the provider asks to wait, as the HTTP `retry-after` header says it; fractions allowed. */
   retry_after: z.number().nonnegative('must not be negative').optional(),
@@ -35,7 +43,9 @@ const scriptedTurnSchema = z
     agent: z.string().min(1, 'must be a non-empty agent slug'),
     text: z.string().default(''),
     tool_calls: z.array(scriptedToolCallSchema).default([]),
-    usage: z.strictObject({ input_tokens: nonNegativeInteger, output_tokens: nonNegativeInteger }).optional(),
+    usage: z
+      .strictObject({ input_tokens: nonNegativeInteger, output_tokens: nonNegativeInteger })
+      .optional(),
     expect: scriptedExpectationSchema.optional(),
     /** Milliseconds before the first part (or the failure), like a model's time to first token. */
     delay_ms: nonNegativeInteger.optional(),
@@ -47,8 +57,14 @@ const scriptedTurnSchema = z
     if (turn.fail === undefined) return;
     for (const key of ['text', 'tool_calls', 'usage', 'pace_ms'] as const) {
       const value = turn[key];
-      const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-      if (!empty) context.addIssue({ code: 'custom', path: [key], message: 'must be left out of a turn that fails: a failed call streams nothing' });
+      const empty =
+        value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+      if (!empty)
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'must be left out of a turn that fails: a failed call streams nothing',
+        });
     }
   });
 

@@ -4,7 +4,12 @@ import { splitIntoWordDeltas } from './split-into-word-deltas.ts';
 
 describe('splitIntoWordDeltas', () => {
   it('gives one delta per word, whitespace kept with the word before it', () => {
-    expect(splitIntoWordDeltas('  Olá, mundo!\nTudo bem? ')).toEqual(['  Olá, ', 'mundo!\n', 'Tudo ', 'bem? ']);
+    expect(splitIntoWordDeltas('  Olá, mundo!\nTudo bem? ')).toEqual([
+      '  Olá, ',
+      'mundo!\n',
+      'Tudo ',
+      'bem? ',
+    ]);
   });
 
   it('gives nothing for empty text and one delta for whitespace only', () => {

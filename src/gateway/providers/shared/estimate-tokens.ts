@@ -26,5 +26,8 @@ const OVERHEAD_PER_MESSAGE = 8;
 export function reservableInputTokens(request: ModelRequest): number {
   const history = request.messages.length === 0 ? '' : JSON.stringify(request.messages);
   const tools = request.tools.length === 0 ? '' : JSON.stringify(request.tools);
-  return Buffer.byteLength(request.system + history + tools, 'utf8') + OVERHEAD_PER_MESSAGE * (request.messages.length + 1);
+  return (
+    Buffer.byteLength(request.system + history + tools, 'utf8') +
+    OVERHEAD_PER_MESSAGE * (request.messages.length + 1)
+  );
 }

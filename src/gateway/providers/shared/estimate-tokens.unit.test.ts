@@ -13,7 +13,13 @@ describe('estimateTokens', () => {
   it('counts the system prompt, the history and the tools of a request', () => {
     const bare = { agent: 'po', system: 'abcd', messages: [], tools: [], maxOutputTokens: 1 };
     expect(estimateRequestTokens(bare)).toBe(1);
-    const full = { ...bare, messages: [{ role: 'user' as const, content: 'hello' }], tools: [{ name: 't', description: 'd', parameters: {} }] };
-    expect(estimateRequestTokens(full)).toBe(estimateTokens('abcd' + JSON.stringify(full.messages) + JSON.stringify(full.tools)));
+    const full = {
+      ...bare,
+      messages: [{ role: 'user' as const, content: 'hello' }],
+      tools: [{ name: 't', description: 'd', parameters: {} }],
+    };
+    expect(estimateRequestTokens(full)).toBe(
+      estimateTokens('abcd' + JSON.stringify(full.messages) + JSON.stringify(full.tools)),
+    );
   });
 });

@@ -21,7 +21,9 @@ export function anthropicMessageStart(inputTokens: number | undefined): StreamSt
     model: 'test-model',
     stop_reason: null,
     stop_sequence: null,
-    ...(inputTokens === undefined ? {} : { usage: { input_tokens: inputTokens, output_tokens: 1 } }),
+    ...(inputTokens === undefined
+      ? {}
+      : { usage: { input_tokens: inputTokens, output_tokens: 1 } }),
   };
   return anthropicEvent({ type: 'message_start', message });
 }
@@ -33,33 +35,63 @@ export function anthropicErrorEvent(errorType: string, message: string): StreamS
 
 /** A whole streamed turn in Anthropic's format. */
 export function anthropicStream(turn: WireTurn): TestServerResponse {
-  const steps: StreamStep[] = [anthropicMessageStart(turn.usage?.inputTokens), anthropicEvent({ type: 'ping' })];
+  const steps: StreamStep[] = [
+    anthropicMessageStart(turn.usage?.inputTokens),
+    anthropicEvent({ type: 'ping' }),
+  ];
   let index = 0;
   const textDeltas = turn.textDeltas ?? [];
   if (textDeltas.length > 0) {
-    steps.push(anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+    steps.push(
+      anthropicEvent({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      }),
+    );
     for (const text of textDeltas) {
-      steps.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+      steps.push(
+        anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }),
+      );
     }
-    if (turn.interrupt === undefined) steps.push(anthropicEvent({ type: 'content_block_stop', index }));
+    if (turn.interrupt === undefined)
+      steps.push(anthropicEvent({ type: 'content_block_stop', index }));
     index += 1;
   }
-  if (turn.interrupt !== undefined) return { kind: 'stream', steps: [...steps, anthropicInterruption(turn.interrupt)] };
+  if (turn.interrupt !== undefined)
+    return { kind: 'stream', steps: [...steps, anthropicInterruption(turn.interrupt)] };
 
   const toolCalls = turn.toolCalls ?? [];
   for (const call of toolCalls) {
     steps.push(
-      anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+      anthropicEvent({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      }),
     );
     for (const piece of call.argumentChunks) {
-      steps.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      steps.push(
+        anthropicEvent({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: piece },
+        }),
+      );
     }
     steps.push(anthropicEvent({ type: 'content_block_stop', index }));
     index += 1;
   }
   const stopReason = turn.finishReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn');
-  const usage = turn.usage === undefined ? {} : { usage: { output_tokens: turn.usage.outputTokens } };
-  steps.push(anthropicEvent({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, ...usage }));
+  const usage =
+    turn.usage === undefined ? {} : { usage: { output_tokens: turn.usage.outputTokens } };
+  steps.push(
+    anthropicEvent({
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      ...usage,
+    }),
+  );
   steps.push(anthropicEvent({ type: 'message_stop' }));
   return { kind: 'stream', steps };
 }
@@ -71,7 +103,12 @@ export function anthropicHttpError(
   message: string,
   headers: Record<string, string> = {},
 ): TestServerResponse {
-  return { kind: 'json', status, headers, body: { type: 'error', error: { type: errorType, message } } };
+  return {
+    kind: 'json',
+    status,
+    headers,
+    body: { type: 'error', error: { type: errorType, message } },
+  };
 }
 
 function anthropicInterruption(interrupt: NonNullable<WireTurn['interrupt']>): StreamStep {

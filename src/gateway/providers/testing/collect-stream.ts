@@ -4,7 +4,9 @@ import type { ModelStreamPart } from '../model-provider.ts';
 export type StreamOutcome = { parts: ModelStreamPart[]; error: unknown };
 
 /** Drains a stream without throwing, so a test can assert on the parts seen before a failure too. */
-export async function collectStream(stream: AsyncIterable<ModelStreamPart>): Promise<StreamOutcome> {
+export async function collectStream(
+  stream: AsyncIterable<ModelStreamPart>,
+): Promise<StreamOutcome> {
   const parts: ModelStreamPart[] = [];
   try {
     for await (const part of stream) parts.push(part);

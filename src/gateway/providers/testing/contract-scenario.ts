@@ -64,7 +64,10 @@ export function scenarioToWireTurn(scenario: ContractScenario): WireTurn {
     case 'turn':
       return toWireTurn(scenario.turn);
     case 'failure':
-      return { textDeltas: ['Partial ', 'answer'], interrupt: { errorType: 'invalid_request_error', message: 'scripted failure' } };
+      return {
+        textDeltas: ['Partial ', 'answer'],
+        interrupt: { errorType: 'invalid_request_error', message: 'scripted failure' },
+      };
     case 'endless':
       return { textDeltas: [scenario.firstText], interrupt: 'stall' };
   }

@@ -3,7 +3,12 @@ import { ProviderCancelledError } from '../errors/provider-cancelled-error.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import type { ModelStreamPart } from '../model-provider.ts';
 import { collectStream, joinText } from './collect-stream.ts';
-import { contractRequest, type ContractFixture, type ContractScenario, type ContractTurn } from './contract-scenario.ts';
+import {
+  contractRequest,
+  type ContractFixture,
+  type ContractScenario,
+  type ContractTurn,
+} from './contract-scenario.ts';
 
 /**
  * The contract of the ModelProvider port, run against every implementation so that the scripted
@@ -26,7 +31,9 @@ export function describeModelProviderContract(
     };
     const playTurn = async (turn: ContractTurn) => {
       const provider = await play({ kind: 'turn', turn });
-      return collectStream(provider.stream(contractRequest, { signal: new AbortController().signal }));
+      return collectStream(
+        provider.stream(contractRequest, { signal: new AbortController().signal }),
+      );
     };
 
     it('names itself and its model', async () => {
@@ -37,7 +44,11 @@ export function describeModelProviderContract(
 
     it('streams text as several deltas that join to the text, then usage, then finish stop', async () => {
       const text = 'Tell me about the bakery and who buys from it.';
-      const { parts, error } = await playTurn({ text, toolCalls: [], usage: { inputTokens: 31, outputTokens: 12 } });
+      const { parts, error } = await playTurn({
+        text,
+        toolCalls: [],
+        usage: { inputTokens: 31, outputTokens: 12 },
+      });
       expect(error).toBeUndefined();
       expect(joinText(parts)).toBe(text);
       expect(parts.filter((part) => part.type === 'text-delta').length).toBeGreaterThan(1);
@@ -49,7 +60,11 @@ export function describeModelProviderContract(
     });
 
     it('emits a tool call once, with its arguments complete and parsed', async () => {
-      const toolArguments = { type: 'business_rule', origin: ['evt-1', 'evt-2'], text: 'Orders close at 18:00' };
+      const toolArguments = {
+        type: 'business_rule',
+        origin: ['evt-1', 'evt-2'],
+        text: 'Orders close at 18:00',
+      };
       const { parts, error } = await playTurn({
         text: '',
         toolCalls: [{ name: 'emit_artifact', arguments: toolArguments }],
@@ -75,12 +90,9 @@ export function describeModelProviderContract(
         ],
       });
       expect(error).toBeUndefined();
-      expect(parts.map((part) => part.type).filter((type, index, all) => type !== all[index - 1])).toEqual([
-        'text-delta',
-        'tool-call',
-        'usage',
-        'finish',
-      ]);
+      expect(
+        parts.map((part) => part.type).filter((type, index, all) => type !== all[index - 1]),
+      ).toEqual(['text-delta', 'tool-call', 'usage', 'finish']);
       const calls = parts.flatMap((part) => (part.type === 'tool-call' ? [part] : []));
       expect(calls.map((call) => call.arguments?.['n'])).toEqual([1, 2]);
       expect(new Set(calls.map((call) => call.id)).size).toBe(2);
@@ -107,7 +119,9 @@ export function describeModelProviderContract(
       const provider = await play({ kind: 'turn', turn: { text: 'Never sent.', toolCalls: [] } });
       const controller = new AbortController();
       controller.abort();
-      const { parts, error } = await collectStream(provider.stream(contractRequest, { signal: controller.signal }));
+      const { parts, error } = await collectStream(
+        provider.stream(contractRequest, { signal: controller.signal }),
+      );
       expect(parts).toEqual([]);
       expect(error).toBeInstanceOf(ProviderCancelledError);
     });
@@ -115,7 +129,9 @@ export function describeModelProviderContract(
     it('ends with ProviderCancelledError when aborted in the middle of a stream', async () => {
       const provider = await play({ kind: 'endless', firstText: 'Thinking' });
       const controller = new AbortController();
-      const iterator = provider.stream(contractRequest, { signal: controller.signal })[Symbol.asyncIterator]();
+      const iterator = provider
+        .stream(contractRequest, { signal: controller.signal })
+        [Symbol.asyncIterator]();
       const first = await iterator.next();
       expect(first.value).toMatchObject({ type: 'text-delta' });
       controller.abort();

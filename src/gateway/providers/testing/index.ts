@@ -15,9 +15,25 @@ export type {
 } from './sse-test-server-types.ts';
 export { serverSentEventFrame } from './server-sent-event-frame.ts';
 export { chunkText, type WireTurn } from './wire-turn.ts';
-export { openAiChunk, openAiDone, openAiErrorChunk, openAiHttpError, openAiStream, openAiUsageChunk } from './openai-wire.ts';
-export { anthropicErrorEvent, anthropicEvent, anthropicHttpError, anthropicMessageStart, anthropicStream } from './anthropic-wire.ts';
-export { createManualTimeoutScheduler, type ManualTimeoutScheduler } from './manual-timeout-scheduler.ts';
+export {
+  openAiChunk,
+  openAiDone,
+  openAiErrorChunk,
+  openAiHttpError,
+  openAiStream,
+  openAiUsageChunk,
+} from './openai-wire.ts';
+export {
+  anthropicErrorEvent,
+  anthropicEvent,
+  anthropicHttpError,
+  anthropicMessageStart,
+  anthropicStream,
+} from './anthropic-wire.ts';
+export {
+  createManualTimeoutScheduler,
+  type ManualTimeoutScheduler,
+} from './manual-timeout-scheduler.ts';
 export { collectStream, joinText, type StreamOutcome } from './collect-stream.ts';
 export {
   contractAgent,

@@ -7,11 +7,22 @@ import type { WireTurn } from './wire-turn.ts';
  * `chat.completion.chunk`, tool-call arguments split across chunks by `index`, a final usage chunk with
  * empty `choices` (stream_options.include_usage), then `data: [DONE]`.
  */
-const chunkBase = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'test-model' };
+const chunkBase = {
+  id: 'chatcmpl-test',
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'test-model',
+};
 
 /** A chunk carrying one choice delta and its finish reason (null while streaming). */
-export function openAiChunk(delta: Record<string, unknown>, finishReason: string | null = null): StreamStep {
-  return serverSentEventFrame({ ...chunkBase, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+export function openAiChunk(
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+): StreamStep {
+  return serverSentEventFrame({
+    ...chunkBase,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
 }
 
 /** The final usage-only chunk. */
@@ -20,7 +31,11 @@ export function openAiUsageChunk(usage: { inputTokens: number; outputTokens: num
   return serverSentEventFrame({
     ...chunkBase,
     choices: [],
-    usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
+    usage: {
+      prompt_tokens: inputTokens,
+      completion_tokens: outputTokens,
+      total_tokens: inputTokens + outputTokens,
+    },
   });
 }
 
@@ -35,11 +50,18 @@ export const openAiDone: StreamStep = serverSentEventFrame('[DONE]');
 export function openAiStream(turn: WireTurn): TestServerResponse {
   const steps: StreamStep[] = [openAiChunk({ role: 'assistant', content: '' })];
   for (const text of turn.textDeltas ?? []) steps.push(openAiChunk({ content: text }));
-  if (turn.interrupt !== undefined) return { kind: 'stream', steps: [...steps, openAiInterruption(turn.interrupt)] };
+  if (turn.interrupt !== undefined)
+    return { kind: 'stream', steps: [...steps, openAiInterruption(turn.interrupt)] };
 
   const toolCalls = turn.toolCalls ?? [];
   for (const [index, call] of toolCalls.entries()) {
-    steps.push(openAiChunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    steps.push(
+      openAiChunk({
+        tool_calls: [
+          { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+        ],
+      }),
+    );
     for (const piece of call.argumentChunks) {
       steps.push(openAiChunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
@@ -51,9 +73,23 @@ export function openAiStream(turn: WireTurn): TestServerResponse {
 }
 
 /** An HTTP error answer with OpenAI's error body, e.g. a 429 with `retry-after`. */
-export function openAiHttpError(status: number, message: string, headers: Record<string, string> = {}): TestServerResponse {
-  const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return { kind: 'json', status, headers, body: { error: { message, type, param: null, code: null } } };
+export function openAiHttpError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): TestServerResponse {
+  const type =
+    status === 429
+      ? 'rate_limit_exceeded'
+      : status >= 500
+        ? 'server_error'
+        : 'invalid_request_error';
+  return {
+    kind: 'json',
+    status,
+    headers,
+    body: { error: { message, type, param: null, code: null } },
+  };
 }
 
 function openAiInterruption(interrupt: NonNullable<WireTurn['interrupt']>): StreamStep {

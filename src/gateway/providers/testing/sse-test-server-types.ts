@@ -33,7 +33,10 @@ export type RecordedRequest = {
 };
 
 /** Decides the answer to a request when no queued response is left. */
-export type TestServerHandler = (request: RecordedRequest, requestIndex: number) => TestServerResponse;
+export type TestServerHandler = (
+  request: RecordedRequest,
+  requestIndex: number,
+) => TestServerResponse;
 
 /** A local server speaking a provider's streaming wire format, scripted per request. */
 export type SseTestServer = {

@@ -12,7 +12,11 @@ afterEach(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-probe': 'yes' }, body: JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-probe': 'yes' },
+    body: JSON.stringify(body),
+  });
 
 describe('the wire test server', () => {
   it('listens on 127.0.0.1 and records each request with its parsed body and headers', async () => {
@@ -21,7 +25,11 @@ describe('the wire test server', () => {
     expect(new URL(server.url).hostname).toBe('127.0.0.1');
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(await response.text()).toContain('data: [DONE]');
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', body: { model: 'm' } });
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      body: { model: 'm' },
+    });
     expect(server.requests[0]?.headers['x-probe']).toBe('yes');
     expect(await server.requests[0]?.outcome).toBe('completed');
   });
@@ -33,7 +41,10 @@ describe('the wire test server', () => {
     expect(await (await post('/v1/chat/completions', {})).json()).toEqual({ index: 1 });
     server.respondWith(() => ({ kind: 'json', status: 500, body: {} }));
     const fresh = await startOpenAiTestServer();
-    const unscripted = await fetch(`${fresh.baseUrl}/chat/completions`, { method: 'POST', body: '{}' });
+    const unscripted = await fetch(`${fresh.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: '{}',
+    });
     expect(unscripted.status).toBe(500);
     expect(await unscripted.text()).toContain('no response scripted for request #0');
     await fresh.close();

@@ -14,7 +14,10 @@ import type {
  * Starts a node:http server on 127.0.0.1 (a free port) that answers POSTs to `path` with scripted
  * responses and records every request. Provider-specific servers wrap it with their path and base URL.
  */
-export async function startSseTestServer(options: { path: string; baseUrlSuffix: string }): Promise<SseTestServer> {
+export async function startSseTestServer(options: {
+  path: string;
+  baseUrlSuffix: string;
+}): Promise<SseTestServer> {
   const queue: TestServerResponse[] = [];
   const requests: RecordedRequest[] = [];
   let handler: TestServerHandler | undefined;
@@ -45,7 +48,9 @@ export async function startSseTestServer(options: { path: string; baseUrlSuffix:
     const response =
       recorded.path !== options.path
         ? jsonError(404, `test server: no route ${recorded.method} ${recorded.path}`)
-        : (queue.shift() ?? handler?.(recorded, requestIndex) ?? jsonError(500, `test server: no response scripted for request #${requestIndex}`));
+        : (queue.shift() ??
+          handler?.(recorded, requestIndex) ??
+          jsonError(500, `test server: no response scripted for request #${requestIndex}`));
     await send(outgoing, response, () => {
       serverDisconnected = true;
     });
@@ -58,7 +63,8 @@ export async function startSseTestServer(options: { path: string; baseUrlSuffix:
     baseUrl: url + options.baseUrlSuffix,
     requests,
     waitForRequest: async (index) => {
-      while (requests[index] === undefined) await new Promise<void>((resolve) => requestWaiters.push(resolve));
+      while (requests[index] === undefined)
+        await new Promise<void>((resolve) => requestWaiters.push(resolve));
       return requests[index];
     },
     enqueue: (...responses) => void queue.push(...responses),
@@ -71,14 +77,25 @@ export async function startSseTestServer(options: { path: string; baseUrlSuffix:
   };
 }
 
-async function send(outgoing: ServerResponse, response: TestServerResponse, markDisconnected: () => void): Promise<void> {
+async function send(
+  outgoing: ServerResponse,
+  response: TestServerResponse,
+  markDisconnected: () => void,
+): Promise<void> {
   if (response.kind === 'hang') return;
   if (response.kind === 'json') {
-    outgoing.writeHead(response.status, { 'content-type': 'application/json', ...response.headers });
+    outgoing.writeHead(response.status, {
+      'content-type': 'application/json',
+      ...response.headers,
+    });
     outgoing.end(JSON.stringify(response.body));
     return;
   }
-  outgoing.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...response.headers });
+  outgoing.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    ...response.headers,
+  });
   outgoing.flushHeaders();
   for (const step of response.steps) {
     if (outgoing.destroyed) return;
@@ -88,7 +105,11 @@ async function send(outgoing: ServerResponse, response: TestServerResponse, mark
 }
 
 // Returns true when the answer must not go on (stalled or dropped).
-async function runStep(outgoing: ServerResponse, step: StreamStep, markDisconnected: () => void): Promise<boolean> {
+async function runStep(
+  outgoing: ServerResponse,
+  step: StreamStep,
+  markDisconnected: () => void,
+): Promise<boolean> {
   if ('frame' in step) outgoing.write(step.frame);
   else if ('delayMs' in step) await delay(step.delayMs);
   else if ('stall' in step) return true;

@@ -18,6 +18,7 @@ export type WireTurn = {
 /** Cuts text into pieces of `size` characters (the last may be shorter), never empty pieces. */
 export function chunkText(text: string, size: number): string[] {
   const chunks: string[] = [];
-  for (let start = 0; start < text.length; start += size) chunks.push(text.slice(start, start + size));
+  for (let start = 0; start < text.length; start += size)
+    chunks.push(text.slice(start, start + size));
   return chunks;
 }

@@ -12,23 +12,55 @@ const TEXTS = [
   'Receita de pão de fermentação natural',
 ];
 
-function chunk(projectId: string, index: number, text: string, embedder = LOCAL_EMBEDDER_NAME): IndexedChunk {
-  return { id: `source-${index}#0`, projectId, sourceKind: 'artifact', sourceId: `source-${index}`, sourceLabel: `artifact.business_rule #${index}`, chunkIndex: 0, text, embedder, embedding: embedLocally(text) };
+function chunk(
+  projectId: string,
+  index: number,
+  text: string,
+  embedder = LOCAL_EMBEDDER_NAME,
+): IndexedChunk {
+  return {
+    id: `source-${index}#0`,
+    projectId,
+    sourceKind: 'artifact',
+    sourceId: `source-${index}`,
+    sourceLabel: `artifact.business_rule #${index}`,
+    chunkIndex: 0,
+    text,
+    embedder,
+    embedding: embedLocally(text),
+  };
 }
 
 /** The contract every VectorIndex method is held to: the HNSW search and the exact one answer alike. */
-export function describeVectorIndexContract(name: string, setup: () => { database: Database; open: () => Promise<VectorIndex> }): void {
+export function describeVectorIndexContract(
+  name: string,
+  setup: () => { database: Database; open: () => Promise<VectorIndex> },
+): void {
   describe(`VectorIndex contract: ${name}`, () => {
     it('finds the most similar chunks of the project, best first, with cosine scores', async () => {
       const { database, open } = setup();
       const index = await open();
       const project = await createProject(database, { name: 'p' });
       await index.upsert(TEXTS.map((text, position) => chunk(project.id, position, text)));
-      const hits = await index.search({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, vector: embedLocally('sessão bloqueada, ação negada'), k: 2 });
+      const hits = await index.search({
+        projectId: project.id,
+        embedder: LOCAL_EMBEDDER_NAME,
+        vector: embedLocally('sessão bloqueada, ação negada'),
+        k: 2,
+      });
       expect(hits.map((hit) => hit.source_id)).toEqual(['source-2', expect.any(String)]);
-      expect(hits[0]).toMatchObject({ chunk_id: 'source-2#0', source_kind: 'artifact', source: 'artifact.business_rule #2', text: TEXTS[2] });
+      expect(hits[0]).toMatchObject({
+        chunk_id: 'source-2#0',
+        source_kind: 'artifact',
+        source: 'artifact.business_rule #2',
+        text: TEXTS[2],
+      });
       expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
-      const exact = embedLocally(TEXTS[2]!).reduce((sum, value, position) => sum + value * embedLocally('sessão bloqueada, ação negada')[position]!, 0);
+      const exact = embedLocally(TEXTS[2]!).reduce(
+        (sum, value, position) =>
+          sum + value * embedLocally('sessão bloqueada, ação negada')[position]!,
+        0,
+      );
       expect(hits[0]!.score).toBeCloseTo(exact, 4);
     });
 
@@ -37,12 +69,32 @@ export function describeVectorIndexContract(name: string, setup: () => { databas
       const index = await open();
       const project = await createProject(database, { name: 'p' });
       const other = await createProject(database, { name: 'other' });
-      await index.upsert([...TEXTS.map((text, position) => chunk(project.id, position, text)), chunk(other.id, 9, TEXTS[0]!)]);
-      const hits = await index.searchText({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, text: 'entregas antes do amanhecer', k: 5 });
+      await index.upsert([
+        ...TEXTS.map((text, position) => chunk(project.id, position, text)),
+        chunk(other.id, 9, TEXTS[0]!),
+      ]);
+      const hits = await index.searchText({
+        projectId: project.id,
+        embedder: LOCAL_EMBEDDER_NAME,
+        text: 'entregas antes do amanhecer',
+        k: 5,
+      });
       expect(hits.map((hit) => hit.source_id)).toEqual(['source-0']);
-      const accents = await index.searchText({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, text: 'orcamento excedido', k: 5 });
+      const accents = await index.searchText({
+        projectId: project.id,
+        embedder: LOCAL_EMBEDDER_NAME,
+        text: 'orcamento excedido',
+        k: 5,
+      });
       expect(accents.map((hit) => hit.source_id)).toEqual(['source-3']);
-      expect(await index.searchText({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, text: 'de a o', k: 5 })).toEqual([]);
+      expect(
+        await index.searchText({
+          projectId: project.id,
+          embedder: LOCAL_EMBEDDER_NAME,
+          text: 'de a o',
+          k: 5,
+        }),
+      ).toEqual([]);
     });
 
     it('is idempotent by chunk id and keeps projects and embedders apart', async () => {
@@ -50,9 +102,18 @@ export function describeVectorIndexContract(name: string, setup: () => { databas
       const index = await open();
       const mine = await createProject(database, { name: 'mine' });
       const theirs = await createProject(database, { name: 'theirs' });
-      await index.upsert([chunk(mine.id, 0, TEXTS[0]!), chunk(theirs.id, 1, TEXTS[0]!), chunk(mine.id, 2, TEXTS[0]!, 'another-embedder')]);
+      await index.upsert([
+        chunk(mine.id, 0, TEXTS[0]!),
+        chunk(theirs.id, 1, TEXTS[0]!),
+        chunk(mine.id, 2, TEXTS[0]!, 'another-embedder'),
+      ]);
       await index.upsert([chunk(mine.id, 0, TEXTS[0]!)]);
-      const hits = await index.search({ projectId: mine.id, embedder: LOCAL_EMBEDDER_NAME, vector: embedLocally(TEXTS[0]!), k: 10 });
+      const hits = await index.search({
+        projectId: mine.id,
+        embedder: LOCAL_EMBEDDER_NAME,
+        vector: embedLocally(TEXTS[0]!),
+        k: 10,
+      });
       expect(hits.map((hit) => hit.chunk_id)).toEqual(['source-0#0']);
       expect(hits[0]!.score).toBeCloseTo(1, 4);
     });
@@ -63,7 +124,12 @@ export function describeVectorIndexContract(name: string, setup: () => { databas
       const project = await createProject(database, { name: 'p' });
       await index.upsert(TEXTS.map((text, position) => chunk(project.id, position, text)));
       await index.removeSource(project.id, 'source-2');
-      const hits = await index.search({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, vector: embedLocally(TEXTS[2]!), k: 10 });
+      const hits = await index.search({
+        projectId: project.id,
+        embedder: LOCAL_EMBEDDER_NAME,
+        vector: embedLocally(TEXTS[2]!),
+        k: 10,
+      });
       expect(hits.map((hit) => hit.source_id)).not.toContain('source-2');
       expect(hits).toHaveLength(TEXTS.length - 1);
     });
@@ -71,7 +137,14 @@ export function describeVectorIndexContract(name: string, setup: () => { databas
     it('finds nothing in a project with no chunks', async () => {
       const { database, open } = setup();
       const project = await createProject(database, { name: 'empty' });
-      expect(await (await open()).search({ projectId: project.id, embedder: LOCAL_EMBEDDER_NAME, vector: embedLocally('pão'), k: 5 })).toEqual([]);
+      expect(
+        await (await open()).search({
+          projectId: project.id,
+          embedder: LOCAL_EMBEDDER_NAME,
+          vector: embedLocally('pão'),
+          k: 5,
+        }),
+      ).toEqual([]);
     });
   });
 }

@@ -8,8 +8,15 @@ export function AgentLanes({ lanes }: { lanes: AgentLane[] }) {
   return (
     <ul className="agent-lanes" data-testid="agent-lanes" aria-label={t('lanes.title')}>
       {lanes.map((lane) => (
-        <li key={lane.agent} className={`agent-lane status-${lane.status}`} data-testid="agent-status" data-agent={lane.agent} data-status={lane.status}>
-          <span className="author">{agentName(lane.agent)}</span> <span className="status">{t(`lanes.status.${lane.status}`)}</span>
+        <li
+          key={lane.agent}
+          className={`agent-lane status-${lane.status}`}
+          data-testid="agent-status"
+          data-agent={lane.agent}
+          data-status={lane.status}
+        >
+          <span className="author">{agentName(lane.agent)}</span>{' '}
+          <span className="status">{t(`lanes.status.${lane.status}`)}</span>
         </li>
       ))}
     </ul>

@@ -8,9 +8,7 @@ export function AgentMessage({ seq, agent, text }: AgentMessageProps) {
   if (text.trim() === '') return null;
   return (
     <li className="message agent" data-testid="message-agent" data-seq={seq} data-agent={agent}>
-      <span className="author">
-        {agentName(agent)}
-      </span>
+      <span className="author">{agentName(agent)}</span>
       <Markdown text={text} />
     </li>
   );

@@ -11,7 +11,13 @@ import { TurnFailedNote } from './TurnFailedNote.tsx';
 import { UserMessage } from './UserMessage.tsx';
 
 /** One entry of the chat, by kind. */
-export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Readonly<Record<string, HandoffView>> }) {
+export function ChatItemView({
+  item,
+  handoffs,
+}: {
+  item: ChatItem;
+  handoffs: Readonly<Record<string, HandoffView>>;
+}) {
   switch (item.kind) {
     case 'user':
       return <UserMessage seq={item.seq} text={item.text} to={item.to} />;
@@ -28,7 +34,14 @@ export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Rea
       return handoff ? <HandoffDivider handoff={handoff} /> : null;
     }
     case 'failed':
-      return <TurnFailedNote seq={item.seq} agent={item.agent} reason={item.reason} message={item.message} />;
+      return (
+        <TurnFailedNote
+          seq={item.seq}
+          agent={item.agent}
+          reason={item.reason}
+          message={item.message}
+        />
+      );
     case 'budget':
       return <BudgetRefusedNote item={item} />;
     case 'readiness':
@@ -52,7 +65,11 @@ export function ChatItemView({ item, handoffs }: { item: ChatItem; handoffs: Rea
     case 'window':
       return (
         <SystemNote testId="context-window-note" tone="warning" data={{ agent: item.agent }}>
-          {t('chat.window', { agent: agentName(item.agent), reason: item.reason, count: item.leftOut })}
+          {t('chat.window', {
+            agent: agentName(item.agent),
+            reason: item.reason,
+            count: item.leftOut,
+          })}
         </SystemNote>
       );
     case 'steps':

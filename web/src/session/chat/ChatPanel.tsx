@@ -16,7 +16,15 @@ const NEAR_BOTTOM_PIXELS = 160;
  * The chat: the agent chat once an agent is active in the session (everything that happened, one streaming
  * bubble per lane whose turn is running, each agent's status), otherwise the human chat (the person's messages only) with the button that starts Criativo.
  */
-export function ChatPanel({ sessionId, view, live }: { sessionId: string; view: SessionView; live: LiveText[] }) {
+export function ChatPanel({
+  sessionId,
+  view,
+  live,
+}: {
+  sessionId: string;
+  view: SessionView;
+  live: LiveText[];
+}) {
   const mode = view.activeAgents.length > 0 ? 'agent' : 'human';
   const items = mode === 'agent' ? view.chat : view.chat.filter((item) => item.kind === 'user');
   const streaming = new Set(live.map((entry) => entry.turnId));
@@ -32,23 +40,35 @@ export function ChatPanel({ sessionId, view, live }: { sessionId: string; view: 
 
   const onScroll = () => {
     const list = listRef.current;
-    if (list) stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
+    if (list)
+      stickToBottom.current =
+        list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
   };
 
   return (
-    <section className="panel chat" data-testid="chat" data-mode={mode} aria-label={t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}>
+    <section
+      className="panel chat"
+      data-testid="chat"
+      data-mode={mode}
+      aria-label={t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}
+    >
       <h2>{t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}</h2>
       {mode === 'agent' && <AgentLanes lanes={view.lanes} />}
       <ol className="chat-list" ref={listRef} onScroll={onScroll} data-testid="chat-list">
-        {items.length === 0 && live.length === 0 && <li className="muted empty">{t('chat.empty')}</li>}
+        {items.length === 0 && live.length === 0 && (
+          <li className="muted empty">{t('chat.empty')}</li>
+        )}
         {items.map((item) => (
           <ChatItemView key={`${item.kind}-${item.seq}`} item={item} handoffs={view.handoffs} />
         ))}
-        {mode === 'agent' && live.map((entry) => <StreamingMessage key={entry.turnId} live={entry} />)}
+        {mode === 'agent' &&
+          live.map((entry) => <StreamingMessage key={entry.turnId} live={entry} />)}
         {mode === 'agent' && waiting.map((turn) => <TurnIndicator key={turn.turnId} turn={turn} />)}
       </ol>
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
-      {mode === 'agent' && view.activeAgents.includes('criativo') && view.brief === null && <ReadinessButton sessionId={sessionId} />}
+      {mode === 'agent' && view.activeAgents.includes('criativo') && view.brief === null && (
+        <ReadinessButton sessionId={sessionId} />
+      )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>
   );

@@ -9,11 +9,23 @@ import type { ChatItem } from '../fold/session-view.ts';
  */
 export function CompactionDivider({ item }: { item: Extract<ChatItem, { kind: 'compaction' }> }) {
   return (
-    <li className="compaction-divider" data-testid="compaction-divider" data-agent={item.agent} data-through-seq={item.throughSeq}>
+    <li
+      className="compaction-divider"
+      data-testid="compaction-divider"
+      data-agent={item.agent}
+      data-through-seq={item.throughSeq}
+    >
       <div className="divider-line" aria-hidden="true" />
       <div className="compaction-body">
-        <strong>{t('compaction.divider', { agent: agentName(item.agent), seq: item.throughSeq })}</strong>{' '}
-        <span className="muted small">{t('compaction.tokens', { before: formatNumber(item.tokensBefore), after: formatNumber(item.tokensAfter) })}</span>
+        <strong>
+          {t('compaction.divider', { agent: agentName(item.agent), seq: item.throughSeq })}
+        </strong>{' '}
+        <span className="muted small">
+          {t('compaction.tokens', {
+            before: formatNumber(item.tokensBefore),
+            after: formatNumber(item.tokensAfter),
+          })}
+        </span>
         <details>
           <summary>{t('compaction.show')}</summary>
           <p data-testid="compaction-summary">{item.summary}</p>

@@ -10,7 +10,15 @@ import { addressMessage } from './address-message.ts';
  * `@slug` at the start of the message. Enter sends, Shift+Enter breaks the line; the message appears when
  * the log has it.
  */
-export function Composer({ sessionId, activeAgents = [], addressee = null }: { sessionId: string; activeAgents?: string[]; addressee?: string | null }) {
+export function Composer({
+  sessionId,
+  activeAgents = [],
+  addressee = null,
+}: {
+  sessionId: string;
+  activeAgents?: string[];
+  addressee?: string | null;
+}) {
   const [text, setText] = useState('');
   const [picked, setPicked] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -23,7 +31,10 @@ export function Composer({ sessionId, activeAgents = [], addressee = null }: { s
     setError(null);
     try {
       const message = addressMessage(text, picked, activeAgents);
-      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, message.to === null ? { text: message.text } : message);
+      await postJson(
+        `/api/sessions/${encodeURIComponent(sessionId)}/messages`,
+        message.to === null ? { text: message.text } : message,
+      );
       setText('');
     } catch (failure) {
       setError(failure);
@@ -43,8 +54,14 @@ export function Composer({ sessionId, activeAgents = [], addressee = null }: { s
       {activeAgents.length > 1 && (
         <label className="addressee" title={t('chat.to.hint')}>
           {t('chat.to.label')}{' '}
-          <select data-testid="addressee-picker" value={picked ?? ''} onChange={(event) => setPicked(event.target.value === '' ? null : event.target.value)}>
-            <option value="">{addressee === null ? '—' : t('chat.to.default', { agent: agentName(addressee) })}</option>
+          <select
+            data-testid="addressee-picker"
+            value={picked ?? ''}
+            onChange={(event) => setPicked(event.target.value === '' ? null : event.target.value)}
+          >
+            <option value="">
+              {addressee === null ? '—' : t('chat.to.default', { agent: agentName(addressee) })}
+            </option>
             {activeAgents.map((agent) => (
               <option key={agent} value={agent}>
                 {agentName(agent)}
@@ -56,8 +73,22 @@ export function Composer({ sessionId, activeAgents = [], addressee = null }: { s
       <label htmlFor="message-input" className="visually-hidden">
         {t('chat.input.label')}
       </label>
-      <textarea id="message-input" data-testid="message-input" rows={2} value={text} placeholder={t('chat.input.placeholder')} onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} maxLength={32_000} />
-      <button type="submit" className="primary" data-testid="send-message" disabled={sending || text.trim() === ''}>
+      <textarea
+        id="message-input"
+        data-testid="message-input"
+        rows={2}
+        value={text}
+        placeholder={t('chat.input.placeholder')}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+        maxLength={32_000}
+      />
+      <button
+        type="submit"
+        className="primary"
+        data-testid="send-message"
+        disabled={sending || text.trim() === ''}
+      >
         {sending ? t('chat.sending') : t('chat.send')}
       </button>
       {error !== null && <ErrorMessage error={error} testId="send-error" />}

@@ -34,20 +34,40 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
   };
 
   return (
-    <li className={`handoff-divider status-${handoff.status}`} data-testid="handoff-divider" data-handoff-id={handoff.id} data-status={handoff.status}>
+    <li
+      className={`handoff-divider status-${handoff.status}`}
+      data-testid="handoff-divider"
+      data-handoff-id={handoff.id}
+      data-status={handoff.status}
+    >
       <div className="divider-line" aria-hidden="true" />
       <div className="handoff-body">
-        <strong>{t('handoff.divider', { from: agentName(handoff.from), to: agentName(handoff.to) })}</strong>{' '}
+        <strong>
+          {t('handoff.divider', { from: agentName(handoff.from), to: agentName(handoff.to) })}
+        </strong>{' '}
         <span className="handoff-status" data-testid="handoff-status">
           {hasMessage(statusKey) ? t(statusKey) : handoff.status}
         </span>
-        {handoff.reason && <p className="muted small">{t('handoff.rejectedBecause', { reason: handoff.reason })}</p>}
+        {handoff.reason && (
+          <p className="muted small">{t('handoff.rejectedBecause', { reason: handoff.reason })}</p>
+        )}
         {handoff.status === 'offered' && !rejecting && (
           <div className="row buttons">
-            <button type="button" className="primary" data-testid="accept-handoff" disabled={busy} onClick={() => void act('accept')}>
+            <button
+              type="button"
+              className="primary"
+              data-testid="accept-handoff"
+              disabled={busy}
+              onClick={() => void act('accept')}
+            >
               {t('handoff.accept')}
             </button>
-            <button type="button" data-testid="reject-handoff" disabled={busy} onClick={() => setRejecting(true)}>
+            <button
+              type="button"
+              data-testid="reject-handoff"
+              disabled={busy}
+              onClick={() => setRejecting(true)}
+            >
               {t('handoff.reject')}
             </button>
           </div>
@@ -56,7 +76,14 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
           <form className="inline-form" onSubmit={reject}>
             <label htmlFor={`reject-${handoff.id}`}>{t('handoff.reason.label')}</label>
             <div className="row">
-              <input id={`reject-${handoff.id}`} data-testid="reject-reason-input" value={reason} maxLength={2000} placeholder={t('handoff.reason.placeholder')} onChange={(event) => setReason(event.target.value)} />
+              <input
+                id={`reject-${handoff.id}`}
+                data-testid="reject-reason-input"
+                value={reason}
+                maxLength={2000}
+                placeholder={t('handoff.reason.placeholder')}
+                onChange={(event) => setReason(event.target.value)}
+              />
               <button type="submit" className="danger" data-testid="confirm-reject" disabled={busy}>
                 {t('handoff.confirmReject')}
               </button>

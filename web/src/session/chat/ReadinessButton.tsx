@@ -23,7 +23,14 @@ export function ReadinessButton({ sessionId }: { sessionId: string }) {
   };
   return (
     <div className="readiness">
-      <button type="button" className="primary ready" data-testid="readiness-button" disabled={running} aria-busy={running} onClick={() => void confirm()}>
+      <button
+        type="button"
+        className="primary ready"
+        data-testid="readiness-button"
+        disabled={running}
+        aria-busy={running}
+        onClick={() => void confirm()}
+      >
         {running ? t('readiness.running') : t('readiness.button')}
       </button>
       <span className="muted small">{t('readiness.hint')}</span>

@@ -20,7 +20,13 @@ export function StartCriativoButton({ sessionId }: { sessionId: string }) {
   return (
     <div className="start-agent">
       <p className="muted">{t('chat.humanHint')}</p>
-      <button type="button" className="primary" data-testid="start-criativo" disabled={starting} onClick={() => void start()}>
+      <button
+        type="button"
+        className="primary"
+        data-testid="start-criativo"
+        disabled={starting}
+        onClick={() => void start()}
+      >
         {starting ? t('chat.starting') : t('chat.startCriativo')}
       </button>
       {error !== null && <ErrorMessage error={error} testId="start-error" />}

@@ -16,7 +16,9 @@ export function StepsRow({ seq, agent, steps }: { seq: number; agent: string; st
       <details>
         <summary>
           {t('steps.summary', { agent: agentName(agent), count: steps.length })}
-          {refused > 0 && <span className="steps-refused"> · {t('steps.refused', { count: refused })}</span>}
+          {refused > 0 && (
+            <span className="steps-refused"> · {t('steps.refused', { count: refused })}</span>
+          )}
         </summary>
         <ol className="steps">
           {steps.map((step) => (

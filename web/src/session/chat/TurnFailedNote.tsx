@@ -2,11 +2,27 @@ import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
 
 /** Why an agent did not answer, in words a person can act on. */
-export function TurnFailedNote({ seq, agent, reason, message }: { seq: number; agent: string; reason: string; message: string }) {
+export function TurnFailedNote({
+  seq,
+  agent,
+  reason,
+  message,
+}: {
+  seq: number;
+  agent: string;
+  reason: string;
+  message: string;
+}) {
   const key = `chat.failed.${reason}`;
   const variables = { agent: agentName(agent), reason, message };
   return (
-    <li className="system-note error" role="alert" data-testid="turn-failed" data-reason={reason} data-seq={seq}>
+    <li
+      className="system-note error"
+      role="alert"
+      data-testid="turn-failed"
+      data-reason={reason}
+      data-seq={seq}
+    >
       {hasMessage(key) ? t(key, variables) : t('chat.failed.other', variables)}
     </li>
   );

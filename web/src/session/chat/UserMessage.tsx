@@ -2,12 +2,27 @@ import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 
 /** What the person wrote, and to whom when it named an agent. */
-export function UserMessage({ seq, text, to = null }: { seq: number; text: string; to?: string | null }) {
+export function UserMessage({
+  seq,
+  text,
+  to = null,
+}: {
+  seq: number;
+  text: string;
+  to?: string | null;
+}) {
   return (
-    <li className="message user" data-testid="message-user" data-seq={seq} data-to={to ?? undefined}>
+    <li
+      className="message user"
+      data-testid="message-user"
+      data-seq={seq}
+      data-to={to ?? undefined}
+    >
       <span className="author">
         {t('chat.you')}
-        {to !== null && <span className="to"> · {t('chat.toAgent', { agent: agentName(to) })}</span>}
+        {to !== null && (
+          <span className="to"> · {t('chat.toAgent', { agent: agentName(to) })}</span>
+        )}
       </span>
       <p className="text">{text}</p>
     </li>

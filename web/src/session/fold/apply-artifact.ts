@@ -1,5 +1,14 @@
 import type { StoredEvent } from '../../api/types.ts';
-import { readBacklogItem, readBusinessRule, readModuleContracts, readModuleMap, readProductBrief, readStory, readTask, readVersion } from './read-artifacts.ts';
+import {
+  readBacklogItem,
+  readBusinessRule,
+  readModuleContracts,
+  readModuleMap,
+  readProductBrief,
+  readStory,
+  readTask,
+  readVersion,
+} from './read-artifacts.ts';
 import { fields } from './read.ts';
 import type { SessionDraft } from './session-draft.ts';
 
@@ -36,12 +45,24 @@ export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
       return;
     }
     case 'module_map':
-      draft.moduleMaps.push({ seq: event.seq, version: readVersion(data), data: readModuleMap(data) });
+      draft.moduleMaps.push({
+        seq: event.seq,
+        version: readVersion(data),
+        data: readModuleMap(data),
+      });
       return;
     case 'module_contracts':
-      draft.contracts.push({ seq: event.seq, version: readVersion(data), data: readModuleContracts(data) });
+      draft.contracts.push({
+        seq: event.seq,
+        version: readVersion(data),
+        data: readModuleContracts(data),
+      });
       return;
     default:
-      (draft.otherArtifacts[type] ??= []).push({ seq: event.seq, version: readVersion(data), data });
+      (draft.otherArtifacts[type] ??= []).push({
+        seq: event.seq,
+        version: readVersion(data),
+        data,
+      });
   }
 }

@@ -21,21 +21,35 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       if (isDevAgent(agent)) devProgress(draft, agent).activeSince ??= event.seq;
       return;
     case 'turn.started':
-      draft.openTurns.set(turnId, { turnId, agent, kind: text(payload['kind'], 'message'), paused: false });
+      draft.openTurns.set(turnId, {
+        turnId,
+        agent,
+        kind: text(payload['kind'], 'message'),
+        paused: false,
+      });
       return;
     case 'agent.response': {
       const calls = list(payload['tool_calls']).map(fields);
-      for (const call of calls) if (text(call['id']) !== '' && turnId !== '') draft.turnOfToolCall.set(text(call['id']), turnId);
+      for (const call of calls)
+        if (text(call['id']) !== '' && turnId !== '')
+          draft.turnOfToolCall.set(text(call['id']), turnId);
       const tools = calls.map((call) => text(call['name'])).filter((name) => name !== '');
       const said = text(payload['text']);
-      if (said.trim() !== '' || tools.length > 0) draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
+      if (said.trim() !== '' || tools.length > 0)
+        draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
       if (tools.length === 0) draft.openTurns.delete(turnId);
       if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
       return;
     }
     case 'turn.failed':
       draft.openTurns.delete(turnId);
-      draft.chat.push({ kind: 'failed', seq: event.seq, agent, reason: text(payload['reason'], 'unknown'), message: text(payload['message']) });
+      draft.chat.push({
+        kind: 'failed',
+        seq: event.seq,
+        agent,
+        reason: text(payload['reason'], 'unknown'),
+        message: text(payload['message']),
+      });
       if (isDevAgent(agent)) devProgress(draft, agent).failures += 1;
       return;
     case 'toolloop.limit_reached':
@@ -63,7 +77,15 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
     case 'context.compacted': {
       // The divider goes where the summarised part ends, not where the summary was made.
       const throughSeq = whole(payload['through_seq']);
-      const item = { kind: 'compaction' as const, seq: event.seq, agent, throughSeq, summary: text(payload['summary']), tokensBefore: whole(payload['tokens_before']), tokensAfter: whole(payload['tokens_after']) };
+      const item = {
+        kind: 'compaction' as const,
+        seq: event.seq,
+        agent,
+        throughSeq,
+        summary: text(payload['summary']),
+        tokensBefore: whole(payload['tokens_before']),
+        tokensAfter: whole(payload['tokens_after']),
+      };
       const at = draft.chat.findIndex((existing) => existing.seq > throughSeq);
       if (at === -1) draft.chat.push(item);
       else draft.chat.splice(at, 0, item);
@@ -71,7 +93,14 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
     }
     case 'context.compaction_failed': {
       const leftOut = whole(payload['left_out']);
-      if (leftOut > 0) draft.chat.push({ kind: 'window', seq: event.seq, agent, reason: text(payload['reason'], 'unknown'), leftOut });
+      if (leftOut > 0)
+        draft.chat.push({
+          kind: 'window',
+          seq: event.seq,
+          agent,
+          reason: text(payload['reason'], 'unknown'),
+          leftOut,
+        });
       return;
     }
   }
@@ -86,7 +115,12 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   const step = { seq: event.seq, tool, ok };
   const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;
   const last = draft.chat.at(-1);
-  const row = turnId !== null ? draft.stepsOfTurn.get(turnId) : last?.kind === 'steps' && last.agent === agent && last.turnId === null ? last : undefined;
+  const row =
+    turnId !== null
+      ? draft.stepsOfTurn.get(turnId)
+      : last?.kind === 'steps' && last.agent === agent && last.turnId === null
+        ? last
+        : undefined;
   if (row) row.steps.push(step);
   else {
     const item = { kind: 'steps' as const, seq: event.seq, agent, turnId, steps: [step] };
@@ -94,15 +128,25 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
     if (turnId !== null) draft.stepsOfTurn.set(turnId, item);
   }
   for (const action of draft.actions.values()) {
-    if (toolCallId !== null && action.toolCallId === toolCallId && action.status !== 'denied') action.status = 'completed';
+    if (toolCallId !== null && action.toolCallId === toolCallId && action.status !== 'denied')
+      action.status = 'completed';
   }
   if (!isDevAgent(agent) || !ok) return;
   const args = fields(payload['args']);
   const progress = devProgress(draft, agent);
-  if (tool === 'report_blocked') progress.blocks.push({ seq: event.seq, modulo: text(args['modulo']), falta: text(args['falta']) });
+  if (tool === 'report_blocked')
+    progress.blocks.push({
+      seq: event.seq,
+      modulo: text(args['modulo']),
+      falta: text(args['falta']),
+    });
   if (tool === 'finish_task') {
-    const taskId = optionalText(args['task_id']) ?? optionalText(args['task']) ?? optionalText(args['id']);
-    const summary = optionalText(args['summary']) ?? optionalText(args['resumo']) ?? optionalText(args['message']);
+    const taskId =
+      optionalText(args['task_id']) ?? optionalText(args['task']) ?? optionalText(args['id']);
+    const summary =
+      optionalText(args['summary']) ??
+      optionalText(args['resumo']) ??
+      optionalText(args['message']);
     progress.finished.push({ seq: event.seq, taskId, summary });
   }
 }

@@ -29,7 +29,15 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
   if (event.type === 'action.proposed') {
     const agent = text(payload['agent'], event.actor);
     const tool = text(payload['tool']);
-    draft.actions.set(actionId, { id: actionId, seq: event.seq, agent, tool, args: payload['args'], status: 'proposed', toolCallId: optionalText(payload['tool_call_id']) });
+    draft.actions.set(actionId, {
+      id: actionId,
+      seq: event.seq,
+      agent,
+      tool,
+      args: payload['args'],
+      status: 'proposed',
+      toolCallId: optionalText(payload['tool_call_id']),
+    });
     draft.chat.push({ kind: 'action', seq: event.seq, actionId, agent, tool });
     for (const turn of draft.openTurns.values()) if (turn.agent === agent) turn.paused = true;
     return;
@@ -40,4 +48,8 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
   for (const turn of draft.openTurns.values()) if (turn.agent === action.agent) turn.paused = false;
 }
 
-export const isCoordinationEvent = (type: string) => type.startsWith(HANDOFF_PREFIX) || type === 'action.proposed' || type === 'action.approved' || type === 'action.denied';
+export const isCoordinationEvent = (type: string) =>
+  type.startsWith(HANDOFF_PREFIX) ||
+  type === 'action.proposed' ||
+  type === 'action.approved' ||
+  type === 'action.denied';

@@ -25,7 +25,8 @@ export function foldSession(events: readonly StoredEvent[]): SessionView {
 }
 
 function toView(draft: SessionDraft): SessionView {
-  const bySeq = <Item extends { seq: number }>(items: Iterable<Item>) => [...items].sort((a, b) => a.seq - b.seq);
+  const bySeq = <Item extends { seq: number }>(items: Iterable<Item>) =>
+    [...items].sort((a, b) => a.seq - b.seq);
   return {
     lastSeq: draft.lastSeq,
     chat: draft.chat,
@@ -38,7 +39,11 @@ function toView(draft: SessionDraft): SessionView {
     handoffs: draft.handoffs,
     actions: bySeq(draft.actions.values()),
     openTurns: [...draft.openTurns.values()],
-    backlog: { epics: bySeq(draft.epics.values()), stories: bySeq(draft.stories.values()), tasks: bySeq(draft.tasks.values()) },
+    backlog: {
+      epics: bySeq(draft.epics.values()),
+      stories: bySeq(draft.stories.values()),
+      tasks: bySeq(draft.tasks.values()),
+    },
     moduleMaps: draft.moduleMaps,
     contracts: draft.contracts,
     otherArtifacts: draft.otherArtifacts,
@@ -50,7 +55,9 @@ function toView(draft: SessionDraft): SessionView {
 /** An agent's status: waiting for the person over working, working over blocked, blocked over done; else idle. */
 function laneStatus(draft: SessionDraft, agent: string): AgentStatus {
   const turns = [...draft.openTurns.values()].filter((turn) => turn.agent === agent);
-  const proposed = [...draft.actions.values()].some((action) => action.agent === agent && action.status === 'proposed');
+  const proposed = [...draft.actions.values()].some(
+    (action) => action.agent === agent && action.status === 'proposed',
+  );
   if (proposed || turns.some((turn) => turn.paused)) return 'waiting';
   if (turns.length > 0) return 'working';
   const dev = draft.devs.get(agent);
@@ -65,6 +72,11 @@ function laneStatus(draft: SessionDraft, agent: string): AgentStatus {
 function addresseeOf(draft: SessionDraft): string | null {
   const last = draft.activeAgents.at(-1) ?? null;
   const addressed = draft.lastAddressed;
-  if (addressed !== null && draft.activeAgents.includes(addressed.agent) && (last === null || addressed.seq > (draft.activatedAt.get(last) ?? 0))) return addressed.agent;
+  if (
+    addressed !== null &&
+    draft.activeAgents.includes(addressed.agent) &&
+    (last === null || addressed.seq > (draft.activatedAt.get(last) ?? 0))
+  )
+    return addressed.agent;
   return last;
 }

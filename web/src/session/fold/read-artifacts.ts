@@ -1,5 +1,14 @@
 import { fields, list, optionalText, text, texts, whole } from './read.ts';
-import type { BacklogItem, BusinessRule, ContractItem, ModuleContracts, ModuleMap, ProductBrief, Story, Task } from './session-view.ts';
+import type {
+  BacklogItem,
+  BusinessRule,
+  ContractItem,
+  ModuleContracts,
+  ModuleMap,
+  ProductBrief,
+  Story,
+  Task,
+} from './session-view.ts';
 
 /** Readers from an `artifact.<type>` payload (`{v, data, origin?}`) to what the page shows. */
 
@@ -8,7 +17,12 @@ type Where = { eventId: string; seq: number };
 export function readBusinessRule(payload: unknown, where: Where): BusinessRule {
   const envelope = fields(payload);
   const data = fields(envelope['data']);
-  return { ...where, title: text(data['title']), statement: text(data['statement']), origin: list(envelope['origin']).map((seq) => whole(seq)) };
+  return {
+    ...where,
+    title: text(data['title']),
+    statement: text(data['statement']),
+    origin: list(envelope['origin']).map((seq) => whole(seq)),
+  };
 }
 
 export function readProductBrief(data: unknown, where: Where): ProductBrief {
@@ -30,7 +44,13 @@ export function readBacklogItem(data: unknown, seq: number): BacklogItem | null 
   const item = fields(data);
   const id = optionalText(item['id']);
   if (id === null) return null;
-  return { id, seq, title: text(item['title'], id), description: text(item['description']), acceptanceCriteria: texts(item['acceptance_criteria']) };
+  return {
+    id,
+    seq,
+    title: text(item['title'], id),
+    description: text(item['description']),
+    acceptanceCriteria: texts(item['acceptance_criteria']),
+  };
 }
 
 export function readStory(data: unknown, seq: number): Story | null {
@@ -40,13 +60,24 @@ export function readStory(data: unknown, seq: number): Story | null {
 
 export function readTask(data: unknown, seq: number): Task | null {
   const item = readBacklogItem(data, seq);
-  return item && { ...item, storyId: text(fields(data)['story_id']), module: optionalText(fields(data)['module']) };
+  return (
+    item && {
+      ...item,
+      storyId: text(fields(data)['story_id']),
+      module: optionalText(fields(data)['module']),
+    }
+  );
 }
 
 export function readModuleMap(data: unknown): ModuleMap {
   const modules = list(fields(data)['modules']).map((entry) => {
     const module = fields(entry);
-    return { name: text(module['name']), stack: text(module['stack']), responsibility: text(module['responsibility']), dependsOn: texts(module['dependsOn']) };
+    return {
+      name: text(module['name']),
+      stack: text(module['stack']),
+      responsibility: text(module['responsibility']),
+      dependsOn: texts(module['dependsOn']),
+    };
   });
   return { modules: modules.filter((module) => module.name !== '') };
 }
@@ -56,7 +87,11 @@ export function readModuleContracts(data: unknown): ModuleContracts {
     const contract = fields(entry);
     const expoe: ContractItem[] = list(contract['expoe']).map((raw) => {
       const item = fields(raw);
-      return { tipo: text(item['tipo']), assinatura: text(item['assinatura']), descricao: optionalText(item['descricao']) };
+      return {
+        tipo: text(item['tipo']),
+        assinatura: text(item['assinatura']),
+        descricao: optionalText(item['descricao']),
+      };
     });
     return { modulo: text(contract['modulo']), expoe };
   });

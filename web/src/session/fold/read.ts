@@ -5,7 +5,9 @@
 export type Fields = Readonly<Record<string, unknown>>;
 
 export function fields(value: unknown): Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Fields)
+    : {};
 }
 
 export function text(value: unknown, fallback = ''): string {

@@ -1,4 +1,19 @@
-import type { ActionView, BusinessRule, ChatItem, Step, Declaration, DevProgress, Epic, HandoffView, ModuleContracts, ModuleMap, OpenTurn, ProductBrief, Story, Task } from './session-view.ts';
+import type {
+  ActionView,
+  BusinessRule,
+  ChatItem,
+  Step,
+  Declaration,
+  DevProgress,
+  Epic,
+  HandoffView,
+  ModuleContracts,
+  ModuleMap,
+  OpenTurn,
+  ProductBrief,
+  Story,
+  Task,
+} from './session-view.ts';
 
 /** The mutable accumulator of one fold; never leaves fold-session.ts. */
 export type SessionDraft = {
@@ -62,10 +77,19 @@ export const DEV_AGENT_PREFIX = 'dev:';
 export function devProgress(draft: SessionDraft, agent: string): DevProgress {
   let progress = draft.devs.get(agent);
   if (progress === undefined) {
-    progress = { agent, module: agent.slice(DEV_AGENT_PREFIX.length), activeSince: null, finished: [], blocks: [], lastSaid: null, failures: 0 };
+    progress = {
+      agent,
+      module: agent.slice(DEV_AGENT_PREFIX.length),
+      activeSince: null,
+      finished: [],
+      blocks: [],
+      lastSaid: null,
+      failures: 0,
+    };
     draft.devs.set(agent, progress);
   }
   return progress;
 }
 
-export const isDevAgent = (agent: string) => agent.startsWith(DEV_AGENT_PREFIX) && agent.length > DEV_AGENT_PREFIX.length;
+export const isDevAgent = (agent: string) =>
+  agent.startsWith(DEV_AGENT_PREFIX) && agent.length > DEV_AGENT_PREFIX.length;

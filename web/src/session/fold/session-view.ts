@@ -8,18 +8,40 @@ export type ChatItem =
   | { kind: 'activated'; seq: number; agent: string }
   | { kind: 'handoff'; seq: number; handoffId: string }
   | { kind: 'failed'; seq: number; agent: string; reason: string; message: string }
-  | { kind: 'budget'; seq: number; agent: string; max: number; spent: number; reserved: number; requested: number }
+  | {
+      kind: 'budget';
+      seq: number;
+      agent: string;
+      max: number;
+      spent: number;
+      reserved: number;
+      requested: number;
+    }
   | { kind: 'readiness'; seq: number }
   | { kind: 'brief'; seq: number; title: string }
   | { kind: 'limit'; seq: number; agent: string; ceiling: number }
   | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string }
   /** Placed after the last message the summary covers; `seq` is the `context.compacted` event's. */
-  | { kind: 'compaction'; seq: number; agent: string; throughSeq: number; summary: string; tokensBefore: number; tokensAfter: number }
+  | {
+      kind: 'compaction';
+      seq: number;
+      agent: string;
+      throughSeq: number;
+      summary: string;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
   | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
 
 export type Step = { seq: number; tool: string; ok: boolean };
 
-export type BusinessRule = { eventId: string; seq: number; title: string; statement: string; origin: number[] };
+export type BusinessRule = {
+  eventId: string;
+  seq: number;
+  title: string;
+  statement: string;
+  origin: number[];
+};
 
 export type ProductBrief = {
   eventId: string;
@@ -34,15 +56,36 @@ export type ProductBrief = {
   ruleRefs: string[];
 };
 
-export type HandoffView = { id: string; from: string; to: string; status: string; reason: string | null; offeredSeq: number };
+export type HandoffView = {
+  id: string;
+  from: string;
+  to: string;
+  status: string;
+  reason: string | null;
+  offeredSeq: number;
+};
 
 export type ActionStatus = 'proposed' | 'approved' | 'denied' | 'completed';
-export type ActionView = { id: string; seq: number; agent: string; tool: string; args: unknown; status: ActionStatus; toolCallId: string | null };
+export type ActionView = {
+  id: string;
+  seq: number;
+  agent: string;
+  tool: string;
+  args: unknown;
+  status: ActionStatus;
+  toolCallId: string | null;
+};
 
 /** A turn that started and has not ended; `paused` while a proposed action waits for the person. */
 export type OpenTurn = { turnId: string; agent: string; kind: string; paused: boolean };
 
-export type BacklogItem = { id: string; seq: number; title: string; description: string; acceptanceCriteria: string[] };
+export type BacklogItem = {
+  id: string;
+  seq: number;
+  title: string;
+  description: string;
+  acceptanceCriteria: string[];
+};
 export type Epic = BacklogItem;
 export type Story = BacklogItem & { epicId: string };
 export type Task = BacklogItem & { storyId: string; module: string | null };
@@ -51,7 +94,12 @@ export type Backlog = { epics: Epic[]; stories: Story[]; tasks: Task[] };
 /** One declaration of a versioned artifact (module map, contracts, …): the highest version is current, ties by seq. */
 export type Declaration<Data> = { seq: number; version: number; data: Data };
 
-export type ModuleDeclaration = { name: string; stack: string; responsibility: string; dependsOn: string[] };
+export type ModuleDeclaration = {
+  name: string;
+  stack: string;
+  responsibility: string;
+  dependsOn: string[];
+};
 export type ModuleMap = { modules: ModuleDeclaration[] };
 
 export type ContractItem = { tipo: string; assinatura: string; descricao: string | null };

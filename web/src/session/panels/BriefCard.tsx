@@ -46,7 +46,9 @@ export function BriefCard({ brief }: { brief: ProductBrief | null }) {
         {list('brief.outOfScope', brief.outOfScope)}
         {list('brief.openQuestions', brief.openQuestions)}
       </dl>
-      {brief.ruleRefs.length > 0 && <p className="muted small">{t('brief.rules', { count: brief.ruleRefs.length })}</p>}
+      {brief.ruleRefs.length > 0 && (
+        <p className="muted small">{t('brief.rules', { count: brief.ruleRefs.length })}</p>
+      )}
     </section>
   );
 }

@@ -6,7 +6,8 @@ export function ModelStatusBanner({ model }: { model: ModelStatus | undefined })
   if (model === undefined || model.configured) return null;
   return (
     <div className="banner error" role="alert" data-testid="model-not-configured">
-      <strong>{t('model.notConfigured.title')}</strong> {t('model.notConfigured.body', { message: model.message })}
+      <strong>{t('model.notConfigured.title')}</strong>{' '}
+      {t('model.notConfigured.body', { message: model.message })}
     </div>
   );
 }

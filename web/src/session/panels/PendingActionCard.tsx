@@ -32,16 +32,38 @@ export function PendingActionCard({ action }: { action: ActionView }) {
   };
 
   return (
-    <li className="card action" data-testid="pending-action" data-action-id={action.id} data-status={action.status}>
+    <li
+      className="card action"
+      data-testid="pending-action"
+      data-action-id={action.id}
+      data-status={action.status}
+    >
       <h3>{t('actions.asks', { agent: agentName(action.agent), tool: action.tool })}</h3>
-      <pre className="arguments">{args.length > MAX_ARGUMENT_CHARACTERS ? `${args.slice(0, MAX_ARGUMENT_CHARACTERS)}…` : args}</pre>
-      {action.status === 'approved' && <p className="muted small">{t('actions.status.approved')}</p>}
+      <pre className="arguments">
+        {args.length > MAX_ARGUMENT_CHARACTERS
+          ? `${args.slice(0, MAX_ARGUMENT_CHARACTERS)}…`
+          : args}
+      </pre>
+      {action.status === 'approved' && (
+        <p className="muted small">{t('actions.status.approved')}</p>
+      )}
       {action.status === 'proposed' && !denying && (
         <div className="row buttons">
-          <button type="button" className="primary" data-testid="approve-action" disabled={busy} onClick={() => void resolve('approve')}>
+          <button
+            type="button"
+            className="primary"
+            data-testid="approve-action"
+            disabled={busy}
+            onClick={() => void resolve('approve')}
+          >
             {t('actions.approve')}
           </button>
-          <button type="button" data-testid="deny-action" disabled={busy} onClick={() => setDenying(true)}>
+          <button
+            type="button"
+            data-testid="deny-action"
+            disabled={busy}
+            onClick={() => setDenying(true)}
+          >
             {t('actions.deny')}
           </button>
         </div>
@@ -50,7 +72,13 @@ export function PendingActionCard({ action }: { action: ActionView }) {
         <form className="inline-form" onSubmit={deny}>
           <label htmlFor={`deny-${action.id}`}>{t('actions.reason.label')}</label>
           <div className="row">
-            <input id={`deny-${action.id}`} data-testid="deny-reason-input" value={reason} maxLength={2000} onChange={(event) => setReason(event.target.value)} />
+            <input
+              id={`deny-${action.id}`}
+              data-testid="deny-reason-input"
+              value={reason}
+              maxLength={2000}
+              onChange={(event) => setReason(event.target.value)}
+            />
             <button type="submit" className="danger" data-testid="confirm-deny" disabled={busy}>
               {t('actions.confirmDeny')}
             </button>

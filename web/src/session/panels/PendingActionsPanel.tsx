@@ -4,11 +4,14 @@ import { PendingActionCard } from './PendingActionCard.tsx';
 
 /** Proposed actions not settled yet: waiting for the person, or approved and running. */
 export function PendingActionsPanel({ actions }: { actions: ActionView[] }) {
-  const pending = actions.filter((action) => action.status === 'proposed' || action.status === 'approved');
+  const pending = actions.filter(
+    (action) => action.status === 'proposed' || action.status === 'approved',
+  );
   return (
     <section className="panel" data-testid="actions-panel">
       <h2>
-        {t('actions.title')} {pending.length > 0 && <span className="count attention">{pending.length}</span>}
+        {t('actions.title')}{' '}
+        {pending.length > 0 && <span className="count attention">{pending.length}</span>}
       </h2>
       {pending.length === 0 ? (
         <p className="muted">{t('actions.empty')}</p>

@@ -7,7 +7,11 @@ export function RuleCard({ rule }: { rule: BusinessRule }) {
     <li className="card rule" data-testid="rule-card" data-seq={rule.seq}>
       <h3>{rule.title}</h3>
       <p>{rule.statement}</p>
-      {rule.origin.length > 0 && <p className="muted small">{t('rules.origin', { seqs: rule.origin.map((seq) => `#${seq}`).join(', ') })}</p>}
+      {rule.origin.length > 0 && (
+        <p className="muted small">
+          {t('rules.origin', { seqs: rule.origin.map((seq) => `#${seq}`).join(', ') })}
+        </p>
+      )}
     </li>
   );
 }

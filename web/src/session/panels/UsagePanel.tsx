@@ -11,13 +11,28 @@ const REFRESH_DELAY_MS = 400;
  * Tokens the session used, by agent and model, and the project's budget. Fetched again shortly after the
  * log moves (`refreshKey`), since every model call ends in an event.
  */
-export function UsagePanel({ sessionId, projectId, refreshKey }: { sessionId: string; projectId: string | null; refreshKey: number }) {
-  const [usage, setUsage] = useState<{ session: Usage | null; project: Usage | null; failed: boolean }>({ session: null, project: null, failed: false });
+export function UsagePanel({
+  sessionId,
+  projectId,
+  refreshKey,
+}: {
+  sessionId: string;
+  projectId: string | null;
+  refreshKey: number;
+}) {
+  const [usage, setUsage] = useState<{
+    session: Usage | null;
+    project: Usage | null;
+    failed: boolean;
+  }>({ session: null, project: null, failed: false });
 
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      Promise.all([getJson<Usage>(`/api/sessions/${sessionId}/usage`), projectId ? getJson<Usage>(`/api/projects/${projectId}/usage`) : Promise.resolve(null)]).then(
+      Promise.all([
+        getJson<Usage>(`/api/sessions/${sessionId}/usage`),
+        projectId ? getJson<Usage>(`/api/projects/${projectId}/usage`) : Promise.resolve(null),
+      ]).then(
         ([session, project]) => current && setUsage({ session, project, failed: false }),
         () => current && setUsage((previous) => ({ ...previous, failed: true })),
       );
@@ -36,8 +51,16 @@ export function UsagePanel({ sessionId, projectId, refreshKey }: { sessionId: st
       <h2>{t('usage.title')}</h2>
       {usage.failed && <p className="muted small">{t('usage.unavailable')}</p>}
       {!usage.failed && session === null && <p className="muted small">{t('common.loading')}</p>}
-      {session && <p data-testid="usage-session-total">{t('usage.session', { total: formatNumber(Number(session.total_tokens)) })}</p>}
-      {session && Number(session.reserved_tokens) > 0 && <p className="muted small">{t('usage.reserved', { reserved: formatNumber(Number(session.reserved_tokens)) })}</p>}
+      {session && (
+        <p data-testid="usage-session-total">
+          {t('usage.session', { total: formatNumber(Number(session.total_tokens)) })}
+        </p>
+      )}
+      {session && Number(session.reserved_tokens) > 0 && (
+        <p className="muted small">
+          {t('usage.reserved', { reserved: formatNumber(Number(session.reserved_tokens)) })}
+        </p>
+      )}
       {session && lines.length === 0 && <p className="muted">{t('usage.empty')}</p>}
       {lines.length > 0 && (
         <table className="usage" tabIndex={0}>
@@ -45,21 +68,32 @@ export function UsagePanel({ sessionId, projectId, refreshKey }: { sessionId: st
             <tr>
               <th scope="col">{t('usage.col.agent')}</th>
               <th scope="col">{t('usage.col.model')}</th>
-              <th scope="col" className="number">{t('usage.col.calls')}</th>
-              <th scope="col" className="number">{t('usage.col.tokens')}</th>
+              <th scope="col" className="number">
+                {t('usage.col.calls')}
+              </th>
+              <th scope="col" className="number">
+                {t('usage.col.tokens')}
+              </th>
             </tr>
           </thead>
           <tbody>
             {lines.map((line) => (
-              <tr key={`${line.agent}/${line.provider}/${line.model}`} data-testid="usage-row" data-agent={line.agent}>
+              <tr
+                key={`${line.agent}/${line.provider}/${line.model}`}
+                data-testid="usage-row"
+                data-agent={line.agent}
+              >
                 <td>{agentName(line.agent)}</td>
-                <td className="model" title={`${line.provider}:${line.model}`}>{line.provider} · {line.model}</td>
+                <td className="model" title={`${line.provider}:${line.model}`}>
+                  {line.provider} · {line.model}
+                </td>
                 <td className="number">
                   {formatNumber(Number(line.calls))}
                   <UsageFlags line={line} />
                 </td>
                 <td className="number">
-                  {formatNumber(Number(line.input_tokens))} / {formatNumber(Number(line.output_tokens))}
+                  {formatNumber(Number(line.input_tokens))} /{' '}
+                  {formatNumber(Number(line.output_tokens))}
                 </td>
               </tr>
             ))}
@@ -67,10 +101,16 @@ export function UsagePanel({ sessionId, projectId, refreshKey }: { sessionId: st
         </table>
       )}
       {project && (
-        <p className={`budget ${max !== null && Number(project.total_tokens) >= max ? 'over' : ''}`} data-testid="project-budget">
+        <p
+          className={`budget ${max !== null && Number(project.total_tokens) >= max ? 'over' : ''}`}
+          data-testid="project-budget"
+        >
           {max === null
             ? t('usage.projectUnlimited', { spent: formatNumber(Number(project.total_tokens)) })
-            : t('usage.project', { spent: formatNumber(Number(project.total_tokens)), max: formatNumber(max) })}
+            : t('usage.project', {
+                spent: formatNumber(Number(project.total_tokens)),
+                max: formatNumber(max),
+              })}
         </p>
       )}
     </section>

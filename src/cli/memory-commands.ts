@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { type ForjaConfig } from '../config/config.ts';
+import type { ForjaConfig } from '../config/config.ts';
 import { loadSettings } from './load-settings.ts';
 import { createLogger } from '../config/logger.ts';
 import type { Database } from '../store/index.ts';

@@ -17,13 +17,11 @@ import {
   worktreeDirectory,
 } from '../workspace/index.ts';
 import {
-  BRIEF,
   MAP,
   WRONG_CONTRACTS,
   CONTRACTS,
   CONTRACTS_V2,
   CATALOGO_CODE,
-  PEDIDOS_CODE,
   PEDIDOS_CODE_FIXED,
   UP_TO_ARQUITETO,
   ARQUITETO,

@@ -17,10 +17,8 @@ export type HookPhase = (typeof HOOK_PHASES)[number];
  * The replacement is wrapped so a payload that happens to have a `halt` field is never mistaken for a halt.
  */
 export type HookVerdict =
-  | void
-  | undefined
-  | { readonly payload: unknown }
-  | { readonly halt: string };
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing (void) lets the call go on
+  void | undefined | { readonly payload: unknown } | { readonly halt: string };
 
 /** A named handler; the name is what a halted result reports. */
 export interface HookHandler {

@@ -21,6 +21,7 @@ export const UNIT_SEPARATOR = '\n\n';
 
 // A unit id comes from a file path or a rules file; a newline in it must not forge a header of its own.
 function escapeControlCharacters(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this function
   return text.replace(/[\u0000-\u001f\u007f]/g, (character) => {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });

@@ -73,7 +73,7 @@ export type InstructionFileOutcome = ({ read: InstructionFileRead } | { skip: In
  * symbolic link resolving outside the workspace comes back as a named skip. A leading byte-order mark is dropped.
  */
 export function readInstructionFile(
-  root: string,
+  _root: string,
   rootRealPath: string,
   relative: string,
   maxBytes: number,

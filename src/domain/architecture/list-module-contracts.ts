@@ -1,8 +1,7 @@
 import { InvariantViolationError } from '../errors/index.ts';
-import type { ContractItem, ModuleContracts } from './module-contracts-schema.ts';
+import type { ModuleContracts } from './module-contracts-schema.ts';
 import type { ModuleMap } from './module-map-schema.ts';
 import { compareText } from './module-cycles.ts';
-import type { ModuleRelation } from './module-scope.ts';
 import { relationIn, scopeModules } from './module-scope.ts';
 import type { ListedModule, ModuleContractsListingData } from './module-contracts-listing.ts';
 import { renderModuleContractsText } from './render-module-contracts.ts';

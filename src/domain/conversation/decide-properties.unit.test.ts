@@ -173,7 +173,7 @@ function run(steps: readonly Step[]): SessionEvent[] {
   return log;
 }
 
-const before = (log: readonly SessionEvent[], seq: number) =>
+const eventsBefore = (log: readonly SessionEvent[], seq: number) =>
   log.filter((event) => event.seq < seq);
 const payloadOf = (event: SessionEvent) => event.payload as Record<string, unknown>;
 
@@ -184,7 +184,7 @@ describe('decide properties over random sessions', () => {
         const log = run(steps);
         for (const brief of log.filter((event) => event.type === 'artifact.product_brief')) {
           expect(
-            before(log, brief.seq).some(
+            eventsBefore(log, brief.seq).some(
               (event) => event.type === 'readiness.confirmed' && event.actor === 'user',
             ),
           ).toBe(true);
@@ -206,7 +206,7 @@ describe('decide properties over random sessions', () => {
             expect(activation.actor).toBe('user');
             continue;
           }
-          const acceptance = before(log, activation.seq).find(
+          const acceptance = eventsBefore(log, activation.seq).find(
             (event) =>
               event.type === 'handoff.accepted' && payloadOf(event)['handoff_id'] === handoff_id,
           );

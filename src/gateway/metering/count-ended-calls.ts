@@ -17,6 +17,7 @@ export async function countEndedCalls(database: Queryable, provider: string): Pr
     [provider, abandonedReservationError],
   );
   const ended: EndedCalls = {};
+  // biome-ignore lint/suspicious/noAssignInExpressions: `??=` creates the model's entry where it is first needed
   for (const row of result.rows) (ended[row.model] ??= {})[row.agent] = Number(row.calls);
   return ended;
 }

@@ -8,12 +8,9 @@ const ModelHealthSchema = z
     configured: z.boolean(),
     provider: z.string().nullable(),
     model: z.string().nullable(),
-    target: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'The endpoint looked at, without credentials; null for scripted or no model.',
-      }),
+    target: z.string().nullable().openapi({
+      description: 'The endpoint looked at, without credentials; null for scripted or no model.',
+    }),
     reachable: z
       .boolean()
       .nullable()

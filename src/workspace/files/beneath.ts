@@ -129,9 +129,10 @@ export async function openFinal(
     return { ok: false, reason: `${shown} refused: ${why}` };
   }
   const info = await handle.stat();
-  const refuse = async (why: string): Promise<BeneathOpen> => (
-    await handle.close(), { ok: false, reason: `${shown} refused: ${why}` }
-  );
+  const refuse = async (why: string): Promise<BeneathOpen> => {
+    await handle.close();
+    return { ok: false, reason: `${shown} refused: ${why}` };
+  };
   if (info.isDirectory())
     return options.directory ? { ok: true, handle } : refuse('it is a directory');
   if (!info.isFile()) return refuse('it is not a regular file');

@@ -39,6 +39,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     });
     const keep = (chunk: Buffer) => {
       const room = request.outputLimitBytes - kept;
+      // biome-ignore lint/suspicious/noAssignInExpressions: the flag is set and the chunk dropped in one step
       if (room <= 0) return void (truncated = true);
       if (chunk.length > room) truncated = true;
       chunks.push(chunk.subarray(0, room));

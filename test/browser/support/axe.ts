@@ -14,9 +14,7 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     const axe = (
       window as unknown as {
         axe: {
-          run(
-            context: Document,
-          ): Promise<{
+          run(context: Document): Promise<{
             violations: Array<{
               id: string;
               impact: string | null;

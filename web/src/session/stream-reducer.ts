@@ -99,7 +99,8 @@ export function mergeEvents(held: StoredEvent[], incoming: StoredEvent[]): Store
   for (const event of incoming) {
     const last = merged.at(-1);
     if (last === undefined || event.seq > last.seq) {
-      merged = merged === held ? [...held, event] : (merged.push(event), merged);
+      if (merged === held) merged = [...held, event];
+      else merged.push(event);
     } else if (!merged.some((existing) => existing.seq === event.seq)) {
       merged = [...merged, event].sort((a, b) => a.seq - b.seq);
     }

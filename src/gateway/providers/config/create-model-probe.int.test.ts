@@ -11,9 +11,7 @@ afterEach(async () => {
 });
 
 /** A model server that answers every request with `status`, recording what it was sent. */
-async function modelServer(
-  status: number,
-): Promise<{
+async function modelServer(status: number): Promise<{
   url: string;
   requests: Array<{ method: string; url: string; headers: IncomingHttpHeaders }>;
 }> {

@@ -15,7 +15,7 @@ export type ManualTimeoutScheduler = {
  */
 export function createManualTimeoutScheduler(): ManualTimeoutScheduler {
   const pending = new Set<PendingTimeout>();
-  let wakeWaiters: Array<() => void> = [];
+  const wakeWaiters: Array<() => void> = [];
   return {
     schedule(callback, ms) {
       const timeout = { callback, ms };

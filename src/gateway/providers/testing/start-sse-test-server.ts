@@ -21,7 +21,7 @@ export async function startSseTestServer(options: {
   const queue: TestServerResponse[] = [];
   const requests: RecordedRequest[] = [];
   let handler: TestServerHandler | undefined;
-  let requestWaiters: Array<() => void> = [];
+  const requestWaiters: Array<() => void> = [];
 
   const server = createServer((incoming, outgoing) => {
     void answer(incoming, outgoing);

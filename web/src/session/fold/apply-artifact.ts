@@ -59,6 +59,7 @@ export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
       });
       return;
     default:
+      // biome-ignore lint/suspicious/noAssignInExpressions: `??=` creates the list where it is first needed
       (draft.otherArtifacts[type] ??= []).push({
         seq: event.seq,
         version: readVersion(data),

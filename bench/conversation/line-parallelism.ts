@@ -15,6 +15,7 @@ import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
 import { requestJson } from '../../src/testing/forja-harness.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
+import { playUpToTheDevs } from '../../src/conversation/testing/play-up-to-the-devs.ts';
 
 const MODULES = 4;
 const DEV_DELAY_MS = 1500;
@@ -113,42 +114,13 @@ async function startForja(
   };
 }
 
-/** The person's part up to the dev handoffs offered; returns the session. */
-async function upToTheDevs(
-  forja: Forja,
-  projectId?: string,
-): Promise<{ projectId: string; sessionId: string }> {
-  const project =
-    projectId ?? (await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' })).body.id;
-  const sessionId = (await requestJson(forja, 'POST', `/api/projects/${project}/sessions`, {})).body
-    .id as string;
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Quero vender pão de madrugada.',
-  });
-  await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Para os vizinhos do bairro.',
-  });
-  await forja.conversation.idle(sessionId);
-  const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
-  await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
-  await forja.conversation.idle(sessionId);
-  const toArquiteto = (
-    await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
-  ).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
-  await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`);
-  await forja.conversation.idle(sessionId);
-  return { projectId: project, sessionId };
-}
-
 async function devPhaseWallMs(slots: number): Promise<number> {
   const { forja, dispose } = await startForja(
     parallelLineScript({ modules: MODULES, devDelayMs: DEV_DELAY_MS, devSteps: DEV_STEPS }),
     slots,
   );
   try {
-    const { sessionId } = await upToTheDevs(forja);
+    const { sessionId } = await playUpToTheDevs(forja);
     const start = performance.now();
     const accepted = await requestJson(
       forja,
@@ -190,7 +162,7 @@ async function criativoLatency(): Promise<{
   }));
   const { forja, dispose } = await startForja({ turns: [...turns, ...criativo] }, 4);
   try {
-    const busy = await upToTheDevs(forja);
+    const busy = await playUpToTheDevs(forja);
     const idleSession = (
       await requestJson(forja, 'POST', `/api/projects/${busy.projectId}/sessions`, {})
     ).body.id as string;

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, type Forja } from '../composition.ts';
+import { createForja, } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
-import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 import {
   gitAt,
   INTEGRATION_BRANCH,
@@ -17,6 +16,7 @@ import {
   worktreeDirectory,
 } from '../workspace/index.ts';
 import { MAP, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
+import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
 
 /** The attack of issue 11, as the model sends it: the worktree's `.git` pointed at a repository whose config runs a program. */
 const attack = (marker: string) =>
@@ -50,28 +50,6 @@ const script = (marker: string): ScriptInput => ({
   ],
 });
 
-async function throughTheArquiteto(forja: Forja) {
-  const { projectId, sessionId } = await newSessionThroughApi(forja);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Quero vender pão de madrugada.',
-  });
-  await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Para os vizinhos do bairro.',
-  });
-  await forja.conversation.idle(sessionId);
-  const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
-  await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
-  await forja.conversation.idle(sessionId);
-  const toArquiteto = (
-    await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
-  ).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
-  await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`);
-  await forja.conversation.idle(sessionId);
-  return { projectId, sessionId };
-}
-
 describe.each(testDatabaseEngines())(
   'the .git escape through the scripted model on $name',
   (engine) => {
@@ -104,7 +82,7 @@ describe.each(testDatabaseEngines())(
           await rm(outside, { recursive: true, force: true })
         );
 
-        const { projectId, sessionId } = await throughTheArquiteto(forja);
+        const { projectId, sessionId } = await playUpToTheDevs(forja);
         await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
         await forja.conversation.idle(sessionId);
         const events = async () => forja.eventLog.read(sessionId, { limit: 10_000 });

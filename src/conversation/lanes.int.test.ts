@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, type Forja } from '../composition.ts';
+import { createForja, } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { rehydrate, type SessionEvent } from '../domain/conversation/index.ts';
 import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
-import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 import { parallelLineScript, parallelModules } from './testing/parallel-line-script.ts';
+import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
 
 const DEV_DELAY_MS = 1500;
 
@@ -41,30 +41,6 @@ async function startLine(
       await rm(dataDirectory, { recursive: true, force: true })
     ),
   };
-}
-
-/** The person's part up to the dev handoffs: idea, readiness, the PO's and the Arquiteto's handoffs accepted. */
-async function upToTheDevs(forja: Forja) {
-  const { sessionId } = await newSessionThroughApi(forja);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.',
-  });
-  await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Para os vizinhos do bairro.',
-  });
-  await forja.conversation.idle(sessionId);
-  const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
-  if (ready.status !== 201) throw new Error(`readiness: ${JSON.stringify(ready.body)}`);
-  await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
-  await forja.conversation.idle(sessionId);
-  const toArquiteto = (
-    await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
-  ).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
-  await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`);
-  await forja.conversation.idle(sessionId);
-  return sessionId;
 }
 
 const agentOf = (event: SessionEvent) => (event.payload as { agent?: string }).agent;
@@ -121,7 +97,7 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
       );
       close = line.close;
       const { forja } = line;
-      const sessionId = await upToTheDevs(forja);
+      const sessionId = (await playUpToTheDevs(forja)).sessionId;
       const accepted = await requestJson(
         forja,
         'POST',
@@ -151,7 +127,7 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     );
     close = line.close;
     const { forja } = line;
-    const sessionId = await upToTheDevs(forja);
+    const sessionId = (await playUpToTheDevs(forja)).sessionId;
     const offered = (
       await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
     ).body.handoffs.filter(
@@ -182,7 +158,7 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     const line = await startLine(engine, parallelLineScript({ modules: 3, devDelayMs: 50 }), 1);
     close = line.close;
     const { forja } = line;
-    const sessionId = await upToTheDevs(forja);
+    const sessionId = (await playUpToTheDevs(forja)).sessionId;
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
     await forja.conversation.idle(sessionId);
     const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
@@ -213,7 +189,7 @@ describe.each(testDatabaseEngines())('lanes on $name', (engine) => {
     );
     close = line.close;
     const { forja } = line;
-    const sessionId = await upToTheDevs(forja);
+    const sessionId = (await playUpToTheDevs(forja)).sessionId;
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
 
     const notActive = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {

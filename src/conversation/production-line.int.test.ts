@@ -9,7 +9,7 @@ import { validateModuleContractsDeclaration } from '../domain/architecture/index
 import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
-import { newSessionThroughApi } from '../testing/scripted-forja.ts';
+import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
 import {
   gitAt,
   INTEGRATION_BRANCH,
@@ -51,35 +51,6 @@ async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
   };
 }
 
-/** The person's part up to the Arquiteto: two messages, readiness, accepting the PO's and then the Arquiteto's handoff. */
-async function throughTheArquiteto(forja: Forja) {
-  const { projectId, sessionId } = await newSessionThroughApi(forja);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Quero vender pão de madrugada, tudo entregue antes das 6h.',
-  });
-  await forja.conversation.idle(sessionId);
-  await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
-    text: 'Para os vizinhos do bairro.',
-  });
-  await forja.conversation.idle(sessionId);
-  const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
-  expect(ready.status).toBe(201);
-  expect(
-    await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`),
-  ).toMatchObject({ status: 200 });
-  await forja.conversation.idle(sessionId);
-  const toArquiteto = (
-    await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`)
-  ).body.handoffs.find((handoff: { to_agent: string }) => handoff.to_agent === 'arquiteto');
-  expect(toArquiteto).toMatchObject({ from_agent: 'po', status: 'offered' });
-  expect(await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/accept`)).toMatchObject({
-    status: 200,
-  });
-  await forja.conversation.idle(sessionId);
-  return { projectId, sessionId };
-}
-
 const toolResults = async (forja: Forja, sessionId: string, agent: string) =>
   (await forja.eventLog.read(sessionId, { limit: 10_000 }))
     .filter(
@@ -101,7 +72,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });
     close = line.close;
     const { forja, provider, dataDirectory } = line;
-    const { projectId, sessionId } = await throughTheArquiteto(forja);
+    const { projectId, sessionId } = await playUpToTheDevs(forja);
 
     // The PO: a backlog with stable ids, its handoff completed, the work offered to the Arquiteto.
     expect(
@@ -393,7 +364,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     });
     close = line.close;
     const { forja, dataDirectory } = line;
-    const { projectId, sessionId } = await throughTheArquiteto(forja);
+    const { projectId, sessionId } = await playUpToTheDevs(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
     await forja.conversation.idle(sessionId);
     const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
@@ -440,7 +411,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     }));
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...looping] });
     close = line.close;
-    const { sessionId } = await throughTheArquiteto(line.forja);
+    const { sessionId } = await playUpToTheDevs(line.forja);
     const last = (await line.forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1);
     expect(last).toMatchObject({
       type: 'toolloop.limit_reached',
@@ -471,7 +442,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...devs] });
     close = line.close;
     const { forja, dataDirectory } = line;
-    const { projectId, sessionId } = await throughTheArquiteto(forja);
+    const { projectId, sessionId } = await playUpToTheDevs(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
     await forja.conversation.idle(sessionId);
     const log = async () => forja.eventLog.read(sessionId, { limit: 10_000 });

@@ -1,10 +1,12 @@
 import {
-  laneOf,
+  isInLane,
+  turnInProgress,
   type ConversationState,
   type LaneState,
   type PendingAction,
   type RecordedToolCall,
 } from '../../domain/conversation/index.ts';
+import { firstAfter } from './first-after.ts';
 
 /**
  * What the tool loop does next, decided from the log alone (so a restarted process decides the same):
@@ -27,7 +29,20 @@ export interface NextStepInput {
 
 /** Decides the next step of the turn in progress in `input.agent`'s lane. Pure; other lanes do not count. */
 export function nextStep(state: ConversationState, input: NextStepInput): NextStep {
-  return nextLaneStep(laneOf(state, input.agent), input);
+  const turn = turnInProgress(state, input.agent);
+  if (turn === null) return { kind: 'done' };
+  // Only the turn's own entries matter: the history after its start, found by binary search, so a step costs the
+  // turn's length, not the session's (a step runs several times per turn, at any length of the log).
+  const tail = state.history.slice(firstAfter(state.history, turn.seq));
+  return nextLaneStep(
+    {
+      agent: input.agent,
+      turn_in_progress: turn,
+      history: tail.filter((entry) => isInLane(entry, input.agent)),
+      pending_actions: state.pending_actions.filter((action) => action.agent === input.agent),
+    },
+    input,
+  );
 }
 
 /** `nextStep` over one lane alone: what the lane's own events say, whatever other lanes did in between. */

@@ -18,6 +18,7 @@ import {
   estimateTokens,
   ProviderCancelledError,
   reservableInputTokens,
+  requestBytes,
   type ModelProvider,
 } from './providers/index.ts';
 
@@ -64,13 +65,15 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }),
     };
     const modelRequest = toModelRequest(request);
-    const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest);
+    // The request is serialised once for both figures (issue 15: not stringified twice per call).
+    const bytes = requestBytes(modelRequest);
+    const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest, bytes);
     // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;
     // the output is capped by `maxOutputTokens`, which the reservation covers.
     const reservation = await reserveCall(
       database,
       call,
-      reservedTokensFor(request),
+      reservedTokensFor(request, bytes),
       inputEstimate,
     );
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
@@ -209,10 +212,13 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 }
 
 /** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */
-export function reservedTokensFor(request: GatewayTurnRequest): number {
+export function reservedTokensFor(request: GatewayTurnRequest, bytes?: number): number {
+  const modelRequest = toModelRequest(request);
   return (
-    Math.max(request.inputTokens ?? 0, reservableInputTokens(toModelRequest(request))) +
-    request.maxOutputTokens
+    Math.max(
+      request.inputTokens ?? 0,
+      reservableInputTokens(modelRequest, bytes ?? requestBytes(modelRequest)),
+    ) + request.maxOutputTokens
   );
 }
 

@@ -84,6 +84,7 @@ export {
   estimateRequestTokens,
   estimateTokens,
   reservableInputTokens,
+  requestBytes,
 } from './shared/estimate-tokens.ts';
 
 export {

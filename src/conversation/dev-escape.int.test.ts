@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, } from '../composition.ts';
+import { createForja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, } from '../composition.ts';
+import { createForja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { rehydrate, type SessionEvent } from '../domain/conversation/index.ts';
 import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';

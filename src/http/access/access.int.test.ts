@@ -356,6 +356,11 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       const signIn = (username: string, password: string) =>
         requestJson(forja, 'POST', '/api/auth/sign-in', { username, password });
       expect((await signIn('ana', 'wrong password!')).status).toBe(401);
+      // A NUL in a password is bad input (a 400 naming the field), not a wrong password.
+      expect(await signIn('ana', 'a\u0000b')).toMatchObject({
+        status: 400,
+        body: { error: { field: 'password' } },
+      });
       const signedIn = await signIn('ana', PASSWORD);
       expect(signedIn).toMatchObject({ status: 200, body: { id: ana.id, username: 'ana' } });
       const setCookie = signedIn.headers.get('set-cookie')!;

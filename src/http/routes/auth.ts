@@ -28,6 +28,7 @@ import {
   jsonBody,
   jsonContent,
   noBody,
+  text,
 } from '../schemas.ts';
 
 /** How long a sign-in lasts. */
@@ -42,8 +43,7 @@ const UsernameSchema = z
 const SignInSchema = z
   .strictObject({
     username: UsernameSchema,
-    password: z
-      .string()
+    password: text()
       .min(1, 'must not be empty')
       .max(MAX_PASSWORD_CHARACTERS, `must be at most ${MAX_PASSWORD_CHARACTERS} characters`),
   })

@@ -27,8 +27,13 @@ export async function sessionLine(
           dev_commit: String((intoMain.payload as { dev_commit: unknown }).dev_commit),
           seq: intoMain.seq,
         };
+  const last = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
+  const completed =
+    last === undefined
+      ? null
+      : { commit: String((last.payload as { commit: unknown }).commit), seq: last.seq };
   const map = (await readProjectArchitecture(database, projectId)).module_map?.data;
-  if (map === undefined) return { modules: [], completed: null, merged_into_main };
+  if (map === undefined) return { modules: [], completed, merged_into_main };
   const order = topologicalOrder(map);
   const blocks = devBlocks(events).filter((block) => block.status !== 'unblocked');
   const modules = lineModules(
@@ -36,13 +41,5 @@ export async function sessionLine(
     order.ok ? order.order : map.modules.map((module) => module.name),
     (module) => blocks.filter((block) => block.module === module).length,
   );
-  const completed = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
-  return {
-    modules,
-    completed:
-      completed === undefined
-        ? null
-        : { commit: String((completed.payload as { commit: unknown }).commit), seq: completed.seq },
-    merged_into_main,
-  };
+  return { modules, completed, merged_into_main };
 }

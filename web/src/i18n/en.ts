@@ -277,6 +277,15 @@ export const en = {
   'agent.system': 'Forja',
   'agent.user': 'You',
   'agent.dev': 'Dev · {module}',
+
+  // merge-main
+  'lineEnd.title': 'The line is ready',
+  'lineEnd.ready':
+    'Every module is merged into dev and its integration check passed (dev at {commit}).',
+  'lineEnd.button': 'Merge into main',
+  'lineEnd.running': 'Merging dev into main…',
+  'lineEnd.merged': 'Merged into main: commit {commit}',
+  'lineEnd.failed': 'Not merged: {message}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -105,6 +105,44 @@ describe('the line on one repository: docs on dev, merges one at a time, dev int
     },
   );
 
+  it("makes a dev's commit and a new worktree asked during a merge wait until the merge is done", async () => {
+    await finish('catalogo');
+    const pedidos = await workspaces.ensureWorktree(PROJECT, 'pedidos');
+    await mkdir(join(pedidos.directory, 'src'), { recursive: true });
+    await writeFile(join(pedidos.directory, 'src/pedidos.ts'), 'export {};\n');
+    const seen: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = () => {};
+    const checking = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const merge = workspaces.mergeModule(PROJECT, 'catalogo', async () => {
+      started();
+      await held;
+      seen.push('check done');
+      return { passed: true, report: null };
+    });
+    await checking;
+    const commit = workspaces
+      .commitModule(PROJECT, 'pedidos', 'pedidos: feito')
+      .then((outcome) => seen.push(`commit ${outcome.ok}`));
+    const worktree = workspaces
+      .ensureWorktree(PROJECT, 'entrega')
+      .then(() => seen.push('worktree made'));
+    // Both are queued behind the merge, however long the check takes: without the lock they would be done
+    // well before it is released.
+    setTimeout(release, 200);
+    await Promise.all([merge, commit, worktree]);
+    expect(seen).toEqual(['check done', 'commit true', 'worktree made']);
+    // The worktree made after the merge starts from the dev it left.
+    expect(
+      existsSync(join(dataDirectory, 'projects', PROJECT, 'worktrees/entrega/src/catalogo.ts')),
+    ).toBe(true);
+  });
+
   it('leaves dev where it was when the integration check fails, and merges once fixed', async () => {
     await finish('catalogo');
     const before = await tip('dev');

@@ -213,5 +213,17 @@ describe('the line on one repository: docs on dev, merges one at a time, dev int
     expect(await tip('main')).toBe(mainNow);
     expect((await git().raw(['status', '--porcelain'])).trim()).toBe('');
     expect(await readFile(join(workspace, 'docs/module-map.md'), 'utf8')).toBe('v3\n');
+
+    // A change someone left in the workspace that the merge would overwrite: refused with git's reason.
+    await writeFile(join(workspace, 'docs/module-map.md'), 'edited by hand\n');
+    expect(
+      await workspaces.mergeIntoMain(PROJECT, await workspaces.integrationHead(PROJECT), 'Merge'),
+    ).toMatchObject({
+      ok: false,
+      reason: 'git_refused',
+      message: expect.stringContaining('docs/module-map.md'),
+    });
+    expect(await tip('main')).toBe(mainNow);
+    expect(await readFile(join(workspace, 'docs/module-map.md'), 'utf8')).toBe('edited by hand\n');
   });
 });

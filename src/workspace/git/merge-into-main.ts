@@ -5,14 +5,15 @@ import { HostGitError } from './host-git.ts';
 export type MainMerge =
   | { ok: true; commit: string; recovered: boolean }
   | { ok: false; reason: 'conflict'; conflicts: string[] }
-  | { ok: false; reason: 'not_on_main' | 'already_in_main'; message: string };
+  | { ok: false; reason: 'not_on_main' | 'already_in_main' | 'git_refused'; message: string };
 
 /**
  * Merges `commit` (the `dev` the line completed on) into `main` in the project's workspace, where `main` is
  * checked out: always a real merge commit (`--no-ff`), never a force or a reset. A conflict is aborted (main
  * stays as it was) and its paths returned. When `commit` is already in `main` through a merge commit whose
  * second parent it is (the merge was made but not recorded), that merge is returned with `recovered`; already
- * in `main` any other way, a refusal. The caller holds the project's git lock.
+ * in `main` any other way, or a merge git refuses to start (changes in the workspace it would overwrite), a
+ * refusal with the reason. The caller holds the project's git lock.
  */
 export async function mergeIntoMain(
   repository: string,
@@ -54,7 +55,13 @@ export async function mergeIntoMain(
       .split('\n')
       .filter((path) => path !== '');
     await git.raw(['merge', '--abort']).catch(() => undefined);
-    if (conflicts.length === 0) throw error;
+    // No conflict: git refused to start (local changes in the workspace it would overwrite, say).
+    if (conflicts.length === 0)
+      return {
+        ok: false,
+        reason: 'git_refused',
+        message: `git refused to merge into ${MAIN_BRANCH}: ${error.stderr.trim().slice(0, 500)}; nothing was merged`,
+      };
     return { ok: false, reason: 'conflict', conflicts };
   }
   const merged = (await git.raw(['rev-list', '--parents', '-1', 'HEAD'])).trim().split(' ');

@@ -204,7 +204,8 @@ if (serverUrl)
         const text = await runStatus(env);
         expect(text.stdout).toContain(`pid ${server.process.pid} on `);
         expect(text.stdout).toMatch(/last seen \d+ s ago — alive/);
-        server.process.kill('SIGTERM');
+        // Not SIGTERM: a clean stop lets the turn end, and this one streams for ten minutes.
+        server.process.kill('SIGKILL');
         await server.exited;
       } finally {
         await onServer(serverUrl, `drop database if exists ${name} with (force)`);

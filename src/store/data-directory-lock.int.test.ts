@@ -81,6 +81,16 @@ describe('data directory lock', { timeout: 120_000 }, () => {
     lockDataDirectory(directory).release();
   });
 
+  it('says the holder is not known when the lock file names no live process', () => {
+    const directory = newDirectory();
+    const lock = lockDataDirectory(directory);
+    writeLockFile(directory, DEAD_PROCESS_ID);
+    expect(() => lockDataDirectory(directory)).toThrow(
+      `The data directory ${directory} is in use by another Forja process (its pid is not known)`,
+    );
+    lock.release();
+  });
+
   it('six processes taking a stale lock at the same moment: exactly one owner, every round', async () => {
     for (let round = 0; round < 6; round += 1) {
       const directory = newDirectory();

@@ -20,7 +20,7 @@ export const LOCK_FILE_NAME = 'forja.lock';
  */
 const HELD_ELSEWHERE = 1;
 /** How long a refused start waits for a holder that has just taken the lock to write its pid. */
-const HOLDER_PID_WAIT_MS = 1_000;
+const HOLDER_PID_WAIT_MS = 3_000;
 
 export interface DataDirectoryLock {
   readonly path: string;

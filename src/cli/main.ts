@@ -11,6 +11,7 @@ import { demoCommand } from './demo-command.ts';
 import { runSessionContextCommand } from './session-context-command.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
+import { runStatusCommand, type StatusOptions } from './status-command.ts';
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad usage or configuration (the line printed says which). */
 export const EXIT_USAGE = 2;
@@ -108,6 +109,22 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .option('--json', 'print the assembly report as one JSON object')
     .action(async (options: ContextCommandOptions) => {
       exitCode = await contextCommand(options, io);
+    });
+
+  program
+    .command('status')
+    .description(
+      'Which Forja processes are alive; per session the messages and kickoffs waiting, turns running, tokens reserved; the outbox lag',
+    )
+    .option('--json', 'print the status as one JSON object')
+    .action(async (options: StatusOptions) => {
+      const loaded = loadSettings(io.env);
+      if (!loaded.ok) {
+        io.stderr(`forja: ${loaded.error.message}\n`);
+        exitCode = EXIT_USAGE;
+        return;
+      }
+      exitCode = await runStatusCommand(options, loaded.config, io);
     });
 
   registerMemoryCommands(program, io, (code) => {

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lockDataDirectory } from '../store/data-directory-lock.ts';
 
 const REPOSITORY = new URL('../..', import.meta.url).pathname;
 const FORJA_BIN = join(REPOSITORY, 'bin/forja.ts');
@@ -89,13 +90,15 @@ describe('stopping forja', { timeout: 180_000 }, () => {
     const npm = start('npm', ['start'], dataDirectory);
     const { url, pid } = await npm.listening;
     expect(pid).not.toBe(npm.child.pid);
-    expect(existsSync(join(dataDirectory, 'forja.lock'))).toBe(true);
+    expect(readFileSync(join(dataDirectory, 'forja.lock'), 'utf8')).toContain(`"pid":${pid}`);
+    expect(() => lockDataDirectory(dataDirectory)).toThrow(`(pid ${pid})`);
 
     npm.child.kill('SIGTERM');
     await npm.exited;
     expect(await gone(pid)).toBe(true);
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
-    expect(existsSync(join(dataDirectory, 'forja.lock'))).toBe(false);
+    expect(readFileSync(join(dataDirectory, 'forja.lock'), 'utf8')).toBe('');
+    lockDataDirectory(dataDirectory).release();
     expect(npm.output()).toContain('"msg":"stopped"');
   });
 
@@ -109,7 +112,8 @@ describe('stopping forja', { timeout: 180_000 }, () => {
     await npx.exited;
     expect(await gone(pid)).toBe(true);
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
-    expect(existsSync(join(dataDirectory, 'forja.lock'))).toBe(false);
+    expect(readFileSync(join(dataDirectory, 'forja.lock'), 'utf8')).toBe('');
+    lockDataDirectory(dataDirectory).release();
   });
 
   it('stops promptly with a browser tab open: the open event stream is ended, not waited for', async () => {

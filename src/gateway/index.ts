@@ -20,6 +20,7 @@ export {
 } from './embeddings/index.ts';
 export { expireStaleReservations } from './metering/settle-call.ts';
 export {
+  DEFAULT_STALE_AFTER_MS,
   interruptedCallError,
   startProcessIdentity,
   type ProcessIdentity,

@@ -1,17 +1,26 @@
+import { spawnSync } from 'node:child_process';
 import {
   closeSync,
+  constants,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readFileSync,
   statSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
 import { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
 
-const LOCK_FILE_NAME = 'forja.lock';
+export const LOCK_FILE_NAME = 'forja.lock';
+/**
+ * `flock -n`'s exit code when another holds the lock (its default for `-E`, kept so any flock(1) will do); its
+ * own failures exit with the sysexits codes (64 and up).
+ */
+const HELD_ELSEWHERE = 1;
+/** How long a refused start waits for a holder that has just taken the lock to write its pid. */
+const HOLDER_PID_WAIT_MS = 3_000;
 
 export interface DataDirectoryLock {
   readonly path: string;
@@ -19,9 +28,16 @@ export interface DataDirectoryLock {
 }
 
 /**
- * Takes the embedded data directory for this process. PGlite is a single-process database: a second process
- * opening the same files would corrupt them, so the second one gets a clear error instead. A lock left by a
- * process that died is taken over.
+ * Takes the embedded data directory for this process (ADR 0175). PGlite is a single-process database: a
+ * second process opening the same files would corrupt them, so the second one gets a clear error instead.
+ *
+ * The lock is a kernel `flock` on `forja.lock`, held by this process's open file: the kernel releases it when
+ * the process ends, however it ends (kill -9 included), so there is no stale lock to judge by its pid and no
+ * race between processes taking one over. Node has no flock call: the util-linux `flock` command takes the lock
+ * on the descriptor this process passes it as fd 3 — the same open file description — and exits; the lock stays
+ * with the description, which this process keeps open (Node opens it close-on-exec, so later children do not
+ * inherit it). The file holds the owner's pid only to name it in the refusal; it is never removed (removing it
+ * would let two processes lock two different files of the same name).
  */
 export function lockDataDirectory(
   dataDirectory: string,
@@ -29,25 +45,72 @@ export function lockDataDirectory(
 ): DataDirectoryLock {
   makeDirectory(dataDirectory, dataDirectory);
   const path = join(dataDirectory, LOCK_FILE_NAME);
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const descriptor = openSync(path, 'wx');
-      writeSync(
-        descriptor,
-        JSON.stringify({ pid: processId, started_at: new Date().toISOString() }),
-      );
-      closeSync(descriptor);
-      return { path, release: () => releaseIfOwned(path, processId) };
-    } catch (error) {
-      if (!isCode(error, 'EEXIST'))
-        throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
-      const holder = readHolder(path);
-      if (holder !== null && holder !== processId && isAlive(holder))
-        throw new DataDirectoryInUseError(dataDirectory, holder);
-      unlinkSync(path);
-    }
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+  } catch (error) {
+    throw new DataDirectoryUnusableError(dataDirectory, reasonOf(error));
   }
-  throw new DataDirectoryInUseError(dataDirectory, readHolder(path));
+  try {
+    takeFlock(descriptor, dataDirectory, path);
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
+  ftruncateSync(descriptor, 0);
+  writeSync(
+    descriptor,
+    JSON.stringify({ pid: processId, started_at: new Date().toISOString() }),
+    0,
+  );
+  let released = false;
+  return {
+    path,
+    release: () => {
+      if (released) return;
+      released = true;
+      // Emptied while still held, so the next owner never reads this pid as its own holder.
+      ftruncateSync(descriptor, 0);
+      closeSync(descriptor);
+    },
+  };
+}
+
+function takeFlock(descriptor: number, dataDirectory: string, path: string): void {
+  const taken = spawnSync('flock', ['-n', '-x', '3'], {
+    stdio: ['ignore', 'ignore', 'pipe', descriptor],
+    encoding: 'utf8',
+  });
+  if (taken.error !== undefined) {
+    const missing = isCode(taken.error, 'ENOENT');
+    throw new DataDirectoryUnusableError(
+      dataDirectory,
+      missing
+        ? 'locking it needs the `flock` command (util-linux), which is not on PATH — install util-linux, or set DATABASE_URL to a PostgreSQL server'
+        : `flock could not be run: ${taken.error.message}`,
+    );
+  }
+  if (taken.status === 0) return;
+  if (taken.status === HELD_ELSEWHERE)
+    throw new DataDirectoryInUseError(dataDirectory, readLiveHolder(path));
+  throw new DataDirectoryUnusableError(
+    dataDirectory,
+    `flock ${path} failed (${taken.status ?? taken.signal}): ${taken.stderr.trim()}`,
+  );
+}
+
+/**
+ * The pid the holder wrote. A holder that has just taken the lock writes it a moment later; until then the file
+ * may still name a process that died holding it — so a pid that is not alive is read again, briefly.
+ */
+function readLiveHolder(path: string): number | null {
+  const waitUntil = Date.now() + HOLDER_PID_WAIT_MS;
+  for (;;) {
+    const holder = readHolder(path);
+    if (holder !== null && isAlive(holder)) return holder;
+    if (Date.now() >= waitUntil) return null;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
 }
 
 /**
@@ -79,10 +142,6 @@ function requireDirectory(path: string, dataDirectory: string): void {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function releaseIfOwned(path: string, processId: number): void {
-  if (readHolder(path) === processId) unlinkSync(path);
 }
 
 function readHolder(path: string): number | null {

@@ -63,3 +63,11 @@ export {
   type Person,
   type ResourceKind,
 } from './accounts/accounts.ts';
+export {
+  readForjaStatus,
+  type ForjaProcessStatus,
+  type ForjaStatus,
+  type OutboxStatus,
+  type SessionQueueStatus,
+  type TurnInProgressStatus,
+} from './status/forja-status.ts';

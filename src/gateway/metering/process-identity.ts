@@ -5,6 +5,10 @@ import type { Database, Queryable } from '../../store/index.ts';
 /** The error an interrupted reservation is settled with: the call never ended, its process did. */
 export const interruptedCallError = 'interrupted (the process making the call stopped during it)';
 
+/** How often a server process beats `last_seen`, and after how long without a beat it counts as dead. */
+export const DEFAULT_HEARTBEAT_MS = 5_000;
+export const DEFAULT_STALE_AFTER_MS = Math.max(DEFAULT_HEARTBEAT_MS * 4, 15_000);
+
 export interface ProcessIdentity {
   /** This process's row in `forja_processes`; model calls carry it on their reservations. */
   readonly id: string;
@@ -39,7 +43,7 @@ export async function startProcessIdentity(
   options: ProcessIdentityOptions = {},
 ): Promise<ProcessIdentity> {
   const id = randomUUID();
-  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const staleAfterMs = options.staleAfterMs ?? Math.max(heartbeatMs * 4, 15_000);
   await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
     id,

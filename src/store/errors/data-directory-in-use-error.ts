@@ -7,7 +7,7 @@ export class DataDirectoryInUseError extends Error {
   constructor(dataDirectory: string, holderProcessId: number | null) {
     super(
       `The data directory ${dataDirectory} is in use by another Forja process` +
-        (holderProcessId === null ? '' : ` (pid ${holderProcessId})`) +
+        (holderProcessId === null ? ' (its pid is not known)' : ` (pid ${holderProcessId})`) +
         '. Stop it first, or set FORJA_DATA_DIR to another directory, or DATABASE_URL to a PostgreSQL server that several processes can share.',
     );
     this.dataDirectory = dataDirectory;

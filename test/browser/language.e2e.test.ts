@@ -9,7 +9,7 @@ import { pt } from '../../web/src/i18n/pt.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
-import { newSession, sendMessage } from './support/scenario.ts';
+import { api, newSession } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
 /** 1,280 + 1,320 tokens. Seqs: session.created 1, agent.activated 2, the person's message 3 — the rule cites it. */
@@ -68,6 +68,10 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
       launchHeadlessChromium({ locale: 'pt-BR' }),
     ]);
     sessionId = await newSession(served, 'Padaria de madrugada', { startCriativo: true });
+    // Criativo's two turns run in the background; each test waits for them on its own page.
+    await api(served, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'Quero vender pão fresco de madrugada, por assinatura.',
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -80,7 +84,6 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${served.url}/sessions/${sessionId}`);
     expect(await page.evaluate(() => navigator.languages)).toEqual(['pt-BR']);
-    await sendMessage(page, 'Quero vender pão fresco de madrugada, por assinatura.');
     await page.getByTestId('message-agent').filter({ hasText: 'Me conte mais' }).waitFor();
     await page.getByTestId('rule-card').waitFor();
     await page.locator('[data-testid="usage-row"][data-agent="criativo"]').waitFor();
@@ -126,8 +129,8 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await other.page.goto(`${served.url}/sessions/${sessionId}`);
-    await page.getByTestId('rule-card').waitFor();
-    await other.page.getByTestId('rule-card').waitFor();
+    for (const tab of [page, other.page])
+      await tab.getByTestId('message-agent').filter({ hasText: 'Me conte mais' }).waitFor();
     await page.getByTestId('message-input').fill('Um rascunho que fica');
     await page.evaluate(() => {
       (window as { notReloaded?: boolean }).notReloaded = true;

@@ -20,7 +20,7 @@ export const pt: Messages = {
   'common.cancel': 'Cancelar',
   'common.networkError':
     'Não foi possível falar com a Forja ({message}). O servidor está funcionando?',
-  'common.created': 'criado em {when}',
+  'common.created': 'criação: {when}',
 
   'account.signedInAs': 'Você entrou como {name}',
   'account.signOut': 'Sair',
@@ -263,7 +263,7 @@ export const pt: Messages = {
   'devs.status.idle': 'parado',
   'devs.status.blocked': 'travado',
   'devs.status.notStarted': 'não começou',
-  'devs.blocks': 'Travas',
+  'devs.blocks': 'O que está travando',
   'devs.block': 'precisa de {modulo}: {falta}',
   'devs.finished': 'Terminadas',
   'devs.finishedItem': '{task}',

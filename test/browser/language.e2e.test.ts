@@ -54,6 +54,18 @@ const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.la
 /** All the text, hidden labels and closed details included. */
 const bodyText = async (page: Page) => (await page.locator('body').textContent()) ?? '';
 
+/** The page as it is: no English phrase left, no wider than the window, axe clean. */
+async function expectPortugueseThatFits(page: Page): Promise<void> {
+  const text = await bodyText(page);
+  expect(ENGLISH_PHRASES.filter((phrase) => text.includes(phrase))).toEqual([]);
+  const { documentWidth, viewport } = await page.evaluate(() => ({
+    documentWidth: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(documentWidth).toBeLessThanOrEqual(viewport);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+}
+
 /** Issue 16 item 5: one language per page — Portuguese for a Portuguese browser, English on request. */
 describe('the UI in the browser’s language, switchable in the header', { timeout: 180_000 }, () => {
   let served: ServedForja;
@@ -79,7 +91,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     await served?.close();
   }, 60_000);
 
-  it('speaks Portuguese to a pt-BR browser: labels, numbers, <html lang>, axe clean, and it fits 390 px', async () => {
+  it('speaks Portuguese to a pt-BR browser: labels, numbers, <html lang>, axe clean, fitting 390 px on the session, project and projects pages', async () => {
     const { page, errors } = await chromium.newPage();
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${served.url}/sessions/${sessionId}`);
@@ -101,24 +113,24 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     expect(await page.getByTestId('usage-session-total').textContent()).toBe(
       'Esta sessão: 2.600 tokens',
     );
-    const text = await bodyText(page);
     expect(ENGLISH_PHRASES.length).toBeGreaterThan(100);
-    expect(ENGLISH_PHRASES.filter((phrase) => text.includes(phrase))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'portuguese.png'), fullPage: true });
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    await expectPortugueseThatFits(page);
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('send-message').waitFor();
-    const { documentWidth, viewport } = await page.evaluate(() => ({
-      documentWidth: document.documentElement.scrollWidth,
-      viewport: window.innerWidth,
-    }));
-    expect(documentWidth).toBeLessThanOrEqual(viewport);
+    await expectPortugueseThatFits(page);
     const send = await page.getByTestId('send-message').boundingBox();
     expect(send!.x + send!.width).toBeLessThanOrEqual(390);
     const language = await page.getByTestId('language-switch').boundingBox();
     expect(language!.x + language!.width).toBeLessThanOrEqual(390);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByTestId('project-breadcrumb').click();
+    await page.getByRole('heading', { name: 'Sessões' }).waitFor();
+    await expectPortugueseThatFits(page);
+    await page.getByRole('link', { name: 'Projetos' }).click();
+    await page.getByRole('heading', { name: 'Projetos', level: 1 }).waitFor();
+    await expectPortugueseThatFits(page);
     expect(errors).toEqual([]);
     await page.close();
   });

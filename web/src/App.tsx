@@ -5,7 +5,9 @@ import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { ErrorMessage } from './components/ErrorMessage.tsx';
 import { Link } from './components/Link.tsx';
 import { ModelHealthBanner } from './components/ModelHealthBanner.tsx';
+import { LanguageSwitch } from './i18n/LanguageSwitch.tsx';
 import { t } from './i18n/t.ts';
+import { useLanguage } from './i18n/use-language.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { ProjectPage } from './pages/ProjectPage.tsx';
 import { ProjectsPage } from './pages/ProjectsPage.tsx';
@@ -19,6 +21,8 @@ import { useRoute } from './routing/use-route.ts';
  * each page behind its own error boundary; the sign-in page while nobody is signed in.
  */
 export function App() {
+  // Subscribing here re-renders every page in the new language when the header's switch changes it.
+  useLanguage();
   const route = useRoute();
   const account = useMe();
   const person = account.state.status === 'ready' ? account.state.me.person : null;
@@ -30,6 +34,7 @@ export function App() {
         </Link>
         <span className="muted small tagline">{t('app.tagline')}</span>
         <ThemeToggle />
+        <LanguageSwitch />
         {person !== null && (
           <span className="account small" data-testid="signed-in-as" data-person-id={person.id}>
             {t('account.signedInAs', { name: person.username })}{' '}

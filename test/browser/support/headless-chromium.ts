@@ -23,14 +23,20 @@ export interface HeadlessChromium {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with a fresh profile in a temporary directory, removed on close. */
-export async function launchHeadlessChromium(): Promise<HeadlessChromium> {
+/**
+ * Headless Chromium with a fresh profile in a temporary directory, removed on close. `locale` is what the
+ * browser asks for (`navigator.languages`, Accept-Language); English unless a test says otherwise.
+ */
+export async function launchHeadlessChromium(
+  options: { locale?: string } = {},
+): Promise<HeadlessChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'forja-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGUMENTS,
     viewport: { width: 1400, height: 1000 },
+    locale: options.locale ?? 'en-US',
   });
   context.setDefaultTimeout(30_000);
   return {

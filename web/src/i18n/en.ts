@@ -1,5 +1,5 @@
 /**
- * Every string the web UI shows, in English. A translation (pt-BR next) is another file with the same keys:
+ * Every string the web UI shows, in English. A translation (pt.ts, Brazilian Portuguese) is another file with the same keys:
  * `Messages` makes the compiler list any key it misses. `{name}` placeholders are filled by `t`.
  */
 export const en = {
@@ -286,6 +286,9 @@ export const en = {
   'lineEnd.running': 'Merging dev into main…',
   'lineEnd.merged': 'Merged into main: commit {commit}',
   'lineEnd.failed': 'Not merged: {message}',
+
+  // web-i18n: the language switch
+  'language.label': 'Language',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -91,6 +91,46 @@ const CRIATIVO_REJECTED: ScriptInput['turns'] = [
   },
 ];
 
+const PO_REASON = 'Faltam os critérios de entrega';
+const DEV_REASON = 'Comece só pelo catálogo';
+
+/** The line up to the devs, with the person rejecting the PO's handoff to the Arquiteto, then one dev handoff. */
+const LINE_REJECTED: ScriptInput['turns'] = [
+  ...UP_TO_ARQUITETO,
+  {
+    agent: 'po',
+    expect: {
+      system: [
+        '## Handoff rejeitado pela pessoa',
+        'O handoff para arquiteto (',
+        `Motivo: ${PO_REASON}`,
+        'O trabalho ainda não foi oferecido ao Arquiteto.',
+      ],
+      tools: ['hand_off_to_arquiteto'],
+    },
+    tool_calls: [{ name: 'hand_off_to_arquiteto', arguments: {} }],
+  },
+  { agent: 'po', text: 'Ofereci de novo ao Arquiteto.' },
+  ...ARQUITETO,
+  {
+    agent: 'arquiteto',
+    expect: {
+      system: [
+        '## Handoff rejeitado pela pessoa',
+        'O handoff para dev:pedidos (',
+        `Motivo: ${DEV_REASON}`,
+      ],
+      tools: ['hand_off_to_devs'],
+    },
+    tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }],
+  },
+  {
+    agent: 'arquiteto',
+    expect: { messages: ['tool: Offered: dev:pedidos', 'Already offered before: dev:catalogo'] },
+    text: 'Ofereci de novo o módulo pedidos.',
+  },
+];
+
 describe.each(testDatabaseEngines())(
   'a rejected handoff goes back to its sender on $name',
   (engine) => {
@@ -212,6 +252,80 @@ describe.each(testDatabaseEngines())(
         ['criativo', `Product brief consolidado (v2): ${BRIEF.title}. Ofereci o trabalho ao PO.`],
         ['po', 'Li o brief v2.'],
       ]);
+    });
+
+    it("rejecting the Arquiteto's handoff gives the PO a turn with the reason, and a rejected dev handoff gives the Arquiteto one", {
+      timeout: 240_000,
+    }, async () => {
+      const line = await startLine(engine, { turns: LINE_REJECTED });
+      close = line.close;
+      const { forja } = line;
+      const { sessionId } = await newSessionThroughApi(forja);
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+      for (const text of LINE_MESSAGES) {
+        await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
+        await forja.conversation.idle(sessionId);
+      }
+      const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
+      await forja.conversation.idle(sessionId);
+      const toArquiteto = (await handoffsOf(forja, sessionId)).find(
+        (handoff) => handoff.to_agent === 'arquiteto',
+      )!;
+      expect(toArquiteto).toMatchObject({ from_agent: 'po', status: 'offered' });
+
+      expect(
+        await requestJson(forja, 'POST', `/api/handoffs/${toArquiteto.id}/reject`, {
+          reason: PO_REASON,
+        }),
+      ).toMatchObject({ status: 200, body: { status: 'rejected' } });
+      await forja.conversation.idle(sessionId);
+      const again = (await handoffsOf(forja, sessionId)).filter(
+        (handoff) => handoff.to_agent === 'arquiteto',
+      );
+      expect(again.map((handoff) => [handoff.from_agent, handoff.status])).toEqual([
+        ['po', 'rejected'],
+        ['po', 'offered'],
+      ]);
+      expect((await responses(forja, sessionId)).at(-1)).toEqual([
+        'po',
+        'Ofereci de novo ao Arquiteto.',
+      ]);
+
+      await requestJson(forja, 'POST', `/api/handoffs/${again[1]!.id}/accept`);
+      await forja.conversation.idle(sessionId);
+      const devs = (await handoffsOf(forja, sessionId)).filter((handoff) =>
+        handoff.to_agent.startsWith('dev:'),
+      );
+      expect(devs.map((handoff) => [handoff.to_agent, handoff.status])).toEqual([
+        ['dev:catalogo', 'offered'],
+        ['dev:pedidos', 'offered'],
+      ]);
+      const pedidos = devs.find((handoff) => handoff.to_agent === 'dev:pedidos')!;
+      expect(
+        await requestJson(forja, 'POST', `/api/handoffs/${pedidos.id}/reject`, {
+          reason: DEV_REASON,
+        }),
+      ).toMatchObject({ status: 200 });
+      await forja.conversation.idle(sessionId);
+      expect(
+        (await handoffsOf(forja, sessionId))
+          .filter((handoff) => handoff.to_agent.startsWith('dev:'))
+          .map((handoff) => [handoff.to_agent, handoff.status]),
+      ).toEqual([
+        ['dev:catalogo', 'offered'],
+        ['dev:pedidos', 'rejected'],
+        ['dev:pedidos', 'offered'],
+      ]);
+      expect((await responses(forja, sessionId)).at(-1)).toEqual([
+        'arquiteto',
+        'Ofereci de novo o módulo pedidos.',
+      ]);
+      // Every turn of the line ran: none failed on a request that lacked what its script expects.
+      const failed = (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter(
+        (event) => event.type === 'turn.failed',
+      );
+      expect(failed).toEqual([]);
     });
   },
 );

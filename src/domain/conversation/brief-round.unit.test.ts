@@ -140,7 +140,7 @@ describe('readiness again after the PO handoff is rejected', () => {
     });
   });
 
-  it('keeps readiness closed while a brief was never offered, and after a rejected handoff of an older brief', () => {
+  it('keeps readiness closed while the brief was never offered to the PO', () => {
     const line = session();
     line.confirm();
     line.record();

@@ -7,6 +7,7 @@ import { confirmReadiness } from './confirm-readiness.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { describeAgentContext } from './describe-agent-context.ts';
 import { endSession } from './end-session.ts';
+import { mergeLineIntoMain } from './merge-into-main.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
@@ -54,6 +55,9 @@ export function createConversationService(
     acceptDevHandoffs: (sessionId: string, actor?: string) =>
       acceptDevHandoffs(dependencies, sessionId, actor),
     startPendingKickoffs: (sessionId: string) => startPendingKickoffs(dependencies, sessionId),
+    /** The person's "Merge into main": once, after line.completed. */
+    mergeLineIntoMain: (sessionId: string, actor?: string) =>
+      mergeLineIntoMain(dependencies, sessionId, actor),
     resumeInterruptedTurns: () => resumeInterruptedTurns(dependencies),
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
     endSession: (sessionId: string, actor?: string) =>

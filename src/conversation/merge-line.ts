@@ -1,14 +1,9 @@
-import { dirname, join } from 'node:path';
 import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
 import { LINE_EVENT_TYPES, lineModules } from '../agents/dev/line-events.ts';
 import { readProjectBacklog } from '../agents/po/current-backlog.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
 import {
-  advanceIntegration,
-  gitAt,
-  mergeIntoIntegration,
   readProjectArchitecture,
-  removeScratch,
   type ProjectWorkspaces,
   type TerminalRunner,
 } from '../workspace/index.ts';
@@ -62,8 +57,6 @@ export function mergeLine(
       lineModules(view.events, modules, () => 0).map((entry) => [entry.module, entry]),
     );
     const merged = new Set(required.filter((module) => states.get(module)!.state === 'merged'));
-    const repository = line.workspaces.workspaceDirectory(projectId);
-    const scratch = join(dirname(repository), 'integration');
     for (const module of required) {
       const state = states.get(module)!;
       if (merged.has(module) || state.state !== 'finished') continue;
@@ -75,60 +68,57 @@ export function mergeLine(
         )
       )
         continue;
-      const outcome = await mergeIntoIntegration(
-        repository,
-        scratch,
-        `dev-${module}`,
-        `Merge dev-${module} into dev`,
-      );
-      if (!outcome.ok) {
+      type Check = { module: string; command: string; exit_code: number; duration_ms: number };
+      const report = { checks: [] as Check[], failure: null as string | null };
+      // Under the project's git lock: the merge, the integration check in the scratch worktree and dev's move.
+      const outcome = await line.workspaces.mergeModule(projectId, module, async (scratch) => {
+        for (const checked of map.modules.filter(
+          (entry) => merged.has(entry.name) || entry.name === module,
+        )) {
+          const check = moduleCheck(checked);
+          if (check === null) continue;
+          const started = Date.now();
+          const run = await line.terminal.run(scratch, check.command);
+          const exit_code =
+            run.ok && run.startError === null && run.exitCode !== null && !run.timedOut
+              ? run.exitCode
+              : -1;
+          report.checks.push({
+            module: checked.name,
+            command: check.command,
+            exit_code,
+            duration_ms: Date.now() - started,
+          });
+          if (exit_code !== 0) {
+            const output = run.ok
+              ? run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n')
+              : run.reason;
+            report.failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
+            return { passed: false, report };
+          }
+        }
+        return { passed: true, report };
+      });
+      if (!outcome.docs.ok)
+        dependencies.logger.warn(
+          { session_id: sessionId, conflicts: outcome.docs.conflicts },
+          "main's docs/ could not be merged into dev",
+        );
+      if (outcome.outcome === 'conflict') {
         await reopen(dependencies, sessionId, projectId, module, {
           kind: 'conflict',
-          paths: outcome.conflicts,
+          paths: outcome.paths,
         });
         continue;
       }
-      const checks: Array<{
-        module: string;
-        command: string;
-        exit_code: number;
-        duration_ms: number;
-      }> = [];
-      let failure: string | null = null;
-      for (const checked of map.modules.filter(
-        (entry) => merged.has(entry.name) || entry.name === module,
-      )) {
-        const check = moduleCheck(checked);
-        if (check === null) continue;
-        const started = Date.now();
-        const run = await line.terminal.run(scratch, check.command);
-        const exit_code =
-          run.ok && run.startError === null && run.exitCode !== null && !run.timedOut
-            ? run.exitCode
-            : -1;
-        checks.push({
-          module: checked.name,
-          command: check.command,
-          exit_code,
-          duration_ms: Date.now() - started,
-        });
-        if (exit_code !== 0) {
-          const output = run.ok
-            ? run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n')
-            : run.reason;
-          failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
-          break;
-        }
-      }
-      await removeScratch(repository, scratch);
-      if (failure !== null) {
+      if (outcome.outcome === 'check_failed') {
         await reopen(dependencies, sessionId, projectId, module, {
           kind: 'check',
-          output: failure,
+          output: report.failure ?? 'the integration check failed',
         });
         continue;
       }
-      await advanceIntegration(repository, outcome.commit, outcome.onto);
+      const checks = report.checks;
       await append(dependencies, sessionId, [
         {
           type: LINE_EVENT_TYPES.merged,
@@ -153,12 +143,12 @@ export function mergeLine(
         );
     }
     if (required.length > 0 && required.every((module) => merged.has(module))) {
-      const commit = gitAt(repository).raw(['rev-parse', 'refs/heads/dev']);
+      const commit = await line.workspaces.integrationHead(projectId);
       await append(dependencies, sessionId, [
         {
           type: LINE_EVENT_TYPES.completed,
           actor: 'system',
-          payload: { v: 1, commit: (await commit).trim(), modules: required },
+          payload: { v: 1, commit, modules: required },
         },
       ]);
     }

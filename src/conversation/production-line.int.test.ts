@@ -1,15 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, type Forja } from '../composition.ts';
-import { loadConfig } from '../config/config.ts';
+import type { Forja } from '../composition.ts';
 import { validateModuleContractsDeclaration } from '../domain/architecture/index.ts';
-import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
-import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
+import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
+import { startLine } from './testing/start-line.ts';
 import {
   gitAt,
   INTEGRATION_BRANCH,
@@ -27,29 +24,6 @@ import {
   ARQUITETO,
   DEVS,
 } from './testing/production-line-script.ts';
-
-async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
-  const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-production-line-'));
-  const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory });
-  if (!loaded.ok) throw new Error(loaded.error.message);
-  const database = await engine.open();
-  const provider = createScriptedProvider({ script });
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
-    env: {},
-    database,
-    provider,
-  });
-  return {
-    forja,
-    provider,
-    dataDirectory,
-    close: async () => (
-      await forja.close(),
-      await database.close(),
-      await rm(dataDirectory, { recursive: true, force: true })
-    ),
-  };
-}
 
 const toolResults = async (forja: Forja, sessionId: string, agent: string) =>
   (await forja.eventLog.read(sessionId, { limit: 10_000 }))

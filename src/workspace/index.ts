@@ -15,11 +15,12 @@ export type { WorktreeWrite } from './files/write-worktree-file.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
 export { gitAt } from './git/git-at.ts';
-export {
-  advanceIntegration,
-  mergeIntoIntegration,
-  removeScratch,
-} from './git/merge-into-integration.ts';
+export type {
+  IntegrationCheck,
+  ModuleIntegration,
+} from './git/integrate-module.ts';
+export type { MainMerge } from './git/merge-into-main.ts';
+export type { IntegrationSync } from './git/sync-integration.ts';
 export { readProjectArtifactEvents } from './project-artifact-events.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';
@@ -35,6 +36,7 @@ export type { TerminalSettings } from './terminal/terminal-settings.ts';
 export {
   INTEGRATION_BRANCH,
   MAIN_BRANCH,
+  integrationDirectory,
   moduleBranch,
   workspaceDirectory,
   worktreeDirectory,

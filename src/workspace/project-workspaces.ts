@@ -2,10 +2,24 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitFiles, type RepositoryFile } from './git/commit-files.ts';
 import { commitWorktree, type WorktreeCommit } from './git/commit-worktree.ts';
-import { ensureRepository } from './git/ensure-repository.ts';
+import { gitAt } from './git/git-at.ts';
+import { ensureRepository, hasBranch } from './git/ensure-repository.ts';
 import { ensureWorktree } from './git/ensure-worktree.ts';
+import {
+  integrateModule,
+  type IntegrationCheck,
+  type ModuleIntegration,
+} from './git/integrate-module.ts';
 import { createKeyedLock } from './git/keyed-lock.ts';
-import { moduleBranch, workspaceDirectory, worktreeDirectory } from './workspace-layout.ts';
+import { mergeIntoMain, type MainMerge } from './git/merge-into-main.ts';
+import { syncIntegrationWithMain } from './git/sync-integration.ts';
+import {
+  INTEGRATION_BRANCH,
+  integrationDirectory,
+  moduleBranch,
+  workspaceDirectory,
+  worktreeDirectory,
+} from './workspace-layout.ts';
 
 /** Where a module works: its worktree directory and its branch. */
 export interface ModuleWorktree {
@@ -18,7 +32,10 @@ export interface ProjectWorkspaces {
   workspaceDirectory(projectId: string): string;
   /** The repository with `main` and `dev`, created when missing; returns its directory. */
   ensureWorkspace(projectId: string): Promise<string>;
-  /** The module's worktree on `dev-<module>`, created from `dev` when missing. */
+  /**
+   * The module's worktree on `dev-<module>`, created when missing from `dev` as it is then, after `dev` took
+   * `main`'s docs/ (`syncIntegrationWithMain`).
+   */
   ensureWorktree(projectId: string, module: string): Promise<ModuleWorktree>;
   /** Writes files on `main` (the same file overwritten) and commits what changed; null when nothing did. */
   commitToMain(
@@ -28,11 +45,27 @@ export interface ProjectWorkspaces {
   ): Promise<string | null>;
   /** Commits every change of the module's worktree on its branch. */
   commitModule(projectId: string, module: string, message: string): Promise<WorktreeCommit>;
+  /**
+   * Merges the module's branch into `dev` in the integration scratch worktree, runs `check` there and moves
+   * `dev` only when it passed (`integrateModule`). Under the project's git lock: two modules finishing at once
+   * merge one after the other, each onto the `dev` the other left.
+   */
+  mergeModule<R>(
+    projectId: string,
+    module: string,
+    check: (scratch: string) => Promise<IntegrationCheck<R>>,
+  ): Promise<ModuleIntegration<R>>;
+  /** Merges `commit` into `main` with a merge commit, under the project's git lock (`mergeIntoMain`). */
+  mergeIntoMain(projectId: string, commit: string, message: string): Promise<MainMerge>;
+  /** The commit `dev` is at. */
+  integrationHead(projectId: string): Promise<string>;
 }
 
 /**
  * The project workspaces under `<dataDirectory>/projects/<projectId>/`. Git operations of one project run
- * one at a time in this process (they share the repository's object store and refs).
+ * one at a time in this process (they share the repository's object store, refs and the integration
+ * scratch worktree): commits, worktree creation, merges into `dev` with their integration check, and the
+ * merge into `main` all take the project's lock.
  */
 export function createProjectWorkspaces(options: { dataDirectory: string }): ProjectWorkspaces {
   const lock = createKeyedLock();
@@ -45,6 +78,15 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
     directory: worktreeDirectory(options.dataDirectory, projectId, module),
     branch: moduleBranch(module),
   });
+  const scratchOf = (projectId: string) => integrationDirectory(options.dataDirectory, projectId);
+  // Called holding the lock. A new branch starts from dev as it is now, once dev holds main's docs/ (a
+  // conflict there leaves dev as it was: the worktree is made all the same, and the merge into main shows it).
+  const makeWorktree = async (projectId: string, worktree: ModuleWorktree) => {
+    const directory = await ensure(projectId);
+    if (!(await hasBranch(directory, worktree.branch)))
+      await syncIntegrationWithMain(directory, scratchOf(projectId));
+    await ensureWorktree(directory, worktree.directory, worktree.branch);
+  };
   return {
     workspaceDirectory: repository,
     ensureWorkspace: (projectId) => lock.run(projectId, () => ensure(projectId)),
@@ -55,7 +97,7 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
       if (existsSync(join(existing.directory, '.git'))) return Promise.resolve(existing);
       return lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);
-        await ensureWorktree(await ensure(projectId), worktree.directory, worktree.branch);
+        await makeWorktree(projectId, worktree);
         return worktree;
       });
     },
@@ -64,8 +106,29 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
     commitModule: (projectId, module, message) =>
       lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);
-        await ensureWorktree(await ensure(projectId), worktree.directory, worktree.branch);
+        await makeWorktree(projectId, worktree);
         return commitWorktree(repository(projectId), worktree.directory, worktree.branch, message);
       }),
+    mergeModule: (projectId, module, check) =>
+      lock.run(projectId, async () =>
+        integrateModule(
+          await ensure(projectId),
+          scratchOf(projectId),
+          moduleBranch(module),
+          `Merge ${moduleBranch(module)} into ${INTEGRATION_BRANCH}`,
+          check,
+        ),
+      ),
+    mergeIntoMain: (projectId, commit, message) =>
+      lock.run(projectId, async () => mergeIntoMain(await ensure(projectId), commit, message)),
+    integrationHead: (projectId) =>
+      lock.run(projectId, async () =>
+        (
+          await gitAt(await ensure(projectId)).raw([
+            'rev-parse',
+            `refs/heads/${INTEGRATION_BRANCH}`,
+          ])
+        ).trim(),
+      ),
   };
 }

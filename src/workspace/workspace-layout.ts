@@ -30,6 +30,11 @@ export function workspaceDirectory(dataDirectory: string, projectId: string): st
   return join(projectDirectory(dataDirectory, projectId), 'workspace');
 }
 
+/** The scratch worktree where merges into `dev` are made and checked before `dev` moves. */
+export function integrationDirectory(dataDirectory: string, projectId: string): string {
+  return join(projectDirectory(dataDirectory, projectId), 'integration');
+}
+
 /** A dev agent's worktree, outside the workspace so no module's files are read as instruction files. */
 export function worktreeDirectory(
   dataDirectory: string,

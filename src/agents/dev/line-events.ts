@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
 import { DEV_EVENT_TYPES } from './dev-events.ts';
 
@@ -5,13 +6,24 @@ import { DEV_EVENT_TYPES } from './dev-events.ts';
  * The end of the line's events (issue 14): `module.merged {module, commit, checks}` — the module's branch
  * merged into `dev` and the integration check passed; `module.merge_failed {module, kind, paths | output}` — a
  * conflict or a failing integration check re-opened the module's work; `line.completed {commit}` — every
- * module with tasks merged.
+ * module with tasks merged; `line.merged_into_main {commit, dev_commit}` — the person merged that `dev` into
+ * `main` (`commit` is the merge commit on main).
  */
 export const LINE_EVENT_TYPES = {
   merged: 'module.merged',
   mergeFailed: 'module.merge_failed',
   completed: 'line.completed',
+  mergedIntoMain: 'line.merged_into_main',
 } as const;
+
+/** `line.merged_into_main`: the merge commit on `main`, the `dev` commit it merged (line.completed's) and who. */
+export const LineMergedIntoMainPayloadSchema = z.object({
+  v: z.literal(1),
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  dev_commit: z.string().regex(/^[0-9a-f]{40}$/),
+  actor: z.string().min(1),
+});
+export type LineMergedIntoMainPayload = z.infer<typeof LineMergedIntoMainPayloadSchema>;
 
 export type ModuleLineState = 'working' | 'blocked' | 'finished' | 'merged' | 'conflict' | 'failed';
 
@@ -80,4 +92,28 @@ export function renderReopened(events: readonly SessionEvent[], module: string):
     return `Reaberto: o merge de dev-${module} em dev deu conflito em ${line.failure.paths!.join(', ')} — outro módulo já escreveu esse caminho. Mude o seu trabalho para não escrever nele (ou combine pelo contrato) e chame finish_task de novo.`;
   }
   return `Reaberto: a verificação de integração em dev falhou depois do merge de dev-${module}:\n${line.failure.output}\nCorrija no seu worktree e chame finish_task de novo.`;
+}
+
+/** Whether the person may merge the line into main now, decided from the log alone. Pure. */
+export function mergeIntoMainDecision(
+  events: readonly SessionEvent[],
+):
+  | { ok: true; devCommit: string }
+  | { ok: false; code: 'line_not_completed' | 'already_merged_into_main'; message: string } {
+  const done = events.find((event) => event.type === LINE_EVENT_TYPES.mergedIntoMain);
+  if (done !== undefined)
+    return {
+      ok: false,
+      code: 'already_merged_into_main',
+      message: `refused by the rule "the line is merged into main once": it was merged at seq ${done.seq} (main's merge commit ${String((done.payload as { commit: unknown }).commit)}); nothing was merged`,
+    };
+  const completed = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
+  if (completed === undefined)
+    return {
+      ok: false,
+      code: 'line_not_completed',
+      message:
+        'refused by the rule "main takes dev only after line.completed": not every module with tasks is merged into dev with its integration check yet (see GET /api/sessions/:id/line); nothing was merged',
+    };
+  return { ok: true, devCommit: String((completed.payload as { commit: unknown }).commit) };
 }

@@ -5,14 +5,35 @@ import { readProjectArchitecture } from '../../workspace/index.ts';
 import { devBlocks } from './dev-blocks.ts';
 import { LINE_EVENT_TYPES, lineModules, type ModuleLine } from './line-events.ts';
 
-/** `GET /api/sessions/:id/line`: each module of the current map in dependency order, and the line's end. */
+/**
+ * `GET /api/sessions/:id/line`: each module of the current map in dependency order, the line's end
+ * (`line.completed`) and the person's merge of it into main (`line.merged_into_main`).
+ */
 export async function sessionLine(
   database: Database,
   projectId: string,
   events: readonly SessionEvent[],
-): Promise<{ modules: ModuleLine[]; completed: { commit: string; seq: number } | null }> {
+): Promise<{
+  modules: ModuleLine[];
+  completed: { commit: string; seq: number } | null;
+  merged_into_main: { commit: string; dev_commit: string; seq: number } | null;
+}> {
+  const intoMain = events.find((event) => event.type === LINE_EVENT_TYPES.mergedIntoMain);
+  const merged_into_main =
+    intoMain === undefined
+      ? null
+      : {
+          commit: String((intoMain.payload as { commit: unknown }).commit),
+          dev_commit: String((intoMain.payload as { dev_commit: unknown }).dev_commit),
+          seq: intoMain.seq,
+        };
+  const last = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
+  const completed =
+    last === undefined
+      ? null
+      : { commit: String((last.payload as { commit: unknown }).commit), seq: last.seq };
   const map = (await readProjectArchitecture(database, projectId)).module_map?.data;
-  if (map === undefined) return { modules: [], completed: null };
+  if (map === undefined) return { modules: [], completed, merged_into_main };
   const order = topologicalOrder(map);
   const blocks = devBlocks(events).filter((block) => block.status !== 'unblocked');
   const modules = lineModules(
@@ -20,12 +41,5 @@ export async function sessionLine(
     order.ok ? order.order : map.modules.map((module) => module.name),
     (module) => blocks.filter((block) => block.module === module).length,
   );
-  const completed = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
-  return {
-    modules,
-    completed:
-      completed === undefined
-        ? null
-        : { commit: String((completed.payload as { commit: unknown }).commit), seq: completed.seq },
-  };
+  return { modules, completed, merged_into_main };
 }

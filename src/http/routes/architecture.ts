@@ -66,6 +66,24 @@ const lineRoute = get(
   "Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
   'SessionLine',
 );
+const MergedIntoMainSchema = z
+  .object({
+    commit: z.string().openapi({ description: 'The merge commit on main' }),
+    dev_commit: z.string().openapi({ description: 'The dev commit merged (line.completed)' }),
+    seq: z.number().int(),
+  })
+  .openapi('MergedIntoMain');
+const mergeIntoMain = createRoute({
+  method: 'post',
+  path: '/api/sessions/{id}/line/merge-into-main',
+  summary:
+    'The person\'s "Merge into main": merges the dev the line completed on into main with a merge commit and records line.merged_into_main; 409 before line.completed, a second time, or on a conflict',
+  request: { params: idOnly, body: noBody },
+  responses: {
+    201: jsonContent(MergedIntoMainSchema, 'The merge commit on main'),
+    ...errorResponses(400, 404, 409, 413, 415, 503),
+  },
+});
 const acceptDevs = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/dev-handoffs/accept',
@@ -92,7 +110,7 @@ const kickoffs = createRoute({
 const notFound = (what: string, id: string) =>
   apiError('not_found', `No ${what} with id ${id}.`, 'id');
 
-/** The production line's routes: architecture, contracts and backlog reads, dev progress, dev handoffs, kickoffs. */
+/** The production line's routes: architecture, contracts and backlog reads, dev progress, dev handoffs, kickoffs, merge into main. */
 export function architectureRoutes({ database, conversation }: AppDependencies) {
   return newRouter()
     .openapi(architecture, async (context) => {
@@ -150,6 +168,18 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
         >,
         200,
       );
+    })
+    .openapi(mergeIntoMain, async (context) => {
+      const outcome = await conversation.mergeLineIntoMain(
+        context.req.valid('param').id,
+        actorOf(context),
+      );
+      return outcome.ok
+        ? context.json(
+            { commit: outcome.commit, dev_commit: outcome.dev_commit, seq: outcome.seq },
+            201,
+          )
+        : refused(context, outcome);
     })
     .openapi(acceptDevs, async (context) => {
       const outcome = await conversation.acceptDevHandoffs(

@@ -10,6 +10,8 @@ import { listen, type ListeningServer } from '../../../src/http/listen.ts';
 export interface ServedForja {
   forja: Forja;
   url: string;
+  /** FORJA_DATA_DIR of this Forja: the projects' repositories are under it. */
+  dataDirectory: string;
   /** Stops the HTTP listener, dropping open connections (the live streams); Forja itself keeps running. */
   stopListening(): Promise<void>;
   /** Listens again on the same port, as a restarted server would. */
@@ -42,6 +44,7 @@ export async function startServedForja(
   return {
     forja,
     url,
+    dataDirectory,
     async stopListening() {
       await server?.close();
       server = null;

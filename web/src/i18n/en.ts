@@ -278,6 +278,15 @@ export const en = {
   'agent.user': 'You',
   'agent.dev': 'Dev · {module}',
 
+  // merge-main
+  'lineEnd.title': 'The line is ready',
+  'lineEnd.ready':
+    'Every module is merged into dev and its integration check passed (dev at {commit}).',
+  'lineEnd.button': 'Merge into main',
+  'lineEnd.running': 'Merging dev into main…',
+  'lineEnd.merged': 'Merged into main: commit {commit}',
+  'lineEnd.failed': 'Not merged: {message}',
+
   // loop-reject: a rejected handoff goes back to its sender with the reason; the brief is versioned.
   'handoff.reason.required': 'Why? The agent that sent it is told, and works on it.',
   'chat.briefVersion': 'Product brief v{version} recorded: {title}',

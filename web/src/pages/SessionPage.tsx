@@ -5,6 +5,7 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
+import { LineEndPanel } from '../production/LineEndPanel.tsx';
 import { ProductionPanel } from '../production/ProductionPanel.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
@@ -108,6 +109,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               <UsagePanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
             </aside>
           </div>
+          <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />
           <ProductionPanel view={view} />
         </>
       )}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../domain/conversation/index.ts';
+import { mergeIntoMainDecision } from './line-events.ts';
+
+const DEV = 'a'.repeat(40);
+const event = (seq: number, type: string, payload: Record<string, unknown>): SessionEvent =>
+  ({
+    id: `e${seq}`,
+    session_id: 's',
+    seq,
+    type,
+    actor: 'system',
+    payload: { v: 1, ...payload },
+    created_at: new Date(0).toISOString(),
+  }) as unknown as SessionEvent;
+
+describe('mergeIntoMainDecision', () => {
+  it('refuses before line.completed, naming the rule', () => {
+    expect(mergeIntoMainDecision([event(1, 'module.merged', { module: 'a' })])).toMatchObject({
+      ok: false,
+      code: 'line_not_completed',
+      message: expect.stringContaining('main takes dev only after line.completed'),
+    });
+  });
+
+  it("allows it after line.completed, with that event's dev commit (the last one)", () => {
+    expect(
+      mergeIntoMainDecision([
+        event(1, 'line.completed', { commit: 'b'.repeat(40) }),
+        event(2, 'line.completed', { commit: DEV }),
+      ]),
+    ).toEqual({ ok: true, devCommit: DEV });
+  });
+
+  it('refuses a second time, naming the first merge', () => {
+    expect(
+      mergeIntoMainDecision([
+        event(1, 'line.completed', { commit: DEV }),
+        event(2, 'line.merged_into_main', { commit: 'c'.repeat(40), dev_commit: DEV }),
+      ]),
+    ).toMatchObject({
+      ok: false,
+      code: 'already_merged_into_main',
+      message: expect.stringContaining(`seq 2 (main's merge commit ${'c'.repeat(40)})`),
+    });
+  });
+});

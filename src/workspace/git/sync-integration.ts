@@ -1,0 +1,66 @@
+import { INTEGRATION_BRANCH, MAIN_BRANCH } from '../workspace-layout.ts';
+import { gitAt } from './git-at.ts';
+import { HostGitError, runHostGit } from './host-git.ts';
+import { removeScratch } from './merge-into-integration.ts';
+import { checkWorktreeLink } from './worktree-link.ts';
+
+/** Whether `dev` now holds everything `main` has (its docs/), and how it got there. */
+export type IntegrationSync =
+  | { ok: true; moved: 'no' | 'fast-forward' | 'merge'; dev: string }
+  | { ok: false; conflicts: string[] };
+
+/**
+ * Brings `main` (where Forja writes docs/) into `dev`, so a module worktree made from `dev` sees the docs the
+ * Arquiteto wrote. Nothing to do when `dev` already contains `main`; when `dev` has no commit of its own it
+ * moves to `main` (`update-ref` from the value read: never a force); otherwise `main` is merged into `dev`
+ * with a real merge commit in the scratch worktree detached at `dev`. A conflict (a module wrote the same
+ * docs/ path) leaves `dev` as it was and returns the paths. The caller holds the project's git lock.
+ */
+export async function syncIntegrationWithMain(
+  repository: string,
+  scratch: string,
+): Promise<IntegrationSync> {
+  const git = gitAt(repository);
+  const tip = async (branch: string) =>
+    (await git.raw(['rev-parse', '--verify', `refs/heads/${branch}^{commit}`])).trim();
+  const isAncestor = (ancestor: string, of: string) =>
+    git.raw(['merge-base', '--is-ancestor', ancestor, of]).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof HostGitError && error.exitCode === 1) return false;
+        throw error;
+      },
+    );
+  const [main, dev] = await Promise.all([tip(MAIN_BRANCH), tip(INTEGRATION_BRANCH)]);
+  if (await isAncestor(main, dev)) return { ok: true, moved: 'no', dev };
+  const advance = (commit: string, reason: string) =>
+    git.raw(['update-ref', '-m', reason, `refs/heads/${INTEGRATION_BRANCH}`, commit, dev]);
+  if (await isAncestor(dev, main)) {
+    await advance(main, 'forja: dev takes main (docs)');
+    return { ok: true, moved: 'fast-forward', dev: main };
+  }
+  await removeScratch(repository, scratch);
+  await git.raw(['worktree', 'add', '--quiet', '--detach', scratch, dev]);
+  try {
+    const link = await checkWorktreeLink(repository, scratch);
+    if (!link.ok) throw new Error(link.reason);
+    const inScratch = (args: readonly string[]) =>
+      runHostGit({ gitDir: link.gitDir, workTree: scratch }, args, { cwd: scratch });
+    try {
+      await inScratch(['merge', '--no-ff', '--no-edit', '-m', 'Merge main (docs) into dev', main]);
+    } catch (error) {
+      if (!(error instanceof HostGitError)) throw error;
+      const conflicts = (await inScratch(['diff', '--name-only', '--diff-filter=U']))
+        .split('\n')
+        .filter((path) => path !== '');
+      await inScratch(['merge', '--abort']).catch(() => undefined);
+      if (conflicts.length === 0) throw error;
+      return { ok: false, conflicts };
+    }
+    const merge = (await inScratch(['rev-parse', 'HEAD'])).trim();
+    await advance(merge, 'forja: main (docs) merged into dev');
+    return { ok: true, moved: 'merge', dev: merge };
+  } finally {
+    await removeScratch(repository, scratch);
+  }
+}

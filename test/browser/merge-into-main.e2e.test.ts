@@ -1,0 +1,70 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
+import { createProjectWorkspaces, gitAt } from '../../src/workspace/index.ts';
+import { seriousAxeViolations } from './support/axe.ts';
+import { ensureWebBuilt } from './support/ensure-web-built.ts';
+import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
+import { api, newSession } from './support/scenario.ts';
+import { startServedForja, type ServedForja } from './support/served-forja.ts';
+
+describe('the end of the line in headless Chromium', { timeout: 180_000 }, () => {
+  let served: ServedForja;
+  let chromium: HeadlessChromium;
+
+  beforeAll(async () => {
+    await ensureWebBuilt();
+    [served, chromium] = await Promise.all([
+      startServedForja(createScriptedProvider({ script: { turns: [] } })),
+      launchHeadlessChromium(),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await served?.close();
+  }, 60_000);
+
+  it('shows "Merge into main" once the line is completed, and the merge commit after the person presses it', async () => {
+    const sessionId = await newSession(served, 'Line end');
+    const projectId = (await api(served, 'GET', `/api/sessions/${sessionId}`)).project_id as string;
+    // A module merged into dev in the project's real repository, as the line leaves it.
+    const workspaces = createProjectWorkspaces({ dataDirectory: served.dataDirectory });
+    const worktree = await workspaces.ensureWorktree(projectId, 'api');
+    await mkdir(join(worktree.directory, 'src'), { recursive: true });
+    await writeFile(join(worktree.directory, 'src/api.ts'), 'export const api = 1;\n');
+    await workspaces.commitModule(projectId, 'api', 'AT-1: api');
+    await workspaces.mergeModule(projectId, 'api', async () => ({ passed: true, report: null }));
+    const dev = await workspaces.integrationHead(projectId);
+
+    const { page, errors } = await chromium.newPage();
+    await page.goto(`${served.url}/sessions/${sessionId}`);
+    await page.getByTestId('production-panel').waitFor();
+    expect(await page.getByTestId('line-end').count()).toBe(0);
+    const appended = await served.forja.eventLog.append(sessionId, [
+      { type: 'line.completed', actor: 'system', payload: { v: 1, commit: dev, modules: ['api'] } },
+    ]);
+    expect(appended.success).toBe(true);
+
+    await page.getByTestId('line-end').waitFor();
+    expect(await page.getByTestId('line-end').textContent()).toContain(dev.slice(0, 12));
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByTestId('merge-into-main').click();
+    await page.getByTestId('merged-into-main').waitFor();
+    const main = (
+      await gitAt(workspaces.workspaceDirectory(projectId)).raw(['rev-parse', 'main'])
+    ).trim();
+    expect(await page.getByTestId('merged-into-main').textContent()).toBe(
+      `Merged into main: commit ${main.slice(0, 12)}`,
+    );
+    expect(await page.getByTestId('merge-into-main').count()).toBe(0);
+
+    // The page loaded again shows the merge from the log, without the button.
+    await page.reload();
+    await page.getByTestId('merged-into-main').waitFor();
+    expect(await page.getByTestId('merge-into-main').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -3,14 +3,16 @@ import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
 import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
 import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
 import {
+  BRIEF_RECEIVER,
+  briefRound,
   decide,
   PERSON_ACTOR,
   READINESS_AGENT,
   turnInProgress,
-  type ConversationState,
 } from '../domain/conversation/index.ts';
+import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
-import { offerHandoff, type Handoff } from '../domain/handoffs/index.ts';
+import { offerHandoff, rejectionsOf, type Handoff } from '../domain/handoffs/index.ts';
 import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
@@ -30,7 +32,8 @@ export interface ReadinessOutcome {
  * The person's "Estou pronto para produzir": records readiness, runs the consolidation turn, appends the
  * product brief (its event id captured) and offers a handoff to the PO — brief, closing response, handoff
  * row and `handoff.offered` in one transaction. Without readiness no brief exists, whatever the model says
- * (the domain refuses it). A consolidation that failed can be retried by pressing the button again.
+ * (the domain refuses it). A consolidation that failed can be retried by pressing the button again. After the
+ * PO's handoff was rejected the person presses it again: a new version of the brief, offered again (ADR 0160).
  */
 export async function confirmReadiness(
   dependencies: ConversationDependencies,
@@ -43,15 +46,21 @@ export async function confirmReadiness(
   // Criativo's lane: the consolidation is Criativo's turn, for the person (no turn slot to wait for).
   return inLane(dependencies, sessionId, READINESS_AGENT, 'person', async () => {
     const recorded = await retryOnStaleView(dependencies, sessionId, 'readiness', async (view) => {
-      if (view.state.product_brief !== null)
+      const round = briefRound(view.state);
+      if (round.stage === 'handed_over')
         return refusal(
           409,
           'brief_exists',
-          `This session already has its product brief (seq ${view.state.product_brief.seq}).`,
+          `This session already has its product brief v${round.brief.data.version} (seq ${round.brief.seq})` +
+            (round.handoff === null
+              ? '.'
+              : `, handed to the PO (handoff ${round.handoff.id} is ${round.handoff.status}); press again only after rejecting that handoff.`),
         );
-      const confirmed = view.state.readiness.confirmed
-        ? null
-        : decide({ type: 'ConfirmReadiness', actor }, view.state);
+      // Confirmed and not consolidated yet: a retry of the consolidation, without a second confirmation.
+      const confirmed =
+        round.stage === 'consolidating'
+          ? null
+          : decide({ type: 'ConfirmReadiness', actor }, view.state);
       if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
       const running = turnInProgress(view.state, READINESS_AGENT);
       if (running !== null)
@@ -63,7 +72,7 @@ export async function confirmReadiness(
       // A refused request stores nothing: a call the gateway would refuse (no model, no budget) is refused here,
       // before readiness and the turn are recorded. A refusal by the reservation itself (a race) is recorded.
       const preflight = await dependencies.gateway.preflight(
-        await consolidationRequest(prompts, session.project_id, sessionId, view.state),
+        await consolidationRequest(prompts, session.project_id, sessionId, view),
       );
       if (!preflight.ok)
         return refusal(
@@ -82,7 +91,7 @@ export async function confirmReadiness(
     });
     if (!recorded.ok) return recorded;
     const view = await dependencies.views.load(sessionId);
-    return consolidate(dependencies, prompts, session.project_id, sessionId, view.state);
+    return consolidate(dependencies, prompts, session.project_id, sessionId, view);
   });
 }
 
@@ -91,8 +100,9 @@ async function consolidate(
   prompts: PromptSources,
   projectId: string,
   sessionId: string,
-  state: ConversationState,
+  view: SessionView,
 ): Promise<ReadinessOutcome | Refusal> {
+  const { state } = view;
   const turnId = dependencies.newId();
   const started = decide(
     { type: 'StartTurn', agent: 'criativo', turn_id: turnId, kind: 'consolidation' },
@@ -103,7 +113,7 @@ async function consolidate(
   const lane = { agent: READINESS_AGENT, turn_id: turnId };
 
   const outcome = await dependencies.gateway.runTurn(
-    await consolidationRequest(prompts, projectId, sessionId, state),
+    await consolidationRequest(prompts, projectId, sessionId, view),
   );
   if (outcome.status !== 'completed') {
     const message =
@@ -138,14 +148,16 @@ async function consolidate(
         actor: 'system',
       });
       if (!offered.ok) throw new Error(`offering the handoff to the PO failed: ${offered.reason}`);
-      const title = (brief.events[0]!.payload as unknown as { data: { title: string } }).data.title;
+      const { title, version } = (
+        brief.events[0]!.payload as unknown as { data: { title: string; version: number } }
+      ).data;
       const closing = {
         type: 'agent.response',
         actor: 'criativo',
         payload: {
           v: 1,
           ...lane,
-          text: `Product brief consolidado: ${title}. Ofereci o trabalho ao PO.`,
+          text: `Product brief consolidado (v${version}): ${title}. Ofereci o trabalho ao PO.`,
           usage_id: outcome.usageId,
         },
       };
@@ -198,15 +210,24 @@ async function consolidationRequest(
   prompts: PromptSources,
   projectId: string,
   sessionId: string,
-  state: ConversationState,
+  { state, events }: Pick<SessionView, 'state' | 'events'>,
 ): Promise<GatewayTurnRequest> {
+  // A new version after a rejection is written knowing why the last one was refused.
+  const rejection = rejectionsOf(events, READINESS_AGENT)
+    .filter((each) => each.to_agent === BRIEF_RECEIVER)
+    .at(-1);
   const rules = state.business_rules.map((rule) => ({
     event_id: rule.event_id,
     seq: rule.seq,
     title: rule.title,
   }));
   const report = await buildSystemPrompt(prompts, 'criativo', projectId, {
-    taskState: consolidationTask(rules),
+    taskState: consolidationTask(
+      rules,
+      rejection === undefined || state.product_brief === null
+        ? null
+        : { version: state.product_brief.data.version, reason: rejection.reason },
+    ),
   });
   return {
     projectId,

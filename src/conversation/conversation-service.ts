@@ -16,6 +16,7 @@ import { startAgent } from './start-agent.ts';
 import { acceptDevHandoffs } from './accept-dev-handoffs.ts';
 import { startKickoffsAfterAction } from './kickoffs-after-action.ts';
 import { startPendingKickoffs } from './start-pending-kickoffs.ts';
+import { returnRejectedHandoffs } from './return-rejected-handoffs.ts';
 
 /** The conversation use cases, bound to their dependencies: what the HTTP routes call. */
 export function createConversationService(
@@ -30,11 +31,16 @@ export function createConversationService(
       startAgent(dependencies, sessionId, agent, actor),
     confirmReadiness: (sessionId: string, actor?: string) =>
       confirmReadiness(dependencies, prompts, sessionId, actor),
-    /** Accepting a handoff activates its agent, whose kickoff turn then runs in the agent's lane. */
+    /**
+     * Accepting a handoff activates its agent, whose kickoff turn then runs in the agent's lane; rejecting one
+     * gives its sender a turn in its lane with the reason (ADR 0160).
+     */
     transitionHandoff: async (handoffId: string, command: HandoffCommand) => {
       const outcome = await transitionHandoff(dependencies, handoffId, command);
       if (outcome.ok && command.type === 'accept')
         void startPendingKickoffs(dependencies, outcome.handoff.session_id);
+      if (outcome.ok && command.type === 'reject')
+        void returnRejectedHandoffs(dependencies, outcome.handoff.session_id);
       return outcome;
     },
     resolveAction: async (

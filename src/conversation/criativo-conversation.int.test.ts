@@ -214,7 +214,11 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
 
   it('rejects an offered handoff with a reason, and nothing activates the PO', async () => {
     const started = await startScriptedForja(engine, {
-      turns: [{ agent: 'criativo', text: JSON.stringify(BRIEF) }],
+      turns: [
+        { agent: 'criativo', text: JSON.stringify(BRIEF) },
+        // The rejection goes back to Criativo (ADR 0160): a turn in its lane, told the reason.
+        { agent: 'criativo', expect: { system: ['Motivo: Ainda não'] }, text: 'O que falta?' },
+      ],
     });
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
@@ -227,10 +231,12 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       { reason: 'Ainda não' },
     );
     expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected' } });
-    expect((await forja.eventLog.read(sessionId)).at(-1)).toMatchObject({
-      type: 'handoff.rejected',
-      payload: { reason: 'Ainda não' },
-    });
+    await forja.conversation.idle(sessionId);
+    expect((await forja.eventLog.read(sessionId)).slice(-3)).toMatchObject([
+      { type: 'handoff.rejected', payload: { reason: 'Ainda não' } },
+      { type: 'turn.started', payload: { agent: 'criativo' } },
+      { type: 'agent.response', payload: { agent: 'criativo', text: 'O que falta?' } },
+    ]);
     expect(
       (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).status,
     ).toBe(409);

@@ -50,6 +50,17 @@ const SCRIPT = {
     { agent: 'criativo', text: 'Recorded. Tell me when the idea feels complete.' },
     { agent: 'criativo', text: JSON.stringify(BRIEF) },
     { agent: 'criativo', text: JSON.stringify({ ...BRIEF, title: 'Bakery, second thoughts' }) },
+    // The rejection goes back to Criativo with the person's reason, then readiness again gives brief v2.
+    {
+      agent: 'criativo',
+      expect: { system: ['Motivo: Not yet: pricing is still open'] },
+      text: 'Understood: what should the subscription cost?',
+    },
+    {
+      agent: 'criativo',
+      expect: { system: ['Motivo: Not yet: pricing is still open', 'brief v2'] },
+      text: JSON.stringify({ ...BRIEF, title: 'Bakery, priced' }),
+    },
   ],
 };
 
@@ -140,7 +151,7 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
       '[data-testid="message-user"], [data-testid="message-agent"]',
     );
     expect(new Set(messageSeqs).size).toBe(messageSeqs.length);
-    expect(scripted.remainingTurns()).toEqual({ criativo: 1 });
+    expect(scripted.remainingTurns()).toEqual({ criativo: 3 });
     expect(errors).toEqual([]);
     const screenshot = join(screenshots, 'criativo-flow.png');
     await page.screenshot({ path: screenshot, fullPage: true });
@@ -148,13 +159,15 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     await page.close();
   });
 
-  it('rejects an offered handoff with the reason the person gives', async () => {
+  it('rejects an offered handoff with the reason the person gives; Criativo is told, and readiness gives brief v2', async () => {
     const sessionId = await newSession(served, 'Second thoughts', { startCriativo: true });
     const { page, errors } = await chromium.newPage();
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await page.getByTestId('readiness-button').click();
     await page.locator('[data-testid="handoff-divider"][data-status="offered"]').waitFor();
     await page.getByTestId('reject-handoff').click();
+    // The reason is required: the agent that sent the handoff works on it.
+    await page.locator('[data-testid="confirm-reject"]:disabled').waitFor();
     await page.getByTestId('reject-reason-input').fill('Not yet: pricing is still open');
     await page.getByTestId('confirm-reject').click();
     await page
@@ -164,6 +177,18 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
       .waitFor();
     expect(await page.getByTestId('accept-handoff').count()).toBe(0);
     expect(await page.locator('[data-testid="agent-activated"][data-agent="po"]').count()).toBe(0);
+    await page
+      .getByTestId('message-agent')
+      .filter({ hasText: 'Understood: what should the subscription cost?' })
+      .waitFor();
+
+    // The readiness button is back; pressing it consolidates brief v2, offered to the PO again.
+    await page.getByTestId('readiness-button').click();
+    await page.getByTestId('product-brief').filter({ hasText: 'Bakery, priced' }).waitFor();
+    expect(await page.getByTestId('product-brief-version').textContent()).toBe('v2');
+    await page.getByTestId('brief-note').filter({ hasText: 'Product brief v2 recorded' }).waitFor();
+    await page.locator('[data-testid="handoff-divider"][data-status="offered"]').waitFor();
+    expect(await page.getByTestId('readiness-button').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,5 +1,6 @@
 import { readProjectArchitecture } from '../../workspace/index.ts';
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
+import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { readProjectBacklog } from '../po/current-backlog.ts';
 import { renderBacklog, renderBrief, renderModuleMapSummary } from '../po/render-line-context.ts';
@@ -32,7 +33,10 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
         readProjectArchitecture(dependencies.database, scope.projectId),
       ]);
       const handedOff = view.state.handoffs.some(
-        (handoff) => handoff.from_agent === 'arquiteto' && handoff.to_agent.startsWith('dev:'),
+        (handoff) =>
+          handoff.from_agent === 'arquiteto' &&
+          handoff.to_agent.startsWith('dev:') &&
+          handoff.status !== 'rejected',
       );
       const projectContext = [
         renderBrief(view.state.product_brief),
@@ -41,9 +45,11 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
         renderContractsSummary(architecture.module_contracts?.data ?? null),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
+      const rejected = rejectedHandoffsNote(view.events, 'arquiteto');
       const taskState = [
         arquitetoTaskState(architecture, backlog, handedOff),
         ...(blocks === null ? [] : ['', blocks]),
+        ...(rejected === null ? [] : ['', rejected]),
       ].join('\n');
       return (
         await buildSystemPrompt(dependencies.prompts, 'arquiteto', scope.projectId, {

@@ -8,6 +8,7 @@ import {
   businessRuleUnits,
   type PromptSources,
 } from '../runtime/build-system-prompt.ts';
+import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { CRIATIVO_KICKOFF } from './criativo-kickoff.ts';
 import { emitArtifactTool } from './emit-artifact-tool.ts';
@@ -32,8 +33,13 @@ export function criativoAgent(sources: PromptSources, registry = CRIATIVO_ARTIFA
       (
         await buildSystemPrompt(sources, 'criativo', scope.projectId, {
           businessRules: businessRuleUnits(view.state.business_rules),
-          taskState: CRIATIVO_KICKOFF,
+          taskState: withNote(CRIATIVO_KICKOFF, rejectedHandoffsNote(view.events, 'criativo')),
         })
       ).prompt,
   };
+}
+
+/** The task state with a note after it, when there is one. */
+function withNote(taskState: string, note: string | null): string {
+  return note === null ? taskState : `${taskState}\n\n${note}`;
 }

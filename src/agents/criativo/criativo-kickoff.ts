@@ -14,6 +14,7 @@ export const CRIATIVO_KICKOFF = [
 /** The consolidation turn's instructions: the whole answer is the brief as one JSON object. */
 export function consolidationTask(
   rules: ReadonlyArray<{ event_id: string; seq: number; title: string }>,
+  rejected: { readonly version: number; readonly reason: string } | null = null,
 ): string {
   const ruleLines =
     rules.length === 0
@@ -26,5 +27,11 @@ export function consolidationTask(
     ' "business_rule_refs": [ids das regras abaixo], "out_of_scope": [string], "open_questions": [string]}',
     'Regras de negócio registradas (id do evento, seq, título):',
     ruleLines,
+    ...(rejected === null
+      ? []
+      : [
+          `A pessoa rejeitou o handoff do brief v${rejected.version} ao PO. Motivo: ${rejected.reason}`,
+          `Este é o brief v${rejected.version + 1}: resolva esse motivo com o que a conversa decidiu depois.`,
+        ]),
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import { readProjectArchitecture } from '../../workspace/index.ts';
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
+import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { readProjectBacklog } from './current-backlog.ts';
 import { declareBacklogTool } from './declare-backlog-tool.ts';
@@ -43,7 +44,9 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
       const report = await buildSystemPrompt(dependencies.prompts, 'po', scope.projectId, {
         projectContext,
         businessRules: businessRuleUnits(view.state.business_rules),
-        taskState: poTaskState(backlog, handedOff),
+        taskState: [poTaskState(backlog, handedOff), rejectedHandoffsNote(view.events, 'po')]
+          .filter((part) => part !== null)
+          .join('\n\n'),
       });
       return report.prompt;
     },

@@ -12,7 +12,7 @@ export function renderBrief(brief: RecordedProductBrief | null): string {
   const list = (title: string, items: readonly string[]) =>
     items.length === 0 ? [] : [`${title}:`, ...items.map((item) => `- ${item}`)];
   return [
-    `## Product brief: ${data.title}`,
+    `## Product brief: ${data.title} (v${data.version})`,
     data.summary,
     `Problema: ${data.problem}`,
     `Para quem: ${data.audience}`,

@@ -10,8 +10,16 @@ export const PRODUCT_BRIEF_TYPE = 'product_brief';
  * artifact, not its fields): what the PO needs to write a backlog without rereading the chat.
  * `business_rule_refs` are event ids of `artifact.business_rule` events of the same session, so the brief
  * points at the rules instead of copying them (the rules stay the source of truth).
+ * `version` is the brief's version in its session, set by the system (never by the model): 1 for the first
+ * brief and for briefs from before versions, one more each time readiness is confirmed again after the PO's
+ * handoff was rejected. The current brief is the highest version (ADR 0160), like the Arquiteto's artifacts.
  */
 export const ProductBriefSchema = z.strictObject({
+  version: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(1),
   title: requiredText(160),
   summary: requiredText(2000),
   problem: requiredText(2000),
@@ -35,6 +43,6 @@ export const productBriefDefinition: ArtifactDefinition = {
   systemOnlyReason:
     'it is produced by the server only after the person presses "Estou pronto para produzir" (readiness); ' +
     'keep recording business rules and tell the person they can confirm readiness when the idea is complete',
-  versioned: false,
+  versioned: true,
   originRequired: false,
 };

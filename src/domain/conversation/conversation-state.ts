@@ -62,6 +62,7 @@ export type RecordedArtifact = {
   readonly type: string;
 };
 
+/** The latest `readiness.confirmed`: readiness is confirmed again after the PO's handoff is rejected (ADR 0160). */
 export type Readiness =
   | { readonly confirmed: false }
   | {
@@ -109,8 +110,10 @@ export type ConversationState = {
   readonly active_agents: readonly ActiveAgent[];
   readonly history: readonly ChatHistoryEntry[];
   readonly business_rules: readonly RecordedBusinessRule[];
-  /** The latest `artifact.product_brief` of the session. */
+  /** The current product brief: the highest `data.version`, ties broken by seq (ADR 0160). */
   readonly product_brief: RecordedProductBrief | null;
+  /** Every product brief of the session, old versions included, in log order. */
+  readonly product_briefs: readonly RecordedProductBrief[];
   readonly artifacts: readonly RecordedArtifact[];
   readonly readiness: Readiness;
   /** Every handoff seen in `handoff.*` events, at its latest status, in the order first offered. */
@@ -131,6 +134,7 @@ export function initialState(): ConversationState {
     history: [],
     business_rules: [],
     product_brief: null,
+    product_briefs: [],
     artifacts: [],
     readiness: { confirmed: false },
     handoffs: [],

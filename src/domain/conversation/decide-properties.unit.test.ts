@@ -70,7 +70,7 @@ const handoffStep: fc.Arbitrary<Step> = fc
   .record({
     command: fc.constantFrom<HandoffCommand>(
       { type: 'accept', actor: 'user' },
-      { type: 'reject', actor: 'user' },
+      { type: 'reject', actor: 'user', reason: 'not yet' },
       { type: 'complete', actor: 'po' },
     ),
     pick: fc.nat(),
@@ -178,7 +178,7 @@ const eventsBefore = (log: readonly SessionEvent[], seq: number) =>
 const payloadOf = (event: SessionEvent) => event.payload as Record<string, unknown>;
 
 describe('decide properties over random sessions', () => {
-  it('a product brief is appended only after the person confirmed readiness', () => {
+  it('a product brief is appended only after the person confirmed readiness, again only after a rejection', () => {
     fc.assert(
       fc.property(stepsArbitrary, (steps) => {
         const log = run(steps);
@@ -190,7 +190,19 @@ describe('decide properties over random sessions', () => {
           ).toBe(true);
         }
         const confirmations = log.filter((event) => event.type === 'readiness.confirmed');
-        expect(confirmations.length).toBeLessThanOrEqual(1);
+        // Readiness again only after a handoff to the PO was rejected since the last one (ADR 0160).
+        confirmations.slice(1).forEach((confirmation, index) => {
+          const previous = confirmations[index]!;
+          expect(
+            log.some(
+              (event) =>
+                event.type === 'handoff.rejected' &&
+                payloadOf(event)['to_agent'] === 'po' &&
+                event.seq > previous.seq &&
+                event.seq < confirmation.seq,
+            ),
+          ).toBe(true);
+        });
         expect(confirmations.every((event) => event.actor === 'user')).toBe(true);
       }),
     );

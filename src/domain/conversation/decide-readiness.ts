@@ -7,6 +7,7 @@ import {
 import { validateArtifactData } from '../artifacts/validate-artifact-data.ts';
 import { isPersonActor, PERSON_ACTOR } from './actors.ts';
 import type { CommandOf } from './commands.ts';
+import { briefRound } from './brief-round.ts';
 import { activeAgent } from './conversation-queries.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { accept, refuse, type Decision } from './decision.ts';
@@ -17,7 +18,8 @@ export const READINESS_AGENT = 'criativo';
 
 /**
  * The person's "Estou pronto para produzir". Readiness is a person's action, never a model's inference
- * (ADR 0008 §5), so any other actor is refused; it happens once, and only while Criativo is active.
+ * (ADR 0008 §5), so any other actor is refused; only while Criativo is active; and once per brief: again
+ * only after the PO's handoff of the current brief was rejected (ADR 0160).
  */
 export function decideConfirmReadiness(
   command: CommandOf<'ConfirmReadiness'>,
@@ -28,8 +30,20 @@ export function decideConfirmReadiness(
       `readiness is confirmed only by the person (actor "${PERSON_ACTOR}" or a person id), not by "${command.actor}"`,
     );
   }
-  if (state.readiness.confirmed)
-    return refuse(`readiness was already confirmed in this session (seq ${state.readiness.seq})`);
+  const round = briefRound(state);
+  if (round.stage === 'consolidating')
+    return refuse(
+      `readiness was already confirmed in this session (seq ${round.readiness_seq}) and its product brief is not consolidated yet`,
+    );
+  if (round.stage === 'handed_over') {
+    const where =
+      round.handoff === null
+        ? 'has no handoff to the PO'
+        : `is ${round.handoff.status} (handoff ${round.handoff.id})`;
+    return refuse(
+      `readiness was already confirmed in this session (seq ${round.readiness_seq}); the product brief v${round.brief.data.version} ${where}, and readiness is confirmed again only after the PO's handoff is rejected`,
+    );
+  }
   if (activeAgent(state, READINESS_AGENT) === undefined) {
     return refuse(
       `readiness needs ${READINESS_AGENT} active in this session; start ${READINESS_AGENT} first`,
@@ -39,24 +53,32 @@ export function decideConfirmReadiness(
 }
 
 /**
- * The brief guard: a product brief exists only after the person confirmed readiness, whatever the model says.
- * The brief is also checked against its schema and may cite only business rules of this session.
+ * The brief guard: a product brief exists only after the person confirmed readiness, whatever the model says,
+ * and one per confirmation: its `version` is the next one (set here, whatever the model wrote). The brief is
+ * also checked against its schema and may cite only business rules of this session.
  */
 export function decideRecordProductBrief(
   command: CommandOf<'RecordProductBrief'>,
   state: ConversationState,
 ): Decision {
-  if (!state.readiness.confirmed) {
+  const round = briefRound(state);
+  if (round.stage === 'ideation') {
     return refuse(
       'a product brief exists only after the person confirms readiness ("Estou pronto para produzir"); ' +
         'readiness is not confirmed in this session',
     );
   }
+  if (round.stage !== 'consolidating') {
+    return refuse(
+      `the product brief v${round.brief.data.version} was already consolidated after the latest readiness (seq ${round.readiness_seq}); ` +
+        "a new version needs readiness confirmed again, after the PO's handoff is rejected",
+    );
+  }
   if (activeAgent(state, command.agent) === undefined)
     return refuse(`agent ${command.agent} is not active in this session`);
-  const checked = validateArtifactData(productBriefDefinition, command.brief);
+  const checked = validateArtifactData(productBriefDefinition, withoutVersion(command.brief));
   if (!checked.ok) return refuse(checked.reason);
-  const brief = checked.data as ProductBrief;
+  const brief = { ...(checked.data as ProductBrief), version: round.next_version };
   const ruleIds = new Set(state.business_rules.map((rule) => rule.event_id));
   const unknownRefs = brief.business_rule_refs.flatMap((ref, index) =>
     ruleIds.has(ref)
@@ -71,4 +93,11 @@ export function decideRecordProductBrief(
     actor: command.agent,
     payload: { v: 1, data: brief },
   });
+}
+
+/** The model's brief without a `version` of its own: the version is the system's to give. */
+function withoutVersion(brief: unknown): unknown {
+  if (typeof brief !== 'object' || brief === null || Array.isArray(brief)) return brief;
+  const { version: _ignored, ...rest } = brief as Record<string, unknown>;
+  return rest;
 }

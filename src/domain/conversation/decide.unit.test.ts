@@ -230,7 +230,7 @@ describe('ConfirmReadiness', () => {
       'it was already confirmed',
       [criativoStarted, readiness],
       'user',
-      'readiness was already confirmed in this session (seq 2)',
+      'readiness was already confirmed in this session (seq 2) and its product brief is not consolidated yet',
     ],
     [
       'Criativo is not active',
@@ -279,6 +279,7 @@ describe('RecordProductBrief — the brief guard', () => {
             v: 1,
             data: {
               ...brief,
+              version: 1,
               business_rule_refs: [eventIdForSeq(2)],
               out_of_scope: [],
               open_questions: [],

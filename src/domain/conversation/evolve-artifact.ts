@@ -9,14 +9,16 @@ import {
   ProductBriefSchema,
   type ProductBrief,
 } from '../artifacts/product-brief.ts';
+import { currentVersion } from '../architecture/current-version.ts';
 import type { ConversationDraft } from './conversation-draft.ts';
+import type { RecordedProductBrief } from './conversation-state.ts';
 import { read } from './read-payload.ts';
 import type { SessionEvent } from './session-event.ts';
 
 /**
  * Folds an `artifact.<type>` event: every artifact is listed (a handoff may point to any of them); business
- * rules and the product brief are also kept whole because the prompt and the page show them. The brief is
- * the latest one appended. A product brief in the log is taken as a fact even without readiness — the guard
+ * rules and the product briefs are also kept whole because the prompt and the page show them. The current
+ * brief is the highest version, ties broken by seq (so logs from before versions keep the latest one). A product brief in the log is taken as a fact even without readiness — the guard
  * lives in `decide`, which is the only way the system writes one. An artifact whose data cannot be read is
  * skipped whole (not listed), so nothing points at data the state does not hold.
  */
@@ -36,11 +38,22 @@ export function applyArtifact(draft: ConversationDraft, event: SessionEvent): vo
     } else if (type === PRODUCT_BRIEF_TYPE) {
       const setBrief = (data: ProductBrief) => {
         list();
-        draft.product_brief = { ...where, data };
+        draft.product_briefs.push({ ...where, data });
+        draft.product_brief = currentBrief(draft.product_briefs);
       };
       read(draft, event, ProductBriefSchema, setBrief, payload.data, 'payload.data');
     } else {
       list();
     }
   });
+}
+
+/** The current brief among `briefs`: the same resolution as the Arquiteto's versioned artifacts. */
+function currentBrief(briefs: readonly RecordedProductBrief[]): RecordedProductBrief | null {
+  const declarations = briefs.map((brief) => ({
+    seq: brief.seq,
+    payload: { version: brief.data.version },
+    brief,
+  }));
+  return currentVersion(declarations)?.brief ?? null;
 }

@@ -101,9 +101,8 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
       );
     case EVENT_TYPES.readinessConfirmed:
       return read(draft, event, ReadinessConfirmedPayloadSchema, () => {
-        // The first confirmation is the one that counts; `decide` never appends a second.
-        if (!draft.readiness.confirmed)
-          draft.readiness = { confirmed: true, ...where, confirmed_at: event.created_at };
+        // The latest confirmation counts: `decide` appends another only after the brief's handoff was rejected.
+        draft.readiness = { confirmed: true, ...where, confirmed_at: event.created_at };
       });
     case EVENT_TYPES.toolCompleted:
       return read(

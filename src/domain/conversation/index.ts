@@ -22,6 +22,8 @@ export type {
   SkippedEvent,
   TurnInProgress,
 } from './conversation-state.ts';
+export { BRIEF_RECEIVER, BRIEF_SENDER, briefRound, readinessOpen } from './brief-round.ts';
+export type { BriefRound } from './brief-round.ts';
 export { decide } from './decide.ts';
 export { READINESS_AGENT } from './decide-readiness.ts';
 export type { Decision } from './decision.ts';

@@ -77,6 +77,7 @@ describe('upcast over the frozen v1 fixture', () => {
         event_id: at(9).id,
         seq: 9,
         data: {
+          version: 1,
           title: 'Agenda de clínicas',
           summary: 'Agendamento online de consultas para clínicas pequenas.',
           problem: 'Clínicas perdem consultas por telefone ocupado.',
@@ -87,6 +88,23 @@ describe('upcast over the frozen v1 fixture', () => {
           open_questions: ['Cobrar no agendamento?'],
         },
       },
+      product_briefs: [
+        {
+          event_id: at(9).id,
+          seq: 9,
+          data: {
+            version: 1,
+            title: 'Agenda de clínicas',
+            summary: 'Agendamento online de consultas para clínicas pequenas.',
+            problem: 'Clínicas perdem consultas por telefone ocupado.',
+            audience: 'Clínicas com até 5 profissionais.',
+            goals: ['Pacientes agendam sem ligar'],
+            business_rule_refs: [at(5).id],
+            out_of_scope: [],
+            open_questions: ['Cobrar no agendamento?'],
+          },
+        },
+      ],
       artifacts: [
         { event_id: at(5).id, seq: 5, type: 'business_rule' },
         { event_id: at(9).id, seq: 9, type: 'product_brief' },

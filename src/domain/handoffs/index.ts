@@ -19,3 +19,5 @@ export { offerHandoff } from './offer-handoff.ts';
 export type { HandoffOffer, HandoffOffered } from './offer-handoff.ts';
 export { MAX_REJECTION_REASON_CHARACTERS, transitionHandoff } from './transition-handoff.ts';
 export type { HandoffCommand, HandoffTransition } from './transition-handoff.ts';
+export { rejectionsOf, rejectionTurnsOwed, standingRejections } from './rejected-handoffs.ts';
+export type { StandingRejection } from './rejected-handoffs.ts';

@@ -5,10 +5,13 @@ import { handoffEvent } from './handoff-event.ts';
 /** Most characters kept from a person's reason for rejecting. */
 export const MAX_REJECTION_REASON_CHARACTERS = 1000;
 
-/** A request to move a handoff on; `actor` is who asks (`user`, or an agent slug for `complete`). */
+/**
+ * A request to move a handoff on; `actor` is who asks (`user`, or an agent slug for `complete`). A rejection
+ * carries the person's reason, which its sender is given (ADR 0160).
+ */
 export type HandoffCommand =
   | { readonly type: 'accept'; readonly actor: string }
-  | { readonly type: 'reject'; readonly actor: string; readonly reason?: string }
+  | { readonly type: 'reject'; readonly actor: string; readonly reason: string }
   | { readonly type: 'complete'; readonly actor: string };
 
 export type HandoffTransition =
@@ -37,7 +40,9 @@ export function transitionHandoff(handoff: Handoff, command: HandoffCommand): Ha
       reason: `handoff ${handoff.id} is ${already}${handoff.status}; only an ${from} handoff can be ${to}`,
     };
   }
-  const reason = command.type === 'reject' ? command.reason?.trim() : undefined;
+  // A rejection goes back to its sender with the reason (ADR 0160): without one the sender has nothing to act on.
+  const reason = command.type === 'reject' ? command.reason.trim() : undefined;
+  if (reason === '') return { ok: false, reason: 'reason: must not be empty' };
   if (reason !== undefined && reason.length > MAX_REJECTION_REASON_CHARACTERS) {
     return {
       ok: false,
@@ -45,6 +50,6 @@ export function transitionHandoff(handoff: Handoff, command: HandoffCommand): Ha
     };
   }
   const moved: Handoff = { ...handoff, status: to };
-  const event = handoffEvent(moved, command.actor, reason === '' ? undefined : reason);
+  const event = handoffEvent(moved, command.actor, reason);
   return { ok: true, handoff: moved, event };
 }

@@ -18,7 +18,7 @@ const inStatus = (status: HandoffStatus): Handoff => ({ ...offered, status });
 describe('transitionHandoff', () => {
   it.each([
     ['offered', { type: 'accept', actor: 'user' }, 'accepted'],
-    ['offered', { type: 'reject', actor: 'user' }, 'rejected'],
+    ['offered', { type: 'reject', actor: 'user', reason: 'not yet' }, 'rejected'],
     ['accepted', { type: 'complete', actor: 'po' }, 'completed'],
   ] as const)('moves an %s handoff by %j to %s with its event', (from, command, to) => {
     const result = transitionHandoff(inStatus(from), command);
@@ -35,6 +35,7 @@ describe('transitionHandoff', () => {
           to_agent: 'po',
           artifact_id: 'brief-event-id',
           status: to,
+          ...('reason' in command ? { reason: command.reason } : {}),
         },
       },
     });
@@ -63,7 +64,8 @@ describe('transitionHandoff', () => {
     ],
     ['rejected', 'complete', 'handoff h-1 is rejected; only an accepted handoff can be completed'],
   ] as const)('refuses an invalid transition: %s handoff, %s', (status, type, reason) => {
-    expect(transitionHandoff(inStatus(status), { type, actor: 'user' })).toEqual({
+    const command = { type, actor: 'user', reason: 'a reason' } as HandoffCommand;
+    expect(transitionHandoff(inStatus(status), command)).toEqual({
       ok: false,
       reason,
     });
@@ -86,12 +88,25 @@ describe('transitionHandoff', () => {
       reason: 'reason: must be at most 1000 characters',
     });
   });
+
+  it.each([
+    ['empty', ''],
+    ['only spaces', ' \n\t '],
+  ])(
+    'refuses a rejection whose reason is %s: the sender would have nothing to act on',
+    (_case, reason) => {
+      expect(transitionHandoff(offered, { type: 'reject', actor: 'user', reason })).toEqual({
+        ok: false,
+        reason: 'reason: must not be empty',
+      });
+    },
+  );
 });
 
 describe('transitionHandoff properties', () => {
   const commandArbitrary = fc.constantFrom<HandoffCommand>(
     { type: 'accept', actor: 'user' },
-    { type: 'reject', actor: 'user' },
+    { type: 'reject', actor: 'user', reason: 'not yet' },
     { type: 'complete', actor: 'po' },
   );
   const validPaths = new Set([

@@ -14,6 +14,7 @@ import { newRouter } from '../router.ts';
 import {
   errorResponses,
   idParameter,
+  jsonBody,
   jsonContent,
   noBody,
   optionalJsonBody,
@@ -41,6 +42,21 @@ const ReasonSchema = z
       .optional(),
   })
   .openapi('Reason');
+/** Why the person rejects a handoff: required, since its sender is given it to act on (ADR 0160). */
+const RejectionSchema = z
+  .strictObject({
+    reason: text()
+      .refine((reason) => reason.trim().length > 0, 'must not be empty')
+      .pipe(
+        z
+          .string()
+          .max(
+            MAX_REJECTION_REASON_CHARACTERS,
+            `must be at most ${MAX_REJECTION_REASON_CHARACTERS} characters`,
+          ),
+      ),
+  })
+  .openapi('Rejection');
 const idOnly = z.object({ id: idParameter('id') });
 const withSlug = z.object({
   id: idParameter('id'),
@@ -93,7 +109,7 @@ const handoffRoute = (verb: 'accept' | 'reject' | 'complete') =>
     method: 'post',
     path: `/api/handoffs/{id}/${verb}`,
     summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a handoff (409 with the reason when the transition is invalid)`,
-    request: { params: idOnly, body: verb === 'reject' ? optionalJsonBody(ReasonSchema) : noBody },
+    request: { params: idOnly, body: verb === 'reject' ? jsonBody(RejectionSchema) : noBody },
     responses: {
       200: jsonContent(HandoffSchema, 'The handoff now'),
       ...errorResponses(400, 404, 409, 413, 415),
@@ -147,17 +163,13 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
   for (const verb of ['accept', 'reject', 'complete'] as const) {
     app.openapi(handoffRoute(verb), async (context) => {
       const { id } = context.req.valid('param');
-      const reason =
-        verb === 'reject'
-          ? ((context.req.valid('json' as never) as { reason?: string } | undefined)?.reason ??
-            undefined)
-          : undefined;
+      // A rejection goes back to its sender with the reason (a turn in its lane, started by the service).
       const command =
         verb === 'reject'
           ? {
               type: 'reject' as const,
               actor: actorOf(context),
-              ...(reason === undefined ? {} : { reason }),
+              reason: (context.req.valid('json' as never) as { reason: string }).reason,
             }
           : { type: verb, actor: actorOf(context) };
       const outcome = await conversation.transitionHandoff(id, command);

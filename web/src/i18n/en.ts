@@ -289,6 +289,10 @@ export const en = {
 
   // web-i18n: the language switch
   'language.label': 'Language',
+  // loop-reject: a rejected handoff goes back to its sender with the reason; the brief is versioned.
+  'handoff.reason.required': 'Why? The agent that sent it is told, and works on it.',
+  'chat.briefVersion': 'Product brief v{version} recorded: {title}',
+  'brief.version': 'v{version}',
 } as const;
 
 export type MessageKey = keyof typeof en;

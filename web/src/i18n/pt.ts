@@ -297,4 +297,9 @@ export const pt: Messages = {
 
   // web-i18n: the language switch
   'language.label': 'Idioma',
+
+  // loop-reject
+  'handoff.reason.required': 'Por quê? O agente que enviou fica sabendo e trabalha nisso.',
+  'chat.briefVersion': 'Resumo do produto v{version} registrado: {title}',
+  'brief.version': 'v{version}',
 };

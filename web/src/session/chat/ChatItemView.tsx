@@ -47,7 +47,13 @@ export function ChatItemView({
     case 'readiness':
       return <SystemNote testId="readiness-confirmed">{t('chat.readiness')}</SystemNote>;
     case 'brief':
-      return <SystemNote testId="brief-note">{t('chat.brief', { title: item.title })}</SystemNote>;
+      return (
+        <SystemNote testId="brief-note">
+          {item.version > 1
+            ? t('chat.briefVersion', { title: item.title, version: item.version })
+            : t('chat.brief', { title: item.title })}
+        </SystemNote>
+      );
     case 'limit':
       return (
         <SystemNote testId="limit-reached" tone="warning">

@@ -9,6 +9,7 @@ import { ReadinessButton } from './ReadinessButton.tsx';
 import { StartCriativoButton } from './StartCriativoButton.tsx';
 import { StreamingMessage } from './StreamingMessage.tsx';
 import { TurnIndicator } from './TurnIndicator.tsx';
+import { readinessOpen } from '../fold/readiness-open.ts';
 
 const NEAR_BOTTOM_PIXELS = 160;
 
@@ -66,7 +67,7 @@ export function ChatPanel({
         {mode === 'agent' && waiting.map((turn) => <TurnIndicator key={turn.turnId} turn={turn} />)}
       </ol>
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
-      {mode === 'agent' && view.activeAgents.includes('criativo') && view.brief === null && (
+      {mode === 'agent' && view.activeAgents.includes('criativo') && readinessOpen(view) && (
         <ReadinessButton sessionId={sessionId} />
       )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />

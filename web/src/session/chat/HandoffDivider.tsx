@@ -30,7 +30,9 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
   };
   const reject = (event: FormEvent) => {
     event.preventDefault();
-    void act('reject', reason.trim() === '' ? {} : { reason: reason.trim() });
+    // The reason is required: the agent that sent the handoff is given it to act on.
+    if (reason.trim() === '') return;
+    void act('reject', { reason: reason.trim() });
   };
 
   return (
@@ -74,17 +76,23 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
         )}
         {handoff.status === 'offered' && rejecting && (
           <form className="inline-form" onSubmit={reject}>
-            <label htmlFor={`reject-${handoff.id}`}>{t('handoff.reason.label')}</label>
+            <label htmlFor={`reject-${handoff.id}`}>{t('handoff.reason.required')}</label>
             <div className="row">
               <input
                 id={`reject-${handoff.id}`}
                 data-testid="reject-reason-input"
                 value={reason}
-                maxLength={2000}
+                maxLength={1000}
+                required
                 placeholder={t('handoff.reason.placeholder')}
                 onChange={(event) => setReason(event.target.value)}
               />
-              <button type="submit" className="danger" data-testid="confirm-reject" disabled={busy}>
+              <button
+                type="submit"
+                className="danger"
+                data-testid="confirm-reject"
+                disabled={busy || reason.trim() === ''}
+              >
                 {t('handoff.confirmReject')}
               </button>
               <button type="button" onClick={() => setRejecting(false)} disabled={busy}>

@@ -25,8 +25,14 @@ export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
       return;
     case 'product_brief': {
       const brief = readProductBrief(data, where);
-      draft.brief = brief;
-      draft.chat.push({ kind: 'brief', seq: event.seq, title: brief.title });
+      // The current brief is the highest version (the later one on a tie); old versions stay in the chat.
+      if (draft.brief === null || brief.version >= draft.brief.version) draft.brief = brief;
+      draft.chat.push({
+        kind: 'brief',
+        seq: event.seq,
+        title: brief.title,
+        version: brief.version,
+      });
       return;
     }
     case 'epic': {

@@ -19,6 +19,7 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
       status,
       reason: optionalText(payload['reason']) ?? known?.reason ?? null,
       offeredSeq: known?.offeredSeq ?? event.seq,
+      artifactId: optionalText(payload['artifact_id']) ?? known?.artifactId ?? null,
     };
     if (known === undefined) draft.chat.push({ kind: 'handoff', seq: event.seq, handoffId: id });
     if (status === 'completed') draft.completedHandoffs.add(draft.handoffs[id].to);

@@ -27,8 +27,10 @@ export function readBusinessRule(payload: unknown, where: Where): BusinessRule {
 
 export function readProductBrief(data: unknown, where: Where): ProductBrief {
   const brief = fields(data);
+  const version = whole(brief['version'], 1);
   return {
     ...where,
+    version: Number.isSafeInteger(version) && version >= 1 ? version : 1,
     title: text(brief['title']),
     summary: text(brief['summary']),
     problem: text(brief['problem']),

@@ -18,7 +18,7 @@ export type ChatItem =
       requested: number;
     }
   | { kind: 'readiness'; seq: number }
-  | { kind: 'brief'; seq: number; title: string }
+  | { kind: 'brief'; seq: number; title: string; version: number }
   | { kind: 'limit'; seq: number; agent: string; ceiling: number }
   | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string }
   /** Placed after the last message the summary covers; `seq` is the `context.compacted` event's. */
@@ -46,6 +46,8 @@ export type BusinessRule = {
 export type ProductBrief = {
   eventId: string;
   seq: number;
+  /** 1, 2, 3 … : a new version after the PO's handoff was rejected; the current brief is the highest. */
+  version: number;
   title: string;
   summary: string;
   problem: string;
@@ -63,6 +65,8 @@ export type HandoffView = {
   status: string;
   reason: string | null;
   offeredSeq: number;
+  /** The event id of the artifact handed over (the brief, for Criativo → PO). */
+  artifactId: string | null;
 };
 
 export type ActionStatus = 'proposed' | 'approved' | 'denied' | 'completed';

@@ -26,8 +26,18 @@ export function BriefCard({ brief }: { brief: ProductBrief | null }) {
       </>
     );
   return (
-    <section className="panel brief" data-testid="product-brief" data-seq={brief.seq}>
-      <h2>{t('brief.title')}</h2>
+    <section
+      className="panel brief"
+      data-testid="product-brief"
+      data-seq={brief.seq}
+      data-version={brief.version}
+    >
+      <h2>
+        {t('brief.title')}{' '}
+        <span className="muted small" data-testid="product-brief-version">
+          {t('brief.version', { version: brief.version })}
+        </span>
+      </h2>
       <h3 data-testid="product-brief-title">{brief.title}</h3>
       <dl>
         <dt>{t('brief.summary')}</dt>

@@ -50,6 +50,7 @@ function toView(draft: SessionDraft): SessionView {
     contracts: draft.contracts,
     otherArtifacts: draft.otherArtifacts,
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
+    checking: [...new Set(draft.pendingChecks.values())],
     blocks: draft.lineBlocks.blocks,
     unreadable: draft.unreadable,
   };

@@ -41,6 +41,8 @@ export type SessionDraft = {
   devs: Map<string, DevProgress>;
   unreadable: number;
   lineBlocks: BlocksDraft;
+  /** `finish_task` calls a response made whose result is not in yet (toolCallId → agent): the check runs. */
+  pendingChecks: Map<string, string>;
   /** The turn each tool call belongs to (from its `agent.response`), and each turn's steps row. */
   turnOfToolCall: Map<string, string>;
   stepsOfTurn: Map<string, { steps: Step[] }>;
@@ -71,6 +73,7 @@ export function newSessionDraft(): SessionDraft {
     devs: new Map(),
     unreadable: 0,
     lineBlocks: newBlocksDraft(),
+    pendingChecks: new Map(),
   };
 }
 

@@ -158,6 +158,8 @@ export type SessionView = {
   /** Other artifact types (project_image, module_routing, c4_diagram, future ones): every declaration, by type. */
   otherArtifacts: Record<string, Declaration<unknown>[]>;
   devs: DevProgress[];
+  /** Dev agents whose `finish_task` is running its module's check now. */
+  checking: string[];
   /** Every `dev.blocked` of the session and where it stands. */
   blocks: LineBlock[];
   /** Events whose payload could not be read, kept visible. */

@@ -17,25 +17,45 @@ const dev = (overrides: Partial<DevProgress> = {}): DevProgress => ({
 
 describe("a module's status on the map", () => {
   it("takes the line's state, says 'not started' for a dev not active yet and 'checking' while its check runs", () => {
-    expect(moduleStatus({ lineState: 'working', dev: undefined, checking: false })).toBe(
-      'notStarted',
+    expect(
+      moduleStatus({ lineState: 'working', dev: undefined, checking: false, openBlocks: 0 }),
+    ).toBe('notStarted');
+    expect(moduleStatus({ lineState: 'working', dev: dev(), checking: false, openBlocks: 0 })).toBe(
+      'working',
     );
-    expect(moduleStatus({ lineState: 'working', dev: dev(), checking: false })).toBe('working');
-    expect(moduleStatus({ lineState: 'working', dev: dev(), checking: true })).toBe('checking');
-    expect(moduleStatus({ lineState: 'finished', dev: dev(), checking: true })).toBe('checking');
+    expect(moduleStatus({ lineState: 'working', dev: dev(), checking: true, openBlocks: 0 })).toBe(
+      'checking',
+    );
+    expect(moduleStatus({ lineState: 'finished', dev: dev(), checking: true, openBlocks: 0 })).toBe(
+      'checking',
+    );
     for (const state of ['blocked', 'finished', 'conflict', 'failed'] as const)
-      expect(moduleStatus({ lineState: state, dev: dev(), checking: false })).toBe(state);
-    expect(moduleStatus({ lineState: 'merged', dev: dev(), checking: true })).toBe('merged');
+      expect(moduleStatus({ lineState: state, dev: dev(), checking: false, openBlocks: 0 })).toBe(
+        state,
+      );
+    expect(moduleStatus({ lineState: 'merged', dev: dev(), checking: true, openBlocks: 0 })).toBe(
+      'merged',
+    );
   });
 
   it("falls back to the log's part until the line answers, and ignores a state it does not know", () => {
-    const blocked = dev({ blocks: [{ seq: 9, modulo: 'auth', falta: 'x' }] });
-    expect(moduleStatus({ lineState: null, dev: blocked, checking: false })).toBe('blocked');
-    const finished = dev({ finished: [{ seq: 12, taskId: 'AT-1', summary: null }] });
-    expect(moduleStatus({ lineState: null, dev: finished, checking: false })).toBe('finished');
-    expect(moduleStatus({ lineState: 'from-the-future', dev: dev(), checking: false })).toBe(
-      'working',
+    expect(moduleStatus({ lineState: null, dev: dev(), checking: false, openBlocks: 1 })).toBe(
+      'blocked',
     );
+    // A block the log has and the line's last answer had not yet.
+    expect(moduleStatus({ lineState: 'working', dev: dev(), checking: false, openBlocks: 1 })).toBe(
+      'blocked',
+    );
+    expect(moduleStatus({ lineState: 'merged', dev: dev(), checking: false, openBlocks: 1 })).toBe(
+      'merged',
+    );
+    const finished = dev({ finished: [{ seq: 12, taskId: 'AT-1', summary: null }] });
+    expect(moduleStatus({ lineState: null, dev: finished, checking: false, openBlocks: 0 })).toBe(
+      'finished',
+    );
+    expect(
+      moduleStatus({ lineState: 'from-the-future', dev: dev(), checking: false, openBlocks: 0 }),
+    ).toBe('working');
   });
 
   it('folds a finish_task in flight as checking, until its result or a failed turn', () => {

@@ -26,6 +26,9 @@ export function ModuleMapPanel({ sessionId, view }: { sessionId: string; view: S
             line?.modules.find((candidate) => candidate.module === entry.name)?.state ?? null,
           dev: view.devs.find((dev) => dev.agent === agent),
           checking: view.checking.includes(agent),
+          openBlocks: view.blocks.filter(
+            (block) => block.module === entry.name && block.status !== 'unblocked',
+          ).length,
         }),
       ];
     }),

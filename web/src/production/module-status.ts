@@ -23,15 +23,17 @@ const LINE_STATES = new Set(['working', 'blocked', 'finished', 'merged', 'confli
 /**
  * One module's status: the line's state (merge, conflict and failed checks are only known there), with
  * what the log says since: its dev running its check (`finish_task` in flight) shows "checking", and a
- * module whose dev has not started is "not started" rather than the line's default "working". Without the
- * line's answer yet, the log's part alone.
+ * module whose dev has not started is "not started" rather than the line's default "working", an open
+ * block shows at once. Without the line's answer yet, the log's part alone.
  */
 export function moduleStatus(input: {
   lineState: string | null;
   dev: DevProgress | undefined;
   checking: boolean;
+  /** The module's `dev.blocked` not yet `dev.unblocked` (the line's own rule), folded from the log. */
+  openBlocks: number;
 }): ModuleStatus {
-  const { dev, checking } = input;
+  const { dev, checking, openBlocks } = input;
   const lineState =
     input.lineState !== null && LINE_STATES.has(input.lineState) ? input.lineState : null;
   if (lineState === 'merged') return 'merged';
@@ -39,11 +41,8 @@ export function moduleStatus(input: {
   const started = dev !== undefined && dev.activeSince !== null;
   if (lineState !== null && lineState !== 'working') return lineState as ModuleStatus;
   if (!started) return 'notStarted';
-  if (lineState === null) {
-    const lastBlock = dev.blocks.at(-1)?.seq ?? 0;
-    const lastFinish = dev.finished.at(-1)?.seq ?? 0;
-    if (lastBlock > lastFinish) return 'blocked';
-    if (lastFinish > 0) return 'finished';
-  }
+  // The line's "working" is its default: a block the log has since (the line is fetched a moment later) shows.
+  if (openBlocks > 0) return 'blocked';
+  if (lineState === null && dev.finished.length > 0) return 'finished';
   return 'working';
 }

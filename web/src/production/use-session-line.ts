@@ -7,6 +7,7 @@ const REFRESH_DELAY_MS = 300;
 /** `GET /api/sessions/:id/line`, fetched again shortly after the log moves (`refreshKey`); null until it answers. */
 export function useSessionLine(sessionId: string, refreshKey: number): SessionLine | null {
   const [line, setLine] = useState<SessionLine | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `refreshKey` (the log's last seq) says when to fetch again.
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {

@@ -87,6 +87,49 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     ]);
   });
 
+  it('answers, in its first turn, what the person wrote before starting it; started with nothing written, it waits', async () => {
+    const started = await startScriptedForja(engine, {
+      turns: [
+        {
+          agent: 'criativo',
+          text: 'Pão de madrugada por assinatura: para quem?',
+          // What the person wrote before Criativo joined reaches the model, both messages, in order.
+          expect: { messages: ['Quero vender pão de madrugada', 'por assinatura'] },
+        },
+      ],
+    });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    for (const text of ['Quero vender pão de madrugada', 'por assinatura, para os vizinhos'])
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
+    await forja.conversation.idle(sessionId);
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`),
+    ).toMatchObject({ status: 201, body: { type: 'agent.activated' } });
+    await forja.conversation.idle(sessionId);
+    expect((await eventTypes(forja, sessionId)).map(([, type]) => type)).toEqual([
+      'session.created',
+      'chat.message',
+      'chat.message',
+      'agent.activated',
+      'turn.started',
+      'agent.response',
+    ]);
+    expect((await forja.eventLog.read(sessionId)).at(-1)).toMatchObject({
+      payload: { agent: 'criativo', text: 'Pão de madrugada por assinatura: para quem?' },
+    });
+    started.provider.assertAllTurnsConsumed();
+
+    // A session where nothing was written before: starting Criativo calls no model (the greeting is the page's).
+    const quiet = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${quiet.sessionId}/agents/criativo/start`);
+    await forja.conversation.idle(quiet.sessionId);
+    expect((await eventTypes(forja, quiet.sessionId)).map(([, type]) => type)).toEqual([
+      'session.created',
+      'agent.activated',
+    ]);
+  });
+
   it('refuses, as a tool result the model reads, a product brief or a rule without a valid origin', async () => {
     const started = await startScriptedForja(engine, {
       turns: [

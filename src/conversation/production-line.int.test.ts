@@ -422,7 +422,9 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const log = async () => forja.eventLog.read(sessionId, { limit: 10_000 });
     // dev:catalogo waits for the person; dev:pedidos did its kickoff meanwhile.
     const proposed = (await log()).find((event) => event.type === 'action.proposed')!;
-    expect(proposed).toMatchObject({ payload: { agent: 'dev:catalogo', tool: 'terminal' } });
+    expect(proposed).toMatchObject({
+      payload: { agent: 'dev:catalogo', tool: 'terminal', risk: { risky: false, reasons: [] } },
+    });
     expect(
       (await log()).filter(
         (event) =>

@@ -1,13 +1,16 @@
-import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR, writtenBeforeStart } from '../domain/conversation/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
 import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
+import { runAgentTurn } from './run-agent-turn.ts';
 import { SESSION_LANE } from './session-queue.ts';
 
 /**
  * `POST /api/sessions/:id/agents/:slug/start`: the activation rule (an accepted handoff addressed to the
- * agent, or a user-started agent) decides before anything runs; a refusal is a 409 with the reason.
+ * agent, or a user-started agent) decides before anything runs; a refusal is a 409 with the reason. When
+ * the person wrote before starting it, the agent's first turn starts at once and answers that (issue 16);
+ * otherwise it waits for the person's first message (its greeting is the page's, not the model's).
  */
 export async function startAgent(
   dependencies: ConversationDependencies,
@@ -15,9 +18,9 @@ export async function startAgent(
   agent: string,
   actor = PERSON_ACTOR,
 ): Promise<{ ok: true; event: SessionEvent } | Refusal> {
-  if ((await findSession(dependencies.database, sessionId)) === null)
-    return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  return dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
+  const session = await findSession(dependencies.database, sessionId);
+  if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  const outcome = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
     retryOnStaleView(dependencies, sessionId, `activating ${agent}`, async (view) => {
       const decision = decide({ type: 'ActivateAgent', agent, actor }, view.state);
       if (!decision.ok) return refusal(409, 'activation_refused', decision.reason);
@@ -29,4 +32,17 @@ export async function startAgent(
       return { ok: true as const, event: appended.events[0]! };
     }),
   );
+  if (!outcome.ok) return outcome;
+  const view = await dependencies.views.load(sessionId);
+  if (writtenBeforeStart(view.state, agent).length > 0)
+    runAgentTurn(dependencies, {
+      sessionId,
+      projectId: session.project_id,
+      agent,
+      kind: 'message',
+      priority: 'person',
+    }).catch((error: unknown) =>
+      dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed'),
+    );
+  return outcome;
 }

@@ -164,6 +164,8 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     const { page, errors } = await chromium.newPage();
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await page.getByTestId('readiness-button').click();
+    // No business rule in this session: the person confirms producing without any.
+    await page.getByTestId('readiness-produce-anyway').click();
     await page.locator('[data-testid="handoff-divider"][data-status="offered"]').waitFor();
     await page.getByTestId('reject-handoff').click();
     // The reason is required: the agent that sent the handoff works on it.
@@ -302,6 +304,7 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     await sendMessage(page, 'Hello?');
     await page.locator('[data-testid="turn-failed"][data-reason="not_configured"]').waitFor();
     await page.getByTestId('readiness-button').click();
+    await page.getByTestId('readiness-produce-anyway').click();
     await page.getByTestId('readiness-error').filter({ hasText: 'FORJA_MODEL' }).waitFor();
     expect(errors).toEqual([]);
     await page.close();

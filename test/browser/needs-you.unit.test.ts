@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../web/src/api/types.ts';
 import { foldSession } from '../../web/src/session/fold/fold-session.ts';
-import { needsYouCount, pageTitle } from '../../web/src/session/fold/needs-you.ts';
+import { needsYou, needsYouCount, pageTitle } from '../../web/src/session/fold/needs-you.ts';
 
 function log(...events: Array<[type: string, payload: unknown, actor?: string]>): StoredEvent[] {
   return events.map(([type, payload, actor = 'system'], index) => ({
@@ -55,5 +55,83 @@ describe('what needs the person', () => {
       ).map((event, index) => ({ ...event, seq: 4 + index, id: `event-${4 + index}` })),
     ];
     expect(needsYouCount(foldSession(settled))).toBe(0);
+  });
+});
+
+describe('the needs-you list', () => {
+  const blocked = (seq: number) => ({
+    v: 1,
+    agent: 'dev:web',
+    module: 'web',
+    modulo: 'auth',
+    falta: 'checkSession(token)',
+    seq,
+  });
+  const arquiteto = (type: string, payload: Record<string, unknown>) =>
+    [type, { v: 1, agent: 'arquiteto', turn_id: 'ta', ...payload }, 'arquiteto'] as [
+      string,
+      unknown,
+      string,
+    ];
+
+  it("lists a block only once the Arquiteto's turn ended without resolving it, and drops it when resolved", () => {
+    const open = log(
+      ['dev.blocked', blocked(1), 'dev:web'],
+      arquiteto('turn.started', { kind: 'message' }),
+      arquiteto('agent.response', { text: 'Looking…', tool_calls: [{ id: 'c', name: 'x' }] }),
+    );
+    // The Arquiteto is still on it: nothing for the person yet.
+    expect(needsYou(foldSession(open))).toEqual([]);
+    const unresolved = log(
+      ...open.map((event) => [event.type, event.payload, event.actor] as [string, unknown, string]),
+      arquiteto('agent.response', { text: 'I cannot decide this.' }),
+    );
+    expect(needsYou(foldSession(unresolved))).toEqual([
+      { kind: 'block', seq: 1, agent: 'dev:web', modulo: 'auth', falta: 'checkSession(token)' },
+    ]);
+    expect(needsYouCount(foldSession(unresolved))).toBe(1);
+    const answered = log(
+      ...unresolved.map(
+        (event) => [event.type, event.payload, event.actor] as [string, unknown, string],
+      ),
+      [
+        'arquiteto.block_answered',
+        { v: 1, dev: 'dev:web', block_seq: 1, answer: 'Go without.' },
+        'arquiteto',
+      ],
+    );
+    expect(needsYou(foldSession(answered))).toEqual([]);
+  });
+
+  it('lists everything oldest first and marks a risky action from its recorded verdict', () => {
+    const view = foldSession(
+      log(
+        [
+          'action.proposed',
+          {
+            ...PROPOSED,
+            risk: {
+              risky: true,
+              reasons: [{ rule: 'superuser', why: 'asks for superuser rights' }],
+            },
+          },
+          'dev:api',
+        ],
+        ['handoff.offered', { ...HANDOFF, status: 'offered' }],
+        ['action.proposed', { ...PROPOSED, action_id: 'a2', tool_call_id: 'c2' }, 'dev:api'],
+      ),
+    );
+    expect(
+      needsYou(view).map((item) => [item.kind, item.seq, item.kind === 'action' && item.risky]),
+    ).toEqual([
+      ['action', 1, true],
+      ['handoff', 2, false],
+      ['action', 3, false],
+    ]);
+    expect(view.actions[0]!.risk).toEqual({
+      risky: true,
+      reasons: [{ rule: 'superuser', why: 'asks for superuser rights' }],
+    });
+    expect(view.actions[1]!.risk).toBeNull();
   });
 });

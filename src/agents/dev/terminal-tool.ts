@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assessCommand } from '../../domain/terminal/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { inModuleWorktree } from './module-worktree.ts';
@@ -27,6 +28,10 @@ export function terminalTool(
         .max(MAX_COMMAND_CHARACTERS, `must be at most ${MAX_COMMAND_CHARACTERS} characters`),
     }),
     mode: settings.mode,
+    assessRisk: (args) => {
+      const command = (args as { command?: unknown } | null)?.command;
+      return assessCommand(typeof command === 'string' ? command : '');
+    },
     run: (args, context) =>
       inModuleWorktree(dependencies, context, async (worktree) => {
         const { command } = args as { command: string };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CommandRiskVerdict } from '../../domain/terminal/index.ts';
 import type {
   ConversationState,
   NewSessionEvent,
@@ -41,5 +42,7 @@ export interface AgentTool {
   /** Validates the model's arguments; its JSON Schema is what the model is shown. */
   parameters: z.ZodType;
   mode: ToolMode;
+  /** A `proposed` tool's warning for the person, recorded with the proposal (the terminal's risky commands). */
+  assessRisk?(args: unknown): CommandRiskVerdict;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }

@@ -9,6 +9,7 @@ import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { requestJson } from '../../testing/forja-harness.ts';
 import { eventTypes, newSessionThroughApi } from '../../testing/scripted-forja.ts';
 import pino from 'pino';
+import { assessCommand } from '../../domain/terminal/index.ts';
 import type { LoopAgent } from './tool-loop.ts';
 
 /** A test agent with one direct tool and one proposed tool, each counting its runs. */
@@ -33,6 +34,8 @@ function testerAgent(runs: { note: string[]; deploy: string[] }, maxIterations =
         description: 'Deploy',
         mode: 'proposed',
         parameters: z.strictObject({ target: z.string() }),
+        // Like the terminal's: the verdict the person sees beside Approve.
+        assessRisk: (args) => assessCommand(`deploy ${(args as { target: string }).target}`),
         run: async (args) => (
           runs.deploy.push((args as { target: string }).target), { ok: true, result: 'deployed' }
         ),
@@ -203,7 +206,7 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
         {
           agent: 'tester',
           text: 'Shall I deploy?',
-          tool_calls: [{ name: 'deploy', arguments: { target: 'prod' } }],
+          tool_calls: [{ name: 'deploy', arguments: { target: 'prod && sudo reboot' } }],
         },
         { agent: 'tester', text: 'Deployed.' },
       ],
@@ -217,7 +220,11 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     const proposed = (await first.forja.eventLog.read(sessionId)).at(-1)!;
     expect(proposed).toMatchObject({
       type: 'action.proposed',
-      payload: { tool: 'deploy', args: { target: 'prod' } },
+      payload: {
+        tool: 'deploy',
+        args: { target: 'prod && sudo reboot' },
+        risk: { risky: true, reasons: [{ rule: 'superuser' }] },
+      },
     });
     expect(runs.deploy).toEqual([]);
 
@@ -231,7 +238,7 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
       (await requestJson(second.forja, 'POST', `/api/actions/${actionId}/approve`)).status,
     ).toBe(409);
     await second.forja.conversation.idle(sessionId);
-    expect(runs.deploy).toEqual(['prod']);
+    expect(runs.deploy).toEqual(['prod && sudo reboot']);
     expect((await eventTypes(second.forja, sessionId)).slice(-4).map(([, type]) => type)).toEqual([
       'action.proposed',
       'action.approved',

@@ -115,7 +115,10 @@ export async function runToolLoop(
         });
         return { status: 'limit_reached', iterations: step.iterations };
 
-      case 'propose':
+      case 'propose': {
+        const risk = agent.tools
+          .find((tool) => tool.name === step.call.name)
+          ?.assessRisk?.(step.call.arguments ?? {});
         await append([
           {
             type: 'action.proposed',
@@ -127,10 +130,12 @@ export async function runToolLoop(
               ...lane,
               tool: step.call.name,
               args: step.call.arguments ?? {},
+              ...(risk === undefined ? {} : { risk }),
             },
           },
         ]);
         break;
+      }
 
       case 'run_tool': {
         const outcome = await runToolCall(step.call, agent.tools, hooks, {

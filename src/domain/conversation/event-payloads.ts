@@ -91,6 +91,13 @@ export const ActionProposedPayloadSchema = z.object({
   turn_id: z.string().min(1).optional(),
   tool: z.string().min(1),
   args: z.unknown(),
+  /** Why the person should look twice (the terminal's risky commands, issue 16); absent for other tools and older logs. */
+  risk: z
+    .object({
+      risky: z.boolean(),
+      reasons: z.array(z.object({ rule: z.string().min(1), why: z.string().min(1) })),
+    })
+    .optional(),
 });
 
 /** `action.approved` / `action.denied` — the person's answer to a proposed action. */

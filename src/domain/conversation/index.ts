@@ -70,3 +70,4 @@ export { draftOf, type ConversationDraft } from './conversation-draft.ts';
 export type { NewSessionEvent, SessionEvent } from './session-event.ts';
 export { UPCASTERS, upcast, versionOf } from './upcast.ts';
 export type { PayloadUpcaster, UpcasterTable } from './upcast.ts';
+export { writtenBeforeStart } from './written-before-start.ts';

@@ -10,9 +10,10 @@ import { ProductionPanel } from '../production/ProductionPanel.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
 import { lineStage } from '../session/fold/line-stage.ts';
-import { needsYouCount, pageTitle } from '../session/fold/needs-you.ts';
+import { needsYou, pageTitle } from '../session/fold/needs-you.ts';
 import { LineStepper } from '../session/LineStepper.tsx';
 import { foldSession } from '../session/fold/fold-session.ts';
+import { NeedsYouPanel } from '../session/needs-you/NeedsYouPanel.tsx';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
 import { ModelStatusBanner } from '../session/panels/ModelStatusBanner.tsx';
@@ -38,7 +39,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   );
   const stream = useSessionStream(sessionId);
   const view = useMemo(() => foldSession(stream.events), [stream.events]);
-  const waiting = needsYouCount(view);
+  const waitingItems = useMemo(() => needsYou(view), [view]);
+  const waiting = waitingItems.length;
   useEffect(() => {
     document.title = pageTitle(waiting);
     return () => {
@@ -100,6 +102,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         </p>
       ) : (
         <>
+          <NeedsYouPanel sessionId={sessionId} items={waitingItems} />
           <div className="session-layout">
             <ChatPanel sessionId={sessionId} view={view} live={stream.live} />
             <aside className="side-column">
@@ -110,7 +113,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             </aside>
           </div>
           <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />
-          <ProductionPanel view={view} />
+          <ProductionPanel sessionId={sessionId} view={view} />
         </>
       )}
     </main>

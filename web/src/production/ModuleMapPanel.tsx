@@ -1,23 +1,38 @@
 import { useMemo, useState } from 'react';
 import { t } from '../i18n/t.ts';
 import { currentDeclaration } from '../session/fold/current-declaration.ts';
-import type { Declaration, ModuleContracts, ModuleMap } from '../session/fold/session-view.ts';
+import type { SessionView } from '../session/fold/session-view.ts';
 import { layoutModuleGraph } from './layout-module-graph.ts';
 import { ModuleDetails } from './ModuleDetails.tsx';
 import { ModuleGraph } from './ModuleGraph.tsx';
+import { moduleStatus } from './module-status.ts';
+import { useSessionLine } from './use-session-line.ts';
 
 /** The current module map as a dependency graph; selecting a module shows its details and current contract. */
-export function ModuleMapPanel({
-  maps,
-  contracts,
-}: {
-  maps: Declaration<ModuleMap>[];
-  contracts: Declaration<ModuleContracts>[];
-}) {
+export function ModuleMapPanel({ sessionId, view }: { sessionId: string; view: SessionView }) {
+  const { moduleMaps: maps, contracts } = view;
   const map = currentDeclaration(maps);
   const layout = useMemo(() => (map ? layoutModuleGraph(map.data.modules) : null), [map]);
   const [selected, setSelected] = useState<string | null>(null);
+  const line = useSessionLine(sessionId, view.lastSeq);
   if (map === null || layout === null) return <p className="muted">{t('map.empty')}</p>;
+  const statuses = Object.fromEntries(
+    map.data.modules.map((entry) => {
+      const agent = `dev:${entry.name}`;
+      return [
+        entry.name,
+        moduleStatus({
+          lineState:
+            line?.modules.find((candidate) => candidate.module === entry.name)?.state ?? null,
+          dev: view.devs.find((dev) => dev.agent === agent),
+          checking: view.checking.includes(agent),
+          openBlocks: view.blocks.filter(
+            (block) => block.module === entry.name && block.status !== 'unblocked',
+          ).length,
+        }),
+      ];
+    }),
+  );
   const module = map.data.modules.find((entry) => entry.name === selected) ?? null;
   const currentContracts = currentDeclaration(contracts);
   return (
@@ -25,7 +40,12 @@ export function ModuleMapPanel({
       <p className="muted small">
         {t('map.version', { version: map.version })} · {t('map.legend')}
       </p>
-      <ModuleGraph layout={layout} selected={module?.name ?? null} onSelect={setSelected} />
+      <ModuleGraph
+        layout={layout}
+        statuses={statuses}
+        selected={module?.name ?? null}
+        onSelect={setSelected}
+      />
       {layout.unknownDependencies.map((problem) => (
         <p key={`${problem.module}->${problem.dependency}`} className="error small">
           {t('map.unknownDependency', problem)}

@@ -10,7 +10,7 @@ import { OtherArtifactsPanel } from './OtherArtifactsPanel.tsx';
 type Tab = 'backlog' | 'map' | 'contracts' | 'devs' | 'other';
 
 /** What the production line made after the brief: backlog, module map, contracts, developers, other artifacts. */
-export function ProductionPanel({ view }: { view: SessionView }) {
+export function ProductionPanel({ sessionId, view }: { sessionId: string; view: SessionView }) {
   const [tab, setTab] = useState<Tab>('backlog');
   const otherCount = Object.values(view.otherArtifacts).length;
   const tabs: Array<{ id: Tab; label: string }> = [
@@ -52,7 +52,7 @@ export function ProductionPanel({ view }: { view: SessionView }) {
         className="tab-panel"
       >
         {tab === 'backlog' && <BacklogPanel backlog={view.backlog} />}
-        {tab === 'map' && <ModuleMapPanel maps={view.moduleMaps} contracts={view.contracts} />}
+        {tab === 'map' && <ModuleMapPanel sessionId={sessionId} view={view} />}
         {tab === 'contracts' && (
           <ContractsPanel contracts={view.contracts} maps={view.moduleMaps} />
         )}

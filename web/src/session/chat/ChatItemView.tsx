@@ -4,6 +4,7 @@ import type { ChatItem, HandoffView } from '../fold/session-view.ts';
 import { AgentMessage } from './AgentMessage.tsx';
 import { BudgetRefusedNote } from './BudgetRefusedNote.tsx';
 import { CompactionDivider } from './CompactionDivider.tsx';
+import { CriativoGreeting } from './CriativoGreeting.tsx';
 import { HandoffDivider } from './HandoffDivider.tsx';
 import { StepsRow } from './StepsRow.tsx';
 import { SystemNote } from './SystemNote.tsx';
@@ -25,9 +26,12 @@ export function ChatItemView({
       return <AgentMessage seq={item.seq} agent={item.agent} text={item.text} tools={item.tools} />;
     case 'activated':
       return (
-        <SystemNote testId="agent-activated" data={{ agent: item.agent, seq: item.seq }}>
-          {t('chat.activated', { agent: agentName(item.agent) })}
-        </SystemNote>
+        <>
+          <SystemNote testId="agent-activated" data={{ agent: item.agent, seq: item.seq }}>
+            {t('chat.activated', { agent: agentName(item.agent) })}
+          </SystemNote>
+          {item.agent === 'criativo' && <CriativoGreeting seq={item.seq} />}
+        </>
       );
     case 'handoff': {
       const handoff = handoffs[item.handoffId];

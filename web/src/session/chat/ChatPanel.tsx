@@ -68,7 +68,7 @@ export function ChatPanel({
       </ol>
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
       {mode === 'agent' && view.activeAgents.includes('criativo') && readinessOpen(view) && (
-        <ReadinessButton sessionId={sessionId} />
+        <ReadinessButton sessionId={sessionId} ruleCount={view.rules.length} />
       )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>

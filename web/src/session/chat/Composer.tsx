@@ -1,8 +1,9 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { postJson } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
+import { COMPOSE_EVENT, type ComposeDetail } from '../needs-you/go-to.ts';
 import { addressMessage } from './address-message.ts';
 
 /**
@@ -23,6 +24,19 @@ export function Composer({
   const [picked, setPicked] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  // The needs-you list asks to write to an agent: pick it (when active) and put the cursor in the box.
+  useEffect(() => {
+    const onCompose = (event: Event) => {
+      const { to } = (event as CustomEvent<ComposeDetail>).detail;
+      if (activeAgents.includes(to)) setPicked(to);
+      input.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      input.current?.focus({ preventScroll: true });
+    };
+    window.addEventListener(COMPOSE_EVENT, onCompose);
+    return () => window.removeEventListener(COMPOSE_EVENT, onCompose);
+  }, [activeAgents]);
 
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -75,6 +89,7 @@ export function Composer({
       </label>
       <textarea
         id="message-input"
+        ref={input}
         data-testid="message-input"
         rows={2}
         value={text}

@@ -4,13 +4,21 @@ import { describeError } from '../../components/ErrorMessage.tsx';
 import { t } from '../../i18n/t.ts';
 
 /**
- * "I'm ready to produce": the request waits for the consolidation turn, so the button stays disabled until
+ * "I'm ready to produce" (with no business rule recorded it first asks whether to produce without any): the request waits for the consolidation turn, so the button stays disabled until
  * the brief exists or the server says why not (no model, budget, an invalid brief — press again to retry).
  */
-export function ReadinessButton({ sessionId }: { sessionId: string }) {
+export function ReadinessButton({
+  sessionId,
+  ruleCount,
+}: {
+  sessionId: string;
+  ruleCount: number;
+}) {
   const [running, setRunning] = useState(false);
+  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
+    setAsking(false);
     setRunning(true);
     setError(null);
     try {
@@ -27,13 +35,39 @@ export function ReadinessButton({ sessionId }: { sessionId: string }) {
         type="button"
         className="primary ready"
         data-testid="readiness-button"
-        disabled={running}
+        disabled={running || asking}
         aria-busy={running}
-        onClick={() => void confirm()}
+        onClick={() => (ruleCount === 0 ? setAsking(true) : void confirm())}
       >
         {running ? t('readiness.running') : t('readiness.button')}
       </button>
-      <span className="muted small">{t('readiness.hint')}</span>
+      {asking ? (
+        // With no business rule the brief has nothing to cite: the person says so on purpose.
+        <div className="readiness-ask" role="alertdialog" aria-labelledby={`no-rules-${sessionId}`}>
+          <p id={`no-rules-${sessionId}`} data-testid="readiness-no-rules">
+            {t('readiness.noRules')}
+          </p>
+          <div className="row buttons">
+            <button
+              type="button"
+              className="primary"
+              data-testid="readiness-produce-anyway"
+              onClick={() => void confirm()}
+            >
+              {t('readiness.produceAnyway')}
+            </button>
+            <button
+              type="button"
+              data-testid="readiness-keep-talking"
+              onClick={() => setAsking(false)}
+            >
+              {t('readiness.keepTalking')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <span className="muted small">{t('readiness.hint')}</span>
+      )}
       {error !== null && (
         <p className="error" role="alert" data-testid="readiness-error">
           {t('readiness.failed', { message: describeError(error) })}

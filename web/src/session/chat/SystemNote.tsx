@@ -13,13 +13,9 @@ export function SystemNote({ children, testId, tone = 'info', data = {} }: Syste
     Object.entries(data).map(([name, value]) => [`data-${name}`, String(value)]),
   );
   return (
-    <li
-      className={`system-note ${tone}`}
-      data-testid={testId}
-      role={tone === 'error' ? 'alert' : undefined}
-      {...dataAttributes}
-    >
-      {children}
+    <li className={`system-note ${tone}`} data-testid={testId} {...dataAttributes}>
+      {/* The alert inside the item: a list item with another role breaks the chat's list for screen readers. */}
+      {tone === 'error' ? <span role="alert">{children}</span> : children}
     </li>
   );
 }

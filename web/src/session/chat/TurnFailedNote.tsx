@@ -16,14 +16,11 @@ export function TurnFailedNote({
   const key = `chat.failed.${reason}`;
   const variables = { agent: agentName(agent), reason, message };
   return (
-    <li
-      className="system-note error"
-      role="alert"
-      data-testid="turn-failed"
-      data-reason={reason}
-      data-seq={seq}
-    >
-      {hasMessage(key) ? t(key, variables) : t('chat.failed.other', variables)}
+    <li className="system-note error" data-testid="turn-failed" data-reason={reason} data-seq={seq}>
+      {/* The alert inside the item: a list item with another role breaks the chat's list for screen readers. */}
+      <span role="alert">
+        {hasMessage(key) ? t(key, variables) : t('chat.failed.other', variables)}
+      </span>
     </li>
   );
 }

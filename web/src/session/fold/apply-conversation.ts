@@ -30,9 +30,12 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       return;
     case 'agent.response': {
       const calls = list(payload['tool_calls']).map(fields);
-      for (const call of calls)
+      for (const call of calls) {
         if (text(call['id']) !== '' && turnId !== '')
           draft.turnOfToolCall.set(text(call['id']), turnId);
+        if (text(call['name']) === 'finish_task' && text(call['id']) !== '')
+          draft.pendingChecks.set(text(call['id']), agent);
+      }
       const tools = calls.map((call) => text(call['name'])).filter((name) => name !== '');
       const said = text(payload['text']);
       if (said.trim() !== '' || tools.length > 0)
@@ -43,6 +46,8 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
     }
     case 'turn.failed':
       draft.openTurns.delete(turnId);
+      for (const [call, owner] of draft.pendingChecks)
+        if (owner === agent) draft.pendingChecks.delete(call);
       draft.chat.push({
         kind: 'failed',
         seq: event.seq,
@@ -111,6 +116,7 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   const tool = text(payload['tool']);
   const ok = payload['ok'] === true;
   const toolCallId = optionalText(payload['tool_call_id']);
+  if (toolCallId !== null) draft.pendingChecks.delete(toolCallId);
   // One row per turn: a tool joins its turn's row; one with no known turn joins the row just before it, if the same agent's.
   const step = { seq: event.seq, tool, ok };
   const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../../api/types.ts';
-import { fields, optionalText, text } from './read.ts';
+import { fields, list, optionalText, text } from './read.ts';
+import type { ActionRisk } from './session-view.ts';
 import type { SessionDraft } from './session-draft.ts';
 
 export const HANDOFF_PREFIX = 'handoff.';
@@ -38,6 +39,7 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
       args: payload['args'],
       status: 'proposed',
       toolCallId: optionalText(payload['tool_call_id']),
+      risk: readRisk(payload['risk']),
     });
     draft.chat.push({ kind: 'action', seq: event.seq, actionId, agent, tool });
     for (const turn of draft.openTurns.values()) if (turn.agent === agent) turn.paused = true;
@@ -47,6 +49,17 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
   if (action === undefined) return;
   action.status = event.type === 'action.approved' ? 'approved' : 'denied';
   for (const turn of draft.openTurns.values()) if (turn.agent === action.agent) turn.paused = false;
+}
+
+/** `action.proposed`'s `risk` (issue 16), read defensively: reasons without a why are dropped. */
+function readRisk(value: unknown): ActionRisk | null {
+  const risk = fields(value);
+  if (typeof risk['risky'] !== 'boolean') return null;
+  const reasons = list(risk['reasons'])
+    .map(fields)
+    .map((reason) => ({ rule: text(reason['rule']), why: text(reason['why']) }))
+    .filter((reason) => reason.why !== '');
+  return { risky: risk['risky'], reasons };
 }
 
 export const isCoordinationEvent = (type: string) =>

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
+import { applyBlocks } from './apply-blocks.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
 import { newSessionDraft, type SessionDraft } from './session-draft.ts';
@@ -13,6 +14,7 @@ export function foldSession(events: readonly StoredEvent[]): SessionView {
   const draft = newSessionDraft();
   for (const event of events) {
     try {
+      applyBlocks(draft.lineBlocks, event);
       if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
       else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
       else applyConversation(draft, event);
@@ -48,6 +50,8 @@ function toView(draft: SessionDraft): SessionView {
     contracts: draft.contracts,
     otherArtifacts: draft.otherArtifacts,
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
+    checking: [...new Set(draft.pendingChecks.values())],
+    blocks: draft.lineBlocks.blocks,
     unreadable: draft.unreadable,
   };
 }

@@ -1,17 +1,59 @@
 import type { SessionView } from './session-view.ts';
 
-/** What waits for the person: actions to approve, handoffs to accept, failed turns the agent has not answered since. */
-export function needsYouCount(view: Pick<SessionView, 'actions' | 'handoffs' | 'chat'>): number {
-  const actions = view.actions.filter((action) => action.status === 'proposed').length;
-  const handoffs = Object.values(view.handoffs).filter(
-    (handoff) => handoff.status === 'offered',
-  ).length;
+/** One thing that waits for the person, with what they act on. */
+export type NeedsYouItem =
+  | { kind: 'handoff'; seq: number; handoffId: string; from: string; to: string }
+  | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string; risky: boolean }
+  | { kind: 'block'; seq: number; agent: string; modulo: string; falta: string }
+  | { kind: 'failed'; seq: number; agent: string; reason: string };
+
+type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks'>;
+
+/**
+ * What waits for the person, oldest first: handoffs to accept, actions to approve, blocks the Arquiteto's
+ * turn did not resolve, failed turns the agent has not answered since.
+ */
+export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
+  const items: NeedsYouItem[] = [];
+  for (const handoff of Object.values(view.handoffs))
+    if (handoff.status === 'offered')
+      items.push({
+        kind: 'handoff',
+        seq: handoff.offeredSeq,
+        handoffId: handoff.id,
+        from: handoff.from,
+        to: handoff.to,
+      });
+  for (const action of view.actions)
+    if (action.status === 'proposed')
+      items.push({
+        kind: 'action',
+        seq: action.seq,
+        actionId: action.id,
+        agent: action.agent,
+        tool: action.tool,
+        risky: action.risk?.risky === true,
+      });
+  for (const block of view.blocks)
+    if (block.status === 'open' && block.needsPerson)
+      items.push({
+        kind: 'block',
+        seq: block.seq,
+        agent: block.agent,
+        modulo: block.modulo,
+        falta: block.falta,
+      });
   const lastAnswer = new Map<string, number>();
   for (const item of view.chat) if (item.kind === 'agent') lastAnswer.set(item.agent, item.seq);
-  const failed = view.chat.filter(
-    (item) => item.kind === 'failed' && (lastAnswer.get(item.agent) ?? 0) < item.seq,
-  ).length;
-  return actions + handoffs + failed;
+  for (const item of view.chat)
+    if (item.kind === 'failed' && (lastAnswer.get(item.agent) ?? 0) < item.seq)
+      items.push({ kind: 'failed', seq: item.seq, agent: item.agent, reason: item.reason });
+  return items.sort((a, b) => a.seq - b.seq);
+}
+
+/** How many things wait for the person (the tab's title and the panel's badge). */
+export function needsYouCount(view: NeedsYouSource): number {
+  return needsYou(view).length;
 }
 
 /** The tab's title: the count first, so a person sees from another tab that Forja waits for them. */

@@ -1,3 +1,4 @@
+import { type BlocksDraft, newBlocksDraft } from './apply-blocks.ts';
 import type {
   ActionView,
   BusinessRule,
@@ -39,6 +40,9 @@ export type SessionDraft = {
   otherArtifacts: Record<string, Declaration<unknown>[]>;
   devs: Map<string, DevProgress>;
   unreadable: number;
+  lineBlocks: BlocksDraft;
+  /** `finish_task` calls a response made whose result is not in yet (toolCallId → agent): the check runs. */
+  pendingChecks: Map<string, string>;
   /** The turn each tool call belongs to (from its `agent.response`), and each turn's steps row. */
   turnOfToolCall: Map<string, string>;
   stepsOfTurn: Map<string, { steps: Step[] }>;
@@ -68,6 +72,8 @@ export function newSessionDraft(): SessionDraft {
     otherArtifacts: {},
     devs: new Map(),
     unreadable: 0,
+    lineBlocks: newBlocksDraft(),
+    pendingChecks: new Map(),
   };
 }
 

@@ -78,7 +78,10 @@ export type ActionView = {
   args: unknown;
   status: ActionStatus;
   toolCallId: string | null;
+  /** The server's verdict on a risky terminal command (`action.proposed`'s `risk`); null when none was recorded. */
+  risk: ActionRisk | null;
 };
+export type ActionRisk = { risky: boolean; reasons: Array<{ rule: string; why: string }> };
 
 /** A turn that started and has not ended; `paused` while a proposed action waits for the person. */
 export type OpenTurn = { turnId: string; agent: string; kind: string; paused: boolean };
@@ -122,6 +125,18 @@ export type DevProgress = {
   failures: number;
 };
 
+/** A `dev.blocked` as the block loop has it (see apply-blocks.ts); `needsPerson` once the Arquiteto's turn left it open. */
+export type LineBlock = {
+  seq: number;
+  agent: string;
+  module: string;
+  modulo: string;
+  falta: string;
+  status: 'open' | 'resolved' | 'unblocked';
+  arquitetoTurns: number;
+  needsPerson: boolean;
+};
+
 /** Where an agent's lane stands: "idle" (nothing to do now) never means "done" (its part is finished). */
 export type AgentStatus = 'working' | 'waiting' | 'blocked' | 'idle' | 'done';
 export type AgentLane = { agent: string; status: AgentStatus };
@@ -147,6 +162,10 @@ export type SessionView = {
   /** Other artifact types (project_image, module_routing, c4_diagram, future ones): every declaration, by type. */
   otherArtifacts: Record<string, Declaration<unknown>[]>;
   devs: DevProgress[];
+  /** Dev agents whose `finish_task` is running its module's check now. */
+  checking: string[];
+  /** Every `dev.blocked` of the session and where it stands. */
+  blocks: LineBlock[];
   /** Events whose payload could not be read, kept visible. */
   unreadable: number;
 };

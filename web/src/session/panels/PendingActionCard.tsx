@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { postJson } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
-import { t } from '../../i18n/t.ts';
+import { hasMessage, t } from '../../i18n/t.ts';
 import type { ActionView } from '../fold/session-view.ts';
 
 const MAX_ARGUMENT_CHARACTERS = 1200;
@@ -14,6 +14,15 @@ export function PendingActionCard({ action }: { action: ActionView }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const args = JSON.stringify(action.args ?? {}, null, 2);
+  const risky = action.risk?.risky === true;
+  // Each rule's words from the catalogue (so they are translated); an unknown rule as the server wrote it.
+  const why = (action.risk?.reasons ?? [])
+    .map((reason) => {
+      const key = `actions.risk.${reason.rule}`;
+      return hasMessage(key) ? t(key) : reason.why;
+    })
+    .join('; ');
+  const riskId = `risk-${action.id}`;
 
   const resolve = async (verb: 'approve' | 'deny', body?: unknown) => {
     setBusy(true);
@@ -33,12 +42,18 @@ export function PendingActionCard({ action }: { action: ActionView }) {
 
   return (
     <li
-      className="card action"
+      className={risky ? 'card action risky' : 'card action'}
       data-testid="pending-action"
       data-action-id={action.id}
       data-status={action.status}
+      data-risky={risky}
     >
       <h3>{t('actions.asks', { agent: agentName(action.agent), tool: action.tool })}</h3>
+      {risky && (
+        <p className="risk-warning" id={riskId} data-testid="action-risk">
+          <strong>{t('actions.risky')}</strong> {t('actions.riskyHint', { why })}
+        </p>
+      )}
       <pre className="arguments">
         {args.length > MAX_ARGUMENT_CHARACTERS
           ? `${args.slice(0, MAX_ARGUMENT_CHARACTERS)}…`
@@ -51,12 +66,14 @@ export function PendingActionCard({ action }: { action: ActionView }) {
         <div className="row buttons">
           <button
             type="button"
-            className="primary"
+            className={risky ? 'danger' : 'primary'}
             data-testid="approve-action"
+            data-risky={risky}
+            aria-describedby={risky ? riskId : undefined}
             disabled={busy}
             onClick={() => void resolve('approve')}
           >
-            {t('actions.approve')}
+            {risky ? t('actions.approveRisky', { why }) : t('actions.approve')}
           </button>
           <button
             type="button"

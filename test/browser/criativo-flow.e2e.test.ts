@@ -186,6 +186,7 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
 
     // The readiness button is back; pressing it consolidates brief v2, offered to the PO again.
     await page.getByTestId('readiness-button').click();
+    await page.getByTestId('readiness-produce-anyway').click();
     await page.getByTestId('product-brief').filter({ hasText: 'Bakery, priced' }).waitFor();
     expect(await page.getByTestId('product-brief-version').textContent()).toBe('v2');
     await page.getByTestId('brief-note').filter({ hasText: 'Product brief v2 recorded' }).waitFor();

@@ -20,6 +20,9 @@ const SAME_IN_BOTH = new Set([
   'production.tab.backlog',
   'model.configured',
   'devs.finishedItem',
+  // Only placeholders: a version number, a module and its status.
+  'brief.version',
+  'map.statusLabel',
 ]);
 
 /** Positions in the event log (`#12`): the English shows them, the Portuguese says what they point at instead. */

@@ -42,10 +42,16 @@ export {
   registerHook,
   runHooks,
   type HookHandler,
+  type HookPayloads,
   type HookPhase,
   type HookRunResult,
   type HookVerdict,
   type Hooks,
+  type PostToolUsePayload,
+  type PreToolUsePayload,
+  type SessionEndPayload,
+  type SessionStartPayload,
+  type ToolHookPhase,
 } from './hooks.ts';
 export {
   DEFAULT_GRAPH_TTL_MS,

@@ -2,12 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentCatalog } from './agents/agent-catalog.ts';
-import { anamneseCompanion } from './agents/anamnese/anamnese-companion.ts';
-import { psicologoCompanion } from './agents/psicologo/psicologo-companion.ts';
-import { uxDesignerAgent } from './agents/ux-designer/ux-designer-agent.ts';
-import { arquitetoAgent } from './agents/arquiteto/arquiteto-agent.ts';
-import { devAgentsOnDemand } from './agents/dev/dev-agent.ts';
-import { poAgent } from './agents/po/po-agent.ts';
+import type { AgentDefinition, RosterDependencies } from './agents/agent-definition.ts';
+import type { SessionEndCompanion } from './agents/companions/session-end-companion.ts';
+import { AGENT_ROSTER, identityFrom } from './agents/roster.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import {
   createConversationService,
@@ -102,6 +99,8 @@ export interface ForjaOptions {
   hooks?: Hooks;
   /** Agents added to the catalog (tests run agents with tools of their own this way). */
   extraAgents?: LoopAgent[];
+  /** The roster (default `AGENT_ROSTER`; a test adds an agent to it as a new agent would be added). */
+  roster?: readonly AgentDefinition[];
   /** How long an unused session runtime is kept before it is released. */
   idleReleaseMs?: number;
   /** The relational memory: `workers: false` leaves the graph projector and RAG indexer stopped (tests drive their cycles). */
@@ -190,7 +189,9 @@ export async function createForja(
   const gatewayStatus = gateway.status();
   const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
   const windowSettings = windows.settings;
+  const roster = options.roster ?? AGENT_ROSTER;
   const prompts = {
+    identity: identityFrom(roster),
     instructionFiles,
     workspaceDirectory: (projectId: string) =>
       join(config.dataDirectory, 'projects', projectId, 'workspace'),
@@ -211,16 +212,6 @@ export async function createForja(
     ragSearch: memory.ragSearch,
     newId: randomUUID,
   };
-  const catalog = createAgentCatalog({
-    prompts,
-    extraAgents: [
-      poAgent(line),
-      arquitetoAgent(line),
-      uxDesignerAgent(prompts),
-      ...(options.extraAgents ?? []),
-    ],
-    agentsOnDemand: devAgentsOnDemand(line),
-  });
   const views = createSessionViews(eventLog, {
     ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
   });
@@ -248,6 +239,22 @@ export async function createForja(
     flags: config.flags,
     newId: randomUUID,
   };
+  const rosterDependencies: RosterDependencies = {
+    prompts,
+    line,
+    companions,
+    flags: config.flags,
+  };
+  const catalog = createAgentCatalog({
+    roster,
+    dependencies: rosterDependencies,
+    extraAgents: options.extraAgents ?? [],
+  });
+  const afterSessionEnd: SessionEndCompanion[] = roster.flatMap((definition) =>
+    definition.runs.kind === 'after-session-end'
+      ? [definition.runs.create(rosterDependencies)]
+      : [],
+  );
   const conversation = createConversationService(
     {
       database,
@@ -265,7 +272,7 @@ export async function createForja(
       line: { workspaces: line.workspaces, terminal },
     },
     prompts,
-    [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
+    afterSessionEnd,
   );
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, type Forja } from '../composition.ts';
+import { createForja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { playUpToTheDevs } from '../conversation/testing/play-up-to-the-devs.ts';
 import { ARQUITETO, UP_TO_ARQUITETO } from '../conversation/testing/production-line-script.ts';

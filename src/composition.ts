@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentCatalog } from './agents/agent-catalog.ts';
-import type { AgentDefinition, RosterDependencies } from './agents/agent-definition.ts';
+import {
+  rosterProblems,
+  type AgentDefinition,
+  type RosterDependencies,
+} from './agents/agent-definition.ts';
 import type { SessionEndCompanion } from './agents/companions/session-end-companion.ts';
 import { AGENT_ROSTER, identityFrom } from './agents/roster.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
@@ -125,6 +129,10 @@ export async function createForja(
   // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
+  const roster = options.roster ?? AGENT_ROSTER;
+  const rosterProblemsFound = rosterProblems(roster);
+  if (rosterProblemsFound.length > 0)
+    throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
   const database =
     options.database ??
     (await openDatabase({
@@ -189,7 +197,6 @@ export async function createForja(
   const gatewayStatus = gateway.status();
   const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
   const windowSettings = windows.settings;
-  const roster = options.roster ?? AGENT_ROSTER;
   const prompts = {
     identity: identityFrom(roster),
     instructionFiles,

@@ -118,6 +118,17 @@ describe.each(testDatabaseEngines())('the roster on $name', (engine) => {
     provider.assertAllTurnsConsumed();
   });
 
+  it('Forja does not start on a roster with a problem, and says which, before it opens anything', async () => {
+    const loaded = loadConfig({});
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await expect(
+      createForja(loaded.config, pino({ level: 'silent' }), {
+        env: {},
+        roster: [...AGENT_ROSTER, revisorDefinition],
+      }),
+    ).rejects.toThrow('the agent roster is incomplete: revisor: no agent hands off to it');
+  });
+
   it('each turn-taking agent is built with exactly the tools its definition declares', async () => {
     const fixture = await openLineFixture(engine);
     close = fixture.close;

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentCatalog } from './agents/agent-catalog.ts';
-import { anamneseCompanion } from './agents/anamnese/anamnese-companion.ts';
-import { psicologoCompanion } from './agents/psicologo/psicologo-companion.ts';
-import { uxDesignerAgent } from './agents/ux-designer/ux-designer-agent.ts';
-import { arquitetoAgent } from './agents/arquiteto/arquiteto-agent.ts';
-import { devAgentsOnDemand } from './agents/dev/dev-agent.ts';
-import { poAgent } from './agents/po/po-agent.ts';
+import {
+  rosterProblems,
+  type AgentDefinition,
+  type RosterDependencies,
+} from './agents/agent-definition.ts';
+import type { SessionEndCompanion } from './agents/companions/session-end-companion.ts';
+import { AGENT_ROSTER, identityFrom } from './agents/roster.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
 import {
   createConversationService,
@@ -102,6 +103,8 @@ export interface ForjaOptions {
   hooks?: Hooks;
   /** Agents added to the catalog (tests run agents with tools of their own this way). */
   extraAgents?: LoopAgent[];
+  /** The roster (default `AGENT_ROSTER`; a test adds an agent to it as a new agent would be added). */
+  roster?: readonly AgentDefinition[];
   /** How long an unused session runtime is kept before it is released. */
   idleReleaseMs?: number;
   /** The relational memory: `workers: false` leaves the graph projector and RAG indexer stopped (tests drive their cycles). */
@@ -126,6 +129,10 @@ export async function createForja(
   // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
+  const roster = options.roster ?? AGENT_ROSTER;
+  const rosterProblemsFound = rosterProblems(roster);
+  if (rosterProblemsFound.length > 0)
+    throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
   const database =
     options.database ??
     (await openDatabase({
@@ -191,6 +198,7 @@ export async function createForja(
   const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
   const windowSettings = windows.settings;
   const prompts = {
+    identity: identityFrom(roster),
     instructionFiles,
     workspaceDirectory: (projectId: string) =>
       join(config.dataDirectory, 'projects', projectId, 'workspace'),
@@ -211,16 +219,6 @@ export async function createForja(
     ragSearch: memory.ragSearch,
     newId: randomUUID,
   };
-  const catalog = createAgentCatalog({
-    prompts,
-    extraAgents: [
-      poAgent(line),
-      arquitetoAgent(line),
-      uxDesignerAgent(prompts),
-      ...(options.extraAgents ?? []),
-    ],
-    agentsOnDemand: devAgentsOnDemand(line),
-  });
   const views = createSessionViews(eventLog, {
     ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
   });
@@ -248,6 +246,22 @@ export async function createForja(
     flags: config.flags,
     newId: randomUUID,
   };
+  const rosterDependencies: RosterDependencies = {
+    prompts,
+    line,
+    companions,
+    flags: config.flags,
+  };
+  const catalog = createAgentCatalog({
+    roster,
+    dependencies: rosterDependencies,
+    extraAgents: options.extraAgents ?? [],
+  });
+  const afterSessionEnd: SessionEndCompanion[] = roster.flatMap((definition) =>
+    definition.runs.kind === 'after-session-end'
+      ? [definition.runs.create(rosterDependencies)]
+      : [],
+  );
   const conversation = createConversationService(
     {
       database,
@@ -265,7 +279,7 @@ export async function createForja(
       line: { workspaces: line.workspaces, terminal },
     },
     prompts,
-    [psicologoCompanion(companions, config.flags), anamneseCompanion(companions, config.flags)],
+    afterSessionEnd,
   );
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },

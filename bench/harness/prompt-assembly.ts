@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { devDefinition } from '../../src/agents/dev/dev-definition.ts';
 import {
-  AGENT_IDENTITIES,
   assemblePrompt,
   type PromptLayerInputs,
   type PromptUnit,
@@ -38,7 +38,7 @@ function unitsOf(totalBytes: number, unitBytes: number, prefix: string): PromptU
 function inputsOf(bytes: number): PromptLayerInputs {
   return {
     agent: 'dev',
-    identidade: AGENT_IDENTITIES.dev,
+    identidade: devDefinition.identity,
     instruction_files: unitsOf(
       bytes * 0.25,
       Math.max(1024, Math.floor((bytes * 0.25) / 16)),

@@ -1,27 +1,35 @@
 import type { AgentCatalog } from '../conversation/agent-catalog.ts';
-import { criativoAgent } from './criativo/criativo-agent.ts';
-import type { PromptSources } from './runtime/build-system-prompt.ts';
+import type { AgentDefinition, RosterDependencies } from './agent-definition.ts';
 import type { LoopAgent } from './runtime/tool-loop.ts';
 
 export interface AgentCatalogSources {
-  prompts: PromptSources;
+  /** The roster (`AGENT_ROSTER`): its turn-taking agents are built from `dependencies`. */
+  roster: readonly AgentDefinition[];
+  dependencies: RosterDependencies;
+  /** Agents outside the roster, for tests of other parts (the tool loop's `tester`). */
   extraAgents?: readonly LoopAgent[];
-  /** Agents made on demand for slugs not listed, e.g. the dev agent of a module (`dev:<module>`). */
-  agentsOnDemand?: (slug: string) => LoopAgent | null;
 }
 
-/** The agents this build of Forja runs. An agent of the roster not listed here cannot take turns yet. */
+/** The agents this build of Forja runs: the roster's turn-taking agents, per-module ones made on demand. */
 export function createAgentCatalog(sources: AgentCatalogSources): AgentCatalog {
-  const agents = new Map<string, LoopAgent>([['criativo', criativoAgent(sources.prompts)]]);
+  const agents = new Map<string, LoopAgent>();
+  const onDemand: Array<(slug: string) => LoopAgent | null> = [];
+  for (const definition of sources.roster) {
+    if (definition.runs.kind === 'turns')
+      agents.set(definition.slug, definition.runs.create(sources.dependencies));
+    else if (definition.runs.kind === 'turns-per-module')
+      onDemand.push(definition.runs.create(sources.dependencies));
+  }
   for (const agent of sources.extraAgents ?? []) agents.set(agent.slug, agent);
-  const conversational = new Set([
-    'criativo',
-    ...(sources.extraAgents ?? []).map((agent) => agent.slug),
-  ]);
+  const made = (slug: string) => {
+    for (const make of onDemand) {
+      const agent = make(slug);
+      if (agent !== null) return agent;
+    }
+    return null;
+  };
   return {
-    get: (slug) => agents.get(slug) ?? sources.agentsOnDemand?.(slug) ?? null,
-    isConversational: (slug) =>
-      (conversational.has(slug) && agents.has(slug)) ||
-      (sources.agentsOnDemand?.(slug) ?? null) !== null,
+    get: (slug) => agents.get(slug) ?? made(slug),
+    isConversational: (slug) => agents.has(slug) || made(slug) !== null,
   };
 }

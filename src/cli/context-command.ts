@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { MODULE_NAME_PATTERN } from '../domain/architecture/index.ts';
+import { AGENT_ROSTER, AGENT_SLUGS, identityFrom, isAgentSlug } from '../agents/roster.ts';
 import {
-  AGENT_IDENTITIES,
-  AGENT_SLUGS,
   LAYER_NAMES,
   TOKENIZER_NAMES,
   assemblePrompt,
@@ -12,7 +11,6 @@ import {
   formatAssemblyReport,
   instructionBudgetForWindow,
   instructionUnits,
-  isAgentSlug,
   normalizeScope,
   tokenizerNameFromEnvironment,
   isLayerName,
@@ -250,7 +248,7 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
   const report = assemblePrompt(
     {
       agent,
-      identidade: AGENT_IDENTITIES[agentFamily(agent) as keyof typeof AGENT_IDENTITIES],
+      identidade: identityFrom(AGENT_ROSTER)(agent),
       instruction_files: instructionUnits(loaded.sources),
       ...(contexto !== undefined ? { contexto_projeto: contexto } : {}),
       regras_negocio: rules,

@@ -76,7 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     )
     .requiredOption(
       '--agent <slug>',
-      'the agent (criativo, po, arquiteto, dev, dev:<module>, psicologo, anamnese, ux-designer)',
+      'the agent (criativo, po, arquiteto, dev, dev:<module>, psicologo, anamnese)',
     )
     .option(
       '--project <id>',

@@ -29,17 +29,17 @@ describe.each(testDatabaseEngines())('forja seed on $name', (engine) => {
     expect(await seed()).toEqual({
       code: 0,
       stdout:
-        'psicologo-kickoff: created v1\nanamnese-kickoff: created v1\nux-designer-instructions: created v1\ncontext-manager-summarize: created v1\n',
+        'psicologo-kickoff: created v1\nanamnese-kickoff: created v1\ncontext-manager-summarize: created v1\n',
       stderr: '',
     });
     expect((await seed()).stdout).toBe(
-      'psicologo-kickoff: unchanged (v1)\nanamnese-kickoff: unchanged (v1)\nux-designer-instructions: unchanged (v1)\ncontext-manager-summarize: unchanged (v1)\n',
+      'psicologo-kickoff: unchanged (v1)\nanamnese-kickoff: unchanged (v1)\ncontext-manager-summarize: unchanged (v1)\n',
     );
-    const changed = await seed(['ux-designer-instructions=ux.md'], { 'ux.md': 'Instruções novas' });
-    expect(changed.stdout.split('\n').at(-2)).toBe('ux-designer-instructions: new version v2');
+    const changed = await seed(['psicologo-kickoff=novo.md'], { 'novo.md': 'Instruções novas' });
+    expect(changed.stdout.split('\n').at(-2)).toBe('psicologo-kickoff: new version v2');
     const graph = createPostgresGraphStore(database);
-    expect(await readCurrentTemplate(graph, 'ux-designer-instructions')).toEqual({
-      name: 'ux-designer-instructions',
+    expect(await readCurrentTemplate(graph, 'psicologo-kickoff')).toEqual({
+      name: 'psicologo-kickoff',
       version: 2,
       body: 'Instruções novas',
     });

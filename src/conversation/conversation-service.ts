@@ -13,6 +13,7 @@ import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
 import { startAgent } from './start-agent.ts';
+import { startSession } from './start-session.ts';
 import { acceptDevHandoffs } from './accept-dev-handoffs.ts';
 import { startKickoffsAfterAction } from './kickoffs-after-action.ts';
 import { startPendingKickoffs } from './start-pending-kickoffs.ts';
@@ -25,6 +26,9 @@ export function createConversationService(
   companions: readonly SessionEndCompanion[] = [],
 ) {
   return {
+    /** Creates a session, then fires the `session_start` hooks. */
+    startSession: (input: { projectId: string; title: string | null }) =>
+      startSession(dependencies, input),
     postMessage: (sessionId: string, text: string, to?: string, actor?: string) =>
       postMessage(dependencies, sessionId, text, to, actor),
     startAgent: (sessionId: string, agent: string, actor?: string) =>

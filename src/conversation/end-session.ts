@@ -6,6 +6,7 @@ import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
 import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
+import { runSessionHooks } from './run-session-hooks.ts';
 import { SESSION_LANE } from './session-queue.ts';
 
 export interface EndedSession {
@@ -18,7 +19,7 @@ export interface EndedSession {
 
 /**
  * `POST /api/sessions/:id/end`: appends `session.ended` with the reason `classifySessionEnd` gives the log
- * (completed, abandoned, blocked, budget). Then each enabled companion (Psicólogo, Anamnese) runs in the
+ * (completed, abandoned, blocked, budget), then fires the `session_end` hooks. Then each enabled companion (Psicólogo, Anamnese) runs in the
  * session's queue with that reason as its trigger; their failures are logged, never the caller's.
  */
 export async function endSession(
@@ -56,6 +57,11 @@ export async function endSession(
     ),
   );
   if (!ended.ok) return ended;
+  await runSessionHooks(dependencies, 'session_end', {
+    session_id: sessionId,
+    project_id: session.project_id,
+    reason: ended.reason,
+  });
   const running = companions.filter((companion) => companion.enabled());
   for (const companion of running) {
     const trigger = { projectId: session.project_id, sessionId, reason: ended.reason };

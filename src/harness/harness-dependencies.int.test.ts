@@ -3,14 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The dependency rule of the pure harness: the assembler, the tokenizers, hooks, identities and the report
+ * The dependency rule of the pure harness: the assembler, the tokenizers, hooks and the report
  * formatter reach no I/O, directly or through the files they import, and use no clock or randomness.
  */
 const PURE_ENTRY_POINTS = [
   'assemble-prompt.ts',
   'tokenizer-from-name.ts',
   'hooks.ts',
-  'agent-identities.ts',
   'format-assembly-report.ts',
 ];
 // Bare specifiers a pure file may import: none of them does I/O.

@@ -1,12 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { DuplicateHookHandlerError } from './duplicate-hook-handler-error.ts';
-import { createHooks, registerHook, runHooks, type HookHandler } from './hooks.ts';
+import {
+  createHooks,
+  registerHook,
+  runHooks,
+  type HookHandler,
+  type HookPhase,
+  type PreToolUsePayload,
+} from './hooks.ts';
 import { UnknownHookPhaseError } from './unknown-hook-phase-error.ts';
 
-const appendName = (name: string): HookHandler => ({
-  name,
-  run: (payload) => ({ payload: [...(payload as string[]), name] }),
+const call = (names: string[] = []): PreToolUsePayload => ({
+  agent: 'dev:pedidos',
+  session_id: 's1',
+  tool: 'terminal',
+  tool_call_id: 'c1',
+  arguments: names,
 });
+
+/** A pre_tool_use handler that appends its name to the arguments it passes on. */
+const appendName = (name: string): HookHandler<'pre_tool_use'> => ({
+  name,
+  run: (payload) => ({
+    payload: { ...payload, arguments: [...(payload.arguments as string[]), name] },
+  }),
+});
+
+const session = { session_id: 's1', project_id: 'p1', title: null };
 
 describe('hooks', () => {
   it('is a value: registering returns a new hooks value and leaves the old one as it was', () => {
@@ -20,30 +40,33 @@ describe('hooks', () => {
   it('folds the payload through the handlers in registration order', async () => {
     let hooks = createHooks();
     for (const name of ['first', 'second', 'third'])
-      hooks = registerHook(hooks, 'post_tool_use', appendName(name));
-    const result = await runHooks(hooks, 'post_tool_use', []);
+      hooks = registerHook(hooks, 'pre_tool_use', appendName(name));
+    const result = await runHooks(hooks, 'pre_tool_use', call());
     expect(result).toEqual({
       halted: false,
-      payload: ['first', 'second', 'third'],
+      payload: call(['first', 'second', 'third']),
       ran: ['first', 'second', 'third'],
     });
   });
 
   it('passes the payload on unchanged when a handler returns nothing, and awaits async handlers', async () => {
     const seen: unknown[] = [];
-    let hooks = registerHook(createHooks(), 'session_start', {
+    let hooks = registerHook(createHooks(), 'post_tool_use', {
       name: 'observe',
-      run: (payload) => void seen.push(payload),
+      run: (payload) => void seen.push(payload.outcome.result),
     });
-    hooks = registerHook(hooks, 'session_start', {
-      name: 'later',
-      run: async (payload) => ({ payload: `${payload}!` }),
+    hooks = registerHook(hooks, 'post_tool_use', {
+      name: 'redact',
+      run: async (payload) => ({
+        payload: { ...payload, outcome: { ...payload.outcome, result: '[redacted]' } },
+      }),
     });
-    expect(await runHooks(hooks, 'session_start', 'oi')).toMatchObject({
-      halted: false,
-      payload: 'oi!',
+    const result = await runHooks(hooks, 'post_tool_use', {
+      ...call(),
+      outcome: { ok: true, result: 'token=abc' },
     });
-    expect(seen).toEqual(['oi']);
+    expect(result).toMatchObject({ halted: false, payload: { outcome: { result: '[redacted]' } } });
+    expect(seen).toEqual(['token=abc']);
   });
 
   it('stops at a halt and says which handler halted and why', async () => {
@@ -53,9 +76,9 @@ describe('hooks', () => {
       run: () => ({ halt: 'rm -rf is not allowed' }),
     });
     hooks = registerHook(hooks, 'pre_tool_use', appendName('never'));
-    expect(await runHooks(hooks, 'pre_tool_use', [])).toEqual({
+    expect(await runHooks(hooks, 'pre_tool_use', call())).toEqual({
       halted: true,
-      payload: ['redact'],
+      payload: call(['redact']),
       ran: ['redact', 'guard'],
       haltedBy: 'guard',
       reason: 'rm -rf is not allowed',
@@ -63,31 +86,43 @@ describe('hooks', () => {
   });
 
   it('runs nothing for a phase without handlers', async () => {
-    expect(await runHooks(createHooks(), 'session_end', 42)).toEqual({
-      halted: false,
-      payload: 42,
-      ran: [],
+    expect(
+      await runHooks(createHooks(), 'session_end', { ...session, reason: 'completed' }),
+    ).toEqual({ halted: false, payload: { ...session, reason: 'completed' }, ran: [] });
+  });
+
+  it('lets session handlers observe, and refuses one that returns a replacement or a halt', async () => {
+    const seen: string[] = [];
+    const observing = registerHook(createHooks(), 'session_start', {
+      name: 'audit',
+      run: (payload) => void seen.push(payload.project_id),
     });
+    expect(await runHooks(observing, 'session_start', session)).toMatchObject({ ran: ['audit'] });
+    expect(seen).toEqual(['p1']);
+    const replacing = registerHook(createHooks(), 'session_end', {
+      name: 'rewrite',
+      run: (payload) => ({ payload }) as never,
+    });
+    await expect(
+      runHooks(replacing, 'session_end', { ...session, reason: 'completed' }),
+    ).rejects.toThrow(/'rewrite' of session_end returned a value; session hooks only observe/);
   });
 
   it('rejects an unknown phase with a typed error, on register and on run', async () => {
-    expect(() => registerHook(createHooks(), 'pre_tool', appendName('a'))).toThrow(
-      UnknownHookPhaseError,
-    );
-    await expect(runHooks(createHooks(), 'post_tool', {})).rejects.toMatchObject({
+    expect(() =>
+      registerHook(createHooks(), 'pre_tool' as HookPhase, appendName('a') as never),
+    ).toThrow(UnknownHookPhaseError);
+    await expect(runHooks(createHooks(), 'post_tool' as HookPhase, call())).rejects.toMatchObject({
       name: 'UnknownHookPhaseError',
       phase: 'post_tool',
     });
   });
 
   it('rejects a second handler with the same name in a phase', () => {
-    const hooks = registerHook(createHooks(), 'session_end', appendName('audit'));
-    expect(() => registerHook(hooks, 'session_end', appendName('audit'))).toThrow(
-      DuplicateHookHandlerError,
-    );
-    expect(
-      registerHook(hooks, 'session_start', appendName('audit')).handlers.session_start,
-    ).toHaveLength(1);
+    const audit = { name: 'audit', run: () => undefined };
+    const hooks = registerHook(createHooks(), 'session_end', audit);
+    expect(() => registerHook(hooks, 'session_end', audit)).toThrow(DuplicateHookHandlerError);
+    expect(registerHook(hooks, 'session_start', audit).handlers.session_start).toHaveLength(1);
   });
 
   it('refuses a verdict that is neither nothing, a payload nor a halt', async () => {
@@ -95,6 +130,6 @@ describe('hooks', () => {
       name: 'typo',
       run: () => ({ hlat: 'x' }) as never,
     });
-    await expect(runHooks(hooks, 'pre_tool_use', {})).rejects.toThrow(/typo/);
+    await expect(runHooks(hooks, 'pre_tool_use', call())).rejects.toThrow(/typo/);
   });
 });

@@ -1,5 +1,4 @@
 // The harness's public surface: named exports only, so what other areas may use is visible in one place.
-export { AGENT_IDENTITIES, AGENT_SLUGS, isAgentSlug, type AgentSlug } from './agent-identities.ts';
 export { assemblePrompt, type AssemblyOptions, type PromptLayerInputs } from './assemble-prompt.ts';
 export type { AssemblyReport, LayerReport, PromptUnit, UnitReport } from './assembly-report.ts';
 export { createBpeTokenizer, type BpeEncodingName } from './bpe-tokenizer.ts';
@@ -42,10 +41,16 @@ export {
   registerHook,
   runHooks,
   type HookHandler,
+  type HookPayloads,
   type HookPhase,
   type HookRunResult,
   type HookVerdict,
   type Hooks,
+  type PostToolUsePayload,
+  type PreToolUsePayload,
+  type SessionEndPayload,
+  type SessionStartPayload,
+  type ToolHookPhase,
 } from './hooks.ts';
 export {
   DEFAULT_GRAPH_TTL_MS,

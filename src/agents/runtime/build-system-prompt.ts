@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import {
-  AGENT_IDENTITIES,
-  agentFamily,
   assemblePrompt,
   instructionBudgetForWindow,
   instructionUnits,
-  isAgentSlug,
   type AssemblyReport,
   type InstructionFiles,
   type PromptUnit,
@@ -28,6 +25,8 @@ export interface AgentPromptParts {
 }
 
 export interface PromptSources {
+  /** The `identidade` line of an agent (`identityFrom(AGENT_ROSTER)`: each agent declares its own). */
+  identity: (agent: string) => string;
   instructionFiles: InstructionFiles;
   /** The project's workspace, whose AGENTS.md files are instruction sources, when it exists. */
   workspaceDirectory: (projectId: string) => string;
@@ -51,7 +50,6 @@ export async function buildSystemPrompt(
   projectId: string,
   parts: AgentPromptParts,
 ): Promise<AssemblyReport> {
-  const identitySlug = agentFamily(agent);
   const workspaceDir = sources.workspaceDirectory(projectId);
   const scope = parts.instructionScope === undefined ? {} : { scope: parts.instructionScope };
   // The full slug: a dev reads the patch of `dev` and then the one stored for `dev:<module>`.
@@ -65,7 +63,7 @@ export async function buildSystemPrompt(
   const report = assemblePrompt(
     {
       agent,
-      identidade: isAgentSlug(identitySlug) ? AGENT_IDENTITIES[identitySlug] : '',
+      identidade: sources.identity(agent),
       instruction_files: instructionUnits(loaded.sources),
       contexto_projeto: parts.projectContext ?? '',
       regras_negocio: parts.businessRules ?? [],

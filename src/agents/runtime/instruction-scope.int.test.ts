@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInstructionFiles } from '../../harness/index.ts';
 import { buildSystemPrompt, type PromptSources } from './build-system-prompt.ts';
+import { AGENT_ROSTER, identityFrom } from '../roster.ts';
 
 const PACKAGES = 200;
 
@@ -35,7 +36,11 @@ describe('instruction files in a monorepo of 200 packages', () => {
       flags: { graph_instruction_templates_enabled: false },
       clock: Date.now,
     });
-    sources = { instructionFiles, workspaceDirectory: () => workspace };
+    sources = {
+      identity: identityFrom(AGENT_ROSTER),
+      instructionFiles,
+      workspaceDirectory: () => workspace,
+    };
   });
 
   afterAll(async () => {

@@ -6,7 +6,8 @@ import { describeInvalidArguments } from './describe-invalid-arguments.ts';
 /**
  * Runs one tool call through the hooks: unknown tool, unparseable or invalid arguments and a `pre_tool_use`
  * halt all become a refusal the model reads as the tool result (never an exception); `post_tool_use` sees
- * every result.
+ * every result. A `pre_tool_use` hook that replaces the payload changes the arguments the tool runs with
+ * (checked against the tool's schema again); a `post_tool_use` one changes the result the model reads.
  */
 export async function runToolCall(
   call: RecordedToolCall,
@@ -15,7 +16,7 @@ export async function runToolCall(
   context: Omit<ToolContext, 'toolCallId' | 'ignoredArguments'>,
 ): Promise<ToolOutcome> {
   const outcome = await decideAndRun(call, tools, hooks, context);
-  await runHooks(hooks, 'post_tool_use', {
+  const after = await runHooks(hooks, 'post_tool_use', {
     agent: context.agent,
     session_id: context.sessionId,
     tool: call.name,
@@ -23,7 +24,12 @@ export async function runToolCall(
     arguments: call.arguments,
     outcome,
   });
-  return outcome;
+  const result = after.payload.outcome.result;
+  if (typeof result !== 'string')
+    throw new TypeError(
+      `a post_tool_use hook replaced the result of ${call.name} with a ${typeof result}, not text`,
+    );
+  return result === outcome.result ? outcome : { ...outcome, result };
 }
 
 async function decideAndRun(
@@ -60,9 +66,19 @@ async function decideAndRun(
       ok: false,
       result: `The call to ${call.name} was stopped by the ${verdict.haltedBy} hook: ${verdict.reason}`,
     };
+  let args: unknown = parsed.data;
+  if (verdict.payload.arguments !== parsed.data) {
+    const replaced = tool.parameters.safeParse(verdict.payload.arguments);
+    if (!replaced.success)
+      return {
+        ok: false,
+        result: `The call to ${call.name} was stopped: a pre_tool_use hook replaced its arguments with ones the tool refuses. ${describeInvalidArguments(call.name, replaced.error)}`,
+      };
+    args = replaced.data;
+  }
 
   try {
-    return await tool.run(parsed.data, {
+    return await tool.run(args, {
       ...context,
       toolCallId: call.id,
       ignoredArguments: ignoredKeys(call.arguments, parsed.data),

@@ -176,6 +176,60 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     expect(seen).toHaveLength(1);
   });
 
+  it('runs a tool with the arguments a pre_tool_use hook replaced (checked again) and records the result a post_tool_use hook replaced', async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    let hooks = registerHook(createHooks(), 'pre_tool_use', {
+      name: 'redact',
+      run: (payload) => {
+        const { text } = payload.arguments as { text: string };
+        if (text === 'secret')
+          return { payload: { ...payload, arguments: { text: '[redacted]' } } };
+        if (text === 'blank') return { payload: { ...payload, arguments: { text: '' } } };
+        return undefined;
+      },
+    });
+    hooks = registerHook(hooks, 'post_tool_use', {
+      name: 'stamp',
+      run: (payload) =>
+        payload.outcome.ok
+          ? { payload: { ...payload, outcome: { ...payload.outcome, result: 'noted (audited)' } } }
+          : undefined,
+    });
+    const { forja } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: '',
+            tool_calls: [
+              { name: 'note', arguments: { text: 'secret' } },
+              { name: 'note', arguments: { text: 'blank' } },
+            ],
+          },
+          { agent: 'tester', text: 'ok' },
+        ],
+      },
+      runs,
+      { hooks },
+    );
+    const { sessionId } = await testerSession(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'go' });
+    await forja.conversation.idle(sessionId);
+    expect(runs.note).toEqual(['[redacted]']);
+    const completed = (await forja.eventLog.read(sessionId))
+      .filter((event) => event.type === 'tool.completed')
+      .map((event) => event.payload as { ok: boolean; result: string });
+    expect(completed[0]).toMatchObject({ ok: true, result: 'noted (audited)' });
+    expect(completed[1]).toMatchObject({
+      ok: false,
+      result: expect.stringContaining(
+        'a pre_tool_use hook replaced its arguments with ones the tool refuses. Invalid arguments for note: text:',
+      ),
+    });
+  });
+
   it('records toolloop.limit_reached at the iteration ceiling and ends the turn', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };

@@ -25,7 +25,7 @@ export type Handoff = {
 };
 
 /**
- * An agent slug as the roster spells it: `criativo`, `po`, `arquiteto`, `ux-designer`, or a per-module dev
+ * An agent slug as the roster spells it: `criativo`, `po`, `arquiteto`, or a per-module dev
  * agent such as `dev:billing`. Lowercase so `PO` and `po` can never be two agents.
  */
 export const AGENT_SLUG_PATTERN = /^[a-z][a-z0-9_:-]{0,63}$/;

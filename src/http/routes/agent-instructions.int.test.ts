@@ -147,7 +147,7 @@ describe.each(testDatabaseEngines())('agent instruction patches on $name', (engi
       body: { error: { code: 'invalid_field', field: 'slug' } },
     });
     expect(unknown.body.error.message).toBe(
-      'slug: unknown agent "dev:estoque"; expected one of criativo, po, arquiteto, dev, psicologo, anamnese, ux-designer, or dev:pedidos, dev:catalogo.',
+      'slug: unknown agent "dev:estoque"; expected one of criativo, po, arquiteto, dev, psicologo, anamnese, or dev:pedidos, dev:catalogo.',
     );
     expect(
       (

@@ -2,7 +2,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { newRouter } from '../router.ts';
 import {
   createProject,
-  createSession,
   findProject,
   listProjects,
   listProjectsOfPerson,
@@ -74,7 +73,7 @@ const listSessionsRoute = createRoute({
 
 const projectNotFound = (id: string) => apiError('not_found', `No project with id ${id}.`, 'id');
 
-export function projectRoutes({ database }: AppDependencies) {
+export function projectRoutes({ database, conversation }: AppDependencies) {
   return newRouter()
     .openapi(create, async (context) => {
       const person = personOf(context);
@@ -112,7 +111,7 @@ export function projectRoutes({ database }: AppDependencies) {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(projectNotFound(id), 404);
       // A title of only spaces is no title.
-      const session = await createSession(database, {
+      const session = await conversation.startSession({
         projectId: id,
         title: context.req.valid('json').title || null,
       });

@@ -2,14 +2,13 @@ import type { Logger } from 'pino';
 import {
   drainOutbox,
   type Database,
-  type DrainReport,
   type OutboxHandlerResult,
   type OutboxRow,
   type Queryable,
 } from '../../store/index.ts';
 import type { GraphStore } from '../graph/graph-store.ts';
 import { GraphUnavailableError } from '../graph/graph-unavailable-error.ts';
-import { createPoller } from '../workers/poller.ts';
+import { createOutboxWorker, type OutboxWorker } from '../workers/outbox-worker.ts';
 import { GRAPH_PROJECTION_AGGREGATE } from './graph-projection-rule.ts';
 import { loadProjectedEvent } from './load-projected-events.ts';
 import { projectEvent } from './project-event.ts';
@@ -27,15 +26,7 @@ export interface GraphProjectorOptions {
   batchSize?: number;
 }
 
-export interface GraphProjector {
-  /** One drain of the `graph_projection` queue; what the poller runs every interval. */
-  runCycle(): Promise<DrainReport>;
-  start(): void;
-  /** Drains now: new rows were committed (woken by the append's NOTIFY; polling is the fallback). */
-  wake(): void;
-  /** Stops: the batch in flight leaves its remaining rows for the next start, and this resolves when it has. */
-  stop(): Promise<void>;
-}
+export type GraphProjector = OutboxWorker;
 
 /**
  * The GraphProjector (ADR 0101): polls the `graph_projection` outbox rows and calls the idempotent write use
@@ -44,10 +35,14 @@ export interface GraphProjector {
  * is retried after a backoff (a bug in one event must not stop the graph).
  */
 export function createGraphProjector(options: GraphProjectorOptions): GraphProjector {
-  let stopping = false;
+  const batchSize = options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE;
 
-  async function handle(row: OutboxRow, transaction: Queryable): Promise<OutboxHandlerResult> {
-    if (stopping) return { outcome: 'stop_cycle', reason: 'the projector is stopping' };
+  async function handle(
+    row: OutboxRow,
+    transaction: Queryable,
+    stopping: () => boolean,
+  ): Promise<OutboxHandlerResult> {
+    if (stopping()) return { outcome: 'stop_cycle', reason: 'the projector is stopping' };
     if (row.event_id === null) return { outcome: 'processed' };
     const event = await loadProjectedEvent(transaction, row.event_id);
     if (event === null) {
@@ -72,41 +67,22 @@ export function createGraphProjector(options: GraphProjectorOptions): GraphProje
     }
   }
 
-  const runCycle = () =>
-    drainOutbox(options.database, {
-      aggregateTypes: [GRAPH_PROJECTION_AGGREGATE],
-      batchSize: options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE,
-      handle,
-    });
-
-  const poller = createPoller({
+  return createOutboxWorker({
     intervalMs: options.intervalMs ?? DEFAULT_PROJECTOR_INTERVAL_MS,
-    runCycle: async () => {
-      const report = await runCycle();
+    batchSize,
+    runCycle: (stopping) =>
+      drainOutbox(options.database, {
+        aggregateTypes: [GRAPH_PROJECTION_AGGREGATE],
+        batchSize,
+        handle: (row, transaction) => handle(row, transaction, stopping),
+      }),
+    onReport: (report, stopping) => {
       if (report.stopped !== null && !stopping)
         options.logger.warn(
           { reason: report.stopped.reason },
           'graph projection cycle stopped; retrying next cycle',
         );
-      return {
-        more:
-          report.stopped === null &&
-          report.processed + report.failed >= (options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE),
-      };
     },
     onError: (error) => options.logger.error({ err: error }, 'graph projection cycle failed'),
   });
-
-  return {
-    runCycle,
-    start: () => {
-      stopping = false;
-      poller.start();
-    },
-    wake: () => poller.wake(),
-    stop: async () => {
-      stopping = true;
-      await poller.stop();
-    },
-  };
 }

@@ -8,7 +8,7 @@ import {
   type Queryable,
 } from '../../store/index.ts';
 import { loadProjectedEventsById } from '../projection/load-projected-events.ts';
-import { createPoller } from '../workers/poller.ts';
+import { createOutboxWorker, type OutboxWorker } from '../workers/outbox-worker.ts';
 import { chunkFragments, type ChunkingOutcome } from './chunk-fragments.ts';
 import type { Embedder } from './embedder.ts';
 import { fragmentOfEvent } from './fragments-of-event.ts';
@@ -28,13 +28,7 @@ export interface RagIndexerOptions {
   batchSize?: number;
 }
 
-export interface RagIndexer {
-  runCycle(): Promise<DrainReport>;
-  start(): void;
-  /** Drains now: new rows were committed (woken by the append's NOTIFY; polling is the fallback). */
-  wake(): void;
-  stop(): Promise<void>;
-}
+export type RagIndexer = OutboxWorker;
 
 /**
  * Keeps the RAG index up with the log through the `rag_index` outbox rows. Embedding may call a provider
@@ -44,7 +38,6 @@ export interface RagIndexer {
  */
 export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
   const batchSize = options.batchSize ?? DEFAULT_RAG_INDEXER_BATCH_SIZE;
-  let stopping = false;
 
   async function prepare(): Promise<Map<string, ChunkingOutcome>> {
     const pending = await options.database.query<{ event_id: string }>(
@@ -84,10 +77,10 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
     return prepared;
   }
 
-  async function runCycle(): Promise<DrainReport> {
+  async function runCycle(stopping: () => boolean): Promise<DrainReport> {
     const prepared = await prepare();
     const handle = async (row: OutboxRow, transaction: Queryable): Promise<OutboxHandlerResult> => {
-      if (stopping) return { outcome: 'stop_cycle', reason: 'the RAG indexer is stopping' };
+      if (stopping()) return { outcome: 'stop_cycle', reason: 'the RAG indexer is stopping' };
       if (row.event_id === null) return { outcome: 'processed' };
       const outcome = prepared.get(row.event_id);
       if (outcome === undefined)
@@ -106,30 +99,17 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
     });
   }
 
-  const poller = createPoller({
+  return createOutboxWorker({
     intervalMs: options.intervalMs ?? DEFAULT_RAG_INDEXER_INTERVAL_MS,
-    runCycle: async () => {
-      const report = await runCycle();
+    batchSize,
+    runCycle,
+    onReport: (report) => {
       if (report.failed > 0)
         options.logger.warn(
           { failed: report.failed },
           'RAG indexing failed for some rows; they are retried after a backoff',
         );
-      return { more: report.stopped === null && report.processed + report.failed >= batchSize };
     },
     onError: (error) => options.logger.error({ err: error }, 'RAG indexing cycle failed'),
   });
-
-  return {
-    runCycle,
-    start: () => {
-      stopping = false;
-      poller.start();
-    },
-    wake: () => poller.wake(),
-    stop: async () => {
-      stopping = true;
-      await poller.stop();
-    },
-  };
 }

@@ -26,15 +26,6 @@ export const FIRST_BATCH_TEMPLATES: ReadonlyArray<{ name: string; body: string }
     ].join('\n'),
   },
   {
-    name: TEMPLATE_NAMES.uxDesignerInstructions,
-    body: [
-      '# UX designer',
-      'Desenhe fluxos e telas a partir do product brief e das regras de negócio confirmadas.',
-      'Descreva cada tela: objetivo, elementos, estados (vazio, carregando, erro) e o caminho feliz.',
-      'Acessibilidade primeiro: contraste, foco visível, textos alternativos, navegação por teclado.',
-    ].join('\n'),
-  },
-  {
     name: TEMPLATE_NAMES.contextManagerSummarize,
     body: [
       'Resuma a conversa acima para que ela continue sem perder o fio:',

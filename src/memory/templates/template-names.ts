@@ -1,12 +1,12 @@
 /**
  * The first batch of graph templates (ADR 0101): the Psicólogo's and the Anamnese's kickoff (flag
- * `graph_templates_enabled`), the ux-designer's instructions (flag `graph_instruction_templates_enabled`,
- * read through InstructionFiles) and the context manager's summary prompt, seeded but not yet consumed.
+ * `graph_templates_enabled`) and the context manager's summary prompt. An agent's `<slug>-instructions`
+ * template (flag `graph_instruction_templates_enabled`, read through InstructionFiles) is seeded with
+ * `forja seed --template`; the ux-designer's left the batch with the agent (ADR 0196).
  */
 export const TEMPLATE_NAMES = {
   psicologoKickoff: 'psicologo-kickoff',
   anamneseKickoff: 'anamnese-kickoff',
-  uxDesignerInstructions: 'ux-designer-instructions',
   contextManagerSummarize: 'context-manager-summarize',
 } as const;
 

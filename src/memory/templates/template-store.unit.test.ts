@@ -41,10 +41,10 @@ describe('versioned templates in the graph', () => {
 
   it('gives InstructionFiles the current <slug>-instructions template, or null', async () => {
     const graph = createInMemoryGraphStore();
-    await seedTemplate(graph, 'ux-designer-instructions', 'Acessibilidade primeiro.');
+    await seedTemplate(graph, 'po-instructions', 'Critérios verificáveis primeiro.');
     const source = createGraphInstructionTemplateSource((name) => readCurrentTemplate(graph, name));
-    expect(await source.readInstructionTemplate('ux-designer')).toBe('Acessibilidade primeiro.');
-    expect(await source.readInstructionTemplate('po')).toBeNull();
+    expect(await source.readInstructionTemplate('po')).toBe('Critérios verificáveis primeiro.');
+    expect(await source.readInstructionTemplate('arquiteto')).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { createInstructionFiles } from '../../../harness/index.ts';
 import type { ProjectRagSearch, PromptTemplate, RagSearchResult } from '../../../memory/index.ts';
 import type { CompanionDependencies } from '../companion-dependencies.ts';
+import { AGENT_ROSTER, identityFrom } from '../../roster.ts';
 
 /**
  * Test support: companion dependencies for assembling contexts without a database or a model — no
@@ -36,6 +37,7 @@ export function companionTestDependencies(options: {
     eventLog: undefined as never,
     gateway: undefined as never,
     prompts: {
+      identity: identityFrom(AGENT_ROSTER),
       instructionFiles: createInstructionFiles({
         flags: { graph_instruction_templates_enabled: false },
         clock: () => 0,

@@ -29,6 +29,7 @@ import {
 } from '../../../workspace/index.ts';
 import type { AgentTool, ToolOutcome } from '../../runtime/agent-tool.ts';
 import { runToolCall } from '../../runtime/run-tool-call.ts';
+import { AGENT_ROSTER, identityFrom } from '../../roster.ts';
 
 /**
  * A project with one session on a fresh test database and a scratch data directory: what the line's tools
@@ -61,7 +62,11 @@ export async function openLineFixture(
     index: await createPostgresVectorIndex(database),
   };
   const line = {
-    prompts: { instructionFiles, workspaceDirectory: workspaces.workspaceDirectory },
+    prompts: {
+      identity: identityFrom(AGENT_ROSTER),
+      instructionFiles,
+      workspaceDirectory: workspaces.workspaceDirectory,
+    },
     database,
     eventLog,
     workspaces,

@@ -88,7 +88,7 @@ export async function* fetchServerSentEvents(
     const received: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (event) => received.push(event) });
     while (true) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (error) {

@@ -9,11 +9,11 @@ import { insertHandoff, writeAgentInstructions } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { requestJson } from '../../testing/forja-harness.ts';
 
-describe.each(testDatabaseEngines())('the ux-designer on $name', (engine) => {
+describe.each(testDatabaseEngines())("the PO's instruction sources on $name", (engine) => {
   let forja: Forja;
   afterEach(() => forja?.close());
 
-  /** A project whose workspace has a root and a deeper AGENTS.md, a session, and a handoff offered to the ux-designer. */
+  /** A project whose workspace has a root and a deeper AGENTS.md, a session, and a handoff offered to the PO. */
   async function projectWithHandoff(dataDirectory: string) {
     const project = await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' });
     const session = await requestJson(
@@ -34,7 +34,7 @@ describe.each(testDatabaseEngines())('the ux-designer on $name', (engine) => {
       id: crypto.randomUUID(),
       session_id: session.body.id,
       from_agent: 'criativo',
-      to_agent: 'ux-designer',
+      to_agent: 'po',
       artifact_id: null,
       actor: 'system',
     });
@@ -54,31 +54,25 @@ describe.each(testDatabaseEngines())('the ux-designer on $name', (engine) => {
     const started = await startMemoryForja(engine, {
       env: { GRAPH_INSTRUCTION_TEMPLATES_ENABLED: 'true' },
       script: {
-        turns: [{ agent: 'ux-designer', text: 'Vamos começar pelo fluxo de assinatura.' }],
+        turns: [{ agent: 'po', text: 'Vamos começar pelo fluxo de assinatura.' }],
       },
     });
     forja = started.forja;
     await seedTemplates(forja.database, createPostgresGraphStore, [
-      { name: 'ux-designer-instructions', body: 'GRAFO: instruções do grafo.' },
+      { name: 'po-instructions', body: 'GRAFO: instruções do grafo.' },
     ]);
     const { projectId, sessionId, handoffId } = await projectWithHandoff(started.dataDirectory);
-    await writeAgentInstructions(
-      forja.database,
-      projectId,
-      'ux-designer',
-      'DB: o patch da pessoa vence.',
-    );
+    await writeAgentInstructions(forja.database, projectId, 'po', 'DB: o patch da pessoa vence.');
 
     expect(
-      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/ux-designer/start`),
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`),
     ).toMatchObject({ status: 409, body: { error: { code: 'activation_refused' } } });
     expect((await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`)).status).toBe(
       200,
     );
     await forja.conversation.idle(sessionId);
 
-    const system =
-      started.requests.find((request) => request.agent === 'ux-designer')?.system ?? '';
+    const system = started.requests.find((request) => request.agent === 'po')?.system ?? '';
     const order = ['RAIZ:', 'DIR:', 'GRAFO:', 'DB:'].map((marker) => system.indexOf(marker));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((left, right) => left - right)).toEqual(order);
@@ -94,17 +88,16 @@ describe.each(testDatabaseEngines())('the ux-designer on $name', (engine) => {
 
   it('with graph_instruction_templates_enabled off (the default), never reads the graph template', async () => {
     const started = await startMemoryForja(engine, {
-      script: { turns: [{ agent: 'ux-designer', text: 'Olá.' }] },
+      script: { turns: [{ agent: 'po', text: 'Olá.' }] },
     });
     forja = started.forja;
     await seedTemplates(forja.database, createPostgresGraphStore, [
-      { name: 'ux-designer-instructions', body: 'GRAFO: instruções do grafo.' },
+      { name: 'po-instructions', body: 'GRAFO: instruções do grafo.' },
     ]);
     const { sessionId, handoffId } = await projectWithHandoff(started.dataDirectory);
     await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/accept`);
     await forja.conversation.idle(sessionId);
-    const system =
-      started.requests.find((request) => request.agent === 'ux-designer')?.system ?? '';
+    const system = started.requests.find((request) => request.agent === 'po')?.system ?? '';
     expect(system).toContain('RAIZ:');
     expect(system).not.toContain('GRAFO:');
   });

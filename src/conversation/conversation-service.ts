@@ -11,6 +11,7 @@ import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
+import { createLaneTakeover } from './lane-takeover.ts';
 import { startAgent } from './start-agent.ts';
 import { acceptDevHandoffs } from './accept-dev-handoffs.ts';
 import { startKickoffsAfterAction } from './kickoffs-after-action.ts';
@@ -49,6 +50,8 @@ export function createConversationService(
       acceptDevHandoffs(dependencies, sessionId, actor),
     startPendingKickoffs: (sessionId: string) => startPendingKickoffs(dependencies, sessionId),
     resumeInterruptedTurns: () => resumeInterruptedTurns(dependencies),
+    /** Takes over the lanes of processes that stopped renewing their leases (ADR 0170; shared leases only). */
+    takeOverOrphanedLanes: createLaneTakeover(dependencies),
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
     endSession: (sessionId: string, actor?: string) =>
       endSession(dependencies, companions, sessionId, actor),

@@ -15,11 +15,12 @@ import {
  */
 export function createInProcessLaneLeases(owner: string = randomUUID()): LaneLeases {
   const held = new Map<string, LaneLease>();
+  const wanted = new Set<string>();
   const epochs = new Map<string, number>();
   return {
     shared: false,
     owner,
-    async hold(sessionId, lane, work) {
+    async hold(sessionId, lane, work, options = {}) {
       const key = laneKey(sessionId, lane);
       if (held.has(key)) throw new LaneHeldElsewhereError(sessionId, lane, owner);
       const epoch = (epochs.get(key) ?? 0) + 1;
@@ -31,7 +32,14 @@ export function createInProcessLaneLeases(owner: string = randomUUID()): LaneLea
       } finally {
         lease.released = true;
         held.delete(key);
+        if (wanted.delete(key)) options.onWanted?.();
       }
+    },
+    async want(sessionId, lane) {
+      const key = laneKey(sessionId, lane);
+      if (!held.has(key)) return 'free';
+      wanted.add(key);
+      return 'held';
     },
     current: (sessionId) => currentLease(owner, sessionId),
     async fence(_transaction, lease) {

@@ -117,6 +117,34 @@ describe.each(testDatabaseEngines())('lane leases on $name', (engine) => {
       await leases.close();
     });
 
+    it('tells the holder, once it releases the lane, that work was wanted meanwhile; a free lane is free', async () => {
+      const leases = await adapter.make(database);
+      const session = randomUUID();
+      expect(await leases.want(session, 'criativo')).toBe('free');
+      const held = gate();
+      const started = gate();
+      let heard = 0;
+      const holding = leases.hold(
+        session,
+        'criativo',
+        async () => {
+          started.open();
+          await held.opened;
+        },
+        { onWanted: () => (heard += 1) },
+      );
+      await started.opened;
+      expect(await leases.want(session, 'criativo')).toBe('held');
+      expect(heard).toBe(0);
+      held.open();
+      await holding;
+      expect(heard).toBe(1);
+      expect(await leases.want(session, 'criativo')).toBe('free');
+      await leases.hold(session, 'criativo', async () => {}, { onWanted: () => (heard += 1) });
+      expect(heard, 'a new hold starts unwanted').toBe(1);
+      await leases.close();
+    });
+
     it('passes the fence while the lease is held and refuses it once the hold has ended', async () => {
       const leases = await adapter.make(database);
       const session = randomUUID();

@@ -19,7 +19,17 @@ export interface LaneLeases {
    * Takes the lane's lease, runs `work` holding it (renewed meanwhile) and releases it. Refuses with
    * `LaneHeldElsewhereError` when another holder has the lane; nothing runs then.
    */
-  hold<T>(sessionId: string, lane: string, work: () => Promise<T>): Promise<T>;
+  hold<T>(
+    sessionId: string,
+    lane: string,
+    work: () => Promise<T>,
+    options?: { onWanted?: () => void },
+  ): Promise<T>;
+  /**
+   * Work for a lane that `hold` refused: 'held' when the lane is still held, and its holder is told (its
+   * `onWanted` runs once it releases the lane); 'free' when it was released meanwhile, to take again.
+   */
+  want(sessionId: string, lane: string): Promise<'held' | 'free'>;
   /** The lease the calling work holds on a lane of `sessionId` (from inside `hold`), else null. */
   current(sessionId: string): LaneLease | null;
   /** Inside an append's transaction: throws `LaneLeaseLostError` unless `lease` is still this holder's. */

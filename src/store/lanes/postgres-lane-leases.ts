@@ -27,10 +27,10 @@ export interface PostgresLaneLeasesOptions {
  */
 export function createPostgresLaneLeases(
   database: Database,
-  options: PostgresLaneLeasesOptions,
+  settings: PostgresLaneLeasesOptions,
 ): LaneLeases {
-  const { owner } = options;
-  const seconds = options.leaseMs / 1000;
+  const { owner } = settings;
+  const seconds = settings.leaseMs / 1000;
   const held = new Map<string, LaneLease>();
   let renewing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -47,30 +47,33 @@ export function createPostgresLaneLeases(
     for (const [key, lease] of held)
       if (!lease.lost && !kept.has(`${key}\u0000${lease.epoch}`)) {
         lease.lost = true;
-        options.onLost?.(lease);
+        settings.onLost?.(lease);
       }
   };
   const startRenewing = () => {
     if (timer !== null) return;
     timer = setInterval(
       () => {
-        renewing = renewing.then(renew).catch((error: unknown) => options.onError?.(error));
+        renewing = renewing.then(renew).catch((error: unknown) => settings.onError?.(error));
       },
-      Math.max(50, Math.floor(options.leaseMs / 3)),
+      Math.max(50, Math.floor(settings.leaseMs / 3)),
     );
     timer.unref();
   };
-  const release = (lease: LaneLease) =>
-    database.query(
+  /** Whether another process wanted the lane meanwhile. */
+  const release = async (lease: LaneLease): Promise<boolean> => {
+    const released = await database.query<{ wanted: boolean }>(
       `update forja_lane_leases set owner = null, expires_at = now()
-       where session_id = $1 and lane = $2 and owner = $3 and epoch = $4`,
+       where session_id = $1 and lane = $2 and owner = $3 and epoch = $4 returning wanted`,
       [lease.sessionId, lease.lane, owner, lease.epoch],
     );
+    return released.rows[0]?.wanted === true;
+  };
 
   return {
     shared: true,
     owner,
-    async hold(sessionId, lane, work) {
+    async hold(sessionId, lane, work, options = {}) {
       const key = laneKey(sessionId, lane);
       if (held.has(key)) throw new LaneHeldElsewhereError(sessionId, lane, owner);
       const taken = await database.query<{ epoch: number | null }>(
@@ -104,8 +107,21 @@ export function createPostgresLaneLeases(
       } finally {
         lease.released = true;
         held.delete(key);
-        await release(lease).catch((error: unknown) => options.onError?.(error));
+        const wanted = await release(lease).catch((error: unknown) => {
+          settings.onError?.(error);
+          return false;
+        });
+        if (wanted) options.onWanted?.();
       }
+    },
+    async want(sessionId, lane) {
+      // Row-locked against the holder's release: either it sees the flag, or this sees the lane released.
+      const marked = await database.query(
+        `update forja_lane_leases set wanted = true
+         where session_id = $1 and lane = $2 and owner is not null returning owner`,
+        [sessionId, lane],
+      );
+      return marked.rows.length > 0 ? 'held' : 'free';
     },
     current: (sessionId) => currentLease(owner, sessionId),
     async fence(transaction, lease) {
@@ -135,7 +151,7 @@ export function createPostgresLaneLeases(
       await renewing;
       for (const lease of held.values()) {
         lease.released = true;
-        await release(lease).catch((error: unknown) => options.onError?.(error));
+        await release(lease).catch((error: unknown) => settings.onError?.(error));
       }
       held.clear();
     },

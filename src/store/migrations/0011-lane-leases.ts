@@ -6,7 +6,8 @@ import type { Migration } from './migration.ts';
  * while the lane runs. Each take raises `epoch`; the appends of a turn check, in their own transaction, that the
  * lease still names their owner and epoch (`forja_lane_fence`, which locks the row against a take meanwhile), so
  * a process that lost its lane cannot append to it. A released lease keeps its row (owner null) so the epoch
- * only grows. The append function itself is not changed.
+ * only grows. A process with work for a lane held elsewhere sets `wanted` (while it is held: else it takes the
+ * lane itself), and the holder, releasing it, looks at the lane again. The append function itself is not changed.
  */
 export const laneLeases: Migration = {
   version: 11,
@@ -18,6 +19,8 @@ export const laneLeases: Migration = {
       owner uuid,
       epoch bigint not null,
       expires_at timestamptz not null,
+      -- Another process had work for the lane while it was held: the holder looks at the lane again after.
+      wanted boolean not null default false,
       primary key (session_id, lane)
     );
     create index forja_lane_leases_by_owner on forja_lane_leases (owner) where owner is not null;
@@ -29,7 +32,7 @@ export const laneLeases: Migration = {
       insert into forja_lane_leases as l (session_id, lane, owner, epoch, expires_at)
         values (p_session_id, p_lane, p_owner, 1, now() + make_interval(secs => p_seconds))
       on conflict (session_id, lane) do update
-        set owner = p_owner, epoch = l.epoch + 1, expires_at = now() + make_interval(secs => p_seconds)
+        set owner = p_owner, epoch = l.epoch + 1, wanted = false, expires_at = now() + make_interval(secs => p_seconds)
         where l.owner is null or l.expires_at < now()
            or not exists (select 1 from forja_processes p where p.id = l.owner)
       returning epoch

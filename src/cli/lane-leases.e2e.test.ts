@@ -134,6 +134,47 @@ describe.each(serverUrl ? [serverUrl] : [])(
       }
     });
 
+    it('answers a message stored through one process while the other runs the lane, after its turn, once', async () => {
+      const scriptFile = join(mkdtempSync(join(tmpdir(), 'forja-lease-script-')), 'script.json');
+      const words = Array.from({ length: 60 }, (_, index) => `palavra${index}`).join(' ');
+      // Each answer streams for ~6 s: the second message reaches the other process while the first turn runs.
+      writeFileSync(
+        scriptFile,
+        JSON.stringify({
+          turns: Array.from({ length: 10 }, () => ({
+            agent: 'criativo',
+            text: words,
+            pace_ms: 100,
+          })),
+        }),
+      );
+      const owner = await start(scriptFile);
+      const other = await start(scriptFile);
+      const project = await call(`${owner.url}/api/projects`, 'POST', { name: 'Padaria' });
+      const session = await call(`${owner.url}/api/projects/${project['id']}/sessions`, 'POST', {});
+      const sessionId = session['id'] as string;
+      await call(`${owner.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
+      await call(`${owner.url}/api/sessions/${sessionId}/messages`, 'POST', { text: 'primeira' });
+      await waitFor(owner.url, sessionId, (log) => turnsStarted(log).length === 1);
+      await call(`${other.url}/api/sessions/${sessionId}/messages`, 'POST', { text: 'segunda' });
+      const log = await waitFor(
+        other.url,
+        sessionId,
+        (log) => answered(log) && finalAnswers(log).length === 2,
+      );
+      expect(turnsStarted(log)).toHaveLength(2);
+      expect(finalAnswers(log)).toHaveLength(2);
+      // The second message was stored while the first turn ran, and its turn came after that turn ended.
+      const [, second] = log.filter((event) => event.type === 'chat.message');
+      const [firstAnswer] = finalAnswers(log);
+      expect(second!.seq).toBeLessThan(firstAnswer!.seq);
+      expectOneOwnerAtATime(log);
+      for (const running of [owner, other]) {
+        running.process.kill('SIGTERM');
+        expect(await running.exited).toBe(0);
+      }
+    });
+
     it('kill -9 of the process streaming a turn: the other takes the lane over, the turn ends once, nothing is lost', async () => {
       const scriptFile = join(mkdtempSync(join(tmpdir(), 'forja-lease-script-')), 'script.json');
       const words = Array.from({ length: 60 }, (_, index) => `palavra${index}`).join(' ');

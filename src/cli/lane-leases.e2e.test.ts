@@ -247,5 +247,51 @@ describe.each(serverUrl ? [serverUrl] : [])(
       other.process.kill('SIGTERM');
       expect(await other.exited).toBe(0);
     });
+
+    it('a process frozen past its lease loses the lane: the other finishes the turn, and the frozen one, woken, cannot append to it', async () => {
+      const scriptFile = join(mkdtempSync(join(tmpdir(), 'forja-lease-script-')), 'script.json');
+      const words = Array.from({ length: 60 }, (_, index) => `palavra${index}`).join(' ');
+      writeFileSync(
+        scriptFile,
+        JSON.stringify({
+          turns: Array.from({ length: 10 }, () => ({
+            agent: 'criativo',
+            text: words,
+            pace_ms: 100,
+          })),
+        }),
+      );
+      const owner = await start(scriptFile);
+      const other = await start(scriptFile);
+      const project = await call(`${owner.url}/api/projects`, 'POST', { name: 'Padaria' });
+      const session = await call(`${owner.url}/api/projects/${project['id']}/sessions`, 'POST', {});
+      const sessionId = session['id'] as string;
+      await call(`${owner.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
+      await call(`${owner.url}/api/sessions/${sessionId}/messages`, 'POST', { text: 'olá' });
+      await waitFor(owner.url, sessionId, (log) => turnsStarted(log).length === 1);
+      // A stall (a long pause, a frozen VM): the owner stops renewing, mid-stream, without dying.
+      owner.process.kill('SIGSTOP');
+      const finished = await waitFor(other.url, sessionId, (log) => finalAnswers(log).length === 1);
+      owner.process.kill('SIGCONT');
+      const saw = async (text: string) => {
+        for (const until = Date.now() + 60_000; Date.now() < until; ) {
+          if (owner.output().includes(text)) return true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return false;
+      };
+      // Woken, it finds its lease taken, and its stream's end is refused by the fence.
+      expect(await saw('this process lost a lane it was running')).toBe(true);
+      expect(await saw('is no longer held by process')).toBe(true);
+      const log = await events(other.url, sessionId);
+      expect(log).toEqual(finished);
+      expect(turnsStarted(log)).toHaveLength(1);
+      expect(finalAnswers(log)).toHaveLength(1);
+      expectOneOwnerAtATime(log);
+      for (const running of [owner, other]) {
+        running.process.kill('SIGTERM');
+        await running.exited;
+      }
+    });
   },
 );

@@ -51,6 +51,19 @@ function expectOneOwnerAtATime(log: StoredEvent[]): void {
   }
 }
 
+describe('the lane lease length', () => {
+  it('stops forja serve with exit code 2 naming FORJA_LANE_LEASE_SECONDS when it is not whole seconds from 1 to 3600', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'forja-lease-setting-'));
+    const scriptFile = join(directory, 'script.json');
+    writeFileSync(scriptFile, JSON.stringify({ turns: [{ agent: 'criativo', text: 'oi' }] }));
+    await expect(
+      startServer(join(directory, 'data'), scriptFile, { FORJA_LANE_LEASE_SECONDS: '0.5' }),
+    ).rejects.toThrow(
+      /exited with 2[\s\S]*FORJA_LANE_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, not "0\.5"/,
+    );
+  });
+});
+
 // Two processes need a server: on embedded PGlite the data directory has one owner (serve.e2e.test.ts).
 const serverUrl = process.env.DATABASE_URL;
 

@@ -57,22 +57,27 @@ export function inLane<T>(
   priority: TurnPriority,
   work: () => Promise<T>,
 ): Promise<T> {
-  const run = () => (priority === 'line' ? dependencies.slots.run(work) : work());
   const leases = dependencies.leases;
-  if (leases === undefined) return dependencies.queue.enqueue(sessionId, agent, run);
-  return dependencies.queue.enqueue(sessionId, agent, async () => {
-    for (;;) {
-      try {
-        return await leases.hold(sessionId, agent, run, {
-          onWanted: () => void pickUpLane(dependencies, sessionId, agent),
-        });
-      } catch (error) {
-        // Released since it refused us: take it again. Still held: its holder was told.
-        if (!(error instanceof LaneHeldElsewhereError)) throw error;
-        if ((await leases.want(sessionId, agent)) === 'held') throw error;
-      }
-    }
-  });
+  const held =
+    leases === undefined
+      ? work
+      : async () => {
+          for (;;) {
+            try {
+              return await leases.hold(sessionId, agent, work, {
+                onWanted: () => void pickUpLane(dependencies, sessionId, agent),
+              });
+            } catch (error) {
+              // Released since it refused us: take it again. Still held: its holder was told.
+              if (!(error instanceof LaneHeldElsewhereError)) throw error;
+              if ((await leases.want(sessionId, agent)) === 'held') throw error;
+            }
+          }
+        };
+  // The slot is asked for first, synchronously in queue order, so slots still go in the order lanes were queued.
+  return dependencies.queue.enqueue(sessionId, agent, () =>
+    priority === 'line' ? dependencies.slots.run(held) : held(),
+  );
 }
 
 /**

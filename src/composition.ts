@@ -20,6 +20,7 @@ import { createSessionViews } from './conversation/session-views.ts';
 import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
 import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/summarize-history.ts';
 import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
+import { shareLiveTurns } from './agents/runtime/shared-live-turns.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import {
@@ -61,6 +62,11 @@ import {
 import {
   createEventLog,
   createEventNotifications,
+  createInProcessLaneLeases,
+  createPostgresLaneLeases,
+  fenceAppends,
+  readLaneLeaseSettings,
+  type LaneLeases,
   DEFAULT_OUTBOX_RETENTION_MS,
   openDatabase,
   pruneOutbox,
@@ -140,8 +146,19 @@ export async function createForja(
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
     }));
+  // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
+  const processIdentity = await startProcessIdentity(database, {
+    onError: (error) =>
+      logger.warn({ err: error }, 'the process heartbeat failed; it is tried again'),
+  });
+  // One process at a time per lane; on a server, a lane's appends are fenced by its lease (ADR 0170).
+  const leases = createLaneLeases(database, processIdentity.id, options.env ?? process.env, logger);
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
-  const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
+  const eventLog = fenceAppends(
+    createEventLog(database, [graphProjectionRule, ragIndexRule]),
+    database,
+    leases,
+  );
   const notifications = await createEventNotifications(database, {
     lost: (error, retryInMs) =>
       logger.warn(
@@ -150,12 +167,14 @@ export async function createForja(
       ),
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
-  const liveTurns = createLiveTurns();
-  // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
-  const processIdentity = await startProcessIdentity(database, {
-    onError: (error) =>
-      logger.warn({ err: error }, 'the process heartbeat failed; it is tried again'),
-  });
+  // On a server, what a turn streams reaches browsers connected to any process (ADR 0170).
+  const liveTurns: LiveTurns & { close?: () => Promise<void> } =
+    database.kind === 'postgres'
+      ? await shareLiveTurns(createLiveTurns(), database, processIdentity.id, {
+          onError: (error) =>
+            logger.warn({ err: error }, 'sharing live turn text with other processes failed'),
+        })
+      : createLiveTurns();
   const gateway = createModelGateway({
     database,
     eventLog,
@@ -272,6 +291,7 @@ export async function createForja(
       catalog,
       logger,
       queue: createSessionQueue(),
+      leases,
       slots: createTurnSlots(config.maxParallelTurns),
       views,
       contextManager,
@@ -312,6 +332,23 @@ export async function createForja(
     );
   }, 60 * 60_000);
   pruneOutboxRows.unref();
+  // Lanes of a process that stopped renewing its leases are taken over here (shared leases only).
+  const takeOver = leases.shared
+    ? setInterval(
+        () => {
+          conversation
+            .takeOverOrphanedLanes()
+            .catch((error: unknown) =>
+              logger.warn(
+                { err: error },
+                'looking for lanes to take over failed; it is tried again',
+              ),
+            );
+        },
+        takeoverIntervalMs(options.env ?? process.env),
+      )
+    : null;
+  takeOver?.unref();
   return {
     database,
     eventLog,
@@ -328,9 +365,12 @@ export async function createForja(
     close: once(async () => {
       clearInterval(releaseIdleViews);
       clearInterval(pruneOutboxRows);
+      if (takeOver) clearInterval(takeOver);
       await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
+      await leases.close();
+      await liveTurns.close?.();
       await processIdentity.close();
       await notifications.close();
       if (options.database === undefined) await database.close();
@@ -369,6 +409,35 @@ async function scriptedPositions(
   if (Object.keys(positions).length > 0)
     logger.info({ turns_taken: positions }, 'scripted models resume where the log says');
   return positions;
+}
+
+function leaseMsOf(env: NodeJS.ProcessEnv): number {
+  const settings = readLaneLeaseSettings(env);
+  if (!settings.ok) throw new Error(settings.message);
+  return settings.leaseMs;
+}
+
+/** Half a lease: a dead process's lane is taken over within about 1.5 leases of its last renewal. */
+const takeoverIntervalMs = (env: NodeJS.ProcessEnv) => Math.max(250, leaseMsOf(env) / 2);
+
+function createLaneLeases(
+  database: Database,
+  owner: string,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): LaneLeases {
+  if (database.kind !== 'postgres') return createInProcessLaneLeases(owner);
+  return createPostgresLaneLeases(database, {
+    owner,
+    leaseMs: leaseMsOf(env),
+    onLost: (lease) =>
+      logger.error(
+        { session_id: lease.sessionId, agent: lease.lane, epoch: lease.epoch },
+        'this process lost a lane it was running (it stalled past the lease); its appends are refused',
+      ),
+    onError: (error) =>
+      logger.warn({ err: error }, 'renewing or releasing a lane lease failed; it is tried again'),
+  });
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

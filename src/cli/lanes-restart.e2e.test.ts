@@ -1,99 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parallelLineScript } from '../conversation/testing/parallel-line-script.ts';
+import {
+  call,
+  events,
+  killStartedServers,
+  startServer as startServerWith,
+  waitFor,
+  type StoredEvent,
+} from './testing/forja-serve.ts';
 
-const FORJA_BIN = new URL('../../bin/forja.ts', import.meta.url).pathname;
+afterEach(killStartedServers);
 
-type StoredEvent = {
-  seq: number;
-  type: string;
-  payload: {
-    agent?: string;
-    turn_id?: string;
-    tool_calls?: unknown;
-    to_agent?: string;
-    id?: string;
-  };
-};
-interface RunningForja {
-  process: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) child.kill('SIGKILL');
-});
-
-/** `forja serve` on embedded storage with the scripted model, as a user would start it. */
-function startServer(dataDirectory: string, scriptFile: string): Promise<RunningForja> {
-  const child = spawn(process.execPath, [FORJA_BIN, 'serve'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      FORJA_DATA_DIR: dataDirectory,
-      DATABASE_URL: '',
-      FORJA_MODEL: `scripted:${scriptFile}`,
-      FORJA_MAX_PARALLEL_TURNS: '4',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:[^"]+)"/.exec(output);
-      if (match) resolve({ process: child, url: match[1]!, exited, output: () => output });
-    };
-    child.stderr!.on('data', read);
-    child.stdout!.on('data', read);
-    void exited.then((code) =>
-      reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)),
-    );
-  });
-}
-
-async function call(url: string, method: string, body?: unknown) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json() as Promise<Record<string, any>>;
-}
-
-async function events(base: string, sessionId: string): Promise<StoredEvent[]> {
-  return (await call(`${base}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))[
-    'events'
-  ] as StoredEvent[];
-}
-
-/** Polls until `ready` holds of the session's events (bounded: 60 s). */
-async function waitFor(
-  base: string,
-  sessionId: string,
-  ready: (log: StoredEvent[]) => boolean,
-): Promise<StoredEvent[]> {
-  for (
-    const until = Date.now() + 60_000;
-    Date.now() < until;
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  ) {
-    const log = await events(base, sessionId);
-    if (ready(log)) return log;
-  }
-  throw new Error('the session never reached the awaited state');
-}
+const startServer = (dataDirectory: string, scriptFile: string) =>
+  startServerWith(dataDirectory, scriptFile, { FORJA_MAX_PARALLEL_TURNS: '4' });
 
 const DEVS = ['dev:modulo1', 'dev:modulo2', 'dev:modulo3'];
 const ofType = (log: StoredEvent[], type: string, agent: string) =>

@@ -5,6 +5,7 @@ import { createProviderFromConfig } from '../gateway/providers/config/create-pro
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
 import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
+import { readLaneLeaseSettings } from '../store/index.ts';
 
 /**
  * Every setting checked at start-up, in one place: Forja's own (`loadConfig`) and those each part reads itself —
@@ -50,5 +51,7 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
   const windows = readContextWindowSettings(env);
   if (!windows.ok) return { variable: windows.variable, message: windows.message };
+  const lease = readLaneLeaseSettings(env);
+  if (!lease.ok) return { variable: lease.variable, message: lease.message };
   return null;
 }

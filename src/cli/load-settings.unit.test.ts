@@ -31,6 +31,10 @@ describe('loadSettings', () => {
     ],
     [{ FORJA_MODEL_CONTEXT_TOKENS: 'lots' }, 'FORJA_MODEL_CONTEXT_TOKENS'],
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ FORJA_LANE_LEASE_SECONDS: '0' }, 'FORJA_LANE_LEASE_SECONDS'],
+    [{ FORJA_LANE_LEASE_SECONDS: '2.5' }, 'FORJA_LANE_LEASE_SECONDS'],
+    [{ FORJA_LANE_LEASE_SECONDS: 'soon' }, 'FORJA_LANE_LEASE_SECONDS'],
+    [{ FORJA_LANE_LEASE_SECONDS: '3601' }, 'FORJA_LANE_LEASE_SECONDS'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadSettings(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });
@@ -42,6 +46,11 @@ describe('loadSettings', () => {
     expect(
       loadSettings({ FORJA_MODEL: 'openai:llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).ok,
     ).toBe(true);
+  });
+
+  it('takes a lane lease length in whole seconds', () => {
+    expect(loadSettings({ FORJA_LANE_LEASE_SECONDS: '2' }).ok).toBe(true);
+    expect(loadSettings({ FORJA_LANE_LEASE_SECONDS: '3600' }).ok).toBe(true);
   });
 
   it('never repeats a secret in the error', () => {

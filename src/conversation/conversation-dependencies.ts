@@ -4,7 +4,7 @@ import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
-import type { Database, EventLog } from '../store/index.ts';
+import type { Database, EventLog, LaneLeases } from '../store/index.ts';
 import type { AgentCatalog } from './agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
@@ -26,6 +26,8 @@ export interface ConversationDependencies {
   /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
   contextManager?: ContextManager;
   newId: () => string;
+  /** Who holds each lane (ADR 0170); absent, the in-process queue alone serialises lanes (tests of other parts). */
+  leases?: LaneLeases;
   /** The repositories and sandbox the line merges with; absent, finished modules are not merged (tests of other parts). */
   line?: LineWorkspace;
 }

@@ -12,6 +12,7 @@ import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
+import { createLaneTakeover } from './lane-takeover.ts';
 import { startAgent } from './start-agent.ts';
 import { startSession } from './start-session.ts';
 import { acceptDevHandoffs } from './accept-dev-handoffs.ts';
@@ -63,6 +64,8 @@ export function createConversationService(
     mergeLineIntoMain: (sessionId: string, actor?: string) =>
       mergeLineIntoMain(dependencies, sessionId, actor),
     resumeInterruptedTurns: () => resumeInterruptedTurns(dependencies),
+    /** Takes over the lanes of processes that stopped renewing their leases (ADR 0170; shared leases only). */
+    takeOverOrphanedLanes: createLaneTakeover(dependencies),
     /** Ends the session (`session.ended`, reason classified) and runs the enabled companions after it. */
     endSession: (sessionId: string, actor?: string) =>
       endSession(dependencies, companions, sessionId, actor),

@@ -1,6 +1,12 @@
 import { decide, rehydrate } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import { continueTurn, inLane, startAndContinue, type TurnResult } from './run-agent-turn.ts';
+import {
+  continueTurn,
+  inLane,
+  pickUpLane,
+  startAndContinue,
+  type TurnResult,
+} from './run-agent-turn.ts';
 
 /**
  * At start-up: every lane whose log shows a turn in progress (the process stopped during it) resumes it from
@@ -31,6 +37,15 @@ export async function resumeInterruptedTurns(
     const events = await dependencies.eventLog.read(sessionId, { limit: 1_000_000 });
     const state = rehydrate(events);
     for (const turn of state.turns_in_progress) {
+      // Shared leases: a lane held by a live process is its own; the others are decided again in the lane.
+      if (dependencies.leases?.shared) {
+        resumed.push({
+          sessionId,
+          agent: turn.agent,
+          result: pickUpLane(dependencies, sessionId, turn.agent),
+        });
+        continue;
+      }
       if (turn.kind === 'consolidation') {
         // The brief is decided by one model call: rather than guess, close the turn; pressing the button again retries.
         const failed = decide(
@@ -66,6 +81,10 @@ export async function resumeInterruptedTurns(
   for (const { session_id: sessionId, project_id: projectId, agent } of (
     await unanswered('true', [])
   ).rows) {
+    if (dependencies.leases?.shared) {
+      resumed.push({ sessionId, agent, result: pickUpLane(dependencies, sessionId, agent) });
+      continue;
+    }
     dependencies.logger.info(
       { session_id: sessionId, agent },
       'answering a message left unanswered by a stop',

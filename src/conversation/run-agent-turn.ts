@@ -1,7 +1,9 @@
 import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
 import { decide, type TurnKind } from '../domain/conversation/index.ts';
+import { findSession, LaneHeldElsewhereError } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { pendingLaneWork } from './lane-work.ts';
 import { mergeLine } from './merge-line.ts';
 import { routeBlocks } from './route-blocks.ts';
 
@@ -32,10 +34,22 @@ export function runAgentTurn(
 ): Promise<TurnResult> {
   return inLane(dependencies, request.sessionId, request.agent, request.priority, () =>
     startAndContinue(dependencies, request),
-  );
+  ).catch(heldElsewhere);
 }
 
-/** Runs `work` in the agent's lane; a `line` turn holds a turn slot while it runs. */
+/** A lane another process holds: that process takes the work when it releases the lane (ADR 0170). */
+function heldElsewhere(error: unknown): TurnResult {
+  if (error instanceof LaneHeldElsewhereError)
+    return { status: 'not_started', reason: error.message };
+  throw error;
+}
+
+/**
+ * Runs `work` in the agent's lane; a `line` turn holds a turn slot while it runs. With lane leases, the work
+ * also holds the lane's lease (one process at a time on a shared server): a lane held by another process
+ * rejects with `LaneHeldElsewhereError` after telling the holder, which looks at the lane again when it
+ * releases it (`pickUpLane`).
+ */
 export function inLane<T>(
   dependencies: ConversationDependencies,
   sessionId: string,
@@ -43,9 +57,70 @@ export function inLane<T>(
   priority: TurnPriority,
   work: () => Promise<T>,
 ): Promise<T> {
+  const leases = dependencies.leases;
+  const held =
+    leases === undefined
+      ? work
+      : async () => {
+          for (;;) {
+            try {
+              return await leases.hold(sessionId, agent, work, {
+                onWanted: () => void pickUpLane(dependencies, sessionId, agent),
+              });
+            } catch (error) {
+              // Released since it refused us: take it again. Still held: its holder was told.
+              if (!(error instanceof LaneHeldElsewhereError)) throw error;
+              if ((await leases.want(sessionId, agent)) === 'held') throw error;
+            }
+          }
+        };
+  // The slot is asked for first, synchronously in queue order, so slots still go in the order lanes were queued.
   return dependencies.queue.enqueue(sessionId, agent, () =>
-    priority === 'line' ? dependencies.slots.run(work) : work(),
+    priority === 'line' ? dependencies.slots.run(held) : held(),
   );
+}
+
+/**
+ * Does what the agent's lane owes according to the log, holding the lane: goes on with a turn in progress
+ * (a process that died, or a message another process stored while this one held the lane), answers an
+ * unanswered message, runs a pending kickoff, or nothing. Decided in the lane, so running it twice is harmless.
+ */
+export async function pickUpLane(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  agent: string,
+): Promise<TurnResult> {
+  const session = await findSession(dependencies.database, sessionId);
+  if (session === null) return { status: 'not_started', reason: `no session ${sessionId}` };
+  const hasRuntime = (slug: string) => dependencies.catalog.get(slug) !== null;
+  const picked = inLane(dependencies, sessionId, agent, 'person', async (): Promise<TurnResult> => {
+    const view = await dependencies.views.load(sessionId);
+    const work = pendingLaneWork(view.state, view.events, agent, hasRuntime);
+    if (work === null) return { status: 'not_started', reason: 'nothing pending in the lane' };
+    dependencies.logger.info(
+      { session_id: sessionId, agent, work: work.kind },
+      'picking up the work a lane owes',
+    );
+    if (work.kind === 'continue')
+      return continueTurn(dependencies, sessionId, session.project_id, agent);
+    if (work.kind === 'start')
+      return startAndContinue(dependencies, {
+        sessionId,
+        projectId: session.project_id,
+        agent,
+        kind: 'message',
+      });
+    const failed = decide(
+      { type: 'FailTurn', turn_id: work.turn_id, reason: 'interrupted' },
+      view.state,
+    );
+    if (failed.ok) await dependencies.eventLog.append(sessionId, failed.events);
+    return { status: 'not_started', reason: 'the interrupted consolidation was closed' };
+  }).catch(heldElsewhere);
+  picked.catch((error: unknown) =>
+    dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'lane pickup crashed'),
+  );
+  return picked;
 }
 
 /** Appends `turn.started` and runs the loop; the caller holds the agent's lane. */

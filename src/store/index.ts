@@ -71,3 +71,13 @@ export {
   type SessionQueueStatus,
   type TurnInProgressStatus,
 } from './status/forja-status.ts';
+export {
+  LaneHeldElsewhereError,
+  LaneLeaseLostError,
+  type LaneLease,
+  type LaneLeases,
+} from './lanes/lane-leases.ts';
+export { createInProcessLaneLeases } from './lanes/in-process-lane-leases.ts';
+export { createPostgresLaneLeases } from './lanes/postgres-lane-leases.ts';
+export { fenceAppends } from './lanes/fenced-event-log.ts';
+export { DEFAULT_LANE_LEASE_SECONDS, readLaneLeaseSettings } from './lanes/lane-lease-settings.ts';

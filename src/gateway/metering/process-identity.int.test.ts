@@ -197,4 +197,17 @@ describe.each(testDatabaseEngines())('reservations of a dead process on $name', 
     release();
     await turn;
   });
+
+  it('on a server, beats its row back after another process swept it (a stall), so its lane leases stay its own', async () => {
+    const identity = await startProcessIdentity(database, { heartbeatMs: 50 });
+    const row = async () =>
+      (await database.query('select id from forja_processes where id = $1', [identity.id])).rows;
+    await database.query('delete from forja_processes where id = $1', [identity.id]);
+    if (database.kind === 'postgres')
+      for (const until = Date.now() + 30_000; (await row()).length === 0 && Date.now() < until; )
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    // PGlite beats nothing: one process owns the data directory.
+    expect(await row()).toHaveLength(database.kind === 'postgres' ? 1 : 0);
+    await identity.close();
+  });
 });

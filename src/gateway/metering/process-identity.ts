@@ -83,7 +83,13 @@ export async function startProcessIdentity(
       ? setInterval(() => {
           beating = beating
             .then(() =>
-              database.query('update forja_processes set last_seen = now() where id = $1', [id]),
+              // An upsert: a process whose row was swept after a stall comes back, or other processes would
+              // take every lane it leases as a dead process's (ADR 0170).
+              database.query(
+                `insert into forja_processes (id, pid, host) values ($1, $2, $3)
+                 on conflict (id) do update set last_seen = now()`,
+                [id, options.pid ?? process.pid, hostname()],
+              ),
             )
             .then(() => sweep())
             .catch((error: unknown) => options.onError?.(error));

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveTurnMessage } from './live-turns.ts';
+import { coalesceLiveMessages, livePayloads } from './shared-live-turns.ts';
+
+const delta = (turn: string, text: string): LiveTurnMessage => ({
+  type: 'agent.delta',
+  session_id: 's',
+  agent: 'criativo',
+  turn_id: turn,
+  text,
+});
+
+describe('live turn messages across processes', () => {
+  it('joins a burst of deltas of one turn into one, keeping turns apart and the end in its place', () => {
+    const burst = Array.from({ length: 40 }, (_, index) => delta('t1', `w${index} `));
+    const done: LiveTurnMessage = {
+      type: 'agent.done',
+      session_id: 's',
+      agent: 'criativo',
+      turn_id: 't1',
+      status: 'completed',
+    };
+    expect(coalesceLiveMessages(burst)).toEqual([
+      delta('t1', burst.map((m) => (m as { text: string }).text).join('')),
+    ]);
+    expect(
+      coalesceLiveMessages([delta('t1', 'a'), delta('t2', 'b'), delta('t1', 'c')]),
+    ).toHaveLength(3);
+    expect(
+      coalesceLiveMessages([delta('t1', 'a'), delta('t1', 'b'), done, delta('t1', 'c')]),
+    ).toEqual([delta('t1', 'ab'), done, delta('t1', 'c')]);
+  });
+
+  it('cuts a long text into payloads NOTIFY accepts (under 8000 bytes), losing nothing', () => {
+    const text = 'pão de madrugada 🍞 '.repeat(2_000);
+    const payloads = livePayloads('origin', [delta('t1', text), delta('t2', 'fim')]);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const payload of payloads) expect(Buffer.byteLength(payload)).toBeLessThan(8_000);
+    const messages = payloads.flatMap(
+      (payload) =>
+        (JSON.parse(payload) as { messages: Array<{ turn_id: string; text: string }> }).messages,
+    );
+    expect(
+      messages
+        .filter((m) => m.turn_id === 't1')
+        .map((m) => m.text)
+        .join(''),
+    ).toBe(text);
+    expect(messages.at(-1)).toMatchObject({ turn_id: 't2', text: 'fim' });
+  });
+});

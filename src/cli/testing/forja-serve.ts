@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Helpers of the e2e tests that run the real `forja serve` (crash-restart, lanes-restart, lane-leases). */
+
+const FORJA_BIN = new URL('../../../bin/forja.ts', import.meta.url).pathname;
+
+export type StoredEvent = {
+  id?: string;
+  seq: number;
+  type: string;
+  payload: {
+    agent?: string;
+    turn_id?: string;
+    tool_calls?: unknown;
+    to_agent?: string;
+    to?: string;
+    id?: string;
+  };
+};
+
+export interface RunningForja {
+  process: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+  output: () => string;
+}
+
+const started: ChildProcess[] = [];
+
+/** Kills every server these helpers started and that is still running (each test's `afterEach`). */
+export function killStartedServers(): void {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+}
+
+/**
+ * `forja serve` with the scripted model, as a user would start it: on embedded storage in `dataDirectory`,
+ * or on the server `env.DATABASE_URL` names. Resolves when it listens.
+ */
+export function startServer(
+  dataDirectory: string,
+  scriptFile: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningForja> {
+  const child = spawn(process.execPath, [FORJA_BIN, 'serve'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      FORJA_DATA_DIR: dataDirectory,
+      DATABASE_URL: '',
+      FORJA_MODEL: `scripted:${scriptFile}`,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:[^"]+)"/.exec(output);
+      if (match) resolve({ process: child, url: match[1]!, exited, output: () => output });
+    };
+    child.stderr!.on('data', read);
+    child.stdout!.on('data', read);
+    void exited.then((code) =>
+      reject(new Error(`forja serve exited with ${code} before listening:\n${output}`)),
+    );
+  });
+}
+
+export async function call(url: string, method: string, body?: unknown) {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json() as Promise<Record<string, any>>;
+}
+
+export async function events(base: string, sessionId: string): Promise<StoredEvent[]> {
+  return (await call(`${base}/api/sessions/${sessionId}/events?limit=1000`, 'GET'))[
+    'events'
+  ] as StoredEvent[];
+}
+
+/** Polls until `ready` holds of the session's events (bounded: 60 s, or `timeoutMs`). */
+export async function waitFor(
+  base: string,
+  sessionId: string,
+  ready: (log: StoredEvent[]) => boolean,
+  timeoutMs = 60_000,
+): Promise<StoredEvent[]> {
+  for (
+    const until = Date.now() + timeoutMs;
+    Date.now() < until;
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  ) {
+    const log = await events(base, sessionId);
+    if (ready(log)) return log;
+  }
+  const log = await events(base, sessionId);
+  throw new Error(
+    `the session never reached the awaited state: ${log.map((event) => event.type).join(', ')}`,
+  );
+}

@@ -1,0 +1,35 @@
+import {
+  turnInProgress,
+  type ConversationState,
+  type SessionEvent,
+} from '../domain/conversation/index.ts';
+import { pendingKickoffs, unansweredMessage } from './pending-kickoffs.ts';
+
+/** What a lane owes, read from the log alone: what a process that takes the lane over does (ADR 0170). */
+export type LaneWork =
+  /** A turn in progress that is not waiting for the person: its loop goes on from the log. */
+  | { kind: 'continue' }
+  /** A consolidation turn left open: one model call decides the brief, so it is closed, not guessed. */
+  | { kind: 'close_interrupted'; turn_id: string }
+  /** An idle lane with a message to answer or a kickoff to run: a new turn. */
+  | { kind: 'start' }
+  | null;
+
+export function pendingLaneWork(
+  state: ConversationState,
+  events: readonly SessionEvent[],
+  agent: string,
+  hasRuntime: (slug: string) => boolean,
+): LaneWork {
+  const turn = turnInProgress(state, agent);
+  if (turn !== null) {
+    if (turn.kind === 'consolidation') return { kind: 'close_interrupted', turn_id: turn.turn_id };
+    const awaitsPerson = state.pending_actions.some(
+      (action) => action.agent === agent && action.status === 'proposed',
+    );
+    return awaitsPerson ? null : { kind: 'continue' };
+  }
+  if (unansweredMessage(state, events, agent)) return { kind: 'start' };
+  if (pendingKickoffs(state, events, hasRuntime).includes(agent)) return { kind: 'start' };
+  return null;
+}

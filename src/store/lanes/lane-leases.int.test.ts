@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../database.ts';
+import { createEventLog } from '../event-log/event-log.ts';
+import { createProject } from '../projects/projects.ts';
+import { createSession } from '../projects/sessions.ts';
+import { testDatabaseEngines } from '../testing/test-databases.ts';
+import { fenceAppends } from './fenced-event-log.ts';
+import { createInProcessLaneLeases } from './in-process-lane-leases.ts';
+import { LaneHeldElsewhereError, LaneLeaseLostError, type LaneLeases } from './lane-leases.ts';
+import { createPostgresLaneLeases } from './postgres-lane-leases.ts';
+
+/** A process row, as `startProcessIdentity` writes it: a lease whose owner has none is free. */
+async function liveProcess(database: Database): Promise<string> {
+  const id = randomUUID();
+  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
+    id,
+    process.pid,
+    'test',
+  ]);
+  return id;
+}
+
+/** Resolves when `condition` holds (polled; bounded by 30 s, never a duration asserted). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 30_000; Date.now() < end; ) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the awaited condition never held');
+}
+
+/** A promise the test resolves: work that runs until the test lets it end. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const adapters: Array<{
+  name: string;
+  make: (database: Database, leaseMs?: number) => Promise<LaneLeases>;
+}> = [
+  { name: 'in-process', make: async () => createInProcessLaneLeases() },
+  {
+    name: 'postgres',
+    make: async (database, leaseMs = 30_000) =>
+      createPostgresLaneLeases(database, { owner: await liveProcess(database), leaseMs }),
+  },
+];
+
+describe.each(testDatabaseEngines())('lane leases on $name', (engine) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await engine.open();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  describe.each(adapters)('the $name adapter (contract)', (adapter) => {
+    it('runs the work holding the lane, gives its lease to the work only, and releases it after', async () => {
+      const leases = await adapter.make(database);
+      const session = randomUUID();
+      const seen = await leases.hold(session, 'criativo', async () => {
+        await Promise.resolve();
+        return leases.current(session);
+      });
+      expect(seen).toMatchObject({ sessionId: session, lane: 'criativo', owner: leases.owner });
+      expect(leases.current(session)).toBeNull();
+      expect(seen?.released).toBe(true);
+      await leases.close();
+    });
+
+    it('refuses a second holder of a busy lane without running its work, while other lanes run side by side', async () => {
+      const leases = await adapter.make(database);
+      const session = randomUUID();
+      const first = gate();
+      const started = gate();
+      const holding = leases.hold(session, 'dev:a', async () => {
+        started.open();
+        await first.opened;
+        return 'first';
+      });
+      await started.opened;
+      let ran = false;
+      await expect(
+        leases.hold(session, 'dev:a', async () => {
+          ran = true;
+        }),
+      ).rejects.toBeInstanceOf(LaneHeldElsewhereError);
+      expect(ran).toBe(false);
+      expect(await leases.hold(session, 'dev:b', async () => 'other lane')).toBe('other lane');
+      expect(await leases.hold(randomUUID(), 'dev:a', async () => 'other session')).toBe(
+        'other session',
+      );
+      first.open();
+      expect(await holding).toBe('first');
+      expect(await leases.hold(session, 'dev:a', async () => 'again')).toBe('again');
+      await leases.close();
+    });
+
+    it('gives every take of a lane a greater epoch, and releases the lane when the work throws', async () => {
+      const leases = await adapter.make(database);
+      const session = randomUUID();
+      const epochs: number[] = [];
+      for (let take = 0; take < 3; take++)
+        await leases
+          .hold(session, 'po', async () => {
+            epochs.push(leases.current(session)!.epoch);
+            if (take === 1) throw new Error('the work failed');
+          })
+          .catch((error: Error) => expect(error.message).toBe('the work failed'));
+      expect(epochs).toHaveLength(3);
+      expect(epochs[1]).toBeGreaterThan(epochs[0]!);
+      expect(epochs[2]).toBeGreaterThan(epochs[1]!);
+      await leases.close();
+    });
+
+    it('tells the holder, once it releases the lane, that work was wanted meanwhile; a free lane is free', async () => {
+      const leases = await adapter.make(database);
+      const session = randomUUID();
+      expect(await leases.want(session, 'criativo')).toBe('free');
+      const held = gate();
+      const started = gate();
+      let heard = 0;
+      const holding = leases.hold(
+        session,
+        'criativo',
+        async () => {
+          started.open();
+          await held.opened;
+        },
+        { onWanted: () => (heard += 1) },
+      );
+      await started.opened;
+      expect(await leases.want(session, 'criativo')).toBe('held');
+      expect(heard).toBe(0);
+      held.open();
+      await holding;
+      expect(heard).toBe(1);
+      expect(await leases.want(session, 'criativo')).toBe('free');
+      await leases.hold(session, 'criativo', async () => {}, { onWanted: () => (heard += 1) });
+      expect(heard, 'a new hold starts unwanted').toBe(1);
+      await leases.close();
+    });
+
+    it('passes the fence while the lease is held and refuses it once the hold has ended', async () => {
+      const leases = await adapter.make(database);
+      const session = randomUUID();
+      const lease = await leases.hold(session, 'arquiteto', async () => {
+        const held = leases.current(session)!;
+        await database.transaction((transaction) => leases.fence(transaction, held));
+        return held;
+      });
+      await expect(
+        database.transaction((transaction) => leases.fence(transaction, lease)),
+      ).rejects.toBeInstanceOf(LaneLeaseLostError);
+      expect(lease.lost).toBe(true);
+      expect(await leases.orphaned()).toEqual([]);
+      await leases.close();
+    });
+  });
+
+  describe('across processes (the postgres adapter)', () => {
+    it('lets one process hold a lane at a time, the other taking it with a greater epoch once released', async () => {
+      const a = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
+      });
+      const b = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
+      });
+      const session = randomUUID();
+      const held = gate();
+      const started = gate();
+      const holding = a.hold(session, 'criativo', async () => {
+        started.open();
+        await held.opened;
+        return a.current(session)!.epoch;
+      });
+      await started.opened;
+      const refused = await b.hold(session, 'criativo', async () => 'ran').catch((error) => error);
+      expect(refused).toBeInstanceOf(LaneHeldElsewhereError);
+      expect((refused as LaneHeldElsewhereError).holder).toBe(a.owner);
+      held.open();
+      const epochOfA = await holding;
+      expect(await b.hold(session, 'criativo', async () => b.current(session)!.epoch)).toBe(
+        epochOfA + 1,
+      );
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it('frees the lane of a process that stopped renewing once its lease runs out, for another to take over', async () => {
+      const dead = await liveProcess(database);
+      const session = randomUUID();
+      // The dead process took the lane for 1 s and never renewed it (what a kill -9 leaves behind).
+      await database.query('select forja_take_lane($1, $2, $3, 1)', [session, 'dev:m', dead]);
+      const b = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
+      });
+      await until(async () =>
+        (await b.orphaned()).some((lane) => lane.sessionId === session && lane.lane === 'dev:m'),
+      );
+      expect(await b.hold(session, 'dev:m', async () => b.current(session)!.epoch)).toBe(2);
+      expect(
+        (await b.orphaned()).some((lane) => lane.sessionId === session),
+        'a released lane is nobody to take over',
+      ).toBe(false);
+      await b.close();
+    });
+
+    it('renews a running lane, so it stays held past its lease length', async () => {
+      const a = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 1_500,
+      });
+      const b = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 1_500,
+      });
+      const session = randomUUID();
+      const expiry = async () =>
+        (
+          await database.query<{ expires_at: Date }>(
+            'select expires_at from forja_lane_leases where session_id = $1',
+            [session],
+          )
+        ).rows[0]?.expires_at.getTime() ?? 0;
+      const held = gate();
+      const started = gate();
+      const holding = a.hold(session, 'ux', async () => {
+        started.open();
+        await held.opened;
+      });
+      await started.opened;
+      const first = await expiry();
+      // Two renewals later the lease reaches past the first expiry: the first lease length has gone by.
+      await until(async () => (await expiry()) > first + 1_000);
+      expect(await b.hold(session, 'ux', async () => 'ran').catch((error) => error)).toBeInstanceOf(
+        LaneHeldElsewhereError,
+      );
+      held.open();
+      await holding;
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it('fences appends: a process whose lane was taken over cannot append to it, and nothing is written', async () => {
+      const project = await createProject(database, { name: 'Padaria' });
+      const { id: session } = await createSession(database, { projectId: project.id });
+      const ownerOfA = await liveProcess(database);
+      const a = createPostgresLaneLeases(database, { owner: ownerOfA, leaseMs: 30_000 });
+      const b = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
+      });
+      const logOfA = fenceAppends(createEventLog(database), database, a);
+      const takenOver = gate();
+      const appended = gate();
+      const holding = a.hold(session, 'criativo', async () => {
+        const first = await logOfA.append(session, [
+          { type: 'test.step', actor: 'criativo', payload: { n: 1 } },
+        ]);
+        expect(first.success).toBe(true);
+        appended.open();
+        await takenOver.opened;
+        return logOfA
+          .append(session, [{ type: 'test.step', actor: 'criativo', payload: { n: 2 } }])
+          .catch((error) => error);
+      });
+      await appended.opened;
+      // The heartbeat sweep found A dead (its process row is gone): its lease is free although not expired.
+      await database.query('delete from forja_processes where id = $1', [ownerOfA]);
+      const takeover = b.hold(session, 'criativo', async () => {
+        takenOver.open();
+        return holding;
+      });
+      expect(await takeover).toBeInstanceOf(LaneLeaseLostError);
+      const steps = await database.query<{ n: number }>(
+        `select (payload->>'n')::int as n from session_events where session_id = $1 and type = 'test.step'`,
+        [session],
+      );
+      expect(steps.rows).toEqual([{ n: 1 }]);
+      await Promise.all([a.close(), b.close()]);
+    });
+  });
+});

@@ -8,7 +8,8 @@ const CONVERSATION_DIRECTORY = new URL('../conversation/', import.meta.url).path
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
     const path = join(directory, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
+    // Test support (`testing/`) starts a whole Forja with the scripted provider: it is not agent code.
+    if (statSync(path).isDirectory()) return name === 'testing' ? [] : sourceFiles(path);
     return name.endsWith('.ts') && !name.includes('.test.') ? [path] : [];
   });
 }

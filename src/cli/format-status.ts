@@ -52,8 +52,9 @@ export function formatStatus(status: ForjaStatus, source: StatusSource): string 
   lines.push(
     '',
     `Sessions: ${status.sessions.length} with work, ${status.idle_sessions} idle`,
-    // Where cross-process lane leases (issue 18) will list which process runs each lane.
-    '  lane owners: not tracked — each lane runs in the process that queued it',
+    ...(status.database === 'pglite'
+      ? ['  lanes: all run by the process that holds the data directory']
+      : []),
   );
   for (const session of status.sessions) {
     lines.push(
@@ -65,6 +66,10 @@ export function formatStatus(status: ForjaStatus, source: StatusSource): string 
       lines.push(`    kickoffs owed: ${session.pending_kickoffs.join(', ')}`);
     for (const turn of session.turns_in_progress)
       lines.push(`    turn in progress: ${turn.agent} (${turn.kind}, since ${turn.started_at})`);
+    for (const lease of session.lane_owners ?? [])
+      lines.push(
+        `    lane ${lease.lane}: held by ${lease.pid === null ? `process ${lease.owner}` : `pid ${lease.pid}`} (epoch ${lease.epoch}, until ${lease.expires_at})`,
+      );
     if (session.reserved_calls > 0)
       lines.push(
         `    reserved: ${count(session.reserved_calls, 'model call')}, ${session.reserved_tokens} tokens`,

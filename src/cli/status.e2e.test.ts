@@ -112,15 +112,18 @@ async function sessionMidTurn(server: RunningForja): Promise<string> {
   return sessionId;
 }
 
-function expectMidTurn(status: ForjaStatus, sessionId: string) {
+/** `laneOwnerPid`: on the server, the pid of the process holding Criativo's lane; on PGlite no lane is leased. */
+function expectMidTurn(status: ForjaStatus, sessionId: string, laneOwnerPid?: number) {
   const session = status.sessions.find((shown) => shown.session_id === sessionId);
   expect(session).toMatchObject({
     title: 'madrugada',
     unanswered_messages: 1,
     pending_kickoffs: [],
     reserved_calls: 1,
-    lane_owners: null,
   });
+  expect(session!.lane_owners?.map((lease) => [lease.lane, lease.pid]) ?? null).toEqual(
+    laneOwnerPid === undefined ? null : [['criativo', laneOwnerPid]],
+  );
   expect(session!.turns_in_progress.map((turn) => turn.agent)).toEqual(['criativo']);
   expect(session!.reserved_tokens).toBeGreaterThan(0);
   expect(status.reserved.calls).toBe(1);
@@ -200,10 +203,11 @@ if (serverUrl)
         const status = JSON.parse(shown.stdout) as ForjaStatus;
         expect(status.database).toBe('postgres');
         expect(status.processes).toMatchObject([{ pid: server.process.pid, alive: true }]);
-        expectMidTurn(status, sessionId);
+        expectMidTurn(status, sessionId, server.process.pid);
         const text = await runStatus(env);
         expect(text.stdout).toContain(`pid ${server.process.pid} on `);
         expect(text.stdout).toMatch(/last seen \d+ s ago — alive/);
+        expect(text.stdout).toContain(`lane criativo: held by pid ${server.process.pid} (epoch `);
         // Not SIGTERM: a clean stop lets the turn end, and this one streams for ten minutes.
         server.process.kill('SIGKILL');
         await server.exited;

@@ -69,6 +69,38 @@ describe.each(testDatabaseEngines())('forja status on $name', (engine) => {
     );
   }
 
+  it('lists which process holds each leased lane, and not a lease that ran out (on PGlite: lanes are in-process)', async () => {
+    const { sessionId } = await newSession('leased');
+    const owner = randomUUID();
+    await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
+      owner,
+      5151,
+      'host-b',
+    ]);
+    const take = (lane: string, seconds: number) =>
+      database.query('select forja_take_lane($1, $2, $3, $4) as epoch', [
+        sessionId,
+        lane,
+        owner,
+        seconds,
+      ]);
+    await take('criativo', 60);
+    await take('dev:pedidos', 60);
+    // A lease whose time is already over: its lane is free, nobody runs it.
+    await take('po', -1);
+
+    const status = await readForjaStatus(database, { staleAfterMs: STALE_AFTER_MS });
+    const shown = status.sessions.find((session) => session.session_id === sessionId);
+    // The process holding PGlite's data directory runs every lane: no lease row is read as an owner.
+    if (engine.name === 'pglite') return expect(shown?.lane_owners).toBeNull();
+    expect(
+      shown?.lane_owners?.map((lease) => [lease.lane, lease.owner, lease.pid, lease.epoch]),
+    ).toEqual([
+      ['criativo', owner, 5151, 1],
+      ['dev:pedidos', owner, 5151, 1],
+    ]);
+  });
+
   it('shows per session the messages waiting, kickoffs owed, turns running and tokens reserved; idle sessions only counted', async () => {
     const before = await readForjaStatus(database, { staleAfterMs: STALE_AFTER_MS });
     const busy = await newSession('busy');
@@ -117,7 +149,7 @@ describe.each(testDatabaseEngines())('forja status on $name', (engine) => {
       pending_kickoffs: ['po'],
       reserved_calls: 2,
       reserved_tokens: 1_500,
-      lane_owners: null,
+      lane_owners: engine.name === 'pglite' ? null : [],
     });
     expect(shown!.turns_in_progress.map((turn) => [turn.agent, turn.turn_id, turn.kind])).toEqual([
       ['criativo', turnOfCriativo, 'message'],

@@ -37,10 +37,20 @@ export interface SessionQueueStatus {
   reserved_calls: number;
   reserved_tokens: number;
   /**
-   * Which process runs each lane of the session. Not recorded yet: lanes belong to the process that queued
-   * them and are not shared between processes. Cross-process lane leases (issue 18) are to fill this in.
+   * Which process holds each lane of the session that is leased now (`forja_lane_leases`, ADR 0170). Null on
+   * PGlite: the one process that holds the data directory runs every lane, with in-process leases.
    */
-  lane_owners: null;
+  lane_owners: LaneOwnerStatus[] | null;
+}
+
+/** A lane's lease that has not run out: the process running that lane. */
+export interface LaneOwnerStatus {
+  lane: string;
+  /** The owner's `forja_processes` id, and its pid when its row is still there. */
+  owner: string;
+  pid: number | null;
+  epoch: number;
+  expires_at: string;
 }
 
 export interface OutboxStatus {
@@ -141,7 +151,7 @@ export async function readForjaStatus(
         by_type: byType,
       },
       reserved: { calls: reserved.rows[0]!.calls, tokens: Number(reserved.rows[0]!.tokens) },
-      sessions: sessions.rows.map(toSessionQueue),
+      sessions: sessions.rows.map((row) => toSessionQueue(row, database.kind)),
       idle_sessions: total.rows[0]!.count - sessions.rows.length,
     };
   });
@@ -161,9 +171,16 @@ interface SessionRow {
   }> | null;
   reserved_calls: number;
   reserved_tokens: number;
+  lane_owners: Array<{
+    lane: string;
+    owner: string;
+    pid: number | null;
+    epoch: number;
+    expires_at: string;
+  }> | null;
 }
 
-const toSessionQueue = (row: SessionRow): SessionQueueStatus => ({
+const toSessionQueue = (row: SessionRow, kind: Database['kind']): SessionQueueStatus => ({
   session_id: row.session_id,
   project_id: row.project_id,
   title: row.title,
@@ -175,7 +192,14 @@ const toSessionQueue = (row: SessionRow): SessionQueueStatus => ({
   })),
   reserved_calls: row.reserved_calls,
   reserved_tokens: Number(row.reserved_tokens),
-  lane_owners: null,
+  lane_owners:
+    kind === 'pglite'
+      ? null
+      : (row.lane_owners ?? []).map((lease) => ({
+          ...lease,
+          epoch: Number(lease.epoch),
+          expires_at: new Date(lease.expires_at).toISOString(),
+        })),
 });
 
 /**
@@ -235,14 +259,25 @@ const SESSION_QUEUES = `
     select session_id, count(*)::int as calls, sum(reserved_tokens)::float8 as tokens
     from token_usage where outcome = 'reserved' and session_id is not null
     group by session_id
+  ),
+  leases as (
+    select l.session_id,
+           jsonb_agg(jsonb_build_object('lane', l.lane, 'owner', l.owner, 'pid', p.pid, 'epoch', l.epoch,
+                                        'expires_at', l.expires_at) order by l.lane) as owners
+    from forja_lane_leases l left join forja_processes p on p.id = l.owner
+    where l.owner is not null and l.expires_at > now()
+    group by l.session_id
   )
   select s.id as session_id, s.project_id, s.title,
          coalesce(u.messages, 0) as unanswered_messages, k.agents as pending_kickoffs, o.turns as turns_in_progress,
-         coalesce(r.calls, 0) as reserved_calls, coalesce(r.tokens, 0) as reserved_tokens
+         coalesce(r.calls, 0) as reserved_calls, coalesce(r.tokens, 0) as reserved_tokens,
+         le.owners as lane_owners
   from sessions s
   left join unanswered u on u.session_id = s.id
   left join kickoffs k on k.session_id = s.id
   left join open_turns o on o.session_id = s.id
   left join reservations r on r.session_id = s.id
+  left join leases le on le.session_id = s.id
   where u.session_id is not null or k.session_id is not null or o.session_id is not null or r.session_id is not null
+     or le.session_id is not null
   order by s.created_at, s.id`;

@@ -47,6 +47,7 @@ import {
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
 import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
+import { readStreamBufferSetting } from './http/stream-buffer-setting.ts';
 import {
   createGraphInstructionTemplateSource,
   createMemory,
@@ -126,6 +127,8 @@ export async function createForja(
   // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
+  const streamBuffer = readStreamBufferSetting(options.env ?? process.env);
+  if (!streamBuffer.ok) throw new Error(streamBuffer.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -285,7 +288,7 @@ export async function createForja(
     logger,
     version: FORJA_VERSION,
     access,
-    ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}),
+    streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

@@ -4,6 +4,7 @@ import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
 import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
 import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
+import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
 
 /**
@@ -50,5 +51,7 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
   const windows = readContextWindowSettings(env);
   if (!windows.ok) return { variable: windows.variable, message: windows.message };
+  const streamBuffer = readStreamBufferSetting(env);
+  if (!streamBuffer.ok) return { variable: streamBuffer.variable, message: streamBuffer.message };
   return null;
 }

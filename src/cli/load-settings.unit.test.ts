@@ -31,6 +31,10 @@ describe('loadSettings', () => {
     ],
     [{ FORJA_MODEL_CONTEXT_TOKENS: 'lots' }, 'FORJA_MODEL_CONTEXT_TOKENS'],
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '4MiB' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '1000' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '-1' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '1e7' }, 'FORJA_STREAM_BUFFER_BYTES'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadSettings(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

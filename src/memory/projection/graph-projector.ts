@@ -25,6 +25,8 @@ export interface GraphProjectorOptions {
   logger: Pick<Logger, 'warn' | 'debug' | 'error'>;
   intervalMs?: number;
   batchSize?: number;
+  /** A drain's transaction takes no further row after this long (PGlite: it holds the event loop). */
+  timeBudgetMs?: number;
 }
 
 export interface GraphProjector {
@@ -77,6 +79,7 @@ export function createGraphProjector(options: GraphProjectorOptions): GraphProje
       aggregateTypes: [GRAPH_PROJECTION_AGGREGATE],
       batchSize: options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE,
       handle,
+      ...(options.timeBudgetMs === undefined ? {} : { timeBudgetMs: options.timeBudgetMs }),
     });
 
   const poller = createPoller({
@@ -91,7 +94,9 @@ export function createGraphProjector(options: GraphProjectorOptions): GraphProje
       return {
         more:
           report.stopped === null &&
-          report.processed + report.failed >= (options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE),
+          (report.outOfTime === true ||
+            report.processed + report.failed >=
+              (options.batchSize ?? DEFAULT_PROJECTOR_BATCH_SIZE)),
       };
     },
     onError: (error) => options.logger.error({ err: error }, 'graph projection cycle failed'),

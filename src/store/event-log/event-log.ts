@@ -23,8 +23,9 @@ export interface EventLog {
 }
 
 /**
- * The event log over a database. Appends of this process to one session run one after the other, in the order
- * they were asked (a queue per session): they would otherwise race for the same seq and all but one retry.
+ * The event log over a database. On the PostgreSQL server, appends of this process to one session run one after
+ * the other, in the order they were asked (a queue per session): they would otherwise race for the same seq and
+ * all but one retry. (PGlite runs one statement at a time: its appends never race.)
  * Appends to different sessions run side by side. On the PostgreSQL server an append's NOTIFY is sent after
  * its commit, with those of the appends that committed meanwhile (ADR 0180); on PGlite, one connection and no
  * lock to wait for, the append function sends it inside the transaction.
@@ -36,6 +37,8 @@ export function createEventLog(
   const notifier = database.kind === 'postgres' ? createCommitNotifier(database) : undefined;
   const queues = new Map<string, Promise<unknown>>();
   const inSessionOrder = <T>(sessionId: string, work: () => Promise<T>): Promise<T> => {
+    // PGlite runs one statement at a time on its one connection: its appends never race, nothing to queue.
+    if (database.kind !== 'postgres') return work();
     const previous = queues.get(sessionId);
     const next = previous ? previous.then(work, work) : work();
     const tail = next.catch(() => undefined);

@@ -93,6 +93,8 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
 
   async function runCycle(): Promise<DrainReport> {
     const prepared = await prepare();
+    // A macrotask between embedding and the drain's transaction: on PGlite neither yields by itself.
+    await new Promise((resolve) => setImmediate(resolve));
     embeddedAhead = new Map([...prepared].filter(([, outcome]) => outcome.ok));
     const handle = async (row: OutboxRow, transaction: Queryable): Promise<OutboxHandlerResult> => {
       if (stopping) return { outcome: 'stop_cycle', reason: 'the RAG indexer is stopping' };

@@ -119,7 +119,7 @@ export async function run(): Promise<BenchReport> {
     p99_vs_idle: round(median(samples[name].p99) / idleP99, 2),
   }));
   return {
-    name: 'outbox-drain-event-loop',
+    name: 'drain-event-loop',
     rows,
     notes: [
       `A backlog of ${BACKLOG_EVENTS} events per round over ${SESSIONS} sessions (60% chat.message, 30% agent.response of ~900 characters, indexed for RAG, 10% handoff.offered), every one with its graph_projection row; ${ROUNDS} rounds, the three cases interleaved in each; figures are the median over rounds.`,

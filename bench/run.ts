@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'message-to-first-delta': () => import('./conversation/message-to-first-delta.ts'),
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
+  'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
 };
 
 const filters = process.argv.slice(2);

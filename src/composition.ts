@@ -49,6 +49,7 @@ import {
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
 import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
+import { readStreamBufferSetting } from './http/stream-buffer-setting.ts';
 import {
   createGraphInstructionTemplateSource,
   createMemory,
@@ -139,6 +140,8 @@ export async function createForja(
   const rosterProblemsFound = rosterProblems(roster);
   if (rosterProblemsFound.length > 0)
     throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
+  const streamBuffer = readStreamBufferSetting(options.env ?? process.env);
+  if (!streamBuffer.ok) throw new Error(streamBuffer.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -319,7 +322,7 @@ export async function createForja(
     logger,
     version: FORJA_VERSION,
     access,
-    ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}),
+    streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

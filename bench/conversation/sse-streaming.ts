@@ -11,6 +11,7 @@ import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
 import { createEventLog, createProject, createSession } from '../../src/store/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round, summarise, timeInterleaved } from '../lib/latency.ts';
+import { fanOutRows } from './sse-fan-out.ts';
 
 const SESSIONS = 100;
 const WORDS_PER_ANSWER = 60;
@@ -25,8 +26,8 @@ const REHYDRATION_EVENTS = 10_000;
 export async function run(): Promise<BenchReport> {
   return {
     name: 'sse-streaming',
-    rows: [await streamingRow(), ...(await rehydrationRows())],
-    notes: NOTES,
+    rows: [await streamingRow(), ...(await rehydrationRows()), ...(await fanOutRows())],
+    notes: [...NOTES, ...FAN_OUT_NOTES],
   };
 }
 
@@ -34,6 +35,11 @@ const NOTES = [
   `${SESSIONS} sessions, one SSE connection each (fetch + eventsource-parser, as a browser's EventSource), one message each, all at once; ${WORDS_PER_ANSWER} deltas per answer; embedded PGlite in memory.`,
   'latency = client parse time − provider yield time for the same delta (one clock: same process).',
   `Rehydration: fold of a ${REHYDRATION_EVENTS}-event session from an empty view, beside reading the same rows only.`,
+];
+
+const FAN_OUT_NOTES = [
+  'Fan-out (issue 19): 1, 100 and 1,000 SSE clients (node:http, one connection each, in a child process with the OpenAI-format mock) of one session; a message, answered by 40 deltas paced 5 ms apart through the production provider wrapper; PGlite on disk; the three cases interleaved in each of 3 rounds after a warm-up.',
+  'first_delta = a client receiving its first agent.delta − the POST of the message (one wall clock, two processes); p50/p99 over every client of every round. server_cpu_ms and server_queries: the server process from the POST to the last client’s agent.done (median over rounds); the memory workers it wakes are included.',
 ];
 
 async function streamingRow(): Promise<Record<string, string | number>> {

@@ -4,6 +4,7 @@ import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
 import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
 import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
+import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
 import { readLaneLeaseSettings } from '../store/index.ts';
 
@@ -53,5 +54,7 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!windows.ok) return { variable: windows.variable, message: windows.message };
   const lease = readLaneLeaseSettings(env);
   if (!lease.ok) return { variable: lease.variable, message: lease.message };
+  const streamBuffer = readStreamBufferSetting(env);
+  if (!streamBuffer.ok) return { variable: streamBuffer.variable, message: streamBuffer.message };
   return null;
 }

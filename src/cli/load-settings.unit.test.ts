@@ -35,6 +35,10 @@ describe('loadSettings', () => {
     [{ FORJA_LANE_LEASE_SECONDS: '2.5' }, 'FORJA_LANE_LEASE_SECONDS'],
     [{ FORJA_LANE_LEASE_SECONDS: 'soon' }, 'FORJA_LANE_LEASE_SECONDS'],
     [{ FORJA_LANE_LEASE_SECONDS: '3601' }, 'FORJA_LANE_LEASE_SECONDS'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '4MiB' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '1000' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '-1' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_STREAM_BUFFER_BYTES: '1e7' }, 'FORJA_STREAM_BUFFER_BYTES'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadSettings(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

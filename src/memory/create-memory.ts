@@ -56,6 +56,8 @@ export interface Memory {
 /** Outbox rows per worker transaction: short on PGlite (one connection), larger on a server. */
 const PGLITE_WORKER_BATCH_SIZE = 10;
 const SERVER_WORKER_BATCH_SIZE = 100;
+/** On PGlite a drain's transaction takes no further row after this long: the event loop waits no longer (ADR 0181). */
+const PGLITE_WORKER_TIME_BUDGET_MS = 8;
 
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const { database, logger } = options;
@@ -70,7 +72,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   // loop: small batches (each its own transaction, a macrotask between them) keep HTTP, SSE and appends moving.
   const batchSize =
     database.kind === 'pglite' ? PGLITE_WORKER_BATCH_SIZE : SERVER_WORKER_BATCH_SIZE;
-  const intervals = options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs };
+  const intervals = {
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(database.kind === 'pglite' ? { timeBudgetMs: PGLITE_WORKER_TIME_BUDGET_MS } : {}),
+  };
   const projector = createGraphProjector({ database, graphFor, logger, batchSize, ...intervals });
   const indexer = createRagIndexer({
     database,

@@ -50,7 +50,8 @@ describe.each(testDatabaseEngines().filter((engine) => engine.name === 'pglite')
     let forja: Forja;
     let server: ListeningServer;
     beforeAll(async () => {
-      forja = await startTestForja(engine, { streamBufferBytes: LIMIT });
+      // The limit comes from the environment, as `forja serve` reads it.
+      forja = await startTestForja(engine, { env: { FORJA_STREAM_BUFFER_BYTES: String(LIMIT) } });
       server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
     });
     afterAll(async () => {

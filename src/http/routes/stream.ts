@@ -93,7 +93,7 @@ export function streamRoutes({
       for (const partial of liveTurns.partials(id))
         queue.push({ event: 'agent.partial', data: JSON.stringify(partial) });
       const unsubscribeLive = liveTurns.subscribe(id, (message) =>
-        queue.push({ event: message.type, data: JSON.stringify(message) }),
+        queue.push({ event: message.type, data: serialisedOnce(message) }),
       );
       // The stored events are replayed at the client's pace, a batch at a time; then the session's feed follows.
       let replayedTo = resumeFrom;
@@ -124,5 +124,19 @@ export function streamRoutes({
 }
 
 function sessionEventMessage(event: SessionEvent): SseMessage {
-  return { id: String(event.seq), event: 'session.event', data: JSON.stringify(event) };
+  return { id: String(event.seq), event: 'session.event', data: serialisedOnce(event) };
+}
+
+/**
+ * Every client of a session is handed the same event and live-message objects (one feed per session, one
+ * publish per delta), and neither changes once published: each is serialised once, not once per client.
+ */
+const serialised = new WeakMap<object, string>();
+function serialisedOnce(value: object): string {
+  let text = serialised.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    serialised.set(value, text);
+  }
+  return text;
 }

@@ -24,6 +24,8 @@ export interface GraphProjectorOptions {
   logger: Pick<Logger, 'warn' | 'debug' | 'error'>;
   intervalMs?: number;
   batchSize?: number;
+  /** A drain's transaction takes no further row after this long (PGlite: it holds the event loop). */
+  timeBudgetMs?: number;
 }
 
 export type GraphProjector = OutboxWorker;
@@ -75,6 +77,7 @@ export function createGraphProjector(options: GraphProjectorOptions): GraphProje
         aggregateTypes: [GRAPH_PROJECTION_AGGREGATE],
         batchSize,
         handle: (row, transaction) => handle(row, transaction, stopping),
+        ...(options.timeBudgetMs === undefined ? {} : { timeBudgetMs: options.timeBudgetMs }),
       }),
     onReport: (report, stopping) => {
       if (report.stopped !== null && !stopping)

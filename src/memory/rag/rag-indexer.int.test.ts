@@ -148,4 +148,41 @@ describe.each(testDatabaseEngines())('RAG indexing on $name', (engine) => {
     });
     expect(await chunksOf(projectId)).toHaveLength(3);
   });
+  it('drains in short transactions under a time budget, embedding each text once across them', async () => {
+    const index = await createPostgresVectorIndex(database, { method: 'exact' });
+    const local = createLocalEmbedder();
+    // Rows other tests left pending are drained first: this test counts only its own.
+    await createRagIndexer({ database, embedder: local, index, logger: silent }).runCycle();
+    const embedded: string[] = [];
+    const counting: Embedder = {
+      name: local.name,
+      embed: (texts, context) => (embedded.push(...texts), local.embed(texts, context)),
+    };
+    const projectId = await projectWithEvents();
+    // A budget of 0 ms: every transaction takes one row and leaves the rest to the next cycle.
+    const indexer = createRagIndexer({
+      database,
+      embedder: counting,
+      index,
+      logger: silent,
+      timeBudgetMs: 0,
+    });
+    const reports = [];
+    for (
+      let report = await indexer.runCycle();
+      report.processed > 0;
+      report = await indexer.runCycle()
+    )
+      reports.push(report);
+    expect(reports.map((report) => [report.processed, report.outOfTime])).toEqual([
+      [1, true],
+      [1, true],
+      [1, undefined],
+    ]);
+    expect((await chunksOf(projectId)).map((chunk) => chunk.source_label)).toEqual([
+      'agent.response (criativo) #4',
+      'artifact.business_rule #3',
+    ]);
+    expect(embedded).toHaveLength(2);
+  });
 });

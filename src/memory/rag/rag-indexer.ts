@@ -26,6 +26,8 @@ export interface RagIndexerOptions {
   logger: Pick<Logger, 'warn' | 'error'>;
   intervalMs?: number;
   batchSize?: number;
+  /** A drain's transaction takes no further row after this long (PGlite: it holds the event loop). */
+  timeBudgetMs?: number;
 }
 
 export type RagIndexer = OutboxWorker;
@@ -38,17 +40,22 @@ export type RagIndexer = OutboxWorker;
  */
 export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
   const batchSize = options.batchSize ?? DEFAULT_RAG_INDEXER_BATCH_SIZE;
+  /** Chunks embedded by the last cycle for rows its time budget left pending: not embedded twice. */
+  let embeddedAhead = new Map<string, ChunkingOutcome>();
 
   async function prepare(): Promise<Map<string, ChunkingOutcome>> {
     const pending = await options.database.query<{ event_id: string }>(
       `select event_id from outbox where aggregate_type = $1 and processed_at is null and available_at <= now() and event_id is not null order by id limit $2`,
       [RAG_INDEX_AGGREGATE, batchSize],
     );
-    const events = await loadProjectedEventsById(
-      options.database,
-      pending.rows.map((row) => row.event_id),
-    );
     const prepared = new Map<string, ChunkingOutcome>();
+    const toEmbed: string[] = [];
+    for (const { event_id: eventId } of pending.rows) {
+      const ahead = embeddedAhead.get(eventId);
+      if (ahead === undefined) toEmbed.push(eventId);
+      else prepared.set(eventId, ahead);
+    }
+    const events = await loadProjectedEventsById(options.database, toEmbed);
     const byProject = new Map<string, ProjectFragment[]>();
     for (const event of events) {
       const fragment = fragmentOfEvent(event);
@@ -79,6 +86,9 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
 
   async function runCycle(stopping: () => boolean): Promise<DrainReport> {
     const prepared = await prepare();
+    // A macrotask between embedding and the drain's transaction: on PGlite neither yields by itself.
+    await new Promise((resolve) => setImmediate(resolve));
+    embeddedAhead = new Map([...prepared].filter(([, outcome]) => outcome.ok));
     const handle = async (row: OutboxRow, transaction: Queryable): Promise<OutboxHandlerResult> => {
       if (stopping()) return { outcome: 'stop_cycle', reason: 'the RAG indexer is stopping' };
       if (row.event_id === null) return { outcome: 'processed' };
@@ -96,6 +106,7 @@ export function createRagIndexer(options: RagIndexerOptions): RagIndexer {
       aggregateTypes: [RAG_INDEX_AGGREGATE],
       batchSize,
       handle,
+      ...(options.timeBudgetMs === undefined ? {} : { timeBudgetMs: options.timeBudgetMs }),
     });
   }
 

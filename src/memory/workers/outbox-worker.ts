@@ -32,7 +32,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const report = await runCycle();
       options.onReport(report, stopping);
       return {
-        more: report.stopped === null && report.processed + report.failed >= options.batchSize,
+        more:
+          report.stopped === null &&
+          // A drain out of its time budget left rows pending; so did a full batch.
+          (report.outOfTime === true || report.processed + report.failed >= options.batchSize),
       };
     },
     onError: options.onError,

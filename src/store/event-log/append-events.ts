@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors/postgres-error-codes.ts';
 import type { AppendOutcome } from './append-outcome.ts';
+import type { CommitNotifier } from './commit-notifier.ts';
 import { toSessionEvent, type SessionEventRow } from './session-event-row.ts';
 import type { NewSessionEvent, OutboxMessage } from './session-event.ts';
 
@@ -23,7 +24,9 @@ const MAX_RACE_RETRIES = 100;
  * Appends events to a session with consecutive seqs after its last one, with their outbox rows, atomically
  * (one call of the `forja_append_events` database function). With `expectedSeq`, a session that has moved on
  * is a conflict and nothing is written. `inTransaction` wraps the call in a savepoint so that losing a race
- * does not abort the caller's transaction.
+ * does not abort the caller's transaction. The NOTIFY is sent by the function inside the transaction, unless
+ * `notifier` is given for an append that commits by itself: then the notifier sends it after the commit
+ * (ADR 0180). Inside a caller's transaction the function always notifies: only the commit knows when.
  */
 export async function appendEvents(
   database: Queryable,
@@ -32,6 +35,7 @@ export async function appendEvents(
   options: AppendOptions = {},
   outboxRules: readonly OutboxRule[] = [],
   inTransaction = false,
+  notifier?: CommitNotifier,
 ): Promise<AppendOutcome> {
   if (events.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
   const withIds = events.map((event) => ({
@@ -51,18 +55,22 @@ export async function appendEvents(
       payload: message.payload ?? {},
     })),
   );
+  const notifyAfterCommit = notifier !== undefined && !inTransaction;
   const parameters = [
     sessionId,
     options.expectedSeq ?? null,
     JSON.stringify(withIds),
     JSON.stringify(outboxRows),
+    !notifyAfterCommit,
   ];
   for (let attempt = 0; ; attempt += 1) {
     try {
       const result = await callAppend(database, parameters, inTransaction);
       if (result.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
       const appended = result.map(toSessionEvent);
-      return { success: true, events: appended, lastSeq: appended[appended.length - 1]!.seq };
+      const lastSeq = appended[appended.length - 1]!.seq;
+      if (notifyAfterCommit) notifier?.announce(sessionId, lastSeq);
+      return { success: true, events: appended, lastSeq };
     } catch (error) {
       if (isForeignKeyViolation(error))
         return explainRefusal(database, sessionId, options.expectedSeq);
@@ -80,7 +88,7 @@ async function callAppend(
   inTransaction: boolean,
 ): Promise<SessionEventRow[]> {
   const sql =
-    'select * from forja_append_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb) order by seq';
+    'select * from forja_append_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb, $5::boolean) order by seq';
   if (!inTransaction) return (await database.query<SessionEventRow>(sql, parameters)).rows;
   await database.query('savepoint forja_append');
   try {

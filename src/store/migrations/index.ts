@@ -7,6 +7,7 @@ import { ragTextSearch } from './0006-rag-text-search.ts';
 import { accounts } from './0007-accounts.ts';
 import { usageOnBehalfOf } from './0008-usage-on-behalf-of.ts';
 import { interruptedCalls } from './0009-interrupted-calls.ts';
+import { appendNotifyAfterCommit } from './0010-append-notify-after-commit.ts';
 import { laneLeases } from './0011-lane-leases.ts';
 import type { Migration } from './migration.ts';
 
@@ -21,5 +22,6 @@ export const migrations: readonly Migration[] = [
   accounts,
   usageOnBehalfOf,
   interruptedCalls,
+  appendNotifyAfterCommit,
   laneLeases,
 ];

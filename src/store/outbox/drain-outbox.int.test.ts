@@ -30,6 +30,31 @@ describe.each(testDatabaseEngines())('outbox drain on $name', (engine) => {
       )
     ).rows[0]!.count;
 
+  it('commits after the row that used up the time budget, leaving the rest of the batch to the next drain', async () => {
+    const mine = `t_${randomUUID()}`;
+    await enqueue(mine, 3);
+    const slowly = {
+      aggregateTypes: [mine],
+      timeBudgetMs: 1,
+      handle: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { outcome: 'processed' as const };
+      },
+    };
+    expect(await drainOutbox(database, slowly)).toEqual({
+      processed: 1,
+      failed: 0,
+      stopped: null,
+      outOfTime: true,
+    });
+    expect(await pendingCount(mine)).toBe(2);
+    expect(await drainOutbox(database, { ...slowly, timeBudgetMs: 60_000 })).toEqual({
+      processed: 2,
+      failed: 0,
+      stopped: null,
+    });
+  });
+
   it('processes pending rows of its aggregate types in id order and leaves other types alone', async () => {
     const mine = `t_${randomUUID()}`;
     const other = `t_${randomUUID()}`;

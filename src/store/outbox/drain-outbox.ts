@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Database, Queryable } from '../database.ts';
 import type { OutboxHandlerResult, OutboxRow } from './outbox-row.ts';
 
@@ -11,12 +12,20 @@ export interface DrainOptions {
   handle: (row: OutboxRow, transaction: Queryable) => Promise<OutboxHandlerResult>;
   /** Delay before a failed row is tried again, by attempt number (1, 2, …). */
   retryDelayMs?: (attempts: number) => number;
+  /**
+   * Takes no further row once the transaction has run this long: it commits, and the rest of the batch waits
+   * for the next cycle (`outOfTime` says so). On PGlite a transaction's queries run on the process's own
+   * thread, so this bounds how long one drain holds the event loop (issue 19, ADR 0181).
+   */
+  timeBudgetMs?: number;
 }
 
 export interface DrainReport {
   processed: number;
   failed: number;
   stopped: { rowId: number; reason: string } | null;
+  /** The time budget ended the batch before its last row: more rows may be pending. */
+  outOfTime?: true;
 }
 
 const DEFAULT_BATCH_SIZE = 100;
@@ -34,12 +43,21 @@ export function defaultRetryDelayMs(attempts: number): number {
  */
 export async function drainOutbox(database: Database, options: DrainOptions): Promise<DrainReport> {
   return database.transaction(async (transaction) => {
+    const startedAt = performance.now();
     const batch = await transaction.query<OutboxRowRecord>(SELECT_BATCH_SQL, [
       options.aggregateTypes,
       options.batchSize ?? DEFAULT_BATCH_SIZE,
     ]);
     const report: DrainReport = { processed: 0, failed: 0, stopped: null };
-    for (const record of batch.rows) {
+    for (const [index, record] of batch.rows.entries()) {
+      if (
+        index > 0 &&
+        options.timeBudgetMs !== undefined &&
+        performance.now() - startedAt >= options.timeBudgetMs
+      ) {
+        report.outOfTime = true;
+        break;
+      }
       const row = toOutboxRow(record);
       await transaction.query('savepoint outbox_row');
       try {

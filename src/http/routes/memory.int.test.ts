@@ -134,7 +134,7 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     });
     expect((await call('POST', `/api/hypotheses/${UNKNOWN_ID}/accept`)).status).toBe(404);
 
-    await forja.memory.projector.runCycle();
+    await forja.memory.projector.catchUp();
     const context = await call('GET', `/api/projects/${projectId}/user-context`);
     expect(context.status).toBe(200);
     // Both were proposed in one append (same time), so their order is by id.
@@ -229,7 +229,7 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
     ]);
     expect(JSON.stringify(events)).not.toContain('ansiedade');
     expect(JSON.stringify(events)).not.toContain('45 anos');
-    await forja.memory.projector.runCycle();
+    await forja.memory.projector.catchUp();
     const context = await call('GET', `/api/projects/${projectId}/user-context`);
     expect(context.body).toEqual({
       project_id: projectId,
@@ -268,7 +268,7 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
         query: 'entrega antes das 6h',
       }),
     ).toMatchObject({ status: 200, body: { hits: [], degraded: false } });
-    await forja.memory.indexer.runCycle();
+    await forja.memory.indexer.catchUp();
     const found = await call('POST', `/api/projects/${projectId}/rag/search`, {
       query: 'entrega antes das 6h',
       k: 1,

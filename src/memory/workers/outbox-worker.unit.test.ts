@@ -34,6 +34,21 @@ describe('createOutboxWorker', () => {
     await worker.stop();
   });
 
+  it('catches up: cycles while a cycle fills its batch or runs out of time, and sums them', async () => {
+    const outOfTime: DrainReport = { ...report(1), outOfTime: true };
+    const answers = [outOfTime, report(2), outOfTime, report(1), report(5)];
+    const worker = createOutboxWorker({
+      intervalMs: 2000,
+      batchSize: 2,
+      runCycle: async () => answers.shift() ?? report(0),
+      onReport: () => undefined,
+      onError: () => undefined,
+    });
+    expect(await worker.catchUp()).toEqual({ processed: 5, failed: 0, stopped: null });
+    // The last answer was left: the short cycle before it had caught up.
+    expect(answers).toEqual([report(5)]);
+  });
+
   it('tells the cycle and its report when the worker is stopping, and not after a new start', async () => {
     vi.useFakeTimers();
     const stoppingSeen: boolean[] = [];

@@ -119,9 +119,11 @@ describe('signing in, in headless Chromium', { timeout: 180_000 }, () => {
     expect(events.find((event) => event.type === 'action.approved')?.actor).toBe(ana.id);
 
     await page.goto(`${served.url}/projects/${theirs.id}`);
+    // Each panel of the project page that asked says so (the budget and the members panel alike).
     await page
       .getByTestId('error-message')
       .filter({ hasText: `No project with id ${theirs.id}` })
+      .first()
       .waitFor();
 
     await page.getByTestId('sign-out').click();

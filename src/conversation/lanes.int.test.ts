@@ -1,47 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja } from '../composition.ts';
-import { loadConfig } from '../config/config.ts';
 import { rehydrate, type SessionEvent } from '../domain/conversation/index.ts';
-import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
+import type { ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { parallelLineScript, parallelModules } from './testing/parallel-line-script.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
+import { startLine as startSharedLine } from './testing/start-line.ts';
 
 const DEV_DELAY_MS = 1500;
 
-async function startLine(
-  engine: TestDatabaseEngine,
-  script: ScriptInput,
-  maxParallelTurns: number,
-) {
-  const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-lanes-'));
-  const loaded = loadConfig({
-    FORJA_DATA_DIR: dataDirectory,
-    FORJA_MAX_PARALLEL_TURNS: String(maxParallelTurns),
-  });
-  if (!loaded.ok) throw new Error(loaded.error.message);
-  const database = await engine.open();
-  const provider = createScriptedProvider({ script });
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
-    env: {},
-    database,
-    provider,
-  });
-  return {
-    forja,
-    provider,
-    close: async () => (
-      await forja.close(),
-      await database.close(),
-      await rm(dataDirectory, { recursive: true, force: true })
-    ),
-  };
-}
+/** A line whose turns run at most `maxParallelTurns` at once. */
+const startLine = (engine: TestDatabaseEngine, script: ScriptInput, maxParallelTurns: number) =>
+  startSharedLine(engine, script, { FORJA_MAX_PARALLEL_TURNS: String(maxParallelTurns) });
 
 const agentOf = (event: SessionEvent) => (event.payload as { agent?: string }).agent;
 const seqOf = (log: readonly SessionEvent[], type: string, agent: string) =>

@@ -1,37 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForja, type Forja } from '../composition.ts';
-import { loadConfig } from '../config/config.ts';
-import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
-import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
+import type { Forja } from '../composition.ts';
+import type { ScriptInput } from '../gateway/providers/index.ts';
+import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 import { ARQUITETO, BRIEF, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
 import { LINE_MESSAGES } from './testing/play-up-to-the-devs.ts';
-
-/** A Forja on a fresh database and data directory (the Arquiteto's tools write the project's repository). */
-async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
-  const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-rejected-handoffs-'));
-  const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory });
-  if (!loaded.ok) throw new Error(loaded.error.message);
-  const database = await engine.open();
-  const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
-    env: {},
-    database,
-    provider: createScriptedProvider({ script }),
-  });
-  return {
-    forja,
-    close: async () => (
-      await forja.close(),
-      await database.close(),
-      await rm(dataDirectory, { recursive: true, force: true })
-    ),
-  };
-}
+import { startLine } from './testing/start-line.ts';
 
 type Handoff = { id: string; from_agent: string; to_agent: string; status: string };
 

@@ -7,10 +7,17 @@ import { loadConfig } from '../../config/config.ts';
 import { createScriptedProvider, type ScriptInput } from '../../gateway/providers/index.ts';
 import type { TestDatabaseEngine } from '../../store/testing/test-databases.ts';
 
-/** A Forja of its own data directory and database playing `script`; `close` removes everything. */
-export async function startLine(engine: TestDatabaseEngine, script: ScriptInput) {
-  const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-production-line-'));
-  const loaded = loadConfig({ FORJA_DATA_DIR: dataDirectory });
+/**
+ * A Forja of its own data directory and database playing `script`, with `settings` (e.g.
+ * `FORJA_MAX_PARALLEL_TURNS`) added to its configuration; `close` removes everything.
+ */
+export async function startLine(
+  engine: TestDatabaseEngine,
+  script: ScriptInput,
+  settings: Record<string, string> = {},
+) {
+  const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-line-'));
+  const loaded = loadConfig({ ...settings, FORJA_DATA_DIR: dataDirectory });
   if (!loaded.ok) throw new Error(loaded.error.message);
   const database = await engine.open();
   const provider = createScriptedProvider({ script });

@@ -83,17 +83,19 @@ export function inLane<T>(
 /**
  * Does what the agent's lane owes according to the log, holding the lane: goes on with a turn in progress
  * (a process that died, or a message another process stored while this one held the lane), answers an
- * unanswered message, runs a pending kickoff, or nothing. Decided in the lane, so running it twice is harmless.
+ * unanswered message, runs a pending kickoff, gives the sender of a rejected handoff its turn, or nothing.
+ * Decided in the lane, so running it twice is harmless. A `line` pick-up (start-up resume) waits for a turn slot.
  */
 export async function pickUpLane(
   dependencies: ConversationDependencies,
   sessionId: string,
   agent: string,
+  priority: TurnPriority = 'person',
 ): Promise<TurnResult> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return { status: 'not_started', reason: `no session ${sessionId}` };
   const hasRuntime = (slug: string) => dependencies.catalog.get(slug) !== null;
-  const picked = inLane(dependencies, sessionId, agent, 'person', async (): Promise<TurnResult> => {
+  const picked = inLane(dependencies, sessionId, agent, priority, async (): Promise<TurnResult> => {
     const view = await dependencies.views.load(sessionId);
     const work = pendingLaneWork(view.state, view.events, agent, hasRuntime);
     if (work === null) return { status: 'not_started', reason: 'nothing pending in the lane' };

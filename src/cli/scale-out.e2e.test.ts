@@ -237,6 +237,9 @@ describe.each(serverUrl ? [serverUrl] : [])(
         }
         expect(usage['reserved_tokens']).toBe(0);
         expect(usage['total_tokens']).toBeLessThanOrEqual(budget + reservation);
+        console.info(
+          `budget race on two processes: ${completed.length} completed, ${refused.length} refused, ${calls.length - callsBefore} provider calls; spent ${usage['total_tokens']} of a budget of ${budget} (one reservation: ${reservation})`,
+        );
         // A refusal holds while it is true: with the budget raised, a refused session's next message is answered.
         await call(`${bases[0]}/api/projects/${first.projectId}/budget`, 'PUT', {
           max_tokens: usage['total_tokens'] + reservationAtMost,

@@ -15,6 +15,7 @@ import {
   type ConversationService,
 } from './conversation/conversation-service.ts';
 import { createTurnSlots } from './conversation/turn-slots.ts';
+import { createTurnStops } from './conversation/turn-stops.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
 import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
@@ -296,6 +297,7 @@ export async function createForja(
       queue: createSessionQueue(),
       leases,
       slots: createTurnSlots(config.maxParallelTurns),
+      stops: createTurnStops(),
       views,
       contextManager,
       newId: randomUUID,

@@ -15,6 +15,7 @@ import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { turnRoutes } from './routes/turns.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
 
@@ -59,6 +60,7 @@ export function createApp(dependencies: AppDependencies) {
     architectureRoutes,
     memoryRoutes,
     agentContextRoutes,
+    turnRoutes,
   ])
     app.route('/', routes(dependencies));
 

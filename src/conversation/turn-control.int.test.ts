@@ -9,6 +9,9 @@ import {
 import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
 import { requestJson, startTestForja } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
+import { LINE_MESSAGES } from './testing/play-up-to-the-devs.ts';
+import { UP_TO_ARQUITETO } from './testing/production-line-script.ts';
+import { startLine } from './testing/start-line.ts';
 
 const LONG = Array.from({ length: 60 }, (_, index) => `palavra${index}`).join(' ');
 
@@ -173,6 +176,46 @@ describe.each(testDatabaseEngines())('turn control on $name', (engine) => {
       body: { error: { code: 'not_last_turn' } },
     });
     started.provider.assertAllTurnsConsumed();
+  });
+
+  it("retries the PO's failed kickoff from where it failed: its handoff is completed, the backlog declared once", async () => {
+    // The PO declares the backlog, then its next model call fails: its handoff stayed "accepted" (issue 16).
+    const script = [
+      ...UP_TO_ARQUITETO.slice(0, 5),
+      { agent: 'po', fail: { status: 400, message: 'the provider refused' } },
+      ...UP_TO_ARQUITETO.slice(5),
+    ];
+    const line = await startLine(engine, { turns: script });
+    forja = { ...line.forja, close: line.close };
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    for (const text of LINE_MESSAGES) {
+      await post(forja, sessionId, text);
+      await forja.conversation.idle(sessionId);
+    }
+    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
+    await forja.conversation.idle(sessionId);
+    const handoffs = async () =>
+      (await requestJson(forja!, 'GET', `/api/sessions/${sessionId}/handoffs`)).body.handoffs.map(
+        (handoff: { to_agent: string; status: string }) => [handoff.to_agent, handoff.status],
+      );
+    expect(await handoffs()).toEqual([['po', 'accepted']]);
+    const failedTurn = turnIdOf(await forja.eventLog.read(sessionId), 'turn.failed');
+
+    expect(await control(forja, sessionId, failedTurn, 'retry')).toMatchObject({ status: 202 });
+    await forja.conversation.idle(sessionId);
+    expect(await handoffs()).toEqual([
+      ['po', 'completed'],
+      ['arquiteto', 'offered'],
+    ]);
+    const log = await forja.eventLog.read(sessionId);
+    const tools = log
+      .filter((e) => e.type === 'tool.completed')
+      .map((e) => (e.payload as { tool: string }).tool);
+    expect(tools.filter((tool) => tool === 'declare_backlog')).toHaveLength(1);
+    expect(rehydrate(log).turns_in_progress).toEqual([]);
+    line.provider.assertAllTurnsConsumed();
   });
 
   it('answers 404 for an unknown turn or session and 400 naming a bad id', async () => {

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { fields, list, optionalText, text, whole } from './read.ts';
+import { endLane } from './apply-turn-control.ts';
 import { devProgress, isDevAgent, type SessionDraft } from './session-draft.ts';
 
 /** Folds the conversation events: messages, turns, activations, readiness, tools, failures. */
@@ -39,8 +40,20 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       const tools = calls.map((call) => text(call['name'])).filter((name) => name !== '');
       const said = text(payload['text']);
       if (said.trim() !== '' || tools.length > 0)
-        draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
-      if (tools.length === 0) draft.openTurns.delete(turnId);
+        draft.chat.push({
+          kind: 'agent',
+          seq: event.seq,
+          agent,
+          text: said,
+          tools,
+          turnId,
+          eventId: event.id,
+        });
+      if (tools.length > 0) draft.toolTurns.add(turnId);
+      if (tools.length === 0) {
+        draft.openTurns.delete(turnId);
+        endLane(draft, agent, turnId, 'answered', event, true);
+      }
       if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
       return;
     }
@@ -54,12 +67,15 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
         agent,
         reason: text(payload['reason'], 'unknown'),
         message: text(payload['message']),
+        turnId,
       });
+      endLane(draft, agent, turnId, 'failed', event, false);
       if (isDevAgent(agent)) devProgress(draft, agent).failures += 1;
       return;
     case 'toolloop.limit_reached':
       draft.openTurns.delete(turnId);
       draft.chat.push({ kind: 'limit', seq: event.seq, agent, ceiling: whole(payload['ceiling']) });
+      endLane(draft, agent, turnId, 'limit_reached', event, false);
       return;
     case 'budget.exceeded':
       draft.chat.push({

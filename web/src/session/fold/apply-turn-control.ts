@@ -1,0 +1,87 @@
+import type { StoredEvent } from '../../api/types.ts';
+import { fields, text } from './read.ts';
+import type { SessionDraft } from './session-draft.ts';
+
+/** How a lane's last turn ended, as the server's rules read it (ADR 0220): what Retry and Regenerate act on. */
+export type LaneEnd = {
+  turnId: string;
+  outcome: 'answered' | 'failed' | 'stopped' | 'limit_reached';
+  answerEventId: string | null;
+  endedSeq: number;
+  usedTools: boolean;
+};
+
+/** Records how `agent`'s turn ended. */
+export function endLane(
+  draft: SessionDraft,
+  agent: string,
+  turnId: string,
+  outcome: LaneEnd['outcome'],
+  event: StoredEvent,
+  answered: boolean,
+): void {
+  if (turnId === '') return;
+  draft.laneEnds.set(agent, {
+    turnId,
+    outcome,
+    answerEventId: answered ? event.id : null,
+    endedSeq: event.seq,
+    usedTools: draft.toolTurns.has(turnId),
+  });
+}
+
+/** Folds `turn.stopped`, `turn.retried` and `answer.superseded`. */
+export function applyTurnControl(draft: SessionDraft, event: StoredEvent): void {
+  const payload = fields(event.payload);
+  const agent = text(payload['agent'], event.actor);
+  const turnId = text(payload['turn_id']);
+  switch (event.type) {
+    case 'turn.stopped': {
+      const said = text(payload['text']);
+      draft.openTurns.delete(turnId);
+      if (said.trim() !== '')
+        draft.chat.push({
+          kind: 'agent',
+          seq: event.seq,
+          agent,
+          text: said,
+          tools: [],
+          turnId,
+          eventId: event.id,
+          stopped: true,
+        });
+      else draft.chat.push({ kind: 'stopped', seq: event.seq, agent });
+      endLane(draft, agent, turnId, 'stopped', event, said.trim() !== '');
+      return;
+    }
+    case 'turn.retried':
+      draft.openTurns.set(turnId, { turnId, agent, kind: 'message', paused: false });
+      return;
+    case 'answer.superseded': {
+      // The new answer takes its place; the old one stays in the log, not in the chat.
+      const superseded = text(payload['event_id']);
+      draft.chat = draft.chat.filter(
+        (item) => !(item.kind === 'agent' && item.eventId === superseded),
+      );
+      return;
+    }
+  }
+}
+
+export const TURN_CONTROL_EVENTS = new Set(['turn.stopped', 'turn.retried', 'answer.superseded']);
+
+/** The turns the person may retry or regenerate now, by the server's rules (ADR 0220). */
+export function turnControls(draft: SessionDraft): { retry: string[]; regenerate: string[] } {
+  const retry: string[] = [];
+  const regenerate: string[] = [];
+  for (const [agent, end] of draft.laneEnds) {
+    const busy = [...draft.openTurns.values()].some((turn) => turn.agent === agent);
+    if (busy || !draft.activeAgents.includes(agent)) continue;
+    if (end.outcome === 'failed') retry.push(end.turnId);
+    const wroteAfter = draft.chat.some(
+      (item) => item.kind === 'user' && item.to === agent && item.seq > end.endedSeq,
+    );
+    if (end.answerEventId !== null && !end.usedTools && !wroteAfter) regenerate.push(end.turnId);
+  }
+  return { retry, regenerate };
+}

@@ -36,8 +36,11 @@ const post = (forja: Forja, sessionId: string, text: string) =>
   requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
 const control = (forja: Forja, sessionId: string, turnId: string, verb: string) =>
   requestJson(forja, 'POST', `/api/sessions/${sessionId}/turns/${turnId}/${verb}`);
-const turnIdOf = (log: SessionEvent[], type: string) =>
-  (log.findLast((event) => event.type === type)?.payload as { turn_id: string }).turn_id;
+const turnIdOf = (log: SessionEvent[], type: string) => {
+  const event = log.findLast((candidate) => candidate.type === type);
+  if (event === undefined) throw new Error(`no ${type} in the log`);
+  return (event.payload as { turn_id: string }).turn_id;
+};
 const reserved = async (forja: Forja) =>
   (
     await forja.database.query<{ tokens: number }>(

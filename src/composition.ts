@@ -297,7 +297,13 @@ export async function createForja(
       queue: createSessionQueue(),
       leases,
       slots: createTurnSlots(config.maxParallelTurns),
-      stops: createTurnStops(),
+      // On a server, Stop pressed in another process reaches the turn through the notifications (ADR 0220).
+      stops: createTurnStops(
+        leases.shared
+          ? (sessionId, afterSeq, listener) =>
+              notifications.subscribe(sessionId, afterSeq, listener)
+          : undefined,
+      ),
       views,
       contextManager,
       newId: randomUUID,

@@ -23,10 +23,12 @@ export type TurnControlled = {
   turn_id: string;
   events: SessionEvent[];
   turn: Promise<TurnResult> | null;
+  /** Stop only: the turn runs in another process, which was asked to stop it (`turn.stop_requested`). */
+  requested?: boolean;
 };
 
 const LANE_ELSEWHERE =
-  'the turn runs in another Forja process on this server; stop it from there, or wait for it to end';
+  'the turn runs in another Forja process on this server; wait for it to end, then try again';
 
 type Located = { projectId: string; agent: string } | Refusal;
 
@@ -64,8 +66,8 @@ const refused = (check: TurnControlCheck<unknown>): Refusal =>
 
 /**
  * Stop: the turn running in this process is aborted (its model call settles with what it streamed, ADR 0130) and
- * ends as `turn.stopped` with that text. A turn whose loop does not run here is stopped in its lane; a lane
- * another process holds is a 409 (`lane_elsewhere`).
+ * ends as `turn.stopped` with that text. A turn whose loop does not run here is stopped in its lane; when another
+ * process holds the lane, `turn.stop_requested` is appended and that process stops the turn when it hears of it.
  */
 export async function stopTurn(
   dependencies: ConversationDependencies,
@@ -81,7 +83,14 @@ export async function stopTurn(
     ? await stoppedEvent(dependencies, sessionId, turnId)
     : await stopInLane(dependencies, sessionId, located.agent, turnId, actor);
   if ('ok' in stopped) return stopped;
-  return { ok: true, agent: located.agent, turn_id: turnId, events: [stopped], turn: null };
+  return {
+    ok: true,
+    agent: located.agent,
+    turn_id: turnId,
+    events: [stopped],
+    turn: null,
+    requested: stopped.type === EVENT_TYPES.turnStopRequested,
+  };
 }
 
 async function stoppedEvent(
@@ -130,9 +139,26 @@ async function stopInLane(
     });
   } catch (error) {
     if (error instanceof LaneHeldElsewhereError)
-      return refusal(409, 'lane_elsewhere', LANE_ELSEWHERE);
+      return requestStop(dependencies, sessionId, turnId, actor);
     throw error;
   }
+}
+
+/** The lane runs in another process: the request is stored for it (it listens while the turn runs, ADR 0220). */
+async function requestStop(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  turnId: string,
+  actor: string,
+): Promise<SessionEvent | Refusal> {
+  const view = await dependencies.views.load(sessionId);
+  const check = canStop(view.state, turnId);
+  if (!check.ok) return refused(check);
+  const decision = decide({ type: 'RequestStop', turn_id: turnId, actor }, view.state);
+  if (!decision.ok) return refusal(409, 'turn_not_running', decision.reason);
+  const appended = await dependencies.eventLog.append(sessionId, decision.events);
+  if (!appended.success) return refusal(409, 'conflict', appended.error.message);
+  return appended.events[0]!;
 }
 
 /** Retry: the failed turn is in progress again (`turn.retried`) and its loop goes on from its own events. */

@@ -1,6 +1,11 @@
 import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
-import { decide, turnInProgress, type TurnKind } from '../domain/conversation/index.ts';
+import {
+  decide,
+  stopRequestedBy,
+  turnInProgress,
+  type TurnKind,
+} from '../domain/conversation/index.ts';
 import { findSession, LaneHeldElsewhereError } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { pendingLaneWork } from './lane-work.ts';
@@ -166,7 +171,13 @@ export async function continueTurn(
   const module = agentSlug.startsWith('dev:') ? agentSlug.slice('dev:'.length) : null;
   const turnId = turnInProgress(view.state, agentSlug)?.turn_id ?? '';
   // Stoppable by the person while it runs here (ADR 0220).
-  const result = await dependencies.stops.track(turnId, (signal) =>
+  const tracked = {
+    sessionId,
+    turnId,
+    afterSeq: view.state.last_seq,
+    requestedBy: stopRequestedBy(view.events, turnId),
+  };
+  const result = await dependencies.stops.track(tracked, (signal) =>
     runToolLoop(dependencies, agent, { projectId, sessionId, module, view, signal }),
   );
   const after = await dependencies.views.load(sessionId);

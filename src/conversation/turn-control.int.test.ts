@@ -1,5 +1,7 @@
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Forja } from '../composition.ts';
+import { createForja, type Forja } from '../composition.ts';
+import { loadConfig } from '../config/config.ts';
 import { rehydrate, type SessionEvent } from '../domain/conversation/index.ts';
 import {
   createScriptedProvider,
@@ -234,3 +236,52 @@ describe.each(testDatabaseEngines())('turn control on $name', (engine) => {
     expect(JSON.stringify(bad.body)).toContain('turnId');
   });
 });
+
+describe.each(testDatabaseEngines().filter((engine) => engine.name === 'postgres'))(
+  'turn control across two processes on $name',
+  (engine) => {
+    it('stops a turn another process streams: the request is stored, the owner stops it and keeps the partial text', async () => {
+      const database = await engine.open();
+      const loaded = loadConfig({});
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const open = (script: ScriptInput) =>
+        createForja(loaded.config, pino({ level: 'silent' }), {
+          env: {},
+          database,
+          provider: createScriptedProvider({ script }),
+        });
+      const owner = await open({ turns: [{ agent: 'criativo', text: LONG, pace_ms: 50 }] });
+      const other = await open({ turns: [] });
+      try {
+        const { sessionId } = await newSessionThroughApi(owner);
+        await requestJson(owner, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+        const firstDelta = new Promise<string>((resolve) =>
+          owner.liveTurns.subscribe(sessionId, (message) => {
+            if (message.type === 'agent.delta') resolve(message.turn_id);
+          }),
+        );
+        await post(owner, sessionId, 'Conte uma história');
+        const turnId = await firstDelta;
+        const asked = await control(other, sessionId, turnId, 'stop');
+        expect(asked).toMatchObject({
+          status: 202,
+          body: { turn_id: turnId, events: [{ type: 'turn.stop_requested' }] },
+        });
+        await owner.conversation.idle(sessionId);
+        const log = await owner.eventLog.read(sessionId);
+        const stopped = log.find((event) => event.type === 'turn.stopped');
+        const partial = (stopped?.payload as { text: string; by: string }).text;
+        expect(stopped?.payload).toMatchObject({ turn_id: turnId, by: 'user' });
+        expect(partial.startsWith('palavra0')).toBe(true);
+        expect(partial.length).toBeLessThan(LONG.length);
+        expect(log.filter((event) => event.type === 'agent.response')).toEqual([]);
+        expect(rehydrate(log).turns_in_progress).toEqual([]);
+        expect(await reserved(owner)).toBe(0);
+      } finally {
+        await other.close();
+        await owner.close();
+        await database.close();
+      }
+    });
+  },
+);

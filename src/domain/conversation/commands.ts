@@ -49,6 +49,7 @@ export type ConversationCommand =
       readonly text: string;
       readonly actor?: string;
     }
+  | { readonly type: 'RequestStop'; readonly turn_id: string; readonly actor?: string }
   | { readonly type: 'RetryTurn'; readonly turn_id: string; readonly actor?: string }
   | {
       readonly type: 'RegenerateAnswer';

@@ -23,7 +23,7 @@ export type {
   TurnInProgress,
   LaneEnd,
 } from './conversation-state.ts';
-export { canRegenerate, canRetry, canStop, knownTurn } from './turn-control.ts';
+export { canRegenerate, canRetry, canStop, knownTurn, stopRequestedBy } from './turn-control.ts';
 export type { TurnControlCheck, TurnControlRule } from './turn-control.ts';
 export {
   AnswerSupersededPayloadSchema,

@@ -142,6 +142,40 @@ export function decideStopTurn(command: CommandOf<'StopTurn'>, state: Conversati
   });
 }
 
+/** Stop, asked of the process that runs the turn: the same rule, recorded for it to act on. */
+export function decideRequestStop(
+  command: CommandOf<'RequestStop'>,
+  state: ConversationState,
+): Decision {
+  const check = canStop(state, command.turn_id);
+  if (!check.ok) return refused(check);
+  const by = command.actor ?? PERSON_ACTOR;
+  return accept({
+    type: EVENT_TYPES.turnStopRequested,
+    actor: by,
+    payload: { v: 1, agent: check.turn.agent, turn_id: check.turn.turn_id, by },
+  });
+}
+
+/**
+ * Who asked to stop the turn `turnId` since it started, read backwards from the end of the log to the turn's
+ * start (so it costs the turn's length); null when nobody did.
+ */
+export function stopRequestedBy(
+  events: readonly { type: string; payload: unknown }[],
+  turnId: string,
+): string | null {
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index]!;
+    const payload = event.payload as { turn_id?: unknown; by?: unknown } | null;
+    if (payload?.turn_id !== turnId) continue;
+    if (event.type === EVENT_TYPES.turnStopRequested)
+      return typeof payload.by === 'string' ? payload.by : PERSON_ACTOR;
+    if (event.type === EVENT_TYPES.turnStarted) return null;
+  }
+  return null;
+}
+
 export function decideRetryTurn(
   command: CommandOf<'RetryTurn'>,
   state: ConversationState,

@@ -24,7 +24,7 @@ const params = z.object({ id: idParameter('id'), turnId: idParameter('turnId') }
 const VERBS = {
   stop: {
     summary:
-      'Stop a running turn: its model call is aborted and it ends as turn.stopped with the text streamed so far (409 naming the rule when it cannot be stopped)',
+      'Stop a running turn: its model call is aborted and it ends as turn.stopped with the text streamed so far (200); when another process runs it, turn.stop_requested is recorded for that process (202); 409 naming the rule when it cannot be stopped',
     status: 200 as const,
   },
   retry: {
@@ -50,6 +50,14 @@ const route = (verb: keyof typeof VERBS) =>
         TurnControlledSchema,
         verb === 'stop' ? 'The turn.stopped event' : 'Recorded; the turn streams over SSE',
       ),
+      ...(verb === 'stop'
+        ? {
+            202: jsonContent(
+              TurnControlledSchema,
+              'The turn.stop_requested event: another process runs the turn and stops it',
+            ),
+          }
+        : {}),
       ...errorResponses(400, 404, 409, 413, 415),
     },
   });
@@ -70,7 +78,7 @@ export function turnRoutes({ conversation }: AppDependencies) {
       if (!outcome.ok)
         return context.json(apiError(outcome.code, outcome.message), outcome.status) as never;
       const body = { agent: outcome.agent, turn_id: outcome.turn_id, events: outcome.events };
-      return context.json(body, VERBS[verb].status) as never;
+      return context.json(body, outcome.requested === true ? 202 : VERBS[verb].status) as never;
     });
   }
   return app;

@@ -269,9 +269,11 @@ describe.each(testDatabaseEngines().filter((engine) => engine.name === 'postgres
         });
         await owner.conversation.idle(sessionId);
         const log = await owner.eventLog.read(sessionId);
-        const stopped = log.find((event) => event.type === 'turn.stopped');
-        const partial = (stopped?.payload as { text: string; by: string }).text;
-        expect(stopped?.payload).toMatchObject({ turn_id: turnId, by: 'user' });
+        const stopped = log.filter((event) => event.type === 'turn.stopped');
+        expect(stopped.map((event) => event.payload)).toMatchObject([
+          { turn_id: turnId, by: 'user' },
+        ]);
+        const partial = (stopped[0]!.payload as { text: string }).text;
         expect(partial.startsWith('palavra0')).toBe(true);
         expect(partial.length).toBeLessThan(LONG.length);
         expect(log.filter((event) => event.type === 'agent.response')).toEqual([]);

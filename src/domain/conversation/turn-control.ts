@@ -158,8 +158,8 @@ export function decideRequestStop(
 }
 
 /**
- * Who asked to stop the turn `turnId` since it started, read backwards from the end of the log to the turn's
- * start (so it costs the turn's length); null when nobody did.
+ * Who asked to stop the current attempt of turn `turnId` (since it started or was retried), read backwards from
+ * the end of the log (so it costs the turn's length); null when nobody did.
  */
 export function stopRequestedBy(
   events: readonly { type: string; payload: unknown }[],
@@ -171,10 +171,19 @@ export function stopRequestedBy(
     if (payload?.turn_id !== turnId) continue;
     if (event.type === EVENT_TYPES.turnStopRequested)
       return typeof payload.by === 'string' ? payload.by : PERSON_ACTOR;
-    if (event.type === EVENT_TYPES.turnStarted) return null;
+    // A request before the turn (re)started or last ended was for an attempt that is over.
+    if (ATTEMPT_BOUNDARIES.has(event.type)) return null;
   }
   return null;
 }
+
+const ATTEMPT_BOUNDARIES: ReadonlySet<string> = new Set([
+  EVENT_TYPES.turnStarted,
+  EVENT_TYPES.turnRetried,
+  EVENT_TYPES.turnFailed,
+  EVENT_TYPES.turnStopped,
+  EVENT_TYPES.toolLoopLimitReached,
+]);
 
 export function decideRetryTurn(
   command: CommandOf<'RetryTurn'>,

@@ -6,7 +6,7 @@ import { decide } from './decide.ts';
 import { evolve } from './evolve.ts';
 import type { NewSessionEvent, SessionEvent } from './session-event.ts';
 import { eventIdForSeq } from './test-support/build-session-events.ts';
-import { canRegenerate, canRetry, canStop } from './turn-control.ts';
+import { canRegenerate, canRetry, canStop, stopRequestedBy } from './turn-control.ts';
 
 /**
  * Model-based check of Stop, Retry and Regenerate (ADR 0220): random steps by the person and by two agents'
@@ -23,17 +23,27 @@ type Step =
 
 const agent = fc.constantFrom('criativo', 'po');
 const pick = fc.nat({ max: 20 });
+// Weighted so lanes often end with an answer, a failure or a tool-using turn that a control then meets.
 const step: fc.Arbitrary<Step> = fc.oneof(
-  agent.map((agent) => ({ kind: 'message' as const, agent })),
-  agent.map((agent) => ({ kind: 'start' as const, agent })),
-  fc.record({ agent, tools: fc.boolean() }).map((s) => ({ kind: 'answer' as const, ...s })),
-  agent.map((agent) => ({ kind: 'fail' as const, agent })),
-  fc
-    .record({ pick, text: fc.constantFrom('', 'Half an') })
-    .map((s) => ({ kind: 'stop' as const, ...s })),
-  pick.map((pick) => ({ kind: 'retry' as const, pick })),
-  pick.map((pick) => ({ kind: 'regenerate' as const, pick })),
+  { weight: 1, arbitrary: agent.map((agent) => ({ kind: 'message' as const, agent })) },
+  { weight: 3, arbitrary: agent.map((agent) => ({ kind: 'start' as const, agent })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({ agent, tools: fc.boolean() })
+      .map((s) => ({ kind: 'answer' as const, ...s })),
+  },
+  { weight: 1, arbitrary: agent.map((agent) => ({ kind: 'fail' as const, agent })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ pick, text: fc.constantFrom('', 'Half an') })
+      .map((s) => ({ kind: 'stop' as const, ...s })),
+  },
+  { weight: 2, arbitrary: pick.map((pick) => ({ kind: 'retry' as const, pick })) },
+  { weight: 2, arbitrary: pick.map((pick) => ({ kind: 'regenerate' as const, pick })) },
 );
+const stepLists = fc.array(step, { minLength: 10, maxLength: 40 });
 
 const RULES =
   /^(turn_not_running|turn_awaits_approval|consolidation_turn|not_last_turn|turn_not_failed|lane_busy|agent_not_active|answer_used_tools|no_answer|person_wrote_after): /;
@@ -84,7 +94,8 @@ function run(steps: readonly Step[]) {
   };
   for (const [index, s] of steps.entries()) {
     const id = `t${index}`;
-    const at = (pick: number) => turnIds[pick % Math.max(turnIds.length, 1)] ?? 'none';
+    // Mostly one of the latest turns (the ones a control can act on), sometimes an older one.
+    const at = (pick: number) => turnIds[Math.max(0, turnIds.length - 1 - (pick % 4))] ?? 'none';
     if (s.kind === 'message')
       append([{ type: 'chat.message', actor: 'user', payload: { v: 1, text: 'hi', to: s.agent } }]);
     else if (s.kind === 'start') {
@@ -145,8 +156,9 @@ function run(steps: readonly Step[]) {
     } else if (s.kind === 'stop') control({ type: 'StopTurn', turn_id: at(s.pick), text: s.text });
     else if (s.kind === 'retry') control({ type: 'RetryTurn', turn_id: at(s.pick) });
     else {
+      const target = at(s.pick);
       turnIds.push(id);
-      control({ type: 'RegenerateAnswer', turn_id: at(s.pick), new_turn_id: id });
+      control({ type: 'RegenerateAnswer', turn_id: target, new_turn_id: id });
     }
   }
   return { checked, state };
@@ -158,7 +170,7 @@ const otherLanes = (state: ConversationState, agent: string) =>
 describe('turn control (ADR 0220)', () => {
   it('keeps one turn per lane, names a rule when it refuses, and leaves the other lanes alone', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      fc.property(stepLists, (steps) => {
         const { checked, state } = run(steps);
         const agents = state.turns_in_progress.map((turn) => turn.agent);
         expect(new Set(agents).size).toBe(agents.length);
@@ -181,7 +193,7 @@ describe('turn control (ADR 0220)', () => {
 
   it('stops only a running turn: its lane is idle after, with the partial text as its last answer', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      fc.property(stepLists, (steps) => {
         for (const { command, before, after, ok } of run(steps).checked) {
           if (command.type !== 'StopTurn') continue;
           expect(ok).toBe(canStop(before, command.turn_id).ok);
@@ -199,7 +211,7 @@ describe('turn control (ADR 0220)', () => {
 
   it('retries only the last turn of a lane when it failed, as the same turn from its own start', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      fc.property(stepLists, (steps) => {
         for (const { command, before, after, ok } of run(steps).checked) {
           if (command.type !== 'RetryTurn') continue;
           expect(ok).toBe(canRetry(before, command.turn_id).ok);
@@ -221,7 +233,7 @@ describe('turn control (ADR 0220)', () => {
 
   it('regenerates only the last plain answer: it leaves the history and a new turn answers the same history', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      fc.property(stepLists, (steps) => {
         for (const { command, before, after, ok } of run(steps).checked) {
           if (command.type !== 'RegenerateAnswer') continue;
           expect(ok).toBe(canRegenerate(before, command.turn_id).ok);
@@ -252,5 +264,25 @@ describe('turn control (ADR 0220)', () => {
       'turn_not_failed',
       'answer_used_tools',
     ]);
+  });
+
+  it('reads a stop request for the current attempt of a turn only', () => {
+    const event = (type: string, by?: string) => ({ type, payload: { turn_id: 't1', by } });
+    expect(
+      stopRequestedBy([event('turn.started'), event('turn.stop_requested', 'ana')], 't1'),
+    ).toBe('ana');
+    expect(stopRequestedBy([event('turn.started')], 't1')).toBeNull();
+    expect(stopRequestedBy([event('turn.stop_requested', 'ana')], 't2')).toBeNull();
+    expect(
+      stopRequestedBy(
+        [
+          event('turn.started'),
+          event('turn.stop_requested', 'ana'),
+          event('turn.failed'),
+          event('turn.retried'),
+        ],
+        't1',
+      ),
+    ).toBeNull();
   });
 });

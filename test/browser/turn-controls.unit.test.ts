@@ -72,4 +72,15 @@ describe('turn controls in the session fold (ADR 0220)', () => {
     expect(silent.chat.at(-1)).toMatchObject({ kind: 'stopped', agent: 'criativo' });
     expect(silent.controls).toEqual({ retry: [], regenerate: [] });
   });
+
+  it('offers no Retry on a failed consolidation: readiness runs it again', () => {
+    const view = foldSession(
+      log(
+        ['agent.activated', { v: 1, agent: 'criativo', handoff_id: null }],
+        ['turn.started', { v: 1, ...lane, turn_id: 't1', kind: 'consolidation' }],
+        ['turn.failed', { v: 1, ...lane, turn_id: 't1', reason: 'invalid_brief' }],
+      ),
+    );
+    expect(view.controls).toEqual({ retry: [], regenerate: [] });
+  });
 });

@@ -51,13 +51,14 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
         });
       if (tools.length > 0) draft.toolTurns.add(turnId);
       if (tools.length === 0) {
-        draft.openTurns.delete(turnId);
         endLane(draft, agent, turnId, 'answered', event, true);
+        draft.openTurns.delete(turnId);
       }
       if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
       return;
     }
     case 'turn.failed':
+      endLane(draft, agent, turnId, 'failed', event, false);
       draft.openTurns.delete(turnId);
       for (const [call, owner] of draft.pendingChecks)
         if (owner === agent) draft.pendingChecks.delete(call);
@@ -69,13 +70,12 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
         message: text(payload['message']),
         turnId,
       });
-      endLane(draft, agent, turnId, 'failed', event, false);
       if (isDevAgent(agent)) devProgress(draft, agent).failures += 1;
       return;
     case 'toolloop.limit_reached':
+      endLane(draft, agent, turnId, 'limit_reached', event, false);
       draft.openTurns.delete(turnId);
       draft.chat.push({ kind: 'limit', seq: event.seq, agent, ceiling: whole(payload['ceiling']) });
-      endLane(draft, agent, turnId, 'limit_reached', event, false);
       return;
     case 'budget.exceeded':
       draft.chat.push({

@@ -5,13 +5,14 @@ import type { SessionDraft } from './session-draft.ts';
 /** How a lane's last turn ended, as the server's rules read it (ADR 0220): what Retry and Regenerate act on. */
 export type LaneEnd = {
   turnId: string;
+  kind: string;
   outcome: 'answered' | 'failed' | 'stopped' | 'limit_reached';
   answerEventId: string | null;
   endedSeq: number;
   usedTools: boolean;
 };
 
-/** Records how `agent`'s turn ended. */
+/** Records how `agent`'s turn ended; called before the turn leaves `openTurns` (its kind is read there). */
 export function endLane(
   draft: SessionDraft,
   agent: string,
@@ -23,6 +24,7 @@ export function endLane(
   if (turnId === '') return;
   draft.laneEnds.set(agent, {
     turnId,
+    kind: draft.openTurns.get(turnId)?.kind ?? 'message',
     outcome,
     answerEventId: answered ? event.id : null,
     endedSeq: event.seq,
@@ -38,6 +40,7 @@ export function applyTurnControl(draft: SessionDraft, event: StoredEvent): void 
   switch (event.type) {
     case 'turn.stopped': {
       const said = text(payload['text']);
+      endLane(draft, agent, turnId, 'stopped', event, said.trim() !== '');
       draft.openTurns.delete(turnId);
       if (said.trim() !== '')
         draft.chat.push({
@@ -51,12 +54,13 @@ export function applyTurnControl(draft: SessionDraft, event: StoredEvent): void 
           stopped: true,
         });
       else draft.chat.push({ kind: 'stopped', seq: event.seq, agent });
-      endLane(draft, agent, turnId, 'stopped', event, said.trim() !== '');
       return;
     }
-    case 'turn.retried':
-      draft.openTurns.set(turnId, { turnId, agent, kind: 'message', paused: false });
+    case 'turn.retried': {
+      const kind = draft.laneEnds.get(agent)?.kind ?? 'message';
+      draft.openTurns.set(turnId, { turnId, agent, kind, paused: false });
       return;
+    }
     case 'answer.superseded': {
       // The new answer takes its place; the old one stays in the log, not in the chat.
       const superseded = text(payload['event_id']);
@@ -76,7 +80,8 @@ export function turnControls(draft: SessionDraft): { retry: string[]; regenerate
   const regenerate: string[] = [];
   for (const [agent, end] of draft.laneEnds) {
     const busy = [...draft.openTurns.values()].some((turn) => turn.agent === agent);
-    if (busy || !draft.activeAgents.includes(agent)) continue;
+    // A consolidation is run again by confirming readiness, not from its turn.
+    if (busy || !draft.activeAgents.includes(agent) || end.kind === 'consolidation') continue;
     if (end.outcome === 'failed') retry.push(end.turnId);
     const wroteAfter = draft.chat.some(
       (item) => item.kind === 'user' && item.to === agent && item.seq > end.endedSeq,

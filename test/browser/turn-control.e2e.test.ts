@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
@@ -7,6 +10,10 @@ import { gatedProvider } from './support/gated-provider.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
 import { newSession, sendMessage } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
+
+/** `FORJA_SCREENSHOTS=docs/screenshots` refreshes the README's turn-control screenshots. */
+const SCREENSHOTS =
+  process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
 
 const LONG = Array.from({ length: 40 }, (_, index) => `palavra${index}`).join(' ');
 
@@ -75,6 +82,8 @@ for (const viewport of [
       const retry = page.getByTestId('turn-failed').getByTestId('turn-retry');
       await retry.waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
+      const phone = viewport.width === 1280 ? '' : '-phone';
+      await page.screenshot({ path: join(SCREENSHOTS, `turn-control${phone}.png`) });
       await retry.click();
       await page.getByTestId('message-agent').filter({ hasText: 'Agora sim.' }).waitFor();
       await retry.waitFor({ state: 'detached' });

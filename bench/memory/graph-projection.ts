@@ -18,6 +18,9 @@ import {
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round } from '../lib/latency.ts';
 import { openBenchPglite, openBenchServer, type BenchDatabase } from '../lib/bench-databases.ts';
+import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
+import { handoffEvent } from '../../src/domain/handoffs/index.ts';
+import { MEMORY_EVENTS } from '../../src/domain/memory/index.ts';
 
 const EVENTS = 2000;
 const SESSIONS = 20;
@@ -67,49 +70,36 @@ export async function run(): Promise<BenchReport> {
 function eventFor(index: number): NewSessionEvent {
   const kind = index % 10;
   if (kind < 6)
-    return {
-      type: 'chat.message',
-      actor: 'user',
-      payload: {
-        v: 1,
-        text: `Mensagem ${index}: pão fresco entregue antes das 6h, por assinatura.`,
-      },
-    };
+    return SESSION_EVENTS.chatMessage.create('user', {
+      v: 1,
+      text: `Mensagem ${index}: pão fresco entregue antes das 6h, por assinatura.`,
+    });
   if (kind < 8)
-    return {
-      type: 'agent.response',
-      actor: 'criativo',
-      payload: {
-        v: 1,
-        agent: 'criativo',
-        text: `Resposta ${index}: quem são os primeiros clientes?`,
-      },
-    };
+    return SESSION_EVENTS.agentResponse.create('criativo', {
+      v: 1,
+      agent: 'criativo',
+      text: `Resposta ${index}: quem são os primeiros clientes?`,
+    });
   if (kind === 8)
-    return {
-      type: 'handoff.offered',
-      actor: 'system',
-      payload: {
-        v: 1,
-        handoff_id: `handoff-${index}`,
+    return handoffEvent(
+      {
+        id: `handoff-${index}`,
+        session_id: '',
         from_agent: 'criativo',
         to_agent: 'po',
         artifact_id: null,
         status: 'offered',
       },
-    };
-  return {
-    type: 'hypothesis.proposed',
-    actor: 'psicologo',
-    payload: {
-      v: 1,
-      hypothesis_id: `hypothesis-${index}`,
-      statement: 'Decide com exemplos',
-      evidence: [1],
-      trigger: { kind: 'session.ended', reason: 'completed' },
-      rag: { degraded: false },
-    },
-  };
+      'system',
+    );
+  return MEMORY_EVENTS.hypothesisProposed.create('psicologo', {
+    v: 1,
+    hypothesis_id: `hypothesis-${index}`,
+    statement: 'Decide com exemplos',
+    evidence: [1],
+    trigger: { kind: 'session.ended', reason: 'completed' },
+    rag: { degraded: false },
+  });
 }
 
 async function sessionsOf(database: Database, count: number): Promise<string[]> {
@@ -202,7 +192,7 @@ async function lag(
     for (let index = 0; appending; index += 1) {
       const session = sessions[index % SESSIONS]!;
       const outcome = await eventLog.append(session, [
-        { type: 'chat.message', actor: 'user', payload: { v: 1, text: `lag ${index}` } },
+        SESSION_EVENTS.chatMessage.create('user', { v: 1, text: `lag ${index}` }),
       ]);
       if (outcome.success) committedAt.set(`${session}#${outcome.lastSeq}`, performance.now());
       await sleep(APPEND_EVERY_MS);

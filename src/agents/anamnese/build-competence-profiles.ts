@@ -1,5 +1,4 @@
-import { competencyVocabulary } from '../../domain/memory/index.ts';
-import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
+import { competencyVocabulary, MEMORY_EVENTS } from '../../domain/memory/index.ts';
 import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
 import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
@@ -60,27 +59,23 @@ export async function buildCompetenceProfiles(
     vocabulary,
   );
   const toAppend: NewSessionEvent[] = [
-    ...profiles.map((profile) => ({
-      type: MEMORY_EVENT_TYPES.anamneseProfileRecorded,
-      actor: 'anamnese',
-      payload: {
+    ...profiles.map((profile) =>
+      MEMORY_EVENTS.anamneseProfileRecorded.create('anamnese', {
         v: 2,
         profile_id: dependencies.newId(),
         competency: profile.competency,
         level: profile.level,
         evidence: [...profile.evidence],
-      },
-    })),
-    ...refused.map((profile) => ({
-      type: MEMORY_EVENT_TYPES.anamneseProfileRefused,
-      actor: 'system',
-      payload: {
+      }),
+    ),
+    ...refused.map((profile) =>
+      MEMORY_EVENTS.anamneseProfileRefused.create('system', {
         v: 1,
         competency: profile.competency,
         categories: [...new Set(profile.violations.map((violation) => violation.category))],
         paths: profile.violations.map((violation) => violation.path),
-      },
-    })),
+      }),
+    ),
   ];
   if (toAppend.length === 0) return { status: 'recorded', events: [], problems };
   const appended = await dependencies.eventLog.append(trigger.sessionId, toAppend);

@@ -7,6 +7,7 @@ import { ANAMNESE_COMPETENCIES, ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-ki
 import { assembleAnamneseContext } from './assemble-anamnese-context.ts';
 import { parseProfiles } from './parse-profiles.ts';
 import { readProfiledCompetencies } from './read-profiled-competencies.ts';
+import { askCompanion } from '../companions/ask-companion.ts';
 
 export type AnamneseOutcome =
   | { status: 'recorded'; events: SessionEvent[]; problems: string[] }
@@ -36,22 +37,15 @@ export async function buildCompetenceProfiles(
     profiled,
     vocabulary,
   );
-  const outcome = await dependencies.gateway.runTurn({
+  const outcome = await askCompanion(dependencies.gateway, {
     projectId: trigger.projectId,
     sessionId: trigger.sessionId,
     agent: 'anamnese',
     system: context.report.prompt,
-    messages: [
-      { role: 'user', content: 'Mapeie as competências e responda apenas com o JSON pedido.' },
-    ],
-    tools: [],
+    instruction: 'Mapeie as competências e responda apenas com o JSON pedido.',
     maxOutputTokens: ANAMNESE_MAX_OUTPUT_TOKENS,
   });
-  if (outcome.status !== 'completed')
-    return {
-      status: 'failed',
-      reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message,
-    };
+  if (!outcome.ok) return { status: 'failed', reason: outcome.reason };
 
   const { profiles, refused, problems } = parseProfiles(
     outcome.text,

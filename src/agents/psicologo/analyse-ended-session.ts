@@ -8,6 +8,7 @@ import { assemblePsicologoContext } from './assemble-psicologo-context.ts';
 import { parseHypotheses } from './parse-hypotheses.ts';
 import { PSICOLOGO_MAX_OUTPUT_TOKENS } from './psicologo-kickoff.ts';
 import { MEMORY_EVENTS } from '../../domain/memory/index.ts';
+import { askCompanion } from '../companions/ask-companion.ts';
 
 export type PsicologoOutcome =
   | { status: 'proposed'; events: SessionEvent[]; problems: string[] }
@@ -25,20 +26,15 @@ export async function analyseEndedSession(
 ): Promise<PsicologoOutcome> {
   const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
   const context = await assemblePsicologoContext(dependencies, trigger, events);
-  const outcome = await dependencies.gateway.runTurn({
+  const outcome = await askCompanion(dependencies.gateway, {
     projectId: trigger.projectId,
     sessionId: trigger.sessionId,
     agent: 'psicologo',
     system: context.report.prompt,
-    messages: [{ role: 'user', content: 'Analise a sessão e responda apenas com o JSON pedido.' }],
-    tools: [],
+    instruction: 'Analise a sessão e responda apenas com o JSON pedido.',
     maxOutputTokens: PSICOLOGO_MAX_OUTPUT_TOKENS,
   });
-  if (outcome.status !== 'completed')
-    return {
-      status: 'failed',
-      reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message,
-    };
+  if (!outcome.ok) return { status: 'failed', reason: outcome.reason };
 
   const { hypotheses, refused, problems } = parseHypotheses(
     outcome.text,

@@ -105,3 +105,4 @@ export {
   type TriageWithRag,
 } from './rag/compose-triage-with-rag.ts';
 export { createMemory, type Memory, type MemoryOptions } from './create-memory.ts';
+export { wakeOnAppends } from './workers/wake-on-appends.ts';

@@ -31,6 +31,8 @@ import {
 import { openBenchPglite } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round } from '../lib/latency.ts';
+import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
+import { handoffEvent } from '../../src/domain/handoffs/index.ts';
 
 const ROUNDS = 3;
 const BACKLOG_EVENTS = 200;
@@ -139,36 +141,27 @@ const RESPONSE = [
 function eventFor(index: number): NewSessionEvent {
   const kind = index % 10;
   if (kind < 6)
-    return {
-      type: 'chat.message',
-      actor: 'user',
-      payload: {
-        v: 1,
-        text: `Mensagem ${index}: pão fresco entregue antes das 6h, por assinatura.`,
-      },
-    };
-  if (kind < 9)
-    return {
-      type: 'agent.response',
-      actor: 'criativo',
-      payload: {
-        v: 1,
-        agent: 'criativo',
-        text: `Resposta ${index}. ${RESPONSE} ${RESPONSE} ${RESPONSE}`,
-      },
-    };
-  return {
-    type: 'handoff.offered',
-    actor: 'system',
-    payload: {
+    return SESSION_EVENTS.chatMessage.create('user', {
       v: 1,
-      handoff_id: `handoff-${index}`,
+      text: `Mensagem ${index}: pão fresco entregue antes das 6h, por assinatura.`,
+    });
+  if (kind < 9)
+    return SESSION_EVENTS.agentResponse.create('criativo', {
+      v: 1,
+      agent: 'criativo',
+      text: `Resposta ${index}. ${RESPONSE} ${RESPONSE} ${RESPONSE}`,
+    });
+  return handoffEvent(
+    {
+      id: `handoff-${index}`,
+      session_id: '',
       from_agent: 'criativo',
       to_agent: 'po',
       artifact_id: null,
       status: 'offered',
     },
-  };
+    'system',
+  );
 }
 
 let appended = 0;

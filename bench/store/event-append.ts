@@ -9,6 +9,7 @@ import {
 import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round, summarise, timeInterleaved } from '../lib/latency.ts';
+import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
 
 const SINGLE_APPENDS = 2000;
 const BATCH_APPENDS = 400;
@@ -16,7 +17,7 @@ const BATCH_SIZE = 10;
 const WRITERS = [1, 4, 16];
 const CONCURRENT_EVENTS = 1600;
 const CONCURRENT_CHUNKS = 4;
-const PAYLOAD = {
+const PAYLOAD: { v: 1; text: string } = {
   v: 1,
   text: 'A bakery that delivers bread at dawn to the whole street, with a subscription.',
 };
@@ -59,11 +60,9 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
     [1, 2, 3, 4].map(() => createSession(database, { projectId: project.id })),
   );
   const payload = JSON.stringify(PAYLOAD);
-  const batch = Array.from({ length: BATCH_SIZE }, () => ({
-    type: 'chat.message',
-    actor: 'user',
-    payload: PAYLOAD,
-  }));
+  const batch = Array.from({ length: BATCH_SIZE }, () =>
+    SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
+  );
   let rawSeq = 1;
   let expectedSeq = 1;
   let rawBatchSeq = 1;
@@ -76,7 +75,7 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
     append: async () => {
       const outcome = await eventLog.append(
         appendSession!.id,
-        [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }],
+        [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)],
         { expectedSeq },
       );
       if (!outcome.success) throw new Error(outcome.error.message);
@@ -156,12 +155,12 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         ]),
       'append, W sessions': (writer) =>
         eventLog.append(appendSessions[writer]!.id, [
-          { type: 'chat.message', actor: 'user', payload: PAYLOAD },
+          SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
         ]),
       'raw INSERT, one session (baseline)': () =>
         database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
       'append, one session': () =>
-        eventLog.append(appendOne!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
+        eventLog.append(appendOne!.id, [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)]),
     };
     const durations: Record<string, number[]> = Object.fromEntries(
       Object.keys(cases).map((name) => [name, []]),

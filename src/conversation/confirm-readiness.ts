@@ -9,6 +9,7 @@ import {
   PERSON_ACTOR,
   READINESS_AGENT,
   turnInProgress,
+  SESSION_EVENTS,
 } from '../domain/conversation/index.ts';
 import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
@@ -151,16 +152,12 @@ async function consolidate(
       const { title, version } = (
         brief.events[0]!.payload as unknown as { data: { title: string; version: number } }
       ).data;
-      const closing = {
-        type: 'agent.response',
-        actor: 'criativo',
-        payload: {
-          v: 1,
-          ...lane,
-          text: `Product brief consolidado (v${version}): ${title}. Ofereci o trabalho ao PO.`,
-          usage_id: outcome.usageId,
-        },
-      };
+      const closing = SESSION_EVENTS.agentResponse.create('criativo', {
+        v: 1,
+        ...lane,
+        text: `Product brief consolidado (v${version}): ${title}. Ofereci o trabalho ao PO.`,
+        usage_id: outcome.usageId,
+      });
       const events = await dependencies.database.transaction(async (transaction) => {
         await insertHandoff(transaction, offered.handoff);
         return appendedOrStale(
@@ -248,11 +245,13 @@ async function failTurn(
   message: string,
 ): Promise<void> {
   await dependencies.eventLog.append(sessionId, [
-    {
-      type: 'turn.failed',
-      actor: 'system',
-      payload: { v: 1, turn_id: turnId, agent: READINESS_AGENT, reason, message },
-    },
+    SESSION_EVENTS.turnFailed.create('system', {
+      v: 1,
+      turn_id: turnId,
+      agent: READINESS_AGENT,
+      reason,
+      message,
+    }),
   ]);
   await dependencies.views.load(sessionId);
   dependencies.liveTurns.publish({

@@ -1,5 +1,5 @@
-import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
-import { LINE_EVENT_TYPES, lineModules } from '../agents/dev/line-events.ts';
+import { lineModules } from '../agents/dev/line-events.ts';
+import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
 import { readProjectBacklog } from '../agents/po/current-backlog.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
 import {
@@ -11,6 +11,7 @@ import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { inLane, startAndContinue } from './run-agent-turn.ts';
 import { SESSION_LANE } from './session-queue.ts';
+import { LINE_EVENTS } from '../domain/line/index.ts';
 
 /** What merging the line needs beyond the conversation: the project repositories and the sandbox. */
 export interface LineWorkspace {
@@ -120,11 +121,7 @@ export function mergeLine(
       }
       const checks = report.checks;
       await append(dependencies, sessionId, [
-        {
-          type: LINE_EVENT_TYPES.merged,
-          actor: 'system',
-          payload: { v: 1, module, commit: outcome.commit, checks },
-        },
+        LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit: outcome.commit, checks }),
       ]);
       merged.add(module);
       // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
@@ -145,11 +142,7 @@ export function mergeLine(
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = await line.workspaces.integrationHead(projectId);
       await append(dependencies, sessionId, [
-        {
-          type: LINE_EVENT_TYPES.completed,
-          actor: 'system',
-          payload: { v: 1, commit, modules: required },
-        },
+        LINE_EVENTS.lineCompleted.create('system', { v: 1, commit, modules: required }),
       ]);
     }
   });
@@ -177,7 +170,7 @@ async function reopen(
   failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string },
 ): Promise<void> {
   await append(dependencies, sessionId, [
-    { type: LINE_EVENT_TYPES.mergeFailed, actor: 'system', payload: { v: 1, module, ...failure } },
+    LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
   const agent = `dev:${module}`;
   void inLane(dependencies, sessionId, agent, 'line', () =>

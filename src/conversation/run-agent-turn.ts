@@ -1,4 +1,4 @@
-import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
+import { DEV_EVENT_TYPES } from '../domain/line/index.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
 import {
   decide,

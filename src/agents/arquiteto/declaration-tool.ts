@@ -3,7 +3,7 @@ import type {
   ArchitectureArtifactType,
   DeclarationValidation,
 } from '../../domain/architecture/index.ts';
-import { ARTIFACT_PAYLOAD_VERSION, artifactEventType } from '../../domain/artifacts/index.ts';
+import { ARTIFACT_PAYLOAD_VERSION, artifactEvent } from '../../domain/artifacts/index.ts';
 import {
   architectureDocFile,
   readProjectArchitecture,
@@ -56,13 +56,7 @@ export function declarationTool<Data extends { version: number }>(
       return {
         ok: true,
         result: `Recorded ${spec.type} version ${data.version}: ${spec.summarize(data)}.${replaced} ${docs}`,
-        events: [
-          {
-            type: artifactEventType(spec.type),
-            actor: context.agent,
-            payload: { v: ARTIFACT_PAYLOAD_VERSION, data },
-          },
-        ],
+        events: [artifactEvent(spec.type, context.agent, { v: ARTIFACT_PAYLOAD_VERSION, data })],
       };
     },
   };

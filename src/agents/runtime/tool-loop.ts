@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { turnInProgress, type PendingAction } from '../../domain/conversation/index.ts';
+import {
+  turnInProgress,
+  type PendingAction,
+  SESSION_EVENTS,
+} from '../../domain/conversation/index.ts';
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
 import type { EventLog, NewSessionEvent } from '../../store/index.ts';
@@ -115,11 +119,12 @@ export async function runToolLoop(
 
       case 'limit_reached':
         await append([
-          {
-            type: 'toolloop.limit_reached',
-            actor: agent.slug,
-            payload: { v: 1, ...lane, iterations: step.iterations, ceiling: agent.maxIterations },
-          },
+          SESSION_EVENTS.toolLoopLimitReached.create(agent.slug, {
+            v: 1,
+            ...lane,
+            iterations: step.iterations,
+            ceiling: agent.maxIterations,
+          }),
         ]);
         liveTurns.publish({
           type: 'agent.done',
@@ -135,19 +140,15 @@ export async function runToolLoop(
           .find((tool) => tool.name === step.call.name)
           ?.assessRisk?.(step.call.arguments ?? {});
         await append([
-          {
-            type: 'action.proposed',
-            actor: agent.slug,
-            payload: {
-              v: 1,
-              action_id: newId(),
-              tool_call_id: step.call.id,
-              ...lane,
-              tool: step.call.name,
-              args: step.call.arguments ?? {},
-              ...(risk === undefined ? {} : { risk }),
-            },
-          },
+          SESSION_EVENTS.actionProposed.create(agent.slug, {
+            v: 1,
+            action_id: newId(),
+            tool_call_id: step.call.id,
+            ...lane,
+            tool: step.call.name,
+            args: step.call.arguments ?? {},
+            ...(risk === undefined ? {} : { risk }),
+          }),
         ]);
         break;
       }
@@ -161,19 +162,15 @@ export async function runToolLoop(
           state: view.state,
           events: view.events,
         });
-        const completed = {
-          type: 'tool.completed',
-          actor: agent.slug,
-          payload: {
-            v: 1,
-            ...lane,
-            tool_call_id: step.call.id,
-            tool: step.call.name,
-            args: step.call.arguments ?? {},
-            ok: outcome.ok,
-            result: outcome.result,
-          },
-        };
+        const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
+          v: 1,
+          ...lane,
+          tool_call_id: step.call.id,
+          tool: step.call.name,
+          args: step.call.arguments ?? {},
+          ok: outcome.ok,
+          result: outcome.result,
+        });
         await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
         break;
       }
@@ -198,17 +195,13 @@ export async function runToolLoop(
           const stopped = await stop('');
           if (stopped !== null) return stopped;
           await append([
-            {
-              type: 'turn.failed',
-              actor: 'system',
-              payload: {
-                v: 1,
-                turn_id: turnId,
-                agent: agent.slug,
-                reason: context.reason,
-                message: context.message,
-              },
-            },
+            SESSION_EVENTS.turnFailed.create('system', {
+              v: 1,
+              turn_id: turnId,
+              agent: agent.slug,
+              reason: context.reason,
+              message: context.message,
+            }),
           ]);
           liveTurns.publish({
             type: 'agent.done',
@@ -252,7 +245,7 @@ export async function runToolLoop(
             outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
           const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
           await append([
-            { type: 'turn.failed', actor: 'system', payload: { v: 1, ...lane, reason, message } },
+            SESSION_EVENTS.turnFailed.create('system', { v: 1, ...lane, reason, message }),
           ]);
           liveTurns.publish({
             type: 'agent.done',
@@ -270,17 +263,13 @@ export async function runToolLoop(
           ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
         }));
         await append([
-          {
-            type: 'agent.response',
-            actor: agent.slug,
-            payload: {
-              v: 1,
-              ...lane,
-              text: outcome.text,
-              ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-              usage_id: outcome.usageId,
-            },
-          },
+          SESSION_EVENTS.agentResponse.create(agent.slug, {
+            v: 1,
+            ...lane,
+            text: outcome.text,
+            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+            usage_id: outcome.usageId,
+          }),
         ]);
         if (toolCalls.length === 0) {
           liveTurns.publish({

@@ -2,6 +2,7 @@ export type { ArtifactDefinition } from './artifact-definition.ts';
 export {
   ARTIFACT_PAYLOAD_VERSION,
   StoredArtifactPayloadSchema,
+  artifactEvent,
   artifactEventType,
   artifactTypeOf,
 } from './artifact-payload.ts';

@@ -36,6 +36,8 @@ export const AgentResponsePayloadSchema = z.object({
   text: z.string(),
   turn_id: z.string().min(1).optional(),
   tool_calls: z.array(RecordedToolCallSchema).optional(),
+  /** The gateway's `token_usage` row of the call that produced it. */
+  usage_id: z.string().min(1).optional(),
 });
 
 /** `agent.activated` — the agent runs in this session; `handoff_id` is null only for user-started agents. */
@@ -63,6 +65,8 @@ export const TurnFailedPayloadSchema = z.object({
   turn_id: z.string().min(1),
   agent: z.string().min(1).optional(),
   reason: z.string(),
+  /** What went wrong, in words for the person (absent in older logs). */
+  message: z.string().optional(),
 });
 
 /** `readiness.confirmed` — the person pressed "Estou pronto para produzir". */
@@ -148,6 +152,24 @@ export const ContextCompactionFailedPayloadSchema = z.object({
   message: z.string(),
   left_out: z.number().int().nonnegative(),
   window_from_seq: z.number().int().nonnegative(),
+});
+
+/** `session.created` — always seq 1: the project the session belongs to and its title. */
+export const SessionCreatedPayloadSchema = z.object({
+  v: v1,
+  project_id: z.string().min(1),
+  title: z.string().nullable(),
+});
+
+/** `budget.exceeded` — the gateway refused `agent`'s call: the project's figures when it refused. */
+export const BudgetExceededPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  usage_id: z.string().min(1),
+  max_tokens: z.number().int().nonnegative(),
+  spent_tokens: z.number().int().nonnegative(),
+  reserved_tokens: z.number().int().nonnegative(),
+  requested_tokens: z.number().int().nonnegative(),
 });
 
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;

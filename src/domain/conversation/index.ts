@@ -40,10 +40,12 @@ export {
   ActionResolvedPayloadSchema,
   AgentActivatedPayloadSchema,
   AgentResponsePayloadSchema,
+  BudgetExceededPayloadSchema,
   ChatMessagePayloadSchema,
   ContextCompactedPayloadSchema,
   ContextCompactionFailedPayloadSchema,
   ReadinessConfirmedPayloadSchema,
+  SessionCreatedPayloadSchema,
   TURN_KINDS,
   ToolCompletedPayloadSchema,
   ToolLoopLimitReachedPayloadSchema,
@@ -79,3 +81,5 @@ export type { NewSessionEvent, SessionEvent } from './session-event.ts';
 export { UPCASTERS, upcast, versionOf } from './upcast.ts';
 export type { PayloadUpcaster, UpcasterTable } from './upcast.ts';
 export { writtenBeforeStart } from './written-before-start.ts';
+export { SESSION_EVENTS } from './session-events.ts';
+export type { ConversationEventMap } from './session-events.ts';

@@ -32,3 +32,4 @@ export { TRUNCATION_MARKER, truncateText } from './truncate-text.ts';
 export { detectTextLanguage, type TextLanguage } from './detect-text-language.ts';
 export { fuseRankedLists, RRF_CONSTANT } from './fuse-ranked-lists.ts';
 export { competencyVocabulary, matchCompetency } from './competency-vocabulary.ts';
+export { MEMORY_EVENTS, type MemoryEventMap } from './memory-events.ts';

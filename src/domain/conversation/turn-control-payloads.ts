@@ -12,6 +12,14 @@ export const TurnStoppedPayloadSchema = z.object({
   by: z.string().min(1),
 });
 
+/** `turn.stop_requested` — Stop pressed in a process that does not run the turn; its runner stops it. */
+export const TurnStopRequestedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  turn_id: z.string().min(1),
+  by: z.string().min(1),
+});
+
 /** `turn.retried` — the failed turn `turn_id` is in progress again, from where its events left it. */
 export const TurnRetriedPayloadSchema = z.object({
   v: v1,

@@ -4,6 +4,7 @@ import { activeAgent, turnInProgress } from './conversation-queries.ts';
 import type { ConversationState, LaneEnd, TurnInProgress } from './conversation-state.ts';
 import { accept, type Decision } from './decision.ts';
 import { EVENT_TYPES } from './event-types.ts';
+import { SESSION_EVENTS } from './session-events.ts';
 
 /**
  * The person's control over turns (ADR 0220): Stop a running turn, Retry a failed one, Regenerate the lane's
@@ -129,17 +130,16 @@ const refused = (check: { rule: TurnControlRule; reason: string }): Decision => 
 export function decideStopTurn(command: CommandOf<'StopTurn'>, state: ConversationState): Decision {
   const check = canStop(state, command.turn_id);
   if (!check.ok) return refused(check);
-  return accept({
-    type: EVENT_TYPES.turnStopped,
-    actor: command.actor ?? PERSON_ACTOR,
-    payload: {
+  const by = command.actor ?? PERSON_ACTOR;
+  return accept(
+    SESSION_EVENTS.turnStopped.create(by, {
       v: 1,
       agent: check.turn.agent,
       turn_id: check.turn.turn_id,
       text: command.text,
-      by: command.actor ?? PERSON_ACTOR,
-    },
-  });
+      by,
+    }),
+  );
 }
 
 /** Stop, asked of the process that runs the turn: the same rule, recorded for it to act on. */
@@ -150,11 +150,14 @@ export function decideRequestStop(
   const check = canStop(state, command.turn_id);
   if (!check.ok) return refused(check);
   const by = command.actor ?? PERSON_ACTOR;
-  return accept({
-    type: EVENT_TYPES.turnStopRequested,
-    actor: by,
-    payload: { v: 1, agent: check.turn.agent, turn_id: check.turn.turn_id, by },
-  });
+  return accept(
+    SESSION_EVENTS.turnStopRequested.create(by, {
+      v: 1,
+      agent: check.turn.agent,
+      turn_id: check.turn.turn_id,
+      by,
+    }),
+  );
 }
 
 /**
@@ -192,11 +195,14 @@ export function decideRetryTurn(
   const check = canRetry(state, command.turn_id);
   if (!check.ok) return refused(check);
   const by = command.actor ?? PERSON_ACTOR;
-  return accept({
-    type: EVENT_TYPES.turnRetried,
-    actor: by,
-    payload: { v: 1, agent: check.turn.agent, turn_id: check.turn.turn_id, by },
-  });
+  return accept(
+    SESSION_EVENTS.turnRetried.create(by, {
+      v: 1,
+      agent: check.turn.agent,
+      turn_id: check.turn.turn_id,
+      by,
+    }),
+  );
 }
 
 /** The old answer leaves the history and a new turn of the lane starts, in one append. */
@@ -211,15 +217,19 @@ export function decideRegenerateAnswer(
   const { agent, turn_id, answer_event_id } = check.turn;
   const by = command.actor ?? PERSON_ACTOR;
   return accept(
-    {
-      type: EVENT_TYPES.answerSuperseded,
-      actor: by,
-      payload: { v: 1, agent, turn_id, event_id: answer_event_id!, by },
-    },
-    {
-      type: EVENT_TYPES.turnStarted,
-      actor: agent,
-      payload: { v: 1, agent, turn_id: command.new_turn_id, kind: 'message', regenerates: turn_id },
-    },
+    SESSION_EVENTS.answerSuperseded.create(by, {
+      v: 1,
+      agent,
+      turn_id,
+      event_id: answer_event_id!,
+      by,
+    }),
+    SESSION_EVENTS.turnStarted.create(agent, {
+      v: 1,
+      agent,
+      turn_id: command.new_turn_id,
+      kind: 'message',
+      regenerates: turn_id,
+    }),
   );
 }

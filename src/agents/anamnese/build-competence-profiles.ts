@@ -1,7 +1,9 @@
-import { competencyVocabulary } from '../../domain/memory/index.ts';
-import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
-import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
+import { competencyVocabulary, MEMORY_EVENT_TYPES } from '../../domain/memory/index.ts';
+import {
+  type NewSessionEvent,
+  readProjectArchitecture,
+  type SessionEvent,
+} from '../../store/index.ts';
 import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
 import { readSessionEvents } from '../companions/read-session-events.ts';
 import { ANAMNESE_COMPETENCIES, ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-kickoff.ts';

@@ -1,4 +1,4 @@
-import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
 import type {
   CompanionDependencies,

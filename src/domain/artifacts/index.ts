@@ -39,3 +39,4 @@ export type {
   EmitArtifactResult,
   EmittedArtifact,
 } from './validate-emit-artifact.ts';
+export { BACKLOG_TYPES, currentBacklog, type Backlog } from './current-backlog.ts';

@@ -1,5 +1,5 @@
 import type { EventLog, SessionEvent } from '../../store/index.ts';
-import { MEMORY_EVENT_TYPES } from '../events/memory-event-types.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/memory-event-types.ts';
 
 export interface RagFeedback {
   readonly query: string;

@@ -4,7 +4,6 @@ export {
   architectureDocFiles,
 } from './docs/architecture-doc-files.ts';
 export { createArchitectureDocs, type ArchitectureDocs } from './docs/architecture-docs.ts';
-export { syncArchitectureDocs } from './docs/sync-architecture-docs.ts';
 export { MAX_READ_BYTES, readWorktreeFile } from './files/read-worktree-file.ts';
 export type { WorktreeRead } from './files/read-worktree-file.ts';
 export { MAX_SEARCH_MATCHES, searchWorktree } from './files/search-worktree.ts';

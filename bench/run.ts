@@ -20,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
+  'session-fold': () => import('./web/session-fold.ts'),
 };
 
 const filters = process.argv.slice(2);

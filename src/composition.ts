@@ -7,6 +7,7 @@ import {
   type AgentDefinition,
   type RosterDependencies,
 } from './agents/agent-definition.ts';
+import type { TriageRequest } from './agents/companions/companion-dependencies.ts';
 import type { SessionEndCompanion } from './agents/companions/session-end-companion.ts';
 import { AGENT_ROSTER, identityFrom } from './agents/roster.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
@@ -52,6 +53,7 @@ import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { readStreamBufferSetting } from './http/stream-buffer-setting.ts';
 import {
+  composeTriageWithRag,
   createGraphInstructionTemplateSource,
   createMemory,
   graphProjectionRule,
@@ -78,9 +80,11 @@ import {
   type EventNotifications,
 } from './store/index.ts';
 import {
+  createArchitectureDocs,
   createProjectWorkspaces,
   createTerminalRunner,
   terminalSettingsOrDefaults,
+  worktreeFiles,
 } from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
@@ -233,11 +237,14 @@ export async function createForja(
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
+  const workspaces = createProjectWorkspaces({ dataDirectory: config.dataDirectory });
   const line = {
     prompts,
     database,
     eventLog,
-    workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }),
+    workspaces,
+    docs: createArchitectureDocs(workspaces),
+    files: worktreeFiles,
     terminal,
     ragSearch: memory.ragSearch,
     newId: randomUUID,
@@ -264,9 +271,15 @@ export async function createForja(
     eventLog,
     gateway,
     prompts,
-    ragSearchFor: memory.ragSearchFor,
-    readTemplate: memory.readTemplate,
-    flags: config.flags,
+    triage: (projectId: string, input: TriageRequest) =>
+      composeTriageWithRag({ ...input, search: memory.ragSearchFor(projectId) }),
+    kickoff: (name: string, inline: string) =>
+      resolveTemplate({
+        enabled: config.flags.graph_templates_enabled,
+        name,
+        inline,
+        read: memory.readTemplate,
+      }),
     newId: randomUUID,
   };
   const rosterDependencies: RosterDependencies = {

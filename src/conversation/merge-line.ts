@@ -1,23 +1,12 @@
 import { lineModules } from '../agents/dev/line-events.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
-import { readProjectBacklog } from '../agents/po/current-backlog.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
-import {
-  readProjectArchitecture,
-  type ProjectWorkspaces,
-  type TerminalRunner,
-} from '../workspace/index.ts';
-import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../store/index.ts';
+import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
-import { inLane, startAndContinue } from './run-agent-turn.ts';
+import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
-
-/** What merging the line needs beyond the conversation: the project repositories and the sandbox. */
-export interface LineWorkspace {
-  workspaces: ProjectWorkspaces;
-  terminal: TerminalRunner;
-}
 
 const OUTPUT_TAIL_LINES = 40;
 
@@ -35,6 +24,7 @@ export function mergeLine(
   line: LineWorkspace,
   sessionId: string,
   projectId: string,
+  turns: LaneTurns,
 ): void {
   const merging = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
     const [architecture, backlog, view] = await Promise.all([
@@ -106,14 +96,14 @@ export function mergeLine(
           "main's docs/ could not be merged into dev",
         );
       if (outcome.outcome === 'conflict') {
-        await reopen(dependencies, sessionId, projectId, module, {
+        await reopen(dependencies, turns, sessionId, projectId, module, {
           kind: 'conflict',
           paths: outcome.paths,
         });
         continue;
       }
       if (outcome.outcome === 'check_failed') {
-        await reopen(dependencies, sessionId, projectId, module, {
+        await reopen(dependencies, turns, sessionId, projectId, module, {
           kind: 'check',
           output: report.failure ?? 'the integration check failed',
         });
@@ -164,6 +154,7 @@ async function append(
 
 async function reopen(
   dependencies: ConversationDependencies,
+  turns: LaneTurns,
   sessionId: string,
   projectId: string,
   module: string,
@@ -173,12 +164,14 @@ async function reopen(
     LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
   const agent = `dev:${module}`;
-  void inLane(dependencies, sessionId, agent, 'line', () =>
-    startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
-  ).catch((error: unknown) =>
-    dependencies.logger.error(
-      { err: error, session_id: sessionId, agent },
-      'reopened turn crashed',
-    ),
-  );
+  void turns
+    .inLane(dependencies, sessionId, agent, 'line', () =>
+      turns.startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
+    )
+    .catch((error: unknown) =>
+      dependencies.logger.error(
+        { err: error, session_id: sessionId, agent },
+        'reopened turn crashed',
+      ),
+    );
 }

@@ -1,6 +1,6 @@
 import { devBlocks } from '../agents/dev/dev-blocks.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import { inLane, startAndContinue } from './run-agent-turn.ts';
+import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 
@@ -16,6 +16,7 @@ export function routeBlocks(
   dependencies: ConversationDependencies,
   sessionId: string,
   projectId: string,
+  turns: LaneTurns,
 ): void {
   const routed = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
     const view = await dependencies.views.load(sessionId);
@@ -47,18 +48,26 @@ export function routeBlocks(
     if (blocks.some((block) => block.status === 'open' && block.arquiteto_turns === 0))
       lanes.push('arquiteto');
     for (const agent of lanes) {
-      void inLane(dependencies, sessionId, agent, 'line', async () => {
-        if (agent === 'arquiteto') {
-          const now = devBlocks((await dependencies.views.load(sessionId)).events);
-          if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0)) return;
-        }
-        await startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
-      }).catch((error: unknown) =>
-        dependencies.logger.error(
-          { err: error, session_id: sessionId, agent },
-          'block turn crashed',
-        ),
-      );
+      void turns
+        .inLane(dependencies, sessionId, agent, 'line', async () => {
+          if (agent === 'arquiteto') {
+            const now = devBlocks((await dependencies.views.load(sessionId)).events);
+            if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0))
+              return;
+          }
+          await turns.startAndContinue(dependencies, {
+            sessionId,
+            projectId,
+            agent,
+            kind: 'message',
+          });
+        })
+        .catch((error: unknown) =>
+          dependencies.logger.error(
+            { err: error, session_id: sessionId, agent },
+            'block turn crashed',
+          ),
+        );
     }
   });
   routed.catch((error: unknown) =>

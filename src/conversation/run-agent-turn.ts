@@ -183,12 +183,12 @@ export async function continueTurn(
   const after = await dependencies.views.load(sessionId);
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
   if (after.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
-    routeBlocks(dependencies, sessionId, projectId);
+    routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (
     dependencies.line !== undefined &&
     after.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)
   )
-    mergeLine(dependencies, dependencies.line, sessionId, projectId);
+    mergeLine(dependencies, dependencies.line, sessionId, projectId, { inLane, startAndContinue });
   return result;
 }

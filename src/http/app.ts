@@ -64,10 +64,7 @@ export function createApp(dependencies: AppDependencies) {
   ])
     app.route('/', routes(dependencies));
 
-  app.doc31('/api/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'Forja API', version: dependencies.version },
-  });
+  app.doc31('/api/openapi.json', openApiConfig(dependencies.version));
   app.route('/', staticWebRoutes());
 
   app.notFound((context) =>
@@ -99,5 +96,11 @@ function httpExceptionBody(error: HTTPException) {
   if (error.status === 415) return NOT_JSON;
   return apiError('http_error', error.message);
 }
+
+/** The document's header; the paths and schemas come from the routes. */
+export const openApiConfig = (version: string) => ({
+  openapi: '3.1.0',
+  info: { title: 'Forja API', version },
+});
 
 export type ForjaApp = ReturnType<typeof createApp>;

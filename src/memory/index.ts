@@ -59,7 +59,7 @@ export { FIRST_BATCH_TEMPLATES } from './templates/first-batch-templates.ts';
 export { createGraphInstructionTemplateSource } from './templates/graph-instruction-template-source.ts';
 export { resolveTemplate, type ResolvedTemplate } from './templates/resolve-template.ts';
 export { seedTemplates, type SeedTemplatesOutcome } from './templates/seed-templates.ts';
-export { instructionTemplateName, TEMPLATE_NAMES } from './templates/template-names.ts';
+export { instructionTemplateName, TEMPLATE_NAMES } from '../domain/memory/template-names.ts';
 export {
   readCurrentTemplate,
   seedTemplate,

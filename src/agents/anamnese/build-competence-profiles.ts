@@ -1,6 +1,9 @@
 import { competencyVocabulary, MEMORY_EVENTS } from '../../domain/memory/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
-import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
+import {
+  type NewSessionEvent,
+  readProjectArchitecture,
+  type SessionEvent,
+} from '../../store/index.ts';
 import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
 import { readSessionEvents } from '../companions/read-session-events.ts';
 import { ANAMNESE_COMPETENCIES, ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-kickoff.ts';

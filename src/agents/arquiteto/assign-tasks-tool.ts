@@ -4,11 +4,10 @@ import {
   TASK_ID_PATTERN,
   artifactEvent,
 } from '../../domain/artifacts/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import { pathText, refusalText, type ArgumentProblem } from '../po/tool-refusal.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 const AssignmentsSchema = z.strictObject({
   assignments: z

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { TASK_ID_PATTERN } from '../../domain/artifacts/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { runModuleCheck } from './run-module-check.ts';
 import { inModuleWorktree } from './module-worktree.ts';
 import { LINE_EVENTS } from '../../domain/line/index.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 const FinishTaskSchema = z.strictObject({
   task_id: z.string().trim().regex(TASK_ID_PATTERN, 'must be a task id like AT-276'),

@@ -1,7 +1,6 @@
 import { topologicalOrder } from '../../domain/architecture/index.ts';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
-import type { Database } from '../../store/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
+import { type Database, readProjectArchitecture } from '../../store/index.ts';
 import { devBlocks } from './dev-blocks.ts';
 import { LINE_EVENT_TYPES } from '../../domain/line/index.ts';
 import { lineModules, type ModuleLine } from './line-events.ts';

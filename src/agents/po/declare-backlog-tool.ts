@@ -1,12 +1,11 @@
 import { artifactEvent, ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from './current-backlog.ts';
 import type { LineDependencies } from './line-dependencies.ts';
 import {
   BacklogDeclarationSchema,
   validateBacklogDeclaration,
 } from './validate-backlog-declaration.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 /**
  * `declare_backlog` (direct): records epics, stories and tasks, each an `artifact.<type>` event. Checked

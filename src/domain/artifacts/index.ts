@@ -40,3 +40,4 @@ export type {
   EmitArtifactResult,
   EmittedArtifact,
 } from './validate-emit-artifact.ts';
+export { BACKLOG_TYPES, currentBacklog, type Backlog } from './current-backlog.ts';

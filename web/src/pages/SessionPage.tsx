@@ -11,8 +11,8 @@ import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
 import { lineStage } from '../session/fold/line-stage.ts';
 import { needsYou, pageTitle } from '../session/fold/needs-you.ts';
+import { useSessionView } from '../session/fold/use-session-view.ts';
 import { LineStepper } from '../session/LineStepper.tsx';
-import { foldSession } from '../session/fold/fold-session.ts';
 import { NeedsYouPanel } from '../session/needs-you/NeedsYouPanel.tsx';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
@@ -38,7 +38,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     sessionId,
   );
   const stream = useSessionStream(sessionId);
-  const view = useMemo(() => foldSession(stream.events), [stream.events]);
+  const view = useSessionView(stream.events);
   const waitingItems = useMemo(() => needsYou(view), [view]);
   const waiting = waitingItems.length;
   useEffect(() => {

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getJson, postJson } from '../api/client.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
+import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
 
 type LineEnd = {
@@ -15,23 +16,15 @@ const REFRESH_DELAY_MS = 400;
  * then the merge commit on main. Reads `GET /api/sessions/:id/line` again shortly after the log moves.
  */
 export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; refreshKey: number }) {
-  const [line, setLine] = useState<LineEnd | null>(null);
+  // A failure keeps what was read; the next change of the log asks again.
+  const lineEnd = useApiData(
+    () => getJson<LineEnd>(`/api/sessions/${encodeURIComponent(sessionId)}/line`),
+    `${sessionId}/${refreshKey}`,
+    { delayMs: REFRESH_DELAY_MS },
+  );
+  const line = lineEnd.data;
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `refreshKey` (the log's last seq) says when to ask again.
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      getJson<LineEnd>(`/api/sessions/${encodeURIComponent(sessionId)}/line`).then(
-        (answer) => current && setLine(answer),
-        () => undefined,
-      );
-    }, REFRESH_DELAY_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [sessionId, refreshKey]);
   if (line?.completed == null) return null;
   const merge = async () => {
     setRunning(true);
@@ -40,7 +33,7 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
       const merged = await postJson<{ commit: string; dev_commit: string; seq: number }>(
         `/api/sessions/${encodeURIComponent(sessionId)}/line/merge-into-main`,
       );
-      setLine({ ...line, merged_into_main: merged });
+      lineEnd.set({ ...line, merged_into_main: merged });
     } catch (failure) {
       setError(failure);
     } finally {

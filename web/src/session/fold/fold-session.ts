@@ -13,22 +13,26 @@ import type { AgentStatus, SessionView } from './session-view.ts';
  */
 export function foldSession(events: readonly StoredEvent[]): SessionView {
   const draft = newSessionDraft();
-  for (const event of events) {
-    try {
-      applyBlocks(draft.lineBlocks, event);
-      if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
-      else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
-      else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
-      else applyConversation(draft, event);
-    } catch {
-      draft.unreadable += 1;
-    }
-    draft.lastSeq = Math.max(draft.lastSeq, event.seq);
-  }
+  for (const event of events) applyEvent(draft, event);
   return toView(draft);
 }
 
-function toView(draft: SessionDraft): SessionView {
+/** One event into the draft: the step both this fold and the page's incremental fold take (incremental-fold.ts). */
+export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
+  try {
+    applyBlocks(draft.lineBlocks, event);
+    if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
+    else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
+    else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
+    else applyConversation(draft, event);
+  } catch {
+    draft.unreadable += 1;
+  }
+  draft.lastSeq = Math.max(draft.lastSeq, event.seq);
+}
+
+/** The view of a draft. It shares the draft's lists and items, which the events after it go on changing. */
+export function toView(draft: SessionDraft): SessionView {
   const bySeq = <Item extends { seq: number }>(items: Iterable<Item>) =>
     [...items].sort((a, b) => a.seq - b.seq);
   return {

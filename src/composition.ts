@@ -163,7 +163,6 @@ export async function createForja(
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = fenceAppends(
     createEventLog(database, [graphProjectionRule, ragIndexRule]),
-    database,
     leases,
   );
   const notifications = await createEventNotifications(database, {

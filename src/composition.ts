@@ -79,6 +79,7 @@ import {
 import {
   createProjectWorkspaces,
   createTerminalRunner,
+  readCommitDiff,
   terminalSettingsOrDefaults,
 } from './workspace/index.ts';
 
@@ -323,6 +324,8 @@ export async function createForja(
     version: FORJA_VERSION,
     access,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
+    readCommitDiff: (projectId, sha) =>
+      readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

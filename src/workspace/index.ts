@@ -14,6 +14,13 @@ export { MAX_WRITE_BYTES, writeWorktreeFile } from './files/write-worktree-file.
 export type { WorktreeWrite } from './files/write-worktree-file.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
+export {
+  COMMIT_SHA_PATTERN,
+  MAX_DIFF_BYTES,
+  MAX_DIFF_FILES,
+  readCommitDiff,
+} from './git/commit-diff.ts';
+export type { CommitDiff, CommitDiffFile } from './git/commit-diff.ts';
 export { gitAt } from './git/git-at.ts';
 export type {
   IntegrationCheck,

@@ -39,6 +39,7 @@ describe.each(testDatabaseEngines())(
     let first: string;
     let second: string;
     let big: string;
+    let merge: string;
 
     beforeAll(async () => {
       const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-commits-'));
@@ -86,6 +87,14 @@ describe.each(testDatabaseEngines())(
       git(repository, 'add', '-A');
       git(repository, 'commit', '-q', '-m', 'AT-3: grande');
       big = git(repository, 'rev-parse', 'HEAD');
+      // A merge commit: its diff is what it brought to its first parent.
+      git(repository, 'checkout', '-q', '-b', 'dev-entrega', first);
+      await writeFile(join(repository, 'src/entrega.ts'), 'export const rota = 1;\n');
+      git(repository, 'add', '-A');
+      git(repository, 'commit', '-q', '-m', 'AT-4: entrega');
+      git(repository, 'checkout', '-q', 'main');
+      git(repository, 'merge', '-q', '--no-ff', '-m', 'Merge dev-entrega', 'dev-entrega');
+      merge = git(repository, 'rev-parse', 'HEAD');
     }, 60_000);
     afterAll(() => close?.());
 
@@ -133,6 +142,20 @@ describe.each(testDatabaseEngines())(
       );
       expect(root.body.parents).toEqual([]);
       expect(root.body.patch).toContain('+export const itens = [];');
+    });
+
+    it('answers a merge commit with what it brought to its first parent', async () => {
+      const answer = await requestJson(
+        forja,
+        'GET',
+        `/api/projects/${projectId}/commits/${merge}/diff`,
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.parents).toEqual([big, expect.stringMatching(/^[0-9a-f]{40}$/)]);
+      expect(answer.body.files).toEqual([
+        { path: 'src/entrega.ts', old_path: null, additions: 1, deletions: 0 },
+      ]);
+      expect(answer.body.patch).toContain('+export const rota = 1;');
     });
 
     it('cuts a diff longer than the bound at a line end and says so', async () => {

@@ -61,6 +61,9 @@ export type UsageLine = {
   estimated_calls: number;
   failed_calls: number;
   refused_calls: number;
+  /** Calls cut off because their Forja process stopped mid-answer; their tokens count as spent. */
+  interrupted_calls: number;
+  interrupted_tokens: number;
 };
 
 export type Usage = {
@@ -68,6 +71,26 @@ export type Usage = {
   reserved_tokens: number;
   max_tokens?: number | null;
   by_agent_and_model: UsageLine[];
+};
+
+/** `GET /api/projects/:id/commits/:sha/diff`: a commit and its diff against its first parent. */
+export type CommitDiff = {
+  sha: string;
+  parents: string[];
+  author: string;
+  date: string;
+  subject: string;
+  body: string;
+  files: Array<{
+    path: string;
+    old_path: string | null;
+    additions: number | null;
+    deletions: number | null;
+  }>;
+  files_truncated: boolean;
+  patch: string;
+  truncated: boolean;
+  max_bytes: number;
 };
 
 export type Handoff = {

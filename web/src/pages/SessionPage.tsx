@@ -112,8 +112,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               <UsagePanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
             </aside>
           </div>
-          <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />
-          <ProductionPanel sessionId={sessionId} view={view} />
+          <LineEndPanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
+          <ProductionPanel sessionId={sessionId} projectId={projectId} view={view} />
         </>
       )}
     </main>

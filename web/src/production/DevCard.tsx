@@ -1,6 +1,7 @@
 import { agentName } from '../i18n/agent-name.ts';
 import { t } from '../i18n/t.ts';
 import type { DevProgress } from '../session/fold/session-view.ts';
+import { CommitLink } from './CommitDiff.tsx';
 import type { DevStatus } from './dev-status.ts';
 
 const LAST_SAID_CHARACTERS = 280;
@@ -10,7 +11,9 @@ export function DevCard({
   progress,
   status,
   taskCount,
+  projectId,
 }: {
+  projectId: string | null;
   progress: DevProgress;
   status: DevStatus;
   taskCount: number;
@@ -65,6 +68,12 @@ export function DevCard({
                   task:
                     [finish.taskId, finish.summary].filter(Boolean).join(' — ') || `#${finish.seq}`,
                 })}
+                {finish.commit !== null && (
+                  <>
+                    {' · '}
+                    <CommitLink projectId={projectId} sha={finish.commit} />
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { getJson, postJson } from '../api/client.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
 import { t } from '../i18n/t.ts';
+import { CommitLink } from './CommitDiff.tsx';
 
 type LineEnd = {
   completed: { commit: string; seq: number } | null;
@@ -14,7 +15,15 @@ const REFRESH_DELAY_MS = 400;
  * The line's last step, shown once `line.completed` is recorded: "Merge into main" (the person's action, once),
  * then the merge commit on main. Reads `GET /api/sessions/:id/line` again shortly after the log moves.
  */
-export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; refreshKey: number }) {
+export function LineEndPanel({
+  sessionId,
+  projectId,
+  refreshKey,
+}: {
+  sessionId: string;
+  projectId: string | null;
+  refreshKey: number;
+}) {
   const [line, setLine] = useState<LineEnd | null>(null);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -52,6 +61,10 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
     <section className="panel" data-testid="line-end">
       <h2>{t('lineEnd.title')}</h2>
       <p>{t('lineEnd.ready', { commit: short(line.completed.commit) })}</p>
+      <p className="small">
+        {t('lineEnd.showDevChanges')}{' '}
+        <CommitLink projectId={projectId} sha={line.completed.commit} />
+      </p>
       {line.merged_into_main === null ? (
         <button
           type="button"
@@ -64,9 +77,15 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
           {running ? t('lineEnd.running') : t('lineEnd.button')}
         </button>
       ) : (
-        <p data-testid="merged-into-main" title={line.merged_into_main.commit}>
-          {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
-        </p>
+        <>
+          <p data-testid="merged-into-main" title={line.merged_into_main.commit}>
+            {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
+          </p>
+          <p className="small">
+            {t('lineEnd.showChanges')}{' '}
+            <CommitLink projectId={projectId} sha={line.merged_into_main.commit} />
+          </p>
+        </>
       )}
       {error !== null && (
         <p className="error" role="alert" data-testid="merge-into-main-error">

@@ -79,6 +79,11 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
     case 'tool.completed':
       applyToolCompleted(draft, event, agent);
       return;
+    case 'dev.task_finished':
+      // The tool's own event comes just before its `tool.completed`, which records the finish.
+      if (isDevAgent(agent) && optionalText(payload['commit']) !== null)
+        draft.pendingCommits.set(agent, text(payload['commit']));
+      return;
     case 'context.compacted': {
       // The divider goes where the summarised part ends, not where the summary was made.
       const throughSeq = whole(payload['through_seq']);
@@ -153,6 +158,8 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
       optionalText(args['summary']) ??
       optionalText(args['resumo']) ??
       optionalText(args['message']);
-    progress.finished.push({ seq: event.seq, taskId, summary });
+    const commit = draft.pendingCommits.get(agent) ?? null;
+    draft.pendingCommits.delete(agent);
+    progress.finished.push({ seq: event.seq, taskId, summary, commit });
   }
 }

@@ -114,7 +114,13 @@ export type ModuleContract = { modulo: string; expoe: ContractItem[] };
 export type ModuleContracts = { contratos: ModuleContract[] };
 
 export type DevBlock = { seq: number; modulo: string; falta: string };
-export type DevFinish = { seq: number; taskId: string | null; summary: string | null };
+/** A task a dev finished; `commit` is the commit its `dev.task_finished` recorded (null in a log without one). */
+export type DevFinish = {
+  seq: number;
+  taskId: string | null;
+  summary: string | null;
+  commit: string | null;
+};
 export type DevProgress = {
   agent: string;
   module: string;

@@ -470,6 +470,11 @@ describe('foldSession', () => {
       { seq: 3, taskId: 'AT-1', summary: 'feito', commit },
       { seq: 4, taskId: 'AT-2', summary: 'feito', commit: null },
     ]);
+    // The turn's steps row links the commit too.
+    expect(view.chat.flatMap((item) => (item.kind === 'steps' ? item.steps : []))).toEqual([
+      { seq: 3, tool: 'finish_task', ok: true, commit },
+      { seq: 4, tool: 'finish_task', ok: true },
+    ]);
   });
 
   it('ignores unknown events and reads broken payloads as empty instead of breaking the page', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { getJson } from '../api/client.ts';
 import type { CommitDiff } from '../api/types.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
@@ -11,8 +11,12 @@ const SHORT = 12;
 /** Lines drawn per file; the rest of a long file is counted, not drawn (a page of 20,000 rows is no help). */
 const SHOWN_LINES_PER_FILE = 1500;
 
-/** A commit id as a button: pressing it opens the commit's diff in a dialog. */
-export function CommitLink({ projectId, sha }: { projectId: string | null; sha: string }) {
+/** The project whose repository holds the commits a page shows (the session page provides it). */
+export const CommitProjectContext = createContext<string | null>(null);
+
+/** A commit id as a button: pressing it opens the commit's diff in a dialog; plain text outside a project. */
+export function CommitLink({ sha }: { sha: string }) {
+  const projectId = useContext(CommitProjectContext);
   const [open, setOpen] = useState(false);
   if (projectId === null) return <code title={sha}>{sha.slice(0, SHORT)}</code>;
   return (

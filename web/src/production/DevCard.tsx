@@ -11,9 +11,7 @@ export function DevCard({
   progress,
   status,
   taskCount,
-  projectId,
 }: {
-  projectId: string | null;
   progress: DevProgress;
   status: DevStatus;
   taskCount: number;
@@ -71,7 +69,7 @@ export function DevCard({
                 {finish.commit !== null && (
                   <>
                     {' · '}
-                    <CommitLink projectId={projectId} sha={finish.commit} />
+                    <CommitLink sha={finish.commit} />
                   </>
                 )}
               </li>

@@ -5,13 +5,7 @@ import { DevCard } from './DevCard.tsx';
 import { devStatus } from './dev-status.ts';
 
 /** A card per dev agent, and per module of the current map that has none yet. */
-export function DevelopersPanel({
-  view,
-  projectId,
-}: {
-  view: SessionView;
-  projectId: string | null;
-}) {
+export function DevelopersPanel({ view }: { view: SessionView }) {
   const known = new Set(view.devs.map((progress) => progress.module));
   const waitingModules = (currentDeclaration(view.moduleMaps)?.data.modules ?? []).filter(
     (module) => !known.has(module.name),
@@ -32,7 +26,6 @@ export function DevelopersPanel({
       {all.map((progress) => (
         <DevCard
           key={progress.agent}
-          projectId={projectId}
           progress={progress}
           status={devStatus(progress, view.openTurns)}
           taskCount={view.backlog.tasks.filter((task) => task.module === progress.module).length}

@@ -15,15 +15,7 @@ const REFRESH_DELAY_MS = 400;
  * The line's last step, shown once `line.completed` is recorded: "Merge into main" (the person's action, once),
  * then the merge commit on main. Reads `GET /api/sessions/:id/line` again shortly after the log moves.
  */
-export function LineEndPanel({
-  sessionId,
-  projectId,
-  refreshKey,
-}: {
-  sessionId: string;
-  projectId: string | null;
-  refreshKey: number;
-}) {
+export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; refreshKey: number }) {
   const [line, setLine] = useState<LineEnd | null>(null);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -62,8 +54,7 @@ export function LineEndPanel({
       <h2>{t('lineEnd.title')}</h2>
       <p>{t('lineEnd.ready', { commit: short(line.completed.commit) })}</p>
       <p className="small">
-        {t('lineEnd.showDevChanges')}{' '}
-        <CommitLink projectId={projectId} sha={line.completed.commit} />
+        {t('lineEnd.showDevChanges')} <CommitLink sha={line.completed.commit} />
       </p>
       {line.merged_into_main === null ? (
         <button
@@ -82,8 +73,7 @@ export function LineEndPanel({
             {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
           </p>
           <p className="small">
-            {t('lineEnd.showChanges')}{' '}
-            <CommitLink projectId={projectId} sha={line.merged_into_main.commit} />
+            {t('lineEnd.showChanges')} <CommitLink sha={line.merged_into_main.commit} />
           </p>
         </>
       )}

@@ -10,15 +10,7 @@ import { OtherArtifactsPanel } from './OtherArtifactsPanel.tsx';
 type Tab = 'backlog' | 'map' | 'contracts' | 'devs' | 'other';
 
 /** What the production line made after the brief: backlog, module map, contracts, developers, other artifacts. */
-export function ProductionPanel({
-  sessionId,
-  projectId,
-  view,
-}: {
-  sessionId: string;
-  projectId: string | null;
-  view: SessionView;
-}) {
+export function ProductionPanel({ sessionId, view }: { sessionId: string; view: SessionView }) {
   const [tab, setTab] = useState<Tab>('backlog');
   const otherCount = Object.values(view.otherArtifacts).length;
   const tabs: Array<{ id: Tab; label: string }> = [
@@ -64,7 +56,7 @@ export function ProductionPanel({
         {tab === 'contracts' && (
           <ContractsPanel contracts={view.contracts} maps={view.moduleMaps} />
         )}
-        {tab === 'devs' && <DevelopersPanel view={view} projectId={projectId} />}
+        {tab === 'devs' && <DevelopersPanel view={view} />}
         {tab === 'other' && <OtherArtifactsPanel artifacts={view.otherArtifacts} />}
       </div>
     </section>

@@ -123,7 +123,11 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   const toolCallId = optionalText(payload['tool_call_id']);
   if (toolCallId !== null) draft.pendingChecks.delete(toolCallId);
   // One row per turn: a tool joins its turn's row; one with no known turn joins the row just before it, if the same agent's.
-  const step = { seq: event.seq, tool, ok };
+  const committed = tool === 'finish_task' && ok ? draft.pendingCommits.get(agent) : undefined;
+  const step =
+    committed === undefined
+      ? { seq: event.seq, tool, ok }
+      : { seq: event.seq, tool, ok, commit: committed };
   const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;
   const last = draft.chat.at(-1);
   const row =

@@ -33,7 +33,8 @@ export type ChatItem =
     }
   | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
 
-export type Step = { seq: number; tool: string; ok: boolean };
+/** One tool call of a turn; `commit` is what a `finish_task` committed (its `dev.task_finished`). */
+export type Step = { seq: number; tool: string; ok: boolean; commit?: string };
 
 export type BusinessRule = {
   eventId: string;

@@ -277,6 +277,22 @@ describe('the C4 diagram, commit diffs and interrupted calls in headless Chromiu
       await dialog.getByTestId('commit-diff-close').click();
       await dialog.waitFor({ state: 'detached' });
 
+      // Dark: the coloured lines keep their contrast.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.reload();
+      await page.getByTestId('tab-devs').click();
+      await link.click();
+      await dialog.getByTestId('diff-file').waitFor();
+      expect(await added.first().evaluate((row) => getComputedStyle(row).backgroundColor)).toBe(
+        'rgb(22, 51, 35)',
+      );
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await dialog.getByTestId('commit-diff-close').click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.reload();
+      await page.getByTestId('tab-devs').click();
+
       // A diff longer than the bound says it was cut, and still lists the whole file count.
       await page.locator(`[data-testid="commit-link"][data-sha="${bigCommit}"]`).click();
       await dialog.getByTestId('diff-truncated').waitFor();

@@ -82,6 +82,7 @@ import {
   createArchitectureDocs,
   createProjectWorkspaces,
   createTerminalRunner,
+  readCommitDiff,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -335,6 +336,8 @@ export async function createForja(
     version: FORJA_VERSION,
     access,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
+    readCommitDiff: (projectId, sha) =>
+      readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

@@ -83,6 +83,7 @@ import {
   createArchitectureDocs,
   createProjectWorkspaces,
   createTerminalRunner,
+  readCommitDiff,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -164,7 +165,6 @@ export async function createForja(
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const eventLog = fenceAppends(
     createEventLog(database, [graphProjectionRule, ragIndexRule]),
-    database,
     leases,
   );
   const notifications = await createEventNotifications(database, {
@@ -344,6 +344,8 @@ export async function createForja(
     version: FORJA_VERSION,
     access,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
+    readCommitDiff: (projectId, sha) =>
+      readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

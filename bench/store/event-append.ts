@@ -1,10 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import {
   createEventLog,
+  createPostgresLaneLeases,
   createProject,
   createSession,
+  fenceAppends,
   type Database,
+  type LaneLeases,
 } from '../../src/store/index.ts';
 import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
@@ -45,6 +50,9 @@ export async function run(): Promise<BenchReport> {
   );
   notes.push(
     `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue.`,
+  );
+  notes.push(
+    "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the event log behind fenceAppends with the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its own statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
   );
   notes.push(
     'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.',
@@ -131,6 +139,16 @@ const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, ac
  */
 async function measureConcurrent(engine: string, database: Database): Promise<BenchReport['rows']> {
   const eventLog = createEventLog(database);
+  // A lane's appends as production makes them on a server (ADR 0170, 0205): the event log behind
+  // `fenceAppends`, each writer's work holding its lane's lease, every append checking it.
+  const owner = randomUUID();
+  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
+    owner,
+    process.pid,
+    'bench',
+  ]);
+  const leases = createPostgresLaneLeases(database, { owner, leaseMs: 30_000 });
+  const fencedLog = fenceAppends(eventLog, leases);
   const project = await createProject(database, { name: 'bench-concurrent' });
   const payload = JSON.stringify(PAYLOAD);
   const rows: BenchReport['rows'] = [];
@@ -141,7 +159,14 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
       );
     const rawSessions = await newSessions(writers);
     const appendSessions = await newSessions(writers);
-    const [rawOne, appendOne] = await newSessions(2);
+    const fencedSessions = await newSessions(writers);
+    const [rawOne, appendOne, fencedOne] = await newSessions(3);
+    // W sessions: one lane each; one session: W lanes of it (agents running side by side).
+    const fencedLanes = await holdLanes(leases, [
+      ...fencedSessions.map((session) => ({ sessionId: session.id, lane: 'dev:bench' })),
+      ...fencedSessions.map((_, writer) => ({ sessionId: fencedOne!.id, lane: `dev:m${writer}` })),
+    ]);
+    const event = [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)];
     const rawSeqs = rawSessions.map(() => 1);
     let rawOneSeq = 1;
     const cases: Record<string, (writer: number) => Promise<unknown>> = {
@@ -157,10 +182,14 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         eventLog.append(appendSessions[writer]!.id, [
           SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
         ]),
+      'fenced lane append, W sessions': (writer) =>
+        fencedLanes[writer]!.run(() => fencedLog.append(fencedSessions[writer]!.id, event)),
       'raw INSERT, one session (baseline)': () =>
         database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
       'append, one session': () =>
         eventLog.append(appendOne!.id, [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)]),
+      'fenced lane append, one session (W lanes)': (writer) =>
+        fencedLanes[writers + writer]!.run(() => fencedLog.append(fencedOne!.id, event)),
     };
     const durations: Record<string, number[]> = Object.fromEntries(
       Object.keys(cases).map((name) => [name, []]),
@@ -184,6 +213,7 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         wallMs[name]! += performance.now() - start;
       }
     }
+    await Promise.all(fencedLanes.map((lane) => lane.release()));
     const throughput = (name: string) => (durations[name]!.length * 1000) / wallMs[name]!;
     for (const name of Object.keys(cases)) {
       const baseline = name.includes('one session')
@@ -198,8 +228,53 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         p99_ms: latency.p99_ms,
         items_per_s: Math.round(throughput(name)),
         throughput_vs_baseline: round(throughput(name) / throughput(baseline), 2),
+        ...(name.startsWith('fenced')
+          ? {
+              throughput_vs_unfenced: round(
+                throughput(name) /
+                  throughput(
+                    name.includes('one session') ? 'append, one session' : 'append, W sessions',
+                  ),
+                2,
+              ),
+            }
+          : {}),
       });
     }
   }
+  await leases.close();
   return rows;
+}
+
+/**
+ * Takes each lane's lease and keeps it until `release`; `run` runs a function inside that hold, so the lease is
+ * the one `fenceAppends` finds (`leases.current`), exactly as in a turn.
+ */
+async function holdLanes(
+  leases: LaneLeases,
+  lanes: Array<{ sessionId: string; lane: string }>,
+): Promise<Array<{ run: <T>(work: () => T) => T; release: () => Promise<void> }>> {
+  return Promise.all(
+    lanes.map(
+      ({ sessionId, lane }) =>
+        new Promise<{ run: <T>(work: () => T) => T; release: () => Promise<void> }>(
+          (resolve, reject) => {
+            let end!: () => void;
+            const ended = new Promise<void>((done) => (end = done));
+            const holding: Promise<void> = leases.hold(sessionId, lane, async () => {
+              const inHold = AsyncLocalStorage.snapshot();
+              resolve({
+                run: (work) => inHold(work),
+                release: async () => {
+                  end();
+                  await holding;
+                },
+              });
+              await ended;
+            });
+            holding.catch(reject);
+          },
+        ),
+    ),
+  );
 }

@@ -8,6 +8,7 @@ import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
 import { authRoutes } from './routes/auth.ts';
+import { commitRoutes } from './routes/commits.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { healthRoutes } from './routes/health.ts';
 import { memoryRoutes } from './routes/memory.ts';
@@ -58,6 +59,7 @@ export function createApp(dependencies: AppDependencies) {
     agentInstructionRoutes,
     conversationRoutes,
     architectureRoutes,
+    commitRoutes,
     memoryRoutes,
     agentContextRoutes,
     turnRoutes,

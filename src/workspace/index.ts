@@ -13,6 +13,13 @@ export type { WorktreeWrite } from './files/write-worktree-file.ts';
 export { worktreeFiles, type WorktreeFiles } from './files/worktree-files.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
+export {
+  COMMIT_SHA_PATTERN,
+  MAX_DIFF_BYTES,
+  MAX_DIFF_FILES,
+  readCommitDiff,
+} from './git/commit-diff.ts';
+export type { CommitDiff, CommitDiffFile } from './git/commit-diff.ts';
 export { gitAt } from './git/git-at.ts';
 export type {
   IntegrationCheck,

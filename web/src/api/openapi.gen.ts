@@ -2554,6 +2554,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/commits/{sha}/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A commit of the project's repository and its diff against its first parent (bounded; `truncated` says when cut) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          sha: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The commit and its diff */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CommitDiff'];
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions/{id}/end': {
     parameters: {
       query?: never;
@@ -3509,6 +3566,7 @@ export interface components {
         failed_calls: number;
         refused_calls: number;
         interrupted_calls: number;
+        interrupted_tokens: number;
       }[];
     };
     Budget: {
@@ -3568,6 +3626,30 @@ export interface components {
     };
     KickoffsQueued: {
       [key: string]: unknown;
+    };
+    CommitDiff: {
+      sha: string;
+      parents: string[];
+      author: string;
+      date: string;
+      subject: string;
+      body: string;
+      files: components['schemas']['CommitDiffFile'][];
+      files_truncated: boolean;
+      /** @description The unified diff against the first parent, cut at a line end */
+      patch: string;
+      /** @description true when the diff was longer than max_bytes: patch is its beginning */
+      truncated: boolean;
+      max_bytes: number;
+    };
+    CommitDiffFile: {
+      path: string;
+      /** @description The path before a rename */
+      old_path: string | null;
+      /** @description null for a binary file */
+      additions: number | null;
+      /** @description null for a binary file */
+      deletions: number | null;
     };
     UserContext: {
       /** Format: uuid */

@@ -34,6 +34,9 @@ export type UsageLine = Usage['by_agent_and_model'][number];
 
 export type Handoff = Schemas['Handoff'];
 
+/** `GET /api/projects/:id/commits/:sha/diff`: a commit and its diff against its first parent. */
+export type CommitDiff = Schemas['CommitDiff'];
+
 /**
  * Not in the document's schemas (so still written here): `GET /api/sessions/:id/state` is an open record
  * there; the page reads only its `model` (the server's `ModelStatus`, src/gateway/model-gateway.ts).

@@ -210,9 +210,45 @@ export const pt: Messages = {
   'usage.estimated': '{count} contadas por aproximação',
   'usage.refused': '{count} recusadas',
   'usage.failed': '{count} com falha',
+  'usage.interrupted': '{count} interrompidas',
+  'usage.interruptedNote':
+    'Neste projeto, chamadas ao modelo interrompidas porque o Forja parou no meio de uma resposta: {count}. Os {tokens} tokens delas contam como gastos, pois o provedor pode tê-los cobrado.',
   'usage.project': 'Projeto: {spent} de {max} tokens',
   'usage.projectUnlimited': 'Projeto: {spent} tokens, sem limite definido',
   'usage.unavailable': 'O uso não está disponível agora.',
+
+  'c4.summary':
+    'Diagrama de contexto de {system}: {people} pessoas e {externals} sistemas externos ao redor, {relations} relações. O mesmo em palavras vem a seguir.',
+  'c4.regionLabel': 'Diagrama de contexto (rola para o lado em telas pequenas)',
+  'c4.kind.system': 'Sistema de software',
+  'c4.kind.person': 'Pessoa',
+  'c4.kind.external_system': 'Sistema externo',
+  'c4.inWords': 'O diagrama em palavras',
+  'c4.people': 'Pessoas',
+  'c4.externals': 'Sistemas externos',
+  'c4.relations': 'Relações',
+  'c4.none': 'Nenhum.',
+  'c4.relation': '{from} → {to}: {description}',
+
+  'diff.open': 'Ver as mudanças do commit {commit}',
+  'diff.title': 'Commit {commit}',
+  'diff.close': 'Fechar',
+  'diff.failed': 'Não foi possível carregar as mudanças: {message}',
+  'diff.byline': 'Por {author}, {date}',
+  'diff.truncated':
+    'Diff cortado: ele passa de {size} KB, então só o começo aparece. A lista de arquivos abaixo está completa.',
+  'diff.files': 'Arquivos alterados: {count}',
+  'diff.filesTruncated': '(só os primeiros aparecem)',
+  'diff.binary': 'arquivo binário',
+  'diff.counts': '{added} linhas adicionadas, {removed} removidas',
+  'diff.added': 'adicionada:',
+  'diff.removed': 'removida:',
+  'diff.moreLines': 'Outras {count} linhas deste arquivo não aparecem aqui.',
+  'diff.fileRegion': 'Mudanças em {path}',
+  'diff.status.added': 'arquivo novo',
+  'diff.status.deleted': 'apagado',
+  'diff.status.renamed': 'renomeado',
+  'diff.status.modified': 'alterado',
 
   'production.title': 'Linha de produção',
   'production.tab.backlog': 'Backlog ({count})',
@@ -287,6 +323,8 @@ export const pt: Messages = {
   'agent.dev': 'Dev · {module}',
 
   // merge-main
+  'lineEnd.showChanges': 'O que o merge trouxe para a main:',
+  'lineEnd.showDevChanges': 'A última mudança na dev:',
   'lineEnd.title': 'A linha está pronta',
   'lineEnd.ready':
     'Todos os módulos foram integrados na dev e a verificação de integração passou (dev em {commit}).',

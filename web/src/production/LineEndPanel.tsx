@@ -3,6 +3,7 @@ import { getJson, postJson } from '../api/client.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
 import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
+import { CommitLink } from './CommitDiff.tsx';
 
 type LineEnd = {
   completed: { commit: string; seq: number } | null;
@@ -45,6 +46,9 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
     <section className="panel" data-testid="line-end">
       <h2>{t('lineEnd.title')}</h2>
       <p>{t('lineEnd.ready', { commit: short(line.completed.commit) })}</p>
+      <p className="small">
+        {t('lineEnd.showDevChanges')} <CommitLink sha={line.completed.commit} />
+      </p>
       {line.merged_into_main === null ? (
         <button
           type="button"
@@ -57,9 +61,14 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
           {running ? t('lineEnd.running') : t('lineEnd.button')}
         </button>
       ) : (
-        <p data-testid="merged-into-main" title={line.merged_into_main.commit}>
-          {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
-        </p>
+        <>
+          <p data-testid="merged-into-main" title={line.merged_into_main.commit}>
+            {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
+          </p>
+          <p className="small">
+            {t('lineEnd.showChanges')} <CommitLink sha={line.merged_into_main.commit} />
+          </p>
+        </>
       )}
       {error !== null && (
         <p className="error" role="alert" data-testid="merge-into-main-error">

@@ -95,6 +95,11 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
     case 'tool.completed':
       applyToolCompleted(draft, event, agent);
       return;
+    case 'dev.task_finished':
+      // The tool's own event comes just before its `tool.completed`, which records the finish.
+      if (isDevAgent(agent) && optionalText(payload['commit']) !== null)
+        draft.pendingCommits.set(agent, text(payload['commit']));
+      return;
     case 'context.compacted': {
       // The divider goes where the summarised part ends, not where the summary was made.
       const throughSeq = whole(payload['through_seq']);
@@ -134,7 +139,11 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   const toolCallId = optionalText(payload['tool_call_id']);
   if (toolCallId !== null) draft.pendingChecks.delete(toolCallId);
   // One row per turn: a tool joins its turn's row; one with no known turn joins the row just before it, if the same agent's.
-  const step = { seq: event.seq, tool, ok };
+  const committed = tool === 'finish_task' && ok ? draft.pendingCommits.get(agent) : undefined;
+  const step =
+    committed === undefined
+      ? { seq: event.seq, tool, ok }
+      : { seq: event.seq, tool, ok, commit: committed };
   const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;
   const last = draft.chat.at(-1);
   const row =
@@ -169,6 +178,8 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
       optionalText(args['summary']) ??
       optionalText(args['resumo']) ??
       optionalText(args['message']);
-    progress.finished.push({ seq: event.seq, taskId, summary });
+    const commit = draft.pendingCommits.get(agent) ?? null;
+    draft.pendingCommits.delete(agent);
+    progress.finished.push({ seq: event.seq, taskId, summary, commit });
   }
 }

@@ -44,6 +44,8 @@ export type SessionDraft = {
   lineBlocks: BlocksDraft;
   /** `finish_task` calls a response made whose result is not in yet (toolCallId → agent): the check runs. */
   pendingChecks: Map<string, string>;
+  /** The commit of each dev agent's last `dev.task_finished`, until its `finish_task` result (appended after it) takes it. */
+  pendingCommits: Map<string, string>;
   /** The turn each tool call belongs to (from its `agent.response`), and each turn's steps row. */
   turnOfToolCall: Map<string, string>;
   stepsOfTurn: Map<string, { steps: Step[] }>;
@@ -80,6 +82,7 @@ export function newSessionDraft(): SessionDraft {
     pendingChecks: new Map(),
     laneEnds: new Map(),
     toolTurns: new Set(),
+    pendingCommits: new Map(),
   };
 }
 

@@ -53,7 +53,8 @@ export type ChatItem =
     }
   | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
 
-export type Step = { seq: number; tool: string; ok: boolean };
+/** One tool call of a turn; `commit` is what a `finish_task` committed (its `dev.task_finished`). */
+export type Step = { seq: number; tool: string; ok: boolean; commit?: string };
 
 export type BusinessRule = {
   eventId: string;
@@ -134,7 +135,13 @@ export type ModuleContract = { modulo: string; expoe: ContractItem[] };
 export type ModuleContracts = { contratos: ModuleContract[] };
 
 export type DevBlock = { seq: number; modulo: string; falta: string };
-export type DevFinish = { seq: number; taskId: string | null; summary: string | null };
+/** A task a dev finished; `commit` is the commit its `dev.task_finished` recorded (null in a log without one). */
+export type DevFinish = {
+  seq: number;
+  taskId: string | null;
+  summary: string | null;
+  commit: string | null;
+};
 export type DevProgress = {
   agent: string;
   module: string;

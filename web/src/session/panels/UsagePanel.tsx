@@ -88,6 +88,7 @@ export function UsagePanel({
           </tbody>
         </table>
       )}
+      {project && <InterruptedNote usage={project} />}
       {project && (
         <p
           className={`budget ${max !== null && Number(project.total_tokens) >= max ? 'over' : ''}`}
@@ -110,6 +111,25 @@ function UsageFlags({ line }: { line: Usage['by_agent_and_model'][number] }) {
     Number(line.estimated_calls) > 0 ? t('usage.estimated', { count: line.estimated_calls }) : null,
     Number(line.refused_calls) > 0 ? t('usage.refused', { count: line.refused_calls }) : null,
     Number(line.failed_calls) > 0 ? t('usage.failed', { count: line.failed_calls }) : null,
+    Number(line.interrupted_calls) > 0
+      ? t('usage.interrupted', { count: line.interrupted_calls })
+      : null,
   ].filter((flag) => flag !== null);
   return flags.length > 0 ? <span className="muted small block">{flags.join(' · ')}</span> : null;
+}
+
+/** The project's calls cut off by a stopped Forja: how many, and the tokens they count against the budget. */
+function InterruptedNote({ usage }: { usage: Usage }) {
+  const lines = usage.by_agent_and_model;
+  const count = lines.reduce((sum, line) => sum + Number(line.interrupted_calls ?? 0), 0);
+  if (count === 0) return null;
+  const tokens = lines.reduce((sum, line) => sum + Number(line.interrupted_tokens ?? 0), 0);
+  return (
+    <p className="small" data-testid="usage-interrupted">
+      {t('usage.interruptedNote', {
+        count: formatNumber(count),
+        tokens: formatNumber(tokens),
+      })}
+    </p>
+  );
 }

@@ -16,6 +16,7 @@ import {
   type ConversationService,
 } from './conversation/conversation-service.ts';
 import { createTurnSlots } from './conversation/turn-slots.ts';
+import { createTurnStops } from './conversation/turn-stops.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
 import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
@@ -309,6 +310,13 @@ export async function createForja(
       queue: createSessionQueue(),
       leases,
       slots: createTurnSlots(config.maxParallelTurns),
+      // On a server, Stop pressed in another process reaches the turn through the notifications (ADR 0220).
+      stops: createTurnStops(
+        leases.shared
+          ? (sessionId, afterSeq, listener) =>
+              notifications.subscribe(sessionId, afterSeq, listener)
+          : undefined,
+      ),
       views,
       contextManager,
       newId: randomUUID,

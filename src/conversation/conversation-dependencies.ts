@@ -8,6 +8,7 @@ import type { Database, EventLog, LaneLeases } from '../store/index.ts';
 import type { AgentCatalog } from '../agents/agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
+import type { TurnStops } from './turn-stops.ts';
 import type { ProjectWorkspaces, TerminalRunner } from '../workspace/index.ts';
 
 /** What the conversation use cases are given. */
@@ -22,6 +23,8 @@ export interface ConversationDependencies {
   queue: SessionQueue;
   /** The bound on the line's turns running at once in this process (FORJA_MAX_PARALLEL_TURNS). */
   slots: TurnSlots;
+  /** The turns running in this process, each stoppable by the person (ADR 0220). */
+  stops: TurnStops;
   views: SessionViews;
   /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
   contextManager?: ContextManager;

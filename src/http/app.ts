@@ -16,6 +16,7 @@ import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { turnRoutes } from './routes/turns.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
 
@@ -61,6 +62,7 @@ export function createApp(dependencies: AppDependencies) {
     commitRoutes,
     memoryRoutes,
     agentContextRoutes,
+    turnRoutes,
   ])
     app.route('/', routes(dependencies));
 

@@ -15,6 +15,7 @@ import { nextStep } from './next-step.ts';
 import { runToolCall } from './run-tool-call.ts';
 import { refreshSessionView, type SessionView } from './session-view.ts';
 import { toToolDefinitions } from './tool-definitions.ts';
+import { recordStop, stopRequestOf } from './turn-stop.ts';
 
 export interface ToolLoopDependencies {
   eventLog: EventLog;
@@ -41,6 +42,7 @@ export interface LoopScope {
   projectId: string;
   sessionId: string;
   module: string | null;
+  /** Aborts the model call; aborted with a `TurnStopRequest`, the turn ends as `turn.stopped` (ADR 0220). */
   signal?: AbortSignal;
   /** Whether text deltas go to the browser (a consolidation turn's JSON does not). */
   streamDeltas?: boolean;
@@ -53,6 +55,7 @@ export type LoopResult =
   | { status: 'completed'; text: string; view: SessionView }
   | { status: 'paused'; actions: PendingAction[] }
   | { status: 'limit_reached'; iterations: number }
+  | { status: 'stopped'; text: string }
   | { status: 'failed'; reason: string; message: string };
 
 /**
@@ -83,6 +86,18 @@ export async function runToolLoop(
     // The lane's own turn: other agents' turns interleave in the same log and are not this loop's.
     const turnId = turnInProgress(view.state, agent.slug)?.turn_id ?? '';
     const lane = { agent: agent.slug, turn_id: turnId };
+    // Stopped between steps (a tool was running): the turn ends here, before its next step.
+    const stop = (text: string) => {
+      const request = stopRequestOf(scope.signal);
+      if (request === null) return Promise.resolve(null);
+      const { liveTurns } = dependencies;
+      return recordStop(
+        { view, append, liveTurns, sessionId: scope.sessionId, agent: agent.slug, turnId, text },
+        request,
+      );
+    };
+    const stoppedBeforeStep = await stop('');
+    if (stoppedBeforeStep !== null) return stoppedBeforeStep;
     const step = nextStep(view.state, {
       agent: agent.slug,
       maxIterations: agent.maxIterations,
@@ -177,6 +192,8 @@ export async function runToolLoop(
           ? await dependencies.contextManager.prepare(frame, append)
           : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
         if (!context.ok) {
+          const stopped = await stop('');
+          if (stopped !== null) return stopped;
           await append([
             SESSION_EVENTS.turnFailed.create('system', {
               v: 1,
@@ -221,6 +238,9 @@ export async function runToolLoop(
           },
         );
         if (outcome.status !== 'completed') {
+          const partial = 'partialText' in outcome ? outcome.partialText : '';
+          const stopped = await stop(partial);
+          if (stopped !== null) return stopped;
           const message =
             outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
           const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;

@@ -50,12 +50,13 @@ export const AgentActivatedPayloadSchema = z.object({
 /** Why a turn runs: a person's message, or the consolidation that follows readiness. */
 export const TURN_KINDS = ['message', 'consolidation'] as const;
 
-/** `turn.started` — a model turn began. */
+/** `turn.started` — a model turn began; `regenerates` names the turn whose answer it gives again (ADR 0220). */
 export const TurnStartedPayloadSchema = z.object({
   v: v1,
   agent: z.string().min(1),
   turn_id: z.string().min(1),
   kind: z.enum(TURN_KINDS),
+  regenerates: z.string().min(1).optional(),
 });
 
 /** `turn.failed` — the turn ended without a response. Older logs have no `agent`: the turn id names the lane. */

@@ -21,7 +21,15 @@ export type {
   RecordedProductBrief,
   SkippedEvent,
   TurnInProgress,
+  LaneEnd,
 } from './conversation-state.ts';
+export { canRegenerate, canRetry, canStop, knownTurn, stopRequestedBy } from './turn-control.ts';
+export type { TurnControlCheck, TurnControlRule } from './turn-control.ts';
+export {
+  AnswerSupersededPayloadSchema,
+  TurnRetriedPayloadSchema,
+  TurnStoppedPayloadSchema,
+} from './turn-control-payloads.ts';
 export { BRIEF_RECEIVER, BRIEF_SENDER, briefRound, readinessOpen } from './brief-round.ts';
 export type { BriefRound } from './brief-round.ts';
 export { decide } from './decide.ts';

@@ -16,6 +16,12 @@ import {
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
 import { EVENT_TYPES } from './event-types.ts';
+import {
+  AnswerSupersededPayloadSchema,
+  TurnRetriedPayloadSchema,
+  TurnStopRequestedPayloadSchema,
+  TurnStoppedPayloadSchema,
+} from './turn-control-payloads.ts';
 
 /**
  * The conversation's session events, each its wire name with its payload schema: the one way code outside
@@ -46,6 +52,11 @@ export const SESSION_EVENTS = {
     EVENT_TYPES.contextCompactionFailed,
     ContextCompactionFailedPayloadSchema,
   ),
+  // The person's control over turns (ADR 0220).
+  turnStopped: defineEvent(EVENT_TYPES.turnStopped, TurnStoppedPayloadSchema),
+  turnStopRequested: defineEvent(EVENT_TYPES.turnStopRequested, TurnStopRequestedPayloadSchema),
+  turnRetried: defineEvent(EVENT_TYPES.turnRetried, TurnRetriedPayloadSchema),
+  answerSuperseded: defineEvent(EVENT_TYPES.answerSuperseded, AnswerSupersededPayloadSchema),
 } as const;
 
 /** `{ 'chat.message': ChatMessagePayload, 'turn.started': TurnStartedPayload, … }`. */

@@ -373,6 +373,11 @@ export const en = {
   'readiness.noRules': 'No business rule is recorded yet. Produce without any business rules?',
   'readiness.produceAnyway': 'Produce without rules',
   'readiness.keepTalking': 'Keep talking',
+  'turn.stop': 'Stop',
+  'turn.retry': 'Retry',
+  'turn.regenerate': 'Regenerate',
+  'turn.stoppedNote': 'Stopped before the end.',
+  'turn.stoppedEmpty': '{agent} was stopped before saying anything.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -384,4 +384,9 @@ export const pt: Messages = {
     'Nenhuma regra de negócio foi anotada ainda. Produzir sem regras de negócio?',
   'readiness.produceAnyway': 'Produzir sem regras',
   'readiness.keepTalking': 'Continuar conversando',
+  'turn.stop': 'Parar',
+  'turn.retry': 'Tentar de novo',
+  'turn.regenerate': 'Gerar outra resposta',
+  'turn.stoppedNote': 'Interrompida antes do fim.',
+  'turn.stoppedEmpty': '{agent} foi interrompido antes de dizer algo.',
 };

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { fields, list, optionalText, text, whole } from './read.ts';
+import { endLane } from './apply-turn-control.ts';
 import { devProgress, isDevAgent, type SessionDraft } from './session-draft.ts';
 
 /** Folds the conversation events: messages, turns, activations, readiness, tools, failures. */
@@ -39,12 +40,25 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       const tools = calls.map((call) => text(call['name'])).filter((name) => name !== '');
       const said = text(payload['text']);
       if (said.trim() !== '' || tools.length > 0)
-        draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
-      if (tools.length === 0) draft.openTurns.delete(turnId);
+        draft.chat.push({
+          kind: 'agent',
+          seq: event.seq,
+          agent,
+          text: said,
+          tools,
+          turnId,
+          eventId: event.id,
+        });
+      if (tools.length > 0) draft.toolTurns.add(turnId);
+      if (tools.length === 0) {
+        endLane(draft, agent, turnId, 'answered', event, true);
+        draft.openTurns.delete(turnId);
+      }
       if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
       return;
     }
     case 'turn.failed':
+      endLane(draft, agent, turnId, 'failed', event, false);
       draft.openTurns.delete(turnId);
       for (const [call, owner] of draft.pendingChecks)
         if (owner === agent) draft.pendingChecks.delete(call);
@@ -54,10 +68,12 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
         agent,
         reason: text(payload['reason'], 'unknown'),
         message: text(payload['message']),
+        turnId,
       });
       if (isDevAgent(agent)) devProgress(draft, agent).failures += 1;
       return;
     case 'toolloop.limit_reached':
+      endLane(draft, agent, turnId, 'limit_reached', event, false);
       draft.openTurns.delete(turnId);
       draft.chat.push({ kind: 'limit', seq: event.seq, agent, ceiling: whole(payload['ceiling']) });
       return;

@@ -3,6 +3,7 @@ import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
 import { applyBlocks } from './apply-blocks.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
+import { applyTurnControl, TURN_CONTROL_EVENTS, turnControls } from './apply-turn-control.ts';
 import { newSessionDraft, type SessionDraft } from './session-draft.ts';
 import type { AgentStatus, SessionView } from './session-view.ts';
 
@@ -22,6 +23,7 @@ export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
     applyBlocks(draft.lineBlocks, event);
     if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
     else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
+    else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
     else applyConversation(draft, event);
   } catch {
     draft.unreadable += 1;
@@ -43,6 +45,7 @@ export function toView(draft: SessionDraft): SessionView {
     brief: draft.brief,
     readinessConfirmed: draft.readinessConfirmed,
     handoffs: draft.handoffs,
+    controls: turnControls(draft),
     actions: bySeq(draft.actions.values()),
     openTurns: [...draft.openTurns.values()],
     backlog: {

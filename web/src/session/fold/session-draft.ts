@@ -1,4 +1,5 @@
 import { type BlocksDraft, newBlocksDraft } from './apply-blocks.ts';
+import type { LaneEnd } from './apply-turn-control.ts';
 import type {
   ActionView,
   BusinessRule,
@@ -48,6 +49,9 @@ export type SessionDraft = {
   /** The turn each tool call belongs to (from its `agent.response`), and each turn's steps row. */
   turnOfToolCall: Map<string, string>;
   stepsOfTurn: Map<string, { steps: Step[] }>;
+  /** How each agent's last turn ended, and the turns that called tools (ADR 0220). */
+  laneEnds: Map<string, LaneEnd>;
+  toolTurns: Set<string>;
 };
 
 export function newSessionDraft(): SessionDraft {
@@ -76,6 +80,8 @@ export function newSessionDraft(): SessionDraft {
     unreadable: 0,
     lineBlocks: newBlocksDraft(),
     pendingChecks: new Map(),
+    laneEnds: new Map(),
+    toolTurns: new Set(),
     pendingCommits: new Map(),
   };
 }

@@ -2,12 +2,32 @@
 
 export type ChatItem =
   | { kind: 'user'; seq: number; text: string; to: string | null }
-  | { kind: 'agent'; seq: number; agent: string; text: string; tools: string[] }
+  | {
+      kind: 'agent';
+      seq: number;
+      agent: string;
+      text: string;
+      tools: string[];
+      /** The turn and the event it came from: Regenerate names the turn, a supersession the event (ADR 0220). */
+      turnId: string;
+      eventId: string;
+      /** The partial answer of a turn the person stopped. */
+      stopped?: boolean;
+    }
+  /** A turn the person stopped before it said anything. */
+  | { kind: 'stopped'; seq: number; agent: string }
   /** The tools one turn used, folded into one row; `seq` is the first tool's. Results are for the model, not shown. */
   | { kind: 'steps'; seq: number; agent: string; turnId: string | null; steps: Step[] }
   | { kind: 'activated'; seq: number; agent: string }
   | { kind: 'handoff'; seq: number; handoffId: string }
-  | { kind: 'failed'; seq: number; agent: string; reason: string; message: string }
+  | {
+      kind: 'failed';
+      seq: number;
+      agent: string;
+      reason: string;
+      message: string;
+      turnId: string;
+    }
   | {
       kind: 'budget';
       seq: number;
@@ -161,6 +181,8 @@ export type SessionView = {
   brief: ProductBrief | null;
   readinessConfirmed: boolean;
   handoffs: Record<string, HandoffView>;
+  /** Turns the person may retry (failed) or regenerate (the lane's last answer) now (ADR 0220). */
+  controls: { retry: string[]; regenerate: string[] };
   actions: ActionView[];
   openTurns: OpenTurn[];
   backlog: Backlog;

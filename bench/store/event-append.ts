@@ -29,15 +29,19 @@ const PAYLOAD: { v: 1; text: string } = {
 
 /**
  * Event append against a raw single-row INSERT into a table of the same shape, on the same database in the
- * same run: PGlite on disk (the default) and the PostgreSQL server (DATABASE_URL, or the local one).
+ * same run: PGlite on disk (the default; on its worker thread, and on the main thread as before ADR 0215) and the
+ * PostgreSQL server (DATABASE_URL, or the local one).
  */
 export async function run(): Promise<BenchReport> {
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
-  const embedded = await openBenchPglite();
-  rows.push(...(await measureEngine(embedded.engine, embedded.database)));
-  rows.push(...(await measureConcurrent(embedded.engine, embedded.database)));
-  await embedded.dispose();
+  // PGlite on its worker thread (production, ADR 0215), then on the main thread as before: what the thread costs.
+  for (const thread of ['worker', 'main'] as const) {
+    const embedded = await openBenchPglite({ thread });
+    rows.push(...(await measureEngine(embedded.engine, embedded.database)));
+    rows.push(...(await measureConcurrent(embedded.engine, embedded.database)));
+    await embedded.dispose();
+  }
   const server = await openBenchServer({ maxConnections: Math.max(...WRITERS) + 2 });
   if ('unavailable' in server) notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
   else {

@@ -57,7 +57,7 @@ export interface Memory {
 /** Outbox rows per worker transaction: short on PGlite (one connection), larger on a server. */
 const PGLITE_WORKER_BATCH_SIZE = 10;
 const SERVER_WORKER_BATCH_SIZE = 100;
-/** On PGlite a drain's transaction takes no further row after this long: the event loop waits no longer (ADR 0181). */
+/** On PGlite a drain's transaction takes no further row after this long: appends wait no longer (ADR 0181, 0215). */
 const PGLITE_WORKER_TIME_BUDGET_MS = 8;
 
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
@@ -69,8 +69,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   });
   const search = (projectId: string, request: RagSearchRequest) =>
     ragSearch({ embedder, index: vectorIndex }, projectId, request);
-  // On PGlite a transaction holds the only connection and its queries resolve without yielding to the event
-  // loop: small batches (each its own transaction, a macrotask between them) keep HTTP, SSE and appends moving.
+  // On PGlite a transaction holds the only connection (and, in-process, the event loop; `forja serve` runs PGlite
+  // on a worker thread, ADR 0215): small batches, each its own transaction, keep appends and requests moving.
   const batchSize =
     database.kind === 'pglite' ? PGLITE_WORKER_BATCH_SIZE : SERVER_WORKER_BATCH_SIZE;
   const intervals = {

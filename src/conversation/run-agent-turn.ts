@@ -1,6 +1,11 @@
-import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
+import { DEV_EVENT_TYPES } from '../domain/line/index.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
-import { decide, type TurnKind } from '../domain/conversation/index.ts';
+import {
+  decide,
+  stopRequestedBy,
+  turnInProgress,
+  type TurnKind,
+} from '../domain/conversation/index.ts';
 import { findSession, LaneHeldElsewhereError } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { pendingLaneWork } from './lane-work.ts';
@@ -183,16 +188,26 @@ export async function continueTurn(
     return { status: 'not_started', reason: `no runtime for agent ${agentSlug} in this process` };
   const view = await dependencies.views.load(sessionId);
   const module = agentSlug.startsWith('dev:') ? agentSlug.slice('dev:'.length) : null;
-  const result = await runToolLoop(dependencies, agent, { projectId, sessionId, module, view });
+  const turnId = turnInProgress(view.state, agentSlug)?.turn_id ?? '';
+  // Stoppable by the person while it runs here (ADR 0220).
+  const tracked = {
+    sessionId,
+    turnId,
+    afterSeq: view.state.last_seq,
+    requestedBy: stopRequestedBy(view.events, turnId),
+  };
+  const result = await dependencies.stops.track(tracked, (signal) =>
+    runToolLoop(dependencies, agent, { projectId, sessionId, module, view, signal }),
+  );
   const after = await dependencies.views.load(sessionId);
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
   if (after.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
-    routeBlocks(dependencies, sessionId, projectId);
+    routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (
     dependencies.line !== undefined &&
     after.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)
   )
-    mergeLine(dependencies, dependencies.line, sessionId, projectId);
+    mergeLine(dependencies, dependencies.line, sessionId, projectId, { inLane, startAndContinue });
   return result;
 }

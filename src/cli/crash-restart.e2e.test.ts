@@ -18,7 +18,7 @@ const answers = (log: StoredEvent[]) =>
 const started_ = (log: StoredEvent[]) =>
   log.filter((event) => event.type === 'turn.started').length;
 
-describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout: 180_000 }, () => {
+describe('forja serve through kill -9, on embedded PGlite', { timeout: 180_000 }, () => {
   it('leaves no tokens reserved once no turn runs, and counts every interrupted call as spent', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-crash-budget-'));
     const scriptFile = join(dataDirectory, 'script.json');
@@ -67,102 +67,5 @@ describe('forja serve through kill -9 and bursts, on embedded PGlite', { timeout
     server.process.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
-
-  it('answers after the restart every message acknowledged (201) just before a kill -9', async () => {
-    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-crash-ack-'));
-    const scriptFile = join(dataDirectory, 'script.json');
-    const words = Array.from({ length: 30 }, (_, index) => `palavra${index}`).join(' ');
-    // Each answer streams for ~3 s: a message posted meanwhile waits in the lane, acknowledged but not started.
-    writeFileSync(
-      scriptFile,
-      JSON.stringify({
-        turns: Array.from({ length: 30 }, () => ({ agent: 'criativo', text: words, pace_ms: 100 })),
-      }),
-    );
-    let server = await startServer(dataDirectory, scriptFile);
-    const project = await call(`${server.url}/api/projects`, 'POST', { name: 'Padaria' });
-    const session = await call(`${server.url}/api/projects/${project['id']}/sessions`, 'POST', {});
-    const sessionId = session['id'] as string;
-    await call(`${server.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
-    const messageSeqs = (log: StoredEvent[]) =>
-      log.filter((event) => event.type === 'chat.message').map((event) => event.seq);
-    const turnFor = (log: StoredEvent[], seq: number) =>
-      log.some((event) => event.type === 'turn.started' && event.seq > seq);
-    const kills = 3;
-    for (let kill = 1; kill <= kills; kill++) {
-      const first = await fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ text: `primeira ${kill}` }),
-      });
-      expect(first.status).toBe(201);
-      await waitFor(server.url, sessionId, (log) =>
-        messageSeqs(log).every((seq) => turnFor(log, seq)),
-      );
-      const second = await fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ text: `segunda ${kill}` }),
-      });
-      expect(second.status).toBe(201);
-      server.process.kill('SIGKILL');
-      await server.exited;
-      server = await startServer(dataDirectory, scriptFile);
-    }
-    // Every message gets a turn of its own after it, and every turn ends once with one answer.
-    const log = await waitFor(
-      server.url,
-      sessionId,
-      (log) =>
-        messageSeqs(log).every((seq) => turnFor(log, seq)) &&
-        log.filter((event) => event.type === 'turn.started').length === answers(log),
-    );
-    expect(messageSeqs(log)).toHaveLength(2 * kills);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const settled = (
-      await call(`${server.url}/api/sessions/${sessionId}/events?limit=1000`, 'GET')
-    )['events'] as StoredEvent[];
-    expect(settled.filter((event) => event.type === 'turn.started')).toHaveLength(answers(settled));
-    server.process.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-  });
-
-  it('answers every one of 50 concurrent messages to one session', async () => {
-    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-burst-'));
-    const scriptFile = join(dataDirectory, 'script.json');
-    writeFileSync(
-      scriptFile,
-      JSON.stringify({
-        turns: Array.from({ length: 60 }, (_, index) => ({
-          agent: 'criativo',
-          text: `resposta ${index}`,
-        })),
-      }),
-    );
-    const server = await startServer(dataDirectory, scriptFile);
-    const project = await call(`${server.url}/api/projects`, 'POST', { name: 'Padaria' });
-    const session = await call(`${server.url}/api/projects/${project['id']}/sessions`, 'POST', {});
-    const sessionId = session['id'] as string;
-    await call(`${server.url}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
-    const statuses = await Promise.all(
-      Array.from({ length: 50 }, (_, index) =>
-        fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ text: `mensagem ${index}` }),
-        }).then((response) => response.status),
-      ),
-    );
-    expect(statuses.every((status) => status === 201)).toBe(true);
-    const log = await waitFor(server.url, sessionId, (log) => answers(log) === 50);
-    const messages = log.filter((event) => event.type === 'chat.message');
-    expect(messages).toHaveLength(50);
-    // The last message of the burst is answered too.
-    expect(
-      log.some((event) => event.type === 'agent.response' && event.seq > messages.at(-1)!.seq),
-    ).toBe(true);
-    expect(log.filter((event) => event.type === 'turn.started')).toHaveLength(50);
-    server.process.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-  });
+  // Bursts of messages and kill -9 right after a 201, on both engines: scale-out.e2e.test.ts.
 });

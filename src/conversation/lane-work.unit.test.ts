@@ -31,6 +31,19 @@ const proposed = (agent: string, turn = `t-${agent}`): EventSpec => ({
   actor: agent,
   payload: { v: 1, action_id: 'a1', agent, turn_id: turn, tool: 'run', args: {} },
 });
+const handoff = (status: 'offered' | 'rejected', id = 'h1'): EventSpec => ({
+  type: `handoff.${status}`,
+  actor: status === 'offered' ? 'criativo' : 'user',
+  payload: {
+    v: 1,
+    handoff_id: id,
+    from_agent: 'criativo',
+    to_agent: 'po',
+    artifact_id: null,
+    status,
+    ...(status === 'rejected' ? { reason: 'Falta o preço' } : {}),
+  },
+});
 const work = (specs: EventSpec[], agent = 'criativo') => {
   const events = buildSessionEvents('s1', specs);
   return pendingLaneWork(rehydrate(events), events, agent, () => true);
@@ -70,5 +83,24 @@ describe('pendingLaneWork: what a lane owes, from the log', () => {
 
   it('owes a kickoff to an agent activated by a handoff that has had no turn', () => {
     expect(work([activated('criativo'), activated('po', 'h1')], 'po')).toEqual({ kind: 'start' });
+  });
+
+  it('owes the sender a turn for a rejection of its handoff newer than its last turn, once', () => {
+    const offered = [
+      activated('criativo'),
+      message('criativo'),
+      started('criativo'),
+      answer('criativo'),
+      handoff('offered'),
+    ];
+    expect(work([...offered, handoff('rejected')])).toEqual({ kind: 'start' });
+    expect(
+      work([...offered, handoff('rejected'), started('criativo', 't2'), answer('criativo', 't2')]),
+    ).toBeNull();
+    // Offered again: the rejection is answered. Not the sender: nothing owed. No runtime here: not this process's.
+    expect(work([...offered, handoff('rejected'), handoff('offered', 'h2')])).toBeNull();
+    expect(work([...offered, handoff('rejected')], 'po')).toBeNull();
+    const events = buildSessionEvents('s1', [...offered, handoff('rejected')]);
+    expect(pendingLaneWork(rehydrate(events), events, 'criativo', () => false)).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../composition.ts';
+import { transitionHandoff } from '../domain/handoffs/index.ts';
 import type { ScriptInput } from '../gateway/providers/index.ts';
+import { lockHandoff, updateHandoffStatus } from '../store/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
@@ -227,6 +229,80 @@ describe.each(testDatabaseEngines())(
         ['criativo', `Product brief consolidado (v2): ${BRIEF.title}. Ofereci o trabalho ao PO.`],
         ['po', 'Li o brief v2.'],
       ]);
+    });
+
+    it("a restart between the rejection and the sender's turn: start-up gives Criativo that turn, with the reason, once", async () => {
+      const database = await engine.open();
+      close = () => database.close();
+      const before = await startLine(
+        engine,
+        { turns: CRIATIVO_REJECTED.slice(0, 2) },
+        {},
+        { database },
+      );
+      const { sessionId } = await newSessionThroughApi(before.forja);
+      await requestJson(before.forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+      await requestJson(before.forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+        text: LINE_MESSAGES[0],
+      });
+      await before.forja.conversation.idle(sessionId);
+      const ready = await requestJson(before.forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      await before.forja.conversation.idle(sessionId);
+      // What a process that stopped right after committing the rejection leaves: the row and its event, no turn.
+      await database.transaction(async (transaction) => {
+        const handoff = await lockHandoff(transaction, ready.body.handoff.id);
+        const moved = transitionHandoff(handoff!, {
+          type: 'reject',
+          actor: 'user',
+          reason: REASON,
+        });
+        if (!moved.ok) throw new Error(moved.reason);
+        await updateHandoffStatus(transaction, moved.handoff);
+        await before.forja.eventLog.appendWithin(transaction, sessionId, [moved.event]);
+      });
+      await before.close();
+      const rejectedAt = (
+        await database.query<{ seq: number }>(
+          `select seq from session_events where session_id = $1 and type = 'handoff.rejected'`,
+          [sessionId],
+        )
+      ).rows[0]!.seq;
+
+      // The restarted process: the scripted turn's `expect` checks the reason reaches the model.
+      const after = await startLine(
+        engine,
+        { turns: CRIATIVO_REJECTED.slice(2, 3) },
+        {},
+        { database },
+      );
+      close = async () => (await after.close(), await database.close());
+      const resumed = await after.forja.conversation.resumeInterruptedTurns();
+      expect(resumed.map((turn) => [turn.sessionId, turn.agent])).toEqual([
+        [sessionId, 'criativo'],
+      ]);
+      expect((await Promise.all(resumed.map((turn) => turn.result))).map((r) => r.status)).toEqual([
+        'completed',
+      ]);
+      await after.forja.conversation.idle(sessionId);
+      const since = (await after.forja.eventLog.read(sessionId, { limit: 10_000 })).filter(
+        (event) => event.seq >= rejectedAt,
+      );
+      expect(
+        since.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null]),
+      ).toEqual([
+        ['handoff.rejected', null],
+        ['turn.started', 'criativo'],
+        ['agent.response', 'criativo'],
+      ]);
+      expect((await responses(after.forja, sessionId)).at(-1)).toEqual([
+        'criativo',
+        'Entendi: qual é o preço da assinatura?',
+      ]);
+      // Started once: a second start-up owes nothing, and readiness opens again.
+      expect(await after.forja.conversation.resumeInterruptedTurns()).toEqual([]);
+      const state = (await requestJson(after.forja, 'GET', `/api/sessions/${sessionId}/state`))
+        .body;
+      expect(state.product_brief).toMatchObject({ data: { version: 1 } });
     });
 
     it("rejecting the Arquiteto's handoff gives the PO a turn with the reason, and a rejected dev handoff gives the Arquiteto one", {

@@ -1,111 +1,79 @@
-import { decide, rehydrate } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import {
-  continueTurn,
-  inLane,
-  pickUpLane,
-  startAndContinue,
-  type TurnResult,
-} from './run-agent-turn.ts';
+import { pickUpLane, type TurnPriority, type TurnResult } from './run-agent-turn.ts';
+
+/** What start-up found a lane may owe: the SQL below only narrows; `pendingLaneWork` decides in the lane. */
+type Owed = { session_id: string; agent: string };
+
+/** Lanes with a started turn that no later event closes (the process stopped during it). */
+const TURNS_IN_PROGRESS = `
+  select distinct started.session_id, started.payload->>'agent' as agent from session_events started
+  where started.type = 'turn.started'
+    and not exists (
+      select 1 from session_events closed
+      where closed.session_id = started.session_id and closed.seq > started.seq
+        and closed.payload->>'turn_id' = started.payload->>'turn_id'
+        and (closed.type in ('turn.failed', 'toolloop.limit_reached') or (closed.type = 'agent.response' and not closed.payload ? 'tool_calls'))
+    )`;
+
+/** Lanes with a message acknowledged (201) that no later turn of its addressee answers (issue 18, item 4). */
+const UNANSWERED_MESSAGES = `
+  select distinct m.session_id, m.payload->>'to' as agent from session_events m
+  where m.type = 'chat.message' and m.payload ? 'to'
+    and not exists (
+      select 1 from session_events t
+      where t.session_id = m.session_id and t.seq > m.seq and t.type = 'turn.started' and t.payload->>'agent' = m.payload->>'to'
+    )`;
+
+/** Senders of a rejected handoff that had no turn since the rejection (ADR 0160). */
+const REJECTIONS_UNRETURNED = `
+  select distinct r.session_id, r.payload->>'from_agent' as agent from session_events r
+  where r.type = 'handoff.rejected'
+    and not exists (
+      select 1 from session_events t
+      where t.session_id = r.session_id and t.seq > r.seq and t.type = 'turn.started' and t.payload->>'agent' = r.payload->>'from_agent'
+    )`;
+
+const LOOKS: ReadonlyArray<{ sql: string; priority: TurnPriority; log: string }> = [
+  { sql: TURNS_IN_PROGRESS, priority: 'line', log: 'resuming a turn interrupted by a stop' },
+  {
+    sql: UNANSWERED_MESSAGES,
+    priority: 'person',
+    log: 'answering a message left unanswered by a stop',
+  },
+  {
+    sql: REJECTIONS_UNRETURNED,
+    priority: 'line',
+    log: 'returning a rejected handoff to its sender after a stop',
+  },
+];
 
 /**
- * At start-up: every lane whose log shows a turn in progress (the process stopped during it) resumes it from
- * the log, each in its own lane (so each exactly once) and side by side up to the turn slots. Turns waiting
- * for an approval stay paused; the others call the model again or run the tool calls that have no recorded
- * result. Nothing committed is lost and no response is written twice, because each step is decided from what
- * the lane's events hold.
+ * At start-up: every lane that owes work according to its log is picked up through the one lane pick-up path
+ * (`pickUpLane`, the same a lane taken over from a dead process takes): a turn in progress resumes from the log,
+ * a message acknowledged but never answered gets its turn, the sender of a handoff rejected before its turn
+ * began gets that turn, an open consolidation is closed. Each lane once, decided again in the lane (so a turn
+ * started since start-up is not doubled), side by side up to the turn slots. With shared leases, a lane held by
+ * a live process is left to it. Turns waiting for an approval stay paused.
  */
 export async function resumeInterruptedTurns(
   dependencies: ConversationDependencies,
 ): Promise<Array<{ sessionId: string; agent: string; result: Promise<TurnResult> }>> {
-  const candidates = await dependencies.database.query<{ session_id: string; project_id: string }>(
-    // Sessions with a started turn that no later event closes (the fold below decides exactly; this only narrows).
-    `select s.id as session_id, s.project_id from sessions s
-     where exists (
-       select 1 from session_events started
-       where started.session_id = s.id and started.type = 'turn.started'
-         and not exists (
-           select 1 from session_events closed
-           where closed.session_id = s.id and closed.seq > started.seq
-             and closed.payload->>'turn_id' = started.payload->>'turn_id'
-             and (closed.type in ('turn.failed', 'toolloop.limit_reached') or (closed.type = 'agent.response' and not closed.payload ? 'tool_calls'))
-         )
-     )`,
-  );
   const resumed: Array<{ sessionId: string; agent: string; result: Promise<TurnResult> }> = [];
-  for (const { session_id: sessionId, project_id: projectId } of candidates.rows) {
-    const events = await dependencies.eventLog.read(sessionId, { limit: 1_000_000 });
-    const state = rehydrate(events);
-    for (const turn of state.turns_in_progress) {
-      // Shared leases: a lane held by a live process is its own; the others are decided again in the lane.
-      if (dependencies.leases?.shared) {
-        resumed.push({
-          sessionId,
-          agent: turn.agent,
-          result: pickUpLane(dependencies, sessionId, turn.agent),
-        });
-        continue;
-      }
-      if (turn.kind === 'consolidation') {
-        // The brief is decided by one model call: rather than guess, close the turn; pressing the button again retries.
-        const failed = decide(
-          { type: 'FailTurn', turn_id: turn.turn_id, reason: 'interrupted' },
-          state,
-        );
-        if (failed.ok) await dependencies.eventLog.append(sessionId, failed.events);
-        continue;
-      }
-      dependencies.logger.info(
-        { session_id: sessionId, agent: turn.agent, turn_id: turn.turn_id },
-        'resuming a turn interrupted by a stop',
-      );
-      const result = inLane(dependencies, sessionId, turn.agent, 'line', () =>
-        continueTurn(dependencies, sessionId, projectId, turn.agent),
-      );
-      resumed.push({ sessionId, agent: turn.agent, result });
+  const seen = new Set<string>();
+  for (const look of LOOKS) {
+    for (const { session_id: sessionId, agent } of (
+      await dependencies.database.query<Owed>(look.sql)
+    ).rows) {
+      const key = `${sessionId}\u0000${agent}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      dependencies.logger.info({ session_id: sessionId, agent }, look.log);
+      resumed.push({
+        sessionId,
+        agent,
+        result: pickUpLane(dependencies, sessionId, agent, look.priority),
+      });
     }
-  }
-  // A message acknowledged (201) but never answered (the process stopped before its turn started) is pending
-  // work: its addressee's lane takes a turn for it, after any turn resumed above (issue 18, item 4).
-  const unanswered = (scope: string, params: unknown[]) =>
-    dependencies.database.query<{ session_id: string; project_id: string; agent: string }>(
-      `select m.session_id, s.project_id, m.payload->>'to' as agent from session_events m join sessions s on s.id = m.session_id
-       where m.type = 'chat.message' and m.payload ? 'to' and ${scope}
-         and not exists (
-           select 1 from session_events t
-           where t.session_id = m.session_id and t.seq > m.seq and t.type = 'turn.started' and t.payload->>'agent' = m.payload->>'to'
-         )
-       group by m.session_id, s.project_id, m.payload->>'to'`,
-      params,
-    );
-  for (const { session_id: sessionId, project_id: projectId, agent } of (
-    await unanswered('true', [])
-  ).rows) {
-    if (dependencies.leases?.shared) {
-      resumed.push({ sessionId, agent, result: pickUpLane(dependencies, sessionId, agent) });
-      continue;
-    }
-    dependencies.logger.info(
-      { session_id: sessionId, agent },
-      'answering a message left unanswered by a stop',
-    );
-    // Decided again in the lane: a message posted since start-up already has its own turn ahead of this one.
-    const result = inLane(
-      dependencies,
-      sessionId,
-      agent,
-      'person',
-      async (): Promise<TurnResult> => {
-        const still = await unanswered(`m.session_id = $1 and m.payload->>'to' = $2`, [
-          sessionId,
-          agent,
-        ]);
-        if (still.rows.length === 0)
-          return { status: 'not_started', reason: 'the message was answered meanwhile' };
-        return startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
-      },
-    );
-    resumed.push({ sessionId, agent, result });
   }
   return resumed;
 }

@@ -88,17 +88,27 @@ export function inLane<T>(
 /**
  * Does what the agent's lane owes according to the log, holding the lane: goes on with a turn in progress
  * (a process that died, or a message another process stored while this one held the lane), answers an
- * unanswered message, runs a pending kickoff, or nothing. Decided in the lane, so running it twice is harmless.
+ * unanswered message, runs a pending kickoff, gives the sender of a rejected handoff its turn, or nothing.
+ * Decided in the lane, so running it twice is harmless; after doing something it looks again, until the lane owes
+ * nothing (a lane taken over from a dead process may owe its turn and a message stored during it). A `line`
+ * pick-up (start-up resume) waits for a turn slot.
  */
 export async function pickUpLane(
   dependencies: ConversationDependencies,
   sessionId: string,
   agent: string,
+  priority: TurnPriority = 'person',
 ): Promise<TurnResult> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return { status: 'not_started', reason: `no session ${sessionId}` };
   const hasRuntime = (slug: string) => dependencies.catalog.get(slug) !== null;
-  const picked = inLane(dependencies, sessionId, agent, 'person', async (): Promise<TurnResult> => {
+  // Whether the lane did what it owed: it may owe more (a message stored during the resumed turn), so look again.
+  let again = false;
+  const ran = (result: TurnResult) => {
+    again = result.status !== 'idle' && result.status !== 'not_started';
+    return result;
+  };
+  const picked = inLane(dependencies, sessionId, agent, priority, async (): Promise<TurnResult> => {
     const view = await dependencies.views.load(sessionId);
     const work = pendingLaneWork(view.state, view.events, agent, hasRuntime);
     if (work === null) return { status: 'not_started', reason: 'nothing pending in the lane' };
@@ -107,21 +117,30 @@ export async function pickUpLane(
       'picking up the work a lane owes',
     );
     if (work.kind === 'continue')
-      return continueTurn(dependencies, sessionId, session.project_id, agent);
+      return ran(await continueTurn(dependencies, sessionId, session.project_id, agent));
     if (work.kind === 'start')
-      return startAndContinue(dependencies, {
-        sessionId,
-        projectId: session.project_id,
-        agent,
-        kind: 'message',
-      });
+      return ran(
+        await startAndContinue(dependencies, {
+          sessionId,
+          projectId: session.project_id,
+          agent,
+          kind: 'message',
+        }),
+      );
     const failed = decide(
       { type: 'FailTurn', turn_id: work.turn_id, reason: 'interrupted' },
       view.state,
     );
     if (failed.ok) await dependencies.eventLog.append(sessionId, failed.events);
+    again = failed.ok;
     return { status: 'not_started', reason: 'the interrupted consolidation was closed' };
-  }).catch(heldElsewhere);
+  })
+    .catch(heldElsewhere)
+    .then(async (result) => {
+      // Looked again only after a look that appended (a turn ran, a consolidation closed), so this ends.
+      if (again) await pickUpLane(dependencies, sessionId, agent, priority).catch(() => undefined);
+      return result;
+    });
   picked.catch((error: unknown) =>
     dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'lane pickup crashed'),
   );

@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readServerSentEvents } from '../../testing/read-server-sent-events.ts';
 
 /** Helpers of the e2e tests that run the real `forja serve` (crash-restart, lanes-restart, lane-leases). */
 
@@ -106,4 +110,42 @@ export async function waitFor(
   throw new Error(
     `the session never reached the awaited state: ${log.map((event) => event.type).join(', ')}`,
   );
+}
+
+/** Posts a message to the session through the process at `base`; resolves to the HTTP status (201 stored). */
+export async function postMessage(base: string, sessionId: string, text: string): Promise<number> {
+  const response = await fetch(`${base}/api/sessions/${sessionId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** A script file for `FORJA_MODEL=scripted:` holding `turns`. */
+export function writeScript(turns: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'forja-script-')), 'script.json');
+  writeFileSync(file, JSON.stringify({ turns }));
+  return file;
+}
+
+/**
+ * A browser's event stream of a session on the process at `base`: every message it receives, kept in
+ * order (`received`), until `close`.
+ */
+export async function watchStream(base: string, sessionId: string) {
+  const stream = readServerSentEvents(await fetch(`${base}/api/sessions/${sessionId}/stream`));
+  const received: Array<{ event: string; data: Record<string, any> }> = [];
+  const reading = (async () => {
+    for (;;) {
+      const message = await stream.next(600_000).catch(() => null);
+      if (message === null) return;
+      received.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
+    }
+  })();
+  return {
+    received,
+    close: async () => (await stream.close().catch(() => undefined), await reading),
+  };
 }

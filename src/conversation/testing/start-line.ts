@@ -5,21 +5,24 @@ import pino from 'pino';
 import { createForja } from '../../composition.ts';
 import { loadConfig } from '../../config/config.ts';
 import { createScriptedProvider, type ScriptInput } from '../../gateway/providers/index.ts';
+import type { Database } from '../../store/index.ts';
 import type { TestDatabaseEngine } from '../../store/testing/test-databases.ts';
 
 /**
  * A Forja of its own data directory and database playing `script`, with `settings` (e.g.
- * `FORJA_MAX_PARALLEL_TURNS`) added to its configuration; `close` removes everything.
+ * `FORJA_MAX_PARALLEL_TURNS`) added to its configuration; `close` removes everything. Given `database` (a
+ * restart: a second Forja on the first one's database), it uses that one and leaves it open.
  */
 export async function startLine(
   engine: TestDatabaseEngine,
   script: ScriptInput,
   settings: Record<string, string> = {},
+  options: { database?: Database } = {},
 ) {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-line-'));
   const loaded = loadConfig({ ...settings, FORJA_DATA_DIR: dataDirectory });
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const database = await engine.open();
+  const database = options.database ?? (await engine.open());
   const provider = createScriptedProvider({ script });
   const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
     env: {},
@@ -32,7 +35,7 @@ export async function startLine(
     dataDirectory,
     close: async () => (
       await forja.close(),
-      await database.close(),
+      options.database === undefined && (await database.close()),
       await rm(dataDirectory, { recursive: true, force: true })
     ),
   };

@@ -1,0 +1,34 @@
+import { expect } from 'vitest';
+import type { StoredEvent } from './forja-serve.ts';
+
+/** Reading a session's log in the e2e tests of lanes across processes and restarts. */
+
+export const finalAnswers = (log: StoredEvent[]) =>
+  log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined);
+export const turnsStarted = (log: StoredEvent[]) =>
+  log.filter((event) => event.type === 'turn.started');
+export const messageSeqs = (log: StoredEvent[]) =>
+  log.filter((event) => event.type === 'chat.message').map((event) => event.seq);
+/** Every message has a turn started after it. */
+export const answered = (log: StoredEvent[]) =>
+  messageSeqs(log).every((seq) =>
+    log.some((event) => event.type === 'turn.started' && event.seq > seq),
+  );
+/** Every message is answered and every turn started has ended: the lane is at rest. */
+export const settled = (log: StoredEvent[]) =>
+  answered(log) && turnsStarted(log).length === finalAnswers(log).length;
+
+/** Every turn started once and ended once, one at a time in the lane, and no seq is missing. */
+export function expectOneOwnerAtATime(log: StoredEvent[]): void {
+  expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
+  const started = turnsStarted(log).map((event) => event.payload.turn_id);
+  expect(new Set(started).size).toBe(started.length);
+  const ended = finalAnswers(log).map((event) => event.payload.turn_id);
+  expect([...ended].sort()).toEqual([...started].sort());
+  let open = 0;
+  for (const event of log) {
+    if (event.type === 'turn.started') open += 1;
+    if (event.type === 'agent.response' && event.payload.tool_calls === undefined) open -= 1;
+    expect(open, `at seq ${event.seq} two turns of the lane were open`).toBeLessThanOrEqual(1);
+  }
+}

@@ -27,7 +27,7 @@ const PACE_MS = 2;
  * The memory workers' statements (outbox drains, graph projection, RAG indexing), told apart by the tables
  * they name: derived work an append wakes, not the message's path.
  */
-const MEMORY_WORK = /\boutbox\b|\bgraph\.|\brag\.|session_events e join sessions/;
+const MEMORY_WORK = /outbox|\bgraph\.|\brag\.|session_events e join sessions/;
 
 export async function run(): Promise<BenchReport> {
   const mock = await startOpenAiTestServer();
@@ -228,29 +228,40 @@ let lastTrace: { statements: Statement[]; started: number; firstDeltaMs: number 
  */
 function countingQueries(database: Database): CountedDatabase {
   const statements: Statement[] = [];
-  const record = (sql: string) => {
+  const record = (sql: string): Statement => {
     const text = sql.replace(/\s+/g, ' ').trim();
-    statements.push({ at: performance.now(), sql: text, memory: MEMORY_WORK.test(text) });
+    const statement = { at: performance.now(), sql: text, memory: MEMORY_WORK.test(text) };
+    statements.push(statement);
+    return statement;
   };
-  const counting = (target: Queryable): Queryable => ({
-    query: (sql, params) => (record(sql), target.query(sql, params)),
-    execute: (script) => (record(script), target.execute(script)),
-  });
+  const counting = (target: Queryable, seen?: (statement: Statement) => void): Queryable => {
+    const note = (sql: string) => {
+      const statement = record(sql);
+      seen?.(statement);
+    };
+    return {
+      query: (sql, params) => (note(sql), target.query(sql, params)),
+      execute: (script) => (note(script), target.execute(script)),
+    };
+  };
   return {
     database: {
       ...database,
       ...counting(database),
       transaction: (work) => {
+        // A transaction belongs to the work of its first statement.
         const begin: Statement = { at: performance.now(), sql: 'begin', memory: false };
         statements.push(begin);
-        const inside = statements.length;
+        let first = true;
+        const classify = (statement: Statement) => {
+          if (first) begin.memory = statement.memory;
+          first = false;
+        };
         return database
-          .transaction((transaction) => work(counting(transaction)))
-          .finally(() => {
-            // A transaction belongs to the work of its first statement.
-            begin.memory = statements[inside]?.memory ?? false;
-            statements.push({ at: performance.now(), sql: 'commit', memory: begin.memory });
-          });
+          .transaction((transaction) => work(counting(transaction, classify)))
+          .finally(() =>
+            statements.push({ at: performance.now(), sql: 'commit', memory: begin.memory }),
+          );
       },
     },
     statements,

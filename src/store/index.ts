@@ -22,6 +22,7 @@ export { createProject, findProject, listProjects, type Project } from './projec
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
 export {
   createEventNotifications,
+  deliveringAppends,
   SESSION_EVENTS_CHANNEL,
   type EventNotifications,
   type SessionEventsListener,

@@ -1,4 +1,5 @@
 import type { Database } from '../database.ts';
+import type { EventLog } from './event-log.ts';
 import { readEvents } from './read-events.ts';
 import type { SessionEvent } from './session-event.ts';
 
@@ -13,6 +14,12 @@ export type SessionEventsListener = (events: SessionEvent[]) => void;
 export interface EventNotifications {
   /** Calls `listener` with each session event committed after `afterSeq`, in seq order, each exactly once. */
   subscribe(sessionId: string, afterSeq: number, listener: SessionEventsListener): () => void;
+  /**
+   * Events this process has just appended, committed: handed to the session's feed in memory when they follow
+   * what it has read, so the notification of the same append finds nothing new to read (issue 19). Otherwise
+   * (a gap, a read in flight) nothing happens: the notification's read brings them.
+   */
+  appended(sessionId: string, events: readonly SessionEvent[]): void;
   close(): Promise<void>;
 }
 
@@ -80,7 +87,11 @@ export async function createEventNotifications(
     };
   }
 
-  return { subscribe, close: unlisten };
+  return {
+    subscribe,
+    appended: (sessionId, events) => feeds.get(sessionId)?.offer(events),
+    close: unlisten,
+  };
 }
 
 interface Subscriber {
@@ -127,6 +138,14 @@ class SessionFeed {
     if (seq !== undefined) this.announced = Math.max(this.announced, seq);
     this.woken = true;
     this.run();
+  }
+
+  /** Events just committed by this process: delivered without a read when they follow the cursor and no read runs. */
+  offer(events: readonly SessionEvent[]): void {
+    if (this.closed || this.reading || this.hasLaggards() || events[0]?.seq !== this.cursor + 1)
+      return;
+    this.cursor = events[events.length - 1]!.seq;
+    for (const subscriber of [...this.subscribers]) deliver(subscriber, events);
   }
 
   /** A subscriber joined behind the cursor: give it what the feed has already read past. */
@@ -183,10 +202,25 @@ class SessionFeed {
   }
 }
 
-function deliver(subscriber: Subscriber, events: SessionEvent[]): void {
+function deliver(subscriber: Subscriber, events: readonly SessionEvent[]): void {
   if (subscriber.closed) return;
   const fresh = events.filter((event) => event.seq > subscriber.lastSeq);
   if (fresh.length === 0) return;
   subscriber.lastSeq = fresh[fresh.length - 1]!.seq;
   subscriber.listener(fresh);
+}
+
+/**
+ * The event log whose committed appends (not those inside a caller's transaction, which has not committed yet)
+ * are handed to this process's feeds in memory: a stream sees them without reading the log again.
+ */
+export function deliveringAppends(eventLog: EventLog, notifications: EventNotifications): EventLog {
+  return {
+    ...eventLog,
+    async append(sessionId, events, options) {
+      const outcome = await eventLog.append(sessionId, events, options);
+      if (outcome.success) notifications.appended(sessionId, outcome.events);
+      return outcome;
+    },
+  };
 }

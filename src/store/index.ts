@@ -22,11 +22,11 @@ export { createProject, findProject, listProjects, type Project } from './projec
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
 export {
   createEventNotifications,
-  deliveringAppends,
   SESSION_EVENTS_CHANNEL,
   type EventNotifications,
   type SessionEventsListener,
 } from './event-log/event-notifications.ts';
+export { deliveringAppends } from './event-log/delivering-appends.ts';
 export {
   readAgentInstructions,
   writeAgentInstructions,

@@ -4,11 +4,8 @@ import { createProject } from '../projects/projects.ts';
 import { createSession } from '../projects/sessions.ts';
 import { testDatabaseEngines } from '../testing/test-databases.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
-import {
-  createEventNotifications,
-  deliveringAppends,
-  type EventNotifications,
-} from './event-notifications.ts';
+import { deliveringAppends } from './delivering-appends.ts';
+import { createEventNotifications, type EventNotifications } from './event-notifications.ts';
 import type { SessionEvent } from './session-event.ts';
 
 /** Waits for a condition without a deadline of its own: the test's timeout is the only limit. */

@@ -1,5 +1,4 @@
 import type { Database } from '../database.ts';
-import type { EventLog } from './event-log.ts';
 import { readEvents } from './read-events.ts';
 import type { SessionEvent } from './session-event.ts';
 
@@ -208,19 +207,4 @@ function deliver(subscriber: Subscriber, events: readonly SessionEvent[]): void 
   if (fresh.length === 0) return;
   subscriber.lastSeq = fresh[fresh.length - 1]!.seq;
   subscriber.listener(fresh);
-}
-
-/**
- * The event log whose committed appends (not those inside a caller's transaction, which has not committed yet)
- * are handed to this process's feeds in memory: a stream sees them without reading the log again.
- */
-export function deliveringAppends(eventLog: EventLog, notifications: EventNotifications): EventLog {
-  return {
-    ...eventLog,
-    async append(sessionId, events, options) {
-      const outcome = await eventLog.append(sessionId, events, options);
-      if (outcome.success) notifications.appended(sessionId, outcome.events);
-      return outcome;
-    },
-  };
 }

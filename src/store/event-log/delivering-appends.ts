@@ -1,3 +1,4 @@
+import type { AppendOutcome } from './append-outcome.ts';
 import type { EventLog } from './event-log.ts';
 import type { EventNotifications } from './event-notifications.ts';
 
@@ -9,9 +10,14 @@ export function deliveringAppends(eventLog: EventLog, notifications: EventNotifi
   return {
     ...eventLog,
     async append(sessionId, events, options) {
-      const outcome = await eventLog.append(sessionId, events, options);
-      if (outcome.success) notifications.appended(sessionId, outcome.events);
-      return outcome;
+      const committed = notifications.appending(sessionId);
+      let outcome: AppendOutcome | undefined;
+      try {
+        outcome = await eventLog.append(sessionId, events, options);
+        return outcome;
+      } finally {
+        committed(outcome?.success ? outcome.events : []);
+      }
     },
   };
 }

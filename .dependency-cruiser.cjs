@@ -16,22 +16,44 @@ const areas = {
   cli: '^src/cli/',
   config: '^src/config/',
   accounts: '^src/accounts/',
+  lib: '^src/lib/',
 };
 
-/** The table: an area may import itself and these. "gateway interface" = the gateway's public index only. */
+/**
+ * The table: an area may import itself and these. "gateway interface" = the gateway's public index only;
+ * `lib` (generic helpers that know nothing of Forja) may be imported by every area.
+ */
 const mayImport = {
-  domain: [],
-  harness: ['domain'],
-  store: ['domain'],
-  gateway: ['domain', 'store'],
-  agents: ['domain', 'harness', 'gatewayInterface', 'store'],
-  conversation: ['agents', 'domain', 'harness', 'gatewayInterface', 'memoryInterface', 'store'],
-  memory: ['domain', 'store', 'gatewayInterface'],
-  workspace: ['domain'],
+  domain: ['lib'],
+  harness: ['domain', 'lib'],
+  store: ['domain', 'lib'],
+  gateway: ['domain', 'store', 'lib'],
+  agents: ['domain', 'harness', 'gatewayInterface', 'store', 'lib'],
+  conversation: [
+    'agents',
+    'domain',
+    'harness',
+    'gatewayInterface',
+    'memoryInterface',
+    'store',
+    'lib',
+  ],
+  memory: ['domain', 'store', 'gatewayInterface', 'lib'],
+  workspace: ['domain', 'lib'],
   http: Object.keys(areas).filter((area) => area !== 'http' && area !== 'cli'),
   cli: Object.keys(areas).filter((area) => area !== 'cli'),
   config: [],
   accounts: [],
+  lib: [],
+};
+
+/**
+ * Surfaces an area may import types from, never values (`import type`): the values behind them are injected
+ * through the area's `*-dependencies.ts` and wired in src/composition.ts (ADR 0235).
+ */
+const mayImportTypesOf = {
+  agents: ['workspaceInterface', 'memoryInterface'],
+  conversation: ['workspaceInterface'],
 };
 
 /** Narrow surfaces an area may use without taking the whole of another. */
@@ -39,25 +61,39 @@ const surfaces = {
   gatewayInterface:
     '^src/gateway/(index|model-gateway|consume-stream)\\.ts$|^src/gateway/embeddings/(index|embedding-gateway|embedding-provider)\\.ts$|^src/gateway/metering/',
   memoryInterface: '^src/memory/index\\.ts$',
+  workspaceInterface: '^src/workspace/index\\.ts$',
 };
 
 const testCode = '(\\.test\\.ts$|/testing/|/test-support/|/__fixtures__/)';
 
+const patternOf = (name) => areas[name] ?? surfaces[name];
+
 function allowedPattern(area) {
-  return [areas[area], ...mayImport[area].map((name) => areas[name] ?? surfaces[name])].join('|');
+  return [areas[area], ...mayImport[area], ...(mayImportTypesOf[area] ?? [])]
+    .map((name) => (name === areas[area] ? name : patternOf(name)))
+    .join('|');
 }
 
 const layerRules = Object.keys(areas).map((area) => ({
   name: `${area}-may-import`,
-  comment: `${area} may import only: ${mayImport[area].join(', ') || 'nothing of Forja'} (docs/architecture.md)`,
+  comment: `${area} may import only: ${mayImport[area].join(', ') || 'nothing of Forja'}${mayImportTypesOf[area] ? `; types only of ${mayImportTypesOf[area].join(', ')}` : ''} (docs/architecture.md)`,
   severity: 'error',
   from: { path: areas[area], pathNot: testCode },
   to: { path: '^src/', pathNot: `${allowedPattern(area)}|^src/composition\\.ts$` },
 }));
 
+const typeOnlyRules = Object.entries(mayImportTypesOf).map(([area, names]) => ({
+  name: `${area}-imports-only-types-of`,
+  comment: `${area} imports only types of ${names.join(', ')}; the values are injected (ADR 0235)`,
+  severity: 'error',
+  from: { path: areas[area], pathNot: testCode },
+  to: { path: names.map(patternOf).join('|'), dependencyTypesNot: ['type-only'] },
+}));
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...typeOnlyRules,
     {
       name: 'domain-has-no-io',
       comment:
@@ -93,7 +129,9 @@ module.exports = {
       name: 'no-runtime-cycles',
       severity: 'error',
       from: { path: '^src/' },
-      to: { circular: true, dependencyTypesNot: ['type-only'] },
+      comment:
+        'a cycle of imports that are all evaluated at run time (a cycle through `import type` is harmless)',
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],
   options: {

@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchModule, BenchReport } from './lib/bench-report.ts';
 
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
+  'session-fold': () => import('./web/session-fold.ts'),
 };
 
 const filters = process.argv.slice(2);
@@ -36,12 +38,14 @@ const resultsDirectory = new URL('./results/', import.meta.url);
 mkdirSync(resultsDirectory, { recursive: true });
 for (const [name, load] of selected) {
   console.log(`\n## ${name}`);
+  // Other work on the machine slows every row alike; the figures are read beside this.
+  const loadAverage = loadavg().map((value) => Math.round(value * 100) / 100);
   const report = await (await load()).run();
   printTable(report);
   const file = new URL(`${name}.json`, resultsDirectory);
   writeFileSync(
     file,
-    `${JSON.stringify({ ...report, measured_at: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}` }, null, 2)}\n`,
+    `${JSON.stringify({ ...report, measured_at: new Date().toISOString(), load_average_at_start: loadAverage, cores: availableParallelism(), node: process.version, platform: `${process.platform}-${process.arch}` }, null, 2)}\n`,
   );
   console.log(`(written to bench/results/${name}.json)`);
 }

@@ -7,6 +7,7 @@ import {
   type AgentDefinition,
   type RosterDependencies,
 } from './agents/agent-definition.ts';
+import type { TriageRequest } from './agents/companions/companion-dependencies.ts';
 import type { SessionEndCompanion } from './agents/companions/session-end-companion.ts';
 import { AGENT_ROSTER, identityFrom } from './agents/roster.ts';
 import type { LoopAgent } from './agents/runtime/tool-loop.ts';
@@ -15,6 +16,7 @@ import {
   type ConversationService,
 } from './conversation/conversation-service.ts';
 import { createTurnSlots } from './conversation/turn-slots.ts';
+import { createTurnStops } from './conversation/turn-stops.ts';
 import { createSessionQueue } from './conversation/session-queue.ts';
 import { createSessionViews } from './conversation/session-views.ts';
 import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
@@ -51,6 +53,7 @@ import { accountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { readStreamBufferSetting } from './http/stream-buffer-setting.ts';
 import {
+  composeTriageWithRag,
   createGraphInstructionTemplateSource,
   createMemory,
   graphProjectionRule,
@@ -78,9 +81,12 @@ import {
   type EventNotifications,
 } from './store/index.ts';
 import {
+  createArchitectureDocs,
   createProjectWorkspaces,
   createTerminalRunner,
+  readCommitDiff,
   terminalSettingsOrDefaults,
+  worktreeFiles,
 } from './workspace/index.ts';
 
 /** A running Forja without its HTTP listener: what `serve` exposes and what tests drive in-process. */
@@ -160,7 +166,6 @@ export async function createForja(
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
   const fencedLog = fenceAppends(
     createEventLog(database, [graphProjectionRule, ragIndexRule]),
-    database,
     leases,
   );
   const notifications = await createEventNotifications(database, {
@@ -235,11 +240,14 @@ export async function createForja(
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
+  const workspaces = createProjectWorkspaces({ dataDirectory: config.dataDirectory });
   const line = {
     prompts,
     database,
     eventLog,
-    workspaces: createProjectWorkspaces({ dataDirectory: config.dataDirectory }),
+    workspaces,
+    docs: createArchitectureDocs(workspaces),
+    files: worktreeFiles,
     terminal,
     ragSearch: memory.ragSearch,
     newId: randomUUID,
@@ -266,9 +274,15 @@ export async function createForja(
     eventLog,
     gateway,
     prompts,
-    ragSearchFor: memory.ragSearchFor,
-    readTemplate: memory.readTemplate,
-    flags: config.flags,
+    triage: (projectId: string, input: TriageRequest) =>
+      composeTriageWithRag({ ...input, search: memory.ragSearchFor(projectId) }),
+    kickoff: (name: string, inline: string) =>
+      resolveTemplate({
+        enabled: config.flags.graph_templates_enabled,
+        name,
+        inline,
+        read: memory.readTemplate,
+      }),
     newId: randomUUID,
   };
   const rosterDependencies: RosterDependencies = {
@@ -299,6 +313,13 @@ export async function createForja(
       queue: createSessionQueue(),
       leases,
       slots: createTurnSlots(config.maxParallelTurns),
+      // On a server, Stop pressed in another process reaches the turn through the notifications (ADR 0220).
+      stops: createTurnStops(
+        leases.shared
+          ? (sessionId, afterSeq, listener) =>
+              notifications.subscribe(sessionId, afterSeq, listener)
+          : undefined,
+      ),
       views,
       contextManager,
       newId: randomUUID,
@@ -326,6 +347,8 @@ export async function createForja(
     version: FORJA_VERSION,
     access,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
+    readCommitDiff: (projectId, sha) =>
+      readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

@@ -18,6 +18,7 @@ import {
 } from '../../src/store/index.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round } from '../lib/latency.ts';
+import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
 
 // BENCH_GROWTH_SIZES=100,1000 runs fewer sizes (a quick look); the results file is written from the full run.
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '100,1000,10000,100000').split(',').map(Number);
@@ -142,26 +143,17 @@ async function generatedSession(
   const eventLog = createEventLog(database);
   const session = await createSession(database, { projectId });
   await eventLog.append(session.id, [
-    {
-      type: 'agent.activated',
-      actor: 'user',
-      payload: { v: 1, agent: 'criativo', handoff_id: null },
-    },
+    SESSION_EVENTS.agentActivated.create('user', { v: 1, agent: 'criativo', handoff_id: null }),
   ]);
   let written = 2;
   while (written < events) {
     const pairs = Math.min(BATCH, events - written) / 2;
     const batch = Array.from({ length: Math.max(1, Math.floor(pairs)) }, (_, index) => [
-      {
-        type: 'chat.message',
-        actor: 'user',
-        payload: { v: 1, text: `${QUESTION} (${written + index * 2})` },
-      },
-      {
-        type: 'agent.response',
-        actor: 'criativo',
-        payload: { v: 1, agent: 'criativo', text: ANSWER },
-      },
+      SESSION_EVENTS.chatMessage.create('user', {
+        v: 1,
+        text: `${QUESTION} (${written + index * 2})`,
+      }),
+      SESSION_EVENTS.agentResponse.create('criativo', { v: 1, agent: 'criativo', text: ANSWER }),
     ]).flat();
     const outcome = await eventLog.append(session.id, batch);
     if (!outcome.success) throw new Error(outcome.error.message);

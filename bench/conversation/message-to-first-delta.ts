@@ -2,8 +2,8 @@
  * Benchmark: the whole HTTP path of a message. A browser-like client holds an SSE stream open, POSTs a message,
  * and times the first `agent.delta` on its stream; beside it, interleaved, a bare client reads the same paced
  * OpenAI-format answer from the same local mock server and times its first non-empty delta. The provider runs
- * with the retry wrapper production uses (built from FORJA_MODEL like `forja serve`). PGlite on disk and the
- * PostgreSQL server.
+ * with the retry wrapper production uses (built from FORJA_MODEL like `forja serve`). PGlite on disk (on its worker
+ * thread, as `forja serve` opens it, and on the main thread as before ADR 0215) and the PostgreSQL server.
  */
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
@@ -48,6 +48,9 @@ export async function run(): Promise<BenchReport> {
   try {
     const embedded = await openBenchPglite();
     rows.push(...(await measureEngine(embedded, mock.baseUrl)));
+    // PGlite on the main thread, as it ran before ADR 0215: what the worker thread costs (or saves).
+    const inProcess = await openBenchPglite({ thread: 'main' });
+    rows.push(...(await measureEngine(inProcess, mock.baseUrl)));
     const server = await openBenchServer();
     if ('unavailable' in server)
       notes.push(`PostgreSQL server not measured: ${server.unavailable}`);

@@ -12,6 +12,7 @@ import { createEventLog, createProject, createSession } from '../../src/store/in
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round, summarise, timeInterleaved } from '../lib/latency.ts';
 import { fanOutRows } from './sse-fan-out.ts';
+import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
 
 const SESSIONS = 100;
 const WORDS_PER_ANSWER = 60;
@@ -178,28 +179,19 @@ async function rehydrationRows(): Promise<Array<Record<string, string | number>>
   const project = await createProject(database, { name: 'bench' });
   const session = await createSession(database, { projectId: project.id });
   await eventLog.append(session.id, [
-    {
-      type: 'agent.activated',
-      actor: 'user',
-      payload: { v: 1, agent: 'criativo', handoff_id: null },
-    },
+    SESSION_EVENTS.agentActivated.create('user', { v: 1, agent: 'criativo', handoff_id: null }),
   ]);
   for (let batch = 0; batch < REHYDRATION_EVENTS / 100; batch += 1) {
     const events = Array.from({ length: 50 }, (_, index) => [
-      {
-        type: 'chat.message',
-        actor: 'user',
-        payload: { v: 1, text: `message ${batch}-${index} about the bakery and its customers` },
-      },
-      {
-        type: 'agent.response',
-        actor: 'criativo',
-        payload: {
-          v: 1,
-          agent: 'criativo',
-          text: `answer ${batch}-${index}: who buys the bread at dawn?`,
-        },
-      },
+      SESSION_EVENTS.chatMessage.create('user', {
+        v: 1,
+        text: `message ${batch}-${index} about the bakery and its customers`,
+      }),
+      SESSION_EVENTS.agentResponse.create('criativo', {
+        v: 1,
+        agent: 'criativo',
+        text: `answer ${batch}-${index}: who buys the bread at dawn?`,
+      }),
     ]).flat();
     await eventLog.append(session.id, events);
   }

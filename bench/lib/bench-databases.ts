@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import { openPgliteDatabase } from '../../src/store/pglite-database.ts';
+import { openPgliteWorkerDatabase } from '../../src/store/pglite-worker-database.ts';
 import { openPostgresDatabase } from '../../src/store/postgres-database.ts';
 import type { Database } from '../../src/store/index.ts';
 
@@ -14,13 +15,20 @@ export interface BenchDatabase {
   dispose(): Promise<void>;
 }
 
-/** Embedded PGlite on disk in a temporary directory (Forja's default engine). */
-export async function openBenchPglite(): Promise<BenchDatabase> {
+/**
+ * Embedded PGlite on disk in a temporary directory (Forja's default engine): on a worker thread as `forja serve`
+ * runs it (ADR 0215), or on the benchmark's own thread (`thread: 'main'`, how it ran before).
+ */
+export async function openBenchPglite(
+  options: { thread?: 'worker' | 'main' } = {},
+): Promise<BenchDatabase> {
   const directory = mkdtempSync(join(tmpdir(), 'forja-bench-'));
-  const database = await openPgliteDatabase({ dataDirectory: join(directory, 'pgdata') });
+  const thread = options.thread ?? 'worker';
+  const open = thread === 'worker' ? openPgliteWorkerDatabase : openPgliteDatabase;
+  const database = await open({ dataDirectory: join(directory, 'pgdata') });
   await migrate(database);
   return {
-    engine: 'pglite (disk)',
+    engine: thread === 'worker' ? 'pglite (disk)' : 'pglite (disk, main thread)',
     database,
     dispose: async () => {
       await database.close();

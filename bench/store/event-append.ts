@@ -1,14 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import {
   createEventLog,
+  createPostgresLaneLeases,
   createProject,
   createSession,
+  fenceAppends,
   type Database,
+  type LaneLeases,
 } from '../../src/store/index.ts';
 import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round, summarise, timeInterleaved } from '../lib/latency.ts';
+import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
 
 const SINGLE_APPENDS = 2000;
 const BATCH_APPENDS = 400;
@@ -16,22 +22,26 @@ const BATCH_SIZE = 10;
 const WRITERS = [1, 4, 16];
 const CONCURRENT_EVENTS = 1600;
 const CONCURRENT_CHUNKS = 4;
-const PAYLOAD = {
+const PAYLOAD: { v: 1; text: string } = {
   v: 1,
   text: 'A bakery that delivers bread at dawn to the whole street, with a subscription.',
 };
 
 /**
  * Event append against a raw single-row INSERT into a table of the same shape, on the same database in the
- * same run: PGlite on disk (the default) and the PostgreSQL server (DATABASE_URL, or the local one).
+ * same run: PGlite on disk (the default; on its worker thread, and on the main thread as before ADR 0215) and the
+ * PostgreSQL server (DATABASE_URL, or the local one).
  */
 export async function run(): Promise<BenchReport> {
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
-  const embedded = await openBenchPglite();
-  rows.push(...(await measureEngine(embedded.engine, embedded.database)));
-  rows.push(...(await measureConcurrent(embedded.engine, embedded.database)));
-  await embedded.dispose();
+  // PGlite on its worker thread (production, ADR 0215), then on the main thread as before: what the thread costs.
+  for (const thread of ['worker', 'main'] as const) {
+    const embedded = await openBenchPglite({ thread });
+    rows.push(...(await measureEngine(embedded.engine, embedded.database)));
+    rows.push(...(await measureConcurrent(embedded.engine, embedded.database)));
+    await embedded.dispose();
+  }
   const server = await openBenchServer({ maxConnections: Math.max(...WRITERS) + 2 });
   if ('unavailable' in server) notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
   else {
@@ -44,6 +54,9 @@ export async function run(): Promise<BenchReport> {
   );
   notes.push(
     `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue.`,
+  );
+  notes.push(
+    "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the event log behind fenceAppends with the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its own statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
   );
   notes.push(
     'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.',
@@ -59,11 +72,9 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
     [1, 2, 3, 4].map(() => createSession(database, { projectId: project.id })),
   );
   const payload = JSON.stringify(PAYLOAD);
-  const batch = Array.from({ length: BATCH_SIZE }, () => ({
-    type: 'chat.message',
-    actor: 'user',
-    payload: PAYLOAD,
-  }));
+  const batch = Array.from({ length: BATCH_SIZE }, () =>
+    SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
+  );
   let rawSeq = 1;
   let expectedSeq = 1;
   let rawBatchSeq = 1;
@@ -76,7 +87,7 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
     append: async () => {
       const outcome = await eventLog.append(
         appendSession!.id,
-        [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }],
+        [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)],
         { expectedSeq },
       );
       if (!outcome.success) throw new Error(outcome.error.message);
@@ -132,6 +143,16 @@ const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, ac
  */
 async function measureConcurrent(engine: string, database: Database): Promise<BenchReport['rows']> {
   const eventLog = createEventLog(database);
+  // A lane's appends as production makes them on a server (ADR 0170, 0205): the event log behind
+  // `fenceAppends`, each writer's work holding its lane's lease, every append checking it.
+  const owner = randomUUID();
+  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
+    owner,
+    process.pid,
+    'bench',
+  ]);
+  const leases = createPostgresLaneLeases(database, { owner, leaseMs: 30_000 });
+  const fencedLog = fenceAppends(eventLog, leases);
   const project = await createProject(database, { name: 'bench-concurrent' });
   const payload = JSON.stringify(PAYLOAD);
   const rows: BenchReport['rows'] = [];
@@ -142,7 +163,14 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
       );
     const rawSessions = await newSessions(writers);
     const appendSessions = await newSessions(writers);
-    const [rawOne, appendOne] = await newSessions(2);
+    const fencedSessions = await newSessions(writers);
+    const [rawOne, appendOne, fencedOne] = await newSessions(3);
+    // W sessions: one lane each; one session: W lanes of it (agents running side by side).
+    const fencedLanes = await holdLanes(leases, [
+      ...fencedSessions.map((session) => ({ sessionId: session.id, lane: 'dev:bench' })),
+      ...fencedSessions.map((_, writer) => ({ sessionId: fencedOne!.id, lane: `dev:m${writer}` })),
+    ]);
+    const event = [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)];
     const rawSeqs = rawSessions.map(() => 1);
     let rawOneSeq = 1;
     const cases: Record<string, (writer: number) => Promise<unknown>> = {
@@ -156,12 +184,16 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         ]),
       'append, W sessions': (writer) =>
         eventLog.append(appendSessions[writer]!.id, [
-          { type: 'chat.message', actor: 'user', payload: PAYLOAD },
+          SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
         ]),
+      'fenced lane append, W sessions': (writer) =>
+        fencedLanes[writer]!.run(() => fencedLog.append(fencedSessions[writer]!.id, event)),
       'raw INSERT, one session (baseline)': () =>
         database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
       'append, one session': () =>
-        eventLog.append(appendOne!.id, [{ type: 'chat.message', actor: 'user', payload: PAYLOAD }]),
+        eventLog.append(appendOne!.id, [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)]),
+      'fenced lane append, one session (W lanes)': (writer) =>
+        fencedLanes[writers + writer]!.run(() => fencedLog.append(fencedOne!.id, event)),
     };
     const durations: Record<string, number[]> = Object.fromEntries(
       Object.keys(cases).map((name) => [name, []]),
@@ -185,6 +217,7 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         wallMs[name]! += performance.now() - start;
       }
     }
+    await Promise.all(fencedLanes.map((lane) => lane.release()));
     const throughput = (name: string) => (durations[name]!.length * 1000) / wallMs[name]!;
     for (const name of Object.keys(cases)) {
       const baseline = name.includes('one session')
@@ -199,8 +232,53 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         p99_ms: latency.p99_ms,
         items_per_s: Math.round(throughput(name)),
         throughput_vs_baseline: round(throughput(name) / throughput(baseline), 2),
+        ...(name.startsWith('fenced')
+          ? {
+              throughput_vs_unfenced: round(
+                throughput(name) /
+                  throughput(
+                    name.includes('one session') ? 'append, one session' : 'append, W sessions',
+                  ),
+                2,
+              ),
+            }
+          : {}),
       });
     }
   }
+  await leases.close();
   return rows;
+}
+
+/**
+ * Takes each lane's lease and keeps it until `release`; `run` runs a function inside that hold, so the lease is
+ * the one `fenceAppends` finds (`leases.current`), exactly as in a turn.
+ */
+async function holdLanes(
+  leases: LaneLeases,
+  lanes: Array<{ sessionId: string; lane: string }>,
+): Promise<Array<{ run: <T>(work: () => T) => T; release: () => Promise<void> }>> {
+  return Promise.all(
+    lanes.map(
+      ({ sessionId, lane }) =>
+        new Promise<{ run: <T>(work: () => T) => T; release: () => Promise<void> }>(
+          (resolve, reject) => {
+            let end!: () => void;
+            const ended = new Promise<void>((done) => (end = done));
+            const holding: Promise<void> = leases.hold(sessionId, lane, async () => {
+              const inHold = AsyncLocalStorage.snapshot();
+              resolve({
+                run: (work) => inHold(work),
+                release: async () => {
+                  end();
+                  await holding;
+                },
+              });
+              await ended;
+            });
+            holding.catch(reject);
+          },
+        ),
+    ),
+  );
 }

@@ -1,6 +1,12 @@
-import type { AgentCatalog } from '../conversation/agent-catalog.ts';
 import type { AgentDefinition, RosterDependencies } from './agent-definition.ts';
 import type { LoopAgent } from './runtime/tool-loop.ts';
+
+/** The agents this process can run, by slug (`criativo`, `po`, `dev:<module>` …). */
+export interface AgentCatalog {
+  get(slug: string): LoopAgent | null;
+  /** The agents that answer the person's messages when they are the most recently activated one. */
+  isConversational(slug: string): boolean;
+}
 
 export interface AgentCatalogSources {
   /** The roster (`AGENT_ROSTER`): its turn-taking agents are built from `dependencies`. */

@@ -9,11 +9,17 @@ import {
   PERSON_ACTOR,
   READINESS_AGENT,
   turnInProgress,
+  SESSION_EVENTS,
 } from '../domain/conversation/index.ts';
 import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, rejectionsOf, type Handoff } from '../domain/handoffs/index.ts';
-import { findSession, insertHandoff, type SessionEvent } from '../store/index.ts';
+import {
+  findSession,
+  insertHandoff,
+  type NewSessionEvent,
+  type SessionEvent,
+} from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
 import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
@@ -43,47 +49,33 @@ export async function confirmReadiness(
 ): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  // A refused request stores nothing, not even the lane's lease row: what would refuse (a brief already there, a
+  // turn in progress, no model, no budget) is checked before the lane is taken, and again inside it.
+  const refused = await readinessCheck(
+    dependencies,
+    prompts,
+    session.project_id,
+    sessionId,
+    actor,
+    await dependencies.views.load(sessionId),
+  );
+  if ('status' in refused) return refused;
   // Criativo's lane: the consolidation is Criativo's turn, for the person (no turn slot to wait for).
   return inLane(dependencies, sessionId, READINESS_AGENT, 'person', async () => {
     const recorded = await retryOnStaleView(dependencies, sessionId, 'readiness', async (view) => {
-      const round = briefRound(view.state);
-      if (round.stage === 'handed_over')
-        return refusal(
-          409,
-          'brief_exists',
-          `This session already has its product brief v${round.brief.data.version} (seq ${round.brief.seq})` +
-            (round.handoff === null
-              ? '.'
-              : `, handed to the PO (handoff ${round.handoff.id} is ${round.handoff.status}); press again only after rejecting that handoff.`),
-        );
-      // Confirmed and not consolidated yet: a retry of the consolidation, without a second confirmation.
-      const confirmed =
-        round.stage === 'consolidating'
-          ? null
-          : decide({ type: 'ConfirmReadiness', actor }, view.state);
-      if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
-      const running = turnInProgress(view.state, READINESS_AGENT);
-      if (running !== null)
-        return refusal(
-          409,
-          'turn_refused',
-          `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one agent run one at a time`,
-        );
-      // A refused request stores nothing: a call the gateway would refuse (no model, no budget) is refused here,
-      // before readiness and the turn are recorded. A refusal by the reservation itself (a race) is recorded.
-      const preflight = await dependencies.gateway.preflight(
-        await consolidationRequest(prompts, session.project_id, sessionId, view),
+      const checked = await readinessCheck(
+        dependencies,
+        prompts,
+        session.project_id,
+        sessionId,
+        actor,
+        view,
       );
-      if (!preflight.ok)
-        return refusal(
-          preflight.status === 'not_configured' ? 503 : 409,
-          preflight.status,
-          preflight.message,
-        );
+      if ('status' in checked) return checked;
       // With the expected version: another lane appending meanwhile makes readiness be decided again.
-      if (confirmed)
+      if (checked.confirmed)
         appendedOrStale(
-          await dependencies.eventLog.append(sessionId, confirmed.events, {
+          await dependencies.eventLog.append(sessionId, checked.confirmed, {
             expectedSeq: view.state.last_seq,
           }),
         );
@@ -93,6 +85,55 @@ export async function confirmReadiness(
     const view = await dependencies.views.load(sessionId);
     return consolidate(dependencies, prompts, session.project_id, sessionId, view);
   });
+}
+
+/**
+ * Whether readiness can be confirmed on `view`: the refusal, or the events that confirm it (null when it was
+ * confirmed already and only the consolidation is retried).
+ */
+async function readinessCheck(
+  dependencies: ConversationDependencies,
+  prompts: PromptSources,
+  projectId: string,
+  sessionId: string,
+  actor: string,
+  view: SessionView,
+): Promise<Refusal | { confirmed: readonly NewSessionEvent[] | null }> {
+  const round = briefRound(view.state);
+  if (round.stage === 'handed_over')
+    return refusal(
+      409,
+      'brief_exists',
+      `This session already has its product brief v${round.brief.data.version} (seq ${round.brief.seq})` +
+        (round.handoff === null
+          ? '.'
+          : `, handed to the PO (handoff ${round.handoff.id} is ${round.handoff.status}); press again only after rejecting that handoff.`),
+    );
+  // Confirmed and not consolidated yet: a retry of the consolidation, without a second confirmation.
+  const confirmed =
+    round.stage === 'consolidating'
+      ? null
+      : decide({ type: 'ConfirmReadiness', actor }, view.state);
+  if (confirmed && !confirmed.ok) return refusal(409, 'readiness_refused', confirmed.reason);
+  const running = turnInProgress(view.state, READINESS_AGENT);
+  if (running !== null)
+    return refusal(
+      409,
+      'turn_refused',
+      `turn ${running.turn_id} of agent ${running.agent} is in progress (started at seq ${running.seq}); turns of one agent run one at a time`,
+    );
+  // A call the gateway would refuse (no model, no budget) is refused here, before readiness and the turn are
+  // recorded. A refusal by the reservation itself (a race) is recorded.
+  const preflight = await dependencies.gateway.preflight(
+    await consolidationRequest(prompts, projectId, sessionId, view),
+  );
+  if (!preflight.ok)
+    return refusal(
+      preflight.status === 'not_configured' ? 503 : 409,
+      preflight.status,
+      preflight.message,
+    );
+  return { confirmed: confirmed ? confirmed.events : null };
 }
 
 async function consolidate(
@@ -151,16 +192,12 @@ async function consolidate(
       const { title, version } = (
         brief.events[0]!.payload as unknown as { data: { title: string; version: number } }
       ).data;
-      const closing = {
-        type: 'agent.response',
-        actor: 'criativo',
-        payload: {
-          v: 1,
-          ...lane,
-          text: `Product brief consolidado (v${version}): ${title}. Ofereci o trabalho ao PO.`,
-          usage_id: outcome.usageId,
-        },
-      };
+      const closing = SESSION_EVENTS.agentResponse.create('criativo', {
+        v: 1,
+        ...lane,
+        text: `Product brief consolidado (v${version}): ${title}. Ofereci o trabalho ao PO.`,
+        usage_id: outcome.usageId,
+      });
       const events = await dependencies.database.transaction(async (transaction) => {
         await insertHandoff(transaction, offered.handoff);
         return appendedOrStale(
@@ -248,11 +285,13 @@ async function failTurn(
   message: string,
 ): Promise<void> {
   await dependencies.eventLog.append(sessionId, [
-    {
-      type: 'turn.failed',
-      actor: 'system',
-      payload: { v: 1, turn_id: turnId, agent: READINESS_AGENT, reason, message },
-    },
+    SESSION_EVENTS.turnFailed.create('system', {
+      v: 1,
+      turn_id: turnId,
+      agent: READINESS_AGENT,
+      reason,
+      message,
+    }),
   ]);
   await dependencies.views.load(sessionId);
   dependencies.liveTurns.publish({

@@ -5,10 +5,11 @@ import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog, LaneLeases, SessionEvent } from '../store/index.ts';
-import type { AgentCatalog } from './agent-catalog.ts';
+import type { AgentCatalog } from '../agents/agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
-import type { LineWorkspace } from './merge-line.ts';
+import type { TurnStops } from './turn-stops.ts';
+import type { ProjectWorkspaces, TerminalRunner } from '../workspace/index.ts';
 
 /** What the conversation use cases are given. */
 export interface ConversationDependencies {
@@ -22,6 +23,8 @@ export interface ConversationDependencies {
   queue: SessionQueue;
   /** The bound on the line's turns running at once in this process (FORJA_MAX_PARALLEL_TURNS). */
   slots: TurnSlots;
+  /** The turns running in this process, each stoppable by the person (ADR 0220). */
+  stops: TurnStops;
   views: SessionViews;
   /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
   contextManager?: ContextManager;
@@ -30,6 +33,12 @@ export interface ConversationDependencies {
   leases?: LaneLeases;
   /** The repositories and sandbox the line merges with; absent, finished modules are not merged (tests of other parts). */
   line?: LineWorkspace;
+}
+
+/** What merging the line needs beyond the conversation: the project repositories and the sandbox. */
+export interface LineWorkspace {
+  workspaces: ProjectWorkspaces;
+  terminal: TerminalRunner;
 }
 
 /** Cached session views (the rehydrated runtimes), released when idle. */

@@ -4,6 +4,7 @@ import type { HandoffCommand } from '../domain/handoffs/index.ts';
 import type { HypothesisAnswer } from '../memory/index.ts';
 import { answerHypothesis } from './answer-hypothesis.ts';
 import { confirmReadiness } from './confirm-readiness.ts';
+import { regenerateAnswer, retryTurn, stopTurn } from './control-turns.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { describeAgentContext } from './describe-agent-context.ts';
 import { endSession } from './end-session.ts';
@@ -57,6 +58,13 @@ export function createConversationService(
       if (outcome.ok) await startKickoffsAfterAction(dependencies, actionId);
       return outcome;
     },
+    /** The person's Stop, Retry and Regenerate on a turn (ADR 0220). */
+    stopTurn: (sessionId: string, turnId: string, actor?: string) =>
+      stopTurn(dependencies, sessionId, turnId, actor),
+    retryTurn: (sessionId: string, turnId: string, actor?: string) =>
+      retryTurn(dependencies, sessionId, turnId, actor),
+    regenerateAnswer: (sessionId: string, turnId: string, actor?: string) =>
+      regenerateAnswer(dependencies, sessionId, turnId, actor),
     acceptDevHandoffs: (sessionId: string, actor?: string) =>
       acceptDevHandoffs(dependencies, sessionId, actor),
     startPendingKickoffs: (sessionId: string) => startPendingKickoffs(dependencies, sessionId),

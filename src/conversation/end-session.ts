@@ -1,5 +1,9 @@
 import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
-import { classifySessionEnd, type SessionEndReason } from '../domain/memory/index.ts';
+import {
+  MEMORY_EVENTS,
+  classifySessionEnd,
+  type SessionEndReason,
+} from '../domain/memory/index.ts';
 import { PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { MEMORY_EVENT_TYPES } from '../memory/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
@@ -47,7 +51,7 @@ export async function endSession(
         const appended = appendedOrStale(
           await dependencies.eventLog.append(
             sessionId,
-            [{ type: MEMORY_EVENT_TYPES.sessionEnded, actor, payload: { v: 1, reason } }],
+            [MEMORY_EVENTS.sessionEnded.create(actor, { v: 1, reason })],
             { expectedSeq: view.state.last_seq },
           ),
         );

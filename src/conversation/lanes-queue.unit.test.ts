@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rehydrate } from '../domain/conversation/index.ts';
 import { buildSessionEvents } from '../domain/conversation/test-support/build-session-events.ts';
-import type { AgentCatalog } from './agent-catalog.ts';
+import type { AgentCatalog } from '../agents/agent-catalog.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { createSessionQueue } from './session-queue.ts';
 import { createTurnSlots } from './turn-slots.ts';

@@ -1,8 +1,5 @@
-import {
-  LINE_EVENT_TYPES,
-  LineMergedIntoMainPayloadSchema,
-  mergeIntoMainDecision,
-} from '../agents/dev/line-events.ts';
+import { mergeIntoMainDecision } from '../agents/dev/line-events.ts';
+import { LINE_EVENTS, LineMergedIntoMainPayloadSchema } from '../domain/line/index.ts';
 import { PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { findSession } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
@@ -59,7 +56,7 @@ export async function mergeLineIntoMain(
       actor,
     });
     const appended = await dependencies.eventLog.append(sessionId, [
-      { type: LINE_EVENT_TYPES.mergedIntoMain, actor, payload },
+      LINE_EVENTS.lineMergedIntoMain.create(actor, payload),
     ]);
     if (!appended.success)
       throw new Error(`could not record line.merged_into_main: ${appended.error.message}`);

@@ -1,22 +1,12 @@
-import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
-import { LINE_EVENT_TYPES, lineModules } from '../agents/dev/line-events.ts';
-import { readProjectBacklog } from '../agents/po/current-backlog.ts';
+import { lineModules } from '../agents/dev/line-events.ts';
+import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
-import {
-  readProjectArchitecture,
-  type ProjectWorkspaces,
-  type TerminalRunner,
-} from '../workspace/index.ts';
-import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../store/index.ts';
+import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
-import { inLane, startAndContinue } from './run-agent-turn.ts';
+import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
-
-/** What merging the line needs beyond the conversation: the project repositories and the sandbox. */
-export interface LineWorkspace {
-  workspaces: ProjectWorkspaces;
-  terminal: TerminalRunner;
-}
+import { LINE_EVENTS } from '../domain/line/index.ts';
 
 const OUTPUT_TAIL_LINES = 40;
 
@@ -34,6 +24,7 @@ export function mergeLine(
   line: LineWorkspace,
   sessionId: string,
   projectId: string,
+  turns: LaneTurns,
 ): void {
   const merging = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
     const [architecture, backlog, view] = await Promise.all([
@@ -105,14 +96,14 @@ export function mergeLine(
           "main's docs/ could not be merged into dev",
         );
       if (outcome.outcome === 'conflict') {
-        await reopen(dependencies, sessionId, projectId, module, {
+        await reopen(dependencies, turns, sessionId, projectId, module, {
           kind: 'conflict',
           paths: outcome.paths,
         });
         continue;
       }
       if (outcome.outcome === 'check_failed') {
-        await reopen(dependencies, sessionId, projectId, module, {
+        await reopen(dependencies, turns, sessionId, projectId, module, {
           kind: 'check',
           output: report.failure ?? 'the integration check failed',
         });
@@ -120,11 +111,7 @@ export function mergeLine(
       }
       const checks = report.checks;
       await append(dependencies, sessionId, [
-        {
-          type: LINE_EVENT_TYPES.merged,
-          actor: 'system',
-          payload: { v: 1, module, commit: outcome.commit, checks },
-        },
+        LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit: outcome.commit, checks }),
       ]);
       merged.add(module);
       // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
@@ -145,11 +132,7 @@ export function mergeLine(
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = await line.workspaces.integrationHead(projectId);
       await append(dependencies, sessionId, [
-        {
-          type: LINE_EVENT_TYPES.completed,
-          actor: 'system',
-          payload: { v: 1, commit, modules: required },
-        },
+        LINE_EVENTS.lineCompleted.create('system', { v: 1, commit, modules: required }),
       ]);
     }
   });
@@ -171,21 +154,24 @@ async function append(
 
 async function reopen(
   dependencies: ConversationDependencies,
+  turns: LaneTurns,
   sessionId: string,
   projectId: string,
   module: string,
   failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string },
 ): Promise<void> {
   await append(dependencies, sessionId, [
-    { type: LINE_EVENT_TYPES.mergeFailed, actor: 'system', payload: { v: 1, module, ...failure } },
+    LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
   const agent = `dev:${module}`;
-  void inLane(dependencies, sessionId, agent, 'line', () =>
-    startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
-  ).catch((error: unknown) =>
-    dependencies.logger.error(
-      { err: error, session_id: sessionId, agent },
-      'reopened turn crashed',
-    ),
-  );
+  void turns
+    .inLane(dependencies, sessionId, agent, 'line', () =>
+      turns.startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
+    )
+    .catch((error: unknown) =>
+      dependencies.logger.error(
+        { err: error, session_id: sessionId, agent },
+        'reopened turn crashed',
+      ),
+    );
 }

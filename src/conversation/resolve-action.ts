@@ -1,4 +1,4 @@
-import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
+import { decide, PERSON_ACTOR, SESSION_EVENTS } from '../domain/conversation/index.ts';
 import { findSession } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
@@ -58,10 +58,8 @@ export async function resolveAction(
           agent: action.agent,
           ...(action.turn_id === null ? {} : { turn_id: action.turn_id }),
         };
-        events.push({
-          type: 'tool.completed',
-          actor: action.agent,
-          payload: {
+        events.push(
+          SESSION_EVENTS.toolCompleted.create(action.agent, {
             v: 1,
             ...lane,
             tool_call_id: action.tool_call_id,
@@ -69,8 +67,8 @@ export async function resolveAction(
             args: action.args,
             ok: false,
             result: `The person denied this action${because}. It was not run.`,
-          },
-        });
+          }),
+        );
       }
       appendedOrStale(
         await dependencies.eventLog.append(sessionId, events, { expectedSeq: view.state.last_seq }),

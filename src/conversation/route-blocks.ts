@@ -1,7 +1,8 @@
-import { BLOCK_EVENT_TYPES, devBlocks } from '../agents/dev/dev-blocks.ts';
+import { devBlocks } from '../agents/dev/dev-blocks.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import { inLane, startAndContinue } from './run-agent-turn.ts';
+import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
+import { LINE_EVENTS } from '../domain/line/index.ts';
 
 /**
  * The block loop (issue 14), looked at after every turn of a session with blocks: a block the Arquiteto has
@@ -15,25 +16,29 @@ export function routeBlocks(
   dependencies: ConversationDependencies,
   sessionId: string,
   projectId: string,
+  turns: LaneTurns,
 ): void {
   const routed = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
     const view = await dependencies.views.load(sessionId);
     const blocks = devBlocks(view.events);
     const resolved = blocks.filter((block) => block.status === 'resolved');
     if (resolved.length > 0) {
-      const events = resolved.map((block) => ({
-        type: BLOCK_EVENT_TYPES.unblocked,
-        actor: 'system',
-        payload: {
-          v: 1,
-          agent: block.agent,
-          module: block.module,
-          modulo: block.modulo,
-          falta: block.falta,
-          block_seq: block.seq,
-          resolution: block.resolution,
-        },
-      }));
+      // A resolved block always has its resolution; the type cannot say so.
+      const events = resolved.flatMap(({ resolution, ...block }) =>
+        resolution === null
+          ? []
+          : [
+              LINE_EVENTS.devUnblocked.create('system', {
+                v: 1,
+                agent: block.agent,
+                module: block.module,
+                modulo: block.modulo,
+                falta: block.falta,
+                block_seq: block.seq,
+                resolution,
+              }),
+            ],
+      );
       const appended = await dependencies.eventLog.append(sessionId, events);
       if (!appended.success)
         throw new Error(`could not record dev.unblocked: ${appended.error.message}`);
@@ -43,18 +48,26 @@ export function routeBlocks(
     if (blocks.some((block) => block.status === 'open' && block.arquiteto_turns === 0))
       lanes.push('arquiteto');
     for (const agent of lanes) {
-      void inLane(dependencies, sessionId, agent, 'line', async () => {
-        if (agent === 'arquiteto') {
-          const now = devBlocks((await dependencies.views.load(sessionId)).events);
-          if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0)) return;
-        }
-        await startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' });
-      }).catch((error: unknown) =>
-        dependencies.logger.error(
-          { err: error, session_id: sessionId, agent },
-          'block turn crashed',
-        ),
-      );
+      void turns
+        .inLane(dependencies, sessionId, agent, 'line', async () => {
+          if (agent === 'arquiteto') {
+            const now = devBlocks((await dependencies.views.load(sessionId)).events);
+            if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0))
+              return;
+          }
+          await turns.startAndContinue(dependencies, {
+            sessionId,
+            projectId,
+            agent,
+            kind: 'message',
+          });
+        })
+        .catch((error: unknown) =>
+          dependencies.logger.error(
+            { err: error, session_id: sessionId, agent },
+            'block turn crashed',
+          ),
+        );
     }
   });
   routed.catch((error: unknown) =>

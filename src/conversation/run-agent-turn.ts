@@ -1,7 +1,12 @@
-import { DEV_EVENT_TYPES } from '../agents/dev/dev-events.ts';
+import { DEV_EVENT_TYPES } from '../domain/line/index.ts';
 import { viewAfterAppend, type SessionView } from '../agents/runtime/session-view.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
-import { decide, type TurnKind } from '../domain/conversation/index.ts';
+import {
+  decide,
+  stopRequestedBy,
+  turnInProgress,
+  type TurnKind,
+} from '../domain/conversation/index.ts';
 import { findSession, LaneHeldElsewhereError } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { pendingLaneWork } from './lane-work.ts';
@@ -176,22 +181,33 @@ export async function continueTurn(
     return { status: 'not_started', reason: `no runtime for agent ${agentSlug} in this process` };
   const view = current ?? (await dependencies.views.load(sessionId));
   const module = agentSlug.startsWith('dev:') ? agentSlug.slice('dev:'.length) : null;
-  const result = await runToolLoop(dependencies, agent, {
-    projectId,
+  const turnId = turnInProgress(view.state, agentSlug)?.turn_id ?? '';
+  // Stoppable by the person while it runs here (ADR 0220).
+  const tracked = {
     sessionId,
-    module,
-    view,
-    viewIsCurrent: current !== undefined,
-  });
+    turnId,
+    afterSeq: view.state.last_seq,
+    requestedBy: stopRequestedBy(view.events, turnId),
+  };
+  const result = await dependencies.stops.track(tracked, (signal) =>
+    runToolLoop(dependencies, agent, {
+      projectId,
+      sessionId,
+      module,
+      view,
+      viewIsCurrent: current !== undefined,
+      signal,
+    }),
+  );
   // The loop carried the view (the same object) forward with its own appends; other lanes see to theirs.
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
   if (view.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
-    routeBlocks(dependencies, sessionId, projectId);
+    routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (
     dependencies.line !== undefined &&
     view.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)
   )
-    mergeLine(dependencies, dependencies.line, sessionId, projectId);
+    mergeLine(dependencies, dependencies.line, sessionId, projectId, { inLane, startAndContinue });
   return result;
 }

@@ -1,3 +1,5 @@
+import { createKeyedQueue } from '../lib/keyed-queue.ts';
+
 /**
  * Serialises work per lane inside this process: a lane is one agent of one session, so turns of one agent run
  * one after another (ADR 0008) while lanes of different agents — and different sessions — run side by side.
@@ -17,31 +19,10 @@ export interface SessionQueue {
 export const SESSION_LANE = '#session';
 
 export function createSessionQueue(): SessionQueue {
-  const tails = new Map<string, Promise<void>>();
-  const keyOf = (sessionId: string, lane: string) => `${sessionId}\u0000${lane}`;
-  const ofSession = (sessionId: string) =>
-    [...tails].filter(([key]) => key.startsWith(`${sessionId}\u0000`)).map(([, tail]) => tail);
+  const queue = createKeyedQueue();
   return {
-    enqueue<T>(sessionId: string, lane: string, work: () => Promise<T>): Promise<T> {
-      const key = keyOf(sessionId, lane);
-      const previous = tails.get(key) ?? Promise.resolve();
-      const result = previous.then(work);
-      const tail = result.then(
-        () => undefined,
-        () => undefined,
-      );
-      tails.set(key, tail);
-      void tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
-      });
-      return result;
-    },
-    idle: async (sessionId) => {
-      for (let pending = ofSession(sessionId); pending.length > 0; pending = ofSession(sessionId))
-        await Promise.all(pending);
-    },
-    drain: async () => {
-      while (tails.size > 0) await Promise.all(tails.values());
-    },
+    enqueue: (sessionId, lane, work) => queue.run(`${sessionId}\u0000${lane}`, work),
+    idle: (sessionId) => queue.idle((key) => key.startsWith(`${sessionId}\u0000`)),
+    drain: () => queue.idle(),
   };
 }

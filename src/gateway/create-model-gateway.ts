@@ -21,6 +21,7 @@ import {
   requestBytes,
   type ModelProvider,
 } from './providers/index.ts';
+import { SESSION_EVENTS } from '../domain/conversation/index.ts';
 
 export interface GatewayDependencies {
   database: Database;
@@ -198,11 +199,12 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     const message = budgetMessage(figures);
     if (call.sessionId)
       await eventLog.append(call.sessionId, [
-        {
-          type: 'budget.exceeded',
-          actor: 'system',
-          payload: { v: 1, agent: call.agent, usage_id: usageId, ...figures },
-        },
+        SESSION_EVENTS.budgetExceeded.create('system', {
+          v: 1,
+          agent: call.agent,
+          usage_id: usageId,
+          ...figures,
+        }),
       ]);
     logger.info({ ...call, ...figures }, 'model turn refused by the budget');
     return { status: 'budget_exceeded', usageId, message, figures };

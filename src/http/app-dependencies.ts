@@ -6,6 +6,7 @@ import type { ModelGateway, ModelHealth } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
+import type { CommitDiff } from '../workspace/index.ts';
 import type { NetworkPolicy } from './access/request-origin-rule.ts';
 
 /** What the HTTP layer is given. Routes receive ports and use cases, never construct them. */
@@ -24,6 +25,8 @@ export interface AppDependencies {
   version: string;
   /** Who may send requests (ADR 0100): the Host and Origin rule, accounts once the first exists, sign-in limits. */
   access: AccessSettings;
+  /** A commit of a project's repository with its diff; null when the project has no such commit. */
+  readCommitDiff: (projectId: string, sha: string) => Promise<CommitDiff | null>;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected; 4 MiB unless set. */
   streamBufferBytes?: number;
 }

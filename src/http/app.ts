@@ -8,6 +8,7 @@ import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
 import { authRoutes } from './routes/auth.ts';
+import { commitRoutes } from './routes/commits.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { healthRoutes } from './routes/health.ts';
 import { memoryRoutes } from './routes/memory.ts';
@@ -15,6 +16,7 @@ import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { turnRoutes } from './routes/turns.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
 
@@ -57,15 +59,14 @@ export function createApp(dependencies: AppDependencies) {
     agentInstructionRoutes,
     conversationRoutes,
     architectureRoutes,
+    commitRoutes,
     memoryRoutes,
     agentContextRoutes,
+    turnRoutes,
   ])
     app.route('/', routes(dependencies));
 
-  app.doc31('/api/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'Forja API', version: dependencies.version },
-  });
+  app.doc31('/api/openapi.json', openApiConfig(dependencies.version));
   app.route('/', staticWebRoutes());
 
   app.notFound((context) =>
@@ -97,5 +98,11 @@ function httpExceptionBody(error: HTTPException) {
   if (error.status === 415) return NOT_JSON;
   return apiError('http_error', error.message);
 }
+
+/** The document's header; the paths and schemas come from the routes. */
+export const openApiConfig = (version: string) => ({
+  openapi: '3.1.0',
+  info: { title: 'Forja API', version },
+});
 
 export type ForjaApp = ReturnType<typeof createApp>;

@@ -117,3 +117,39 @@ export const jsonContent = <Schema extends z.ZodType>(schema: Schema, descriptio
   description,
   content: { 'application/json': { schema } },
 });
+
+/** A commit id in a path: 7 to 40 hexadecimal characters. */
+export const shaParameter = (name: string) =>
+  z
+    .string()
+    .regex(/^[0-9a-fA-F]{7,40}$/, 'must be a commit id: 7 to 40 hexadecimal characters')
+    .openapi({ param: { name, in: 'path' }, example: '3f2c1ab' });
+
+export const CommitDiffFileSchema = z
+  .object({
+    path: z.string(),
+    old_path: z.string().nullable().openapi({ description: 'The path before a rename' }),
+    additions: z.number().int().nullable().openapi({ description: 'null for a binary file' }),
+    deletions: z.number().int().nullable().openapi({ description: 'null for a binary file' }),
+  })
+  .openapi('CommitDiffFile');
+
+export const CommitDiffSchema = z
+  .object({
+    sha: z.string(),
+    parents: z.array(z.string()),
+    author: z.string(),
+    date: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    files: z.array(CommitDiffFileSchema),
+    files_truncated: z.boolean(),
+    patch: z
+      .string()
+      .openapi({ description: 'The unified diff against the first parent, cut at a line end' }),
+    truncated: z.boolean().openapi({
+      description: 'true when the diff was longer than max_bytes: patch is its beginning',
+    }),
+    max_bytes: z.number().int(),
+  })
+  .openapi('CommitDiff');

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createEmbeddingGateway, createEmbeddingProviderFromConfig } from '../gateway/index.ts';
-import { SESSION_EVENTS_CHANNEL, type Database, type Queryable } from '../store/index.ts';
+import type { Database, Queryable } from '../store/index.ts';
 import type { GraphStore } from './graph/graph-store.ts';
 import { GraphUnavailableError } from './graph/graph-unavailable-error.ts';
 import { createPostgresGraphStore } from './graph/postgres-graph-store.ts';
@@ -14,6 +14,7 @@ import type { ProjectRagSearch } from './rag/compose-triage-with-rag.ts';
 import { createRagIndexer, type RagIndexer } from './rag/rag-indexer.ts';
 import { ragSearch, type RagSearchRequest, type RagSearchResult } from './rag/rag-search.ts';
 import type { VectorIndex } from './rag/vector-index.ts';
+import { wakeOnAppends } from './workers/wake-on-appends.ts';
 import { readCurrentTemplate, type PromptTemplate } from './templates/template-store.ts';
 
 export interface MemoryOptions {
@@ -56,7 +57,7 @@ export interface Memory {
 /** Outbox rows per worker transaction: short on PGlite (one connection), larger on a server. */
 const PGLITE_WORKER_BATCH_SIZE = 10;
 const SERVER_WORKER_BATCH_SIZE = 100;
-/** On PGlite a drain's transaction takes no further row after this long: the event loop waits no longer (ADR 0181). */
+/** On PGlite a drain's transaction takes no further row after this long: appends wait no longer (ADR 0181, 0215). */
 const PGLITE_WORKER_TIME_BUDGET_MS = 8;
 
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
@@ -68,8 +69,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   });
   const search = (projectId: string, request: RagSearchRequest) =>
     ragSearch({ embedder, index: vectorIndex }, projectId, request);
-  // On PGlite a transaction holds the only connection and its queries resolve without yielding to the event
-  // loop: small batches (each its own transaction, a macrotask between them) keep HTTP, SSE and appends moving.
+  // On PGlite a transaction holds the only connection (and, in-process, the event loop; `forja serve` runs PGlite
+  // on a worker thread, ADR 0215): small batches, each its own transaction, keep appends and requests moving.
   const batchSize =
     database.kind === 'pglite' ? PGLITE_WORKER_BATCH_SIZE : SERVER_WORKER_BATCH_SIZE;
   const intervals = {
@@ -111,25 +112,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       projector.start();
       indexer.start();
       // Every append notifies on commit; the workers drain at once instead of at their next poll.
-      listening ??= database
-        .listen(
-          SESSION_EVENTS_CHANNEL,
-          () => {
-            projector.wake();
-            indexer.wake();
-          },
-          {
-            // Appends notified while the connection was away are drained now, not at the next poll.
-            restored: () => {
-              projector.wake();
-              indexer.wake();
-            },
-          },
-        )
-        .catch((error: unknown) => {
-          logger.warn({ err: error }, 'the memory workers cannot listen for appends; they poll');
-          return null;
-        });
+      listening ??= wakeOnAppends(database, [projector, indexer], logger);
     },
     stop: async () => {
       const unlisten = await listening;

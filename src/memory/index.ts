@@ -14,7 +14,7 @@ export { GraphUnavailableError } from './graph/graph-unavailable-error.ts';
 export { createPostgresGraphStore } from './graph/postgres-graph-store.ts';
 export { createInMemoryGraphStore } from './graph/in-memory-graph-store.ts';
 
-export { MEMORY_EVENT_TYPES } from './events/memory-event-types.ts';
+export { MEMORY_EVENT_TYPES } from '../domain/memory/memory-event-types.ts';
 export {
   AnamneseProfileRecordedPayloadSchema,
   AnamneseProfileRefusedPayloadSchema,
@@ -25,7 +25,7 @@ export {
   SessionEndedPayloadSchema,
   type AnamneseProfileRecordedPayload,
   type HypothesisProposedPayload,
-} from './events/memory-event-payloads.ts';
+} from '../domain/memory/memory-event-payloads.ts';
 
 export {
   GRAPH_PROJECTION_AGGREGATE,
@@ -59,7 +59,7 @@ export { FIRST_BATCH_TEMPLATES } from './templates/first-batch-templates.ts';
 export { createGraphInstructionTemplateSource } from './templates/graph-instruction-template-source.ts';
 export { resolveTemplate, type ResolvedTemplate } from './templates/resolve-template.ts';
 export { seedTemplates, type SeedTemplatesOutcome } from './templates/seed-templates.ts';
-export { instructionTemplateName, TEMPLATE_NAMES } from './templates/template-names.ts';
+export { instructionTemplateName, TEMPLATE_NAMES } from '../domain/memory/template-names.ts';
 export {
   readCurrentTemplate,
   seedTemplate,
@@ -105,3 +105,4 @@ export {
   type TriageWithRag,
 } from './rag/compose-triage-with-rag.ts';
 export { createMemory, type Memory, type MemoryOptions } from './create-memory.ts';
+export { wakeOnAppends } from './workers/wake-on-appends.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Database } from './database.ts';
 import { lockDataDirectory } from './data-directory-lock.ts';
 import { migrate } from './migrations/migrate.ts';
-import { openPgliteDatabase } from './pglite-database.ts';
+import { openPgliteWorkerDatabase } from './pglite-worker-database.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 
 export interface DatabaseSettings {
@@ -28,7 +28,8 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
   }
   const lock = lockDataDirectory(settings.dataDirectory);
   try {
-    const database = await openPgliteDatabase({
+    // PGlite runs on a worker thread: its statements never hold this thread's event loop (ADR 0215).
+    const database = await openPgliteWorkerDatabase({
       dataDirectory: join(settings.dataDirectory, 'pgdata'),
     });
     await migrateOrClose(database);

@@ -17,26 +17,41 @@ export interface PgliteDatabase extends Database {
   dumpDataDirectory(): Promise<Blob>;
 }
 
-/** Opens PGlite, Postgres compiled to WebAssembly and run inside this process. */
-export async function openPgliteDatabase(
-  options: PgliteDatabaseOptions = {},
-): Promise<PgliteDatabase> {
+/**
+ * Creates the PGlite instance Forja uses, on whichever thread calls it (this one, or the database's worker
+ * thread: `pglite-worker-database.ts`).
+ */
+export async function createPglite(options: PgliteDatabaseOptions): Promise<PGlite> {
   // Sums of bigint are numeric; Forja's sums are token counts, well within a double, so they arrive as numbers
   // on both engines.
   // pgvector is loaded so that the RAG index can use HNSW, unaccent so that search folds accents (migrations
   // 0005 and 0006 create the extensions when available).
-  const pglite = await PGlite.create(options.dataDirectory ?? 'memory://', {
+  return PGlite.create(options.dataDirectory ?? 'memory://', {
     extensions: { vector, unaccent },
     parsers: { [NUMERIC_OID]: (value: string) => Number(value) },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
-  const description = options.dataDirectory
+}
+
+export function describePglite(options: PgliteDatabaseOptions): string {
+  return options.dataDirectory
     ? `embedded PGlite at ${options.dataDirectory}`
     : 'embedded PGlite in memory';
+}
+
+/**
+ * Opens PGlite, Postgres compiled to WebAssembly, on this thread: every statement holds the event loop while it
+ * runs. `forja serve` opens it on a worker thread instead (`openPgliteWorkerDatabase`); tests and benchmarks
+ * that want the plain engine use this one.
+ */
+export async function openPgliteDatabase(
+  options: PgliteDatabaseOptions = {},
+): Promise<PgliteDatabase> {
+  const pglite = await createPglite(options);
   return {
     kind: 'pglite',
     dumpDataDirectory: () => pglite.dumpDataDir('none'),
-    description,
+    description: describePglite(options),
     query: (sql, params) => runQuery(pglite, sql, params),
     execute: async (script) => void (await pglite.exec(script)),
     transaction: (work) =>

@@ -1,19 +1,25 @@
-export { ARCHITECTURE_TYPES, currentArchitecture } from './current-architecture.ts';
-export type { ArtifactVersion, ProjectArchitecture } from './current-architecture.ts';
 export {
   ARCHITECTURE_DOC_PATHS,
   architectureDocFile,
   architectureDocFiles,
 } from './docs/architecture-doc-files.ts';
-export { syncArchitectureDocs } from './docs/sync-architecture-docs.ts';
+export { createArchitectureDocs, type ArchitectureDocs } from './docs/architecture-docs.ts';
 export { MAX_READ_BYTES, readWorktreeFile } from './files/read-worktree-file.ts';
 export type { WorktreeRead } from './files/read-worktree-file.ts';
 export { MAX_SEARCH_MATCHES, searchWorktree } from './files/search-worktree.ts';
 export type { WorktreeSearch } from './files/search-worktree.ts';
 export { MAX_WRITE_BYTES, writeWorktreeFile } from './files/write-worktree-file.ts';
 export type { WorktreeWrite } from './files/write-worktree-file.ts';
+export { worktreeFiles, type WorktreeFiles } from './files/worktree-files.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
+export {
+  COMMIT_SHA_PATTERN,
+  MAX_DIFF_BYTES,
+  MAX_DIFF_FILES,
+  readCommitDiff,
+} from './git/commit-diff.ts';
+export type { CommitDiff, CommitDiffFile } from './git/commit-diff.ts';
 export { gitAt } from './git/git-at.ts';
 export type {
   IntegrationCheck,
@@ -21,10 +27,8 @@ export type {
 } from './git/integrate-module.ts';
 export type { MainMerge } from './git/merge-into-main.ts';
 export type { IntegrationSync } from './git/sync-integration.ts';
-export { readProjectArtifactEvents } from './project-artifact-events.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';
-export { readProjectArchitecture } from './read-project-architecture.ts';
 export { DEFAULT_BUBBLEWRAP_PATH, createTerminalRunner } from './terminal/terminal-runner.ts';
 export type { SandboxProbe, TerminalOutcome, TerminalRunner } from './terminal/terminal-runner.ts';
 export {

@@ -10,7 +10,7 @@ import {
   type IntegrationCheck,
   type ModuleIntegration,
 } from './git/integrate-module.ts';
-import { createKeyedLock } from './git/keyed-lock.ts';
+import { createKeyedQueue } from '../lib/keyed-queue.ts';
 import { mergeIntoMain, type MainMerge } from './git/merge-into-main.ts';
 import { syncIntegrationWithMain } from './git/sync-integration.ts';
 import {
@@ -68,7 +68,7 @@ export interface ProjectWorkspaces {
  * merge into `main` all take the project's lock.
  */
 export function createProjectWorkspaces(options: { dataDirectory: string }): ProjectWorkspaces {
-  const lock = createKeyedLock();
+  const lock = createKeyedQueue();
   const repository = (projectId: string) => workspaceDirectory(options.dataDirectory, projectId);
   const ensure = async (projectId: string) => {
     await ensureRepository(repository(projectId));

@@ -20,6 +20,9 @@ const SAME_IN_BOTH = new Set([
   'production.tab.backlog',
   'model.configured',
   'devs.finishedItem',
+  'diff.title',
+  // Only placeholders and an arrow: who uses whom, and how.
+  'c4.relation',
   // Only placeholders: a version number, a module and its status.
   'brief.version',
   'map.statusLabel',

@@ -40,9 +40,13 @@ describe('the web UI when the model endpoint does not answer', { timeout: 180_00
 
   it('shows a banner on the pages saying so, and hides it once the endpoint answers and "Check again" is pressed', async () => {
     const { page, errors } = await chromium.newPage();
+    await page.clock.install();
     await page.goto(served.url);
     const banner = page.getByTestId('model-unreachable');
     await banner.waitFor();
+    // The page's clock stands still from here: its 30 s look at /api/health never comes, so only what
+    // "Check again" answers can take the banner away.
+    await page.clock.pauseAt(Date.now() + 1_000);
     expect(await banner.textContent()).toContain('The model (openai · llama3.1) does not answer.');
     expect(await banner.textContent()).toContain(
       `http://127.0.0.1:${port}/v1/models does not answer (ECONNREFUSED)`,

@@ -49,7 +49,7 @@ describe("a module's status on the map", () => {
     expect(moduleStatus({ lineState: 'merged', dev: dev(), checking: false, openBlocks: 1 })).toBe(
       'merged',
     );
-    const finished = dev({ finished: [{ seq: 12, taskId: 'AT-1', summary: null }] });
+    const finished = dev({ finished: [{ seq: 12, taskId: 'AT-1', summary: null, commit: null }] });
     expect(moduleStatus({ lineState: null, dev: finished, checking: false, openBlocks: 0 })).toBe(
       'finished',
     );

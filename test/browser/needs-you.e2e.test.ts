@@ -287,6 +287,17 @@ for (const viewport of [
       expect(await seriousAxeViolations(page)).toEqual([]);
       await fitsTheScreen(page);
 
+      // The failed turn's "go" lands on its Retry (the turn can be retried: it is its lane's last).
+      await page
+        .locator('[data-testid="needs-you-item"][data-kind="failed"]')
+        .getByTestId('needs-you-go')
+        .click();
+      await page.waitForFunction(
+        () =>
+          document.activeElement?.getAttribute('data-testid') === 'turn-retry' &&
+          document.activeElement.closest('[data-testid="turn-failed"]') !== null,
+      );
+
       // "Tell the Arquiteto" puts the cursor in the message box, addressed to the Arquiteto.
       await page
         .locator('[data-testid="needs-you-item"][data-kind="block"]')

@@ -431,11 +431,49 @@ describe('foldSession', () => {
         agent: 'dev:api',
         module: 'api',
         activeSince: 8,
-        finished: [{ seq: 9, taskId: 'AT-276', summary: null }],
+        finished: [{ seq: 9, taskId: 'AT-276', summary: null, commit: null }],
         blocks: [{ seq: 10, modulo: 'auth', falta: 'checkSession' }],
         lastSaid: null,
         failures: 0,
       },
+    ]);
+  });
+
+  it("gives a finished task the commit its dev.task_finished recorded just before the tool's result", () => {
+    const finish = (id: string, task: string) =>
+      [
+        'tool.completed',
+        {
+          v: 1,
+          agent: 'dev:api',
+          tool_call_id: id,
+          tool: 'finish_task',
+          args: { task_id: task, resumo: 'feito' },
+          ok: true,
+          result: 'ok',
+        },
+      ] as [string, unknown];
+    const commit = 'a'.repeat(40);
+    const view = foldSession(
+      log(
+        ['agent.activated', { v: 1, agent: 'dev:api', handoff_id: 'h2' }],
+        [
+          'dev.task_finished',
+          { v: 1, agent: 'dev:api', module: 'api', task_id: 'AT-1', commit, branch: 'dev-api' },
+          'dev:api',
+        ],
+        finish('c1', 'AT-1'),
+        finish('c2', 'AT-2'),
+      ),
+    );
+    expect(view.devs[0]!.finished).toEqual([
+      { seq: 3, taskId: 'AT-1', summary: 'feito', commit },
+      { seq: 4, taskId: 'AT-2', summary: 'feito', commit: null },
+    ]);
+    // The turn's steps row links the commit too.
+    expect(view.chat.flatMap((item) => (item.kind === 'steps' ? item.steps : []))).toEqual([
+      { seq: 3, tool: 'finish_task', ok: true, commit },
+      { seq: 4, tool: 'finish_task', ok: true },
     ]);
   });
 

@@ -1,12 +1,6 @@
-import { ragQueryForAnamnese } from '../../domain/memory/index.ts';
+import { ragQueryForAnamnese, TEMPLATE_NAMES } from '../../domain/memory/index.ts';
 import type { AssemblyReport } from '../../harness/index.ts';
-import {
-  composeTriageWithRag,
-  resolveTemplate,
-  TEMPLATE_NAMES,
-  type ResolvedTemplate,
-  type TriageWithRag,
-} from '../../memory/index.ts';
+import type { ResolvedTemplate, TriageWithRag } from '../../memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
 import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
 import { buildSystemPrompt } from '../runtime/build-system-prompt.ts';
@@ -36,18 +30,12 @@ export async function assembleAnamneseContext(
   vocabulary: readonly string[] = ANAMNESE_COMPETENCIES,
 ): Promise<AnamneseContext> {
   const missing = ragQueryForAnamnese(vocabulary, profiled);
-  const triage = await composeTriageWithRag({
+  const triage = await dependencies.triage(trigger.projectId, {
     recentEvents: events,
     ...ANAMNESE_TRIAGE_LIMITS,
-    search: dependencies.ragSearchFor(trigger.projectId),
     query: missing,
   });
-  const kickoff = await resolveTemplate({
-    enabled: dependencies.flags.graph_templates_enabled,
-    name: TEMPLATE_NAMES.anamneseKickoff,
-    inline: ANAMNESE_KICKOFF,
-    read: dependencies.readTemplate,
-  });
+  const kickoff = await dependencies.kickoff(TEMPLATE_NAMES.anamneseKickoff, ANAMNESE_KICKOFF);
   const report = await buildSystemPrompt(dependencies.prompts, 'anamnese', trigger.projectId, {
     projectContext: triage.window.text,
     taskState: `${kickoff.text}\n\nCompetências do projeto (use exatamente estes nomes): ${vocabulary.join(', ')}.\nCompetências ainda sem perfil: ${missing ?? '(nenhuma)'}.`,

@@ -1,13 +1,16 @@
-import { competencyVocabulary } from '../../domain/memory/index.ts';
-import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
-import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
+import { competencyVocabulary, MEMORY_EVENTS } from '../../domain/memory/index.ts';
+import {
+  type NewSessionEvent,
+  readProjectArchitecture,
+  type SessionEvent,
+} from '../../store/index.ts';
 import type { CompanionDependencies } from '../companions/companion-dependencies.ts';
 import { readSessionEvents } from '../companions/read-session-events.ts';
 import { ANAMNESE_COMPETENCIES, ANAMNESE_MAX_OUTPUT_TOKENS } from './anamnese-kickoff.ts';
 import { assembleAnamneseContext } from './assemble-anamnese-context.ts';
 import { parseProfiles } from './parse-profiles.ts';
 import { readProfiledCompetencies } from './read-profiled-competencies.ts';
+import { askCompanion } from '../companions/ask-companion.ts';
 
 export type AnamneseOutcome =
   | { status: 'recorded'; events: SessionEvent[]; problems: string[] }
@@ -37,22 +40,15 @@ export async function buildCompetenceProfiles(
     profiled,
     vocabulary,
   );
-  const outcome = await dependencies.gateway.runTurn({
+  const outcome = await askCompanion(dependencies.gateway, {
     projectId: trigger.projectId,
     sessionId: trigger.sessionId,
     agent: 'anamnese',
     system: context.report.prompt,
-    messages: [
-      { role: 'user', content: 'Mapeie as competências e responda apenas com o JSON pedido.' },
-    ],
-    tools: [],
+    instruction: 'Mapeie as competências e responda apenas com o JSON pedido.',
     maxOutputTokens: ANAMNESE_MAX_OUTPUT_TOKENS,
   });
-  if (outcome.status !== 'completed')
-    return {
-      status: 'failed',
-      reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message,
-    };
+  if (!outcome.ok) return { status: 'failed', reason: outcome.reason };
 
   const { profiles, refused, problems } = parseProfiles(
     outcome.text,
@@ -60,27 +56,23 @@ export async function buildCompetenceProfiles(
     vocabulary,
   );
   const toAppend: NewSessionEvent[] = [
-    ...profiles.map((profile) => ({
-      type: MEMORY_EVENT_TYPES.anamneseProfileRecorded,
-      actor: 'anamnese',
-      payload: {
+    ...profiles.map((profile) =>
+      MEMORY_EVENTS.anamneseProfileRecorded.create('anamnese', {
         v: 2,
         profile_id: dependencies.newId(),
         competency: profile.competency,
         level: profile.level,
         evidence: [...profile.evidence],
-      },
-    })),
-    ...refused.map((profile) => ({
-      type: MEMORY_EVENT_TYPES.anamneseProfileRefused,
-      actor: 'system',
-      payload: {
+      }),
+    ),
+    ...refused.map((profile) =>
+      MEMORY_EVENTS.anamneseProfileRefused.create('system', {
         v: 1,
         competency: profile.competency,
         categories: [...new Set(profile.violations.map((violation) => violation.category))],
         paths: profile.violations.map((violation) => violation.path),
-      },
-    })),
+      }),
+    ),
   ];
   if (toAppend.length === 0) return { status: 'recorded', events: [], problems };
   const appended = await dependencies.eventLog.append(trigger.sessionId, toAppend);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import {
   checkAnamneseProfile,
+  COMPETENCE_LEVELS,
   matchCompetency,
   type AnamneseViolation,
 } from '../../domain/memory/index.ts';
-import { COMPETENCE_LEVELS } from '../../memory/index.ts';
 import { parseJsonAnswer } from '../companions/parse-json-answer.ts';
 import { ANAMNESE_MAX_PROFILES } from './anamnese-kickoff.ts';
 

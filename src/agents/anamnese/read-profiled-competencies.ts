@@ -1,5 +1,5 @@
 import type { Queryable } from '../../store/index.ts';
-import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/index.ts';
 
 /** The competencies the project's person already has a profile for, read from the log (not the graph). */
 export async function readProfiledCompetencies(

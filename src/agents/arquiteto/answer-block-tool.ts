@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { BLOCK_EVENT_TYPES, devBlocks } from '../dev/dev-blocks.ts';
+import { devBlocks } from '../dev/dev-blocks.ts';
+import { LINE_EVENTS } from '../../domain/line/index.ts';
 
 const AnswerBlockSchema = z.strictObject({
   dev: z
@@ -44,11 +45,12 @@ export function answerBlockTool(): AgentTool {
         ok: true,
         result: `Recorded: ${dev} goes on without ${block.falta} (${block.modulo}). It gets a turn with your answer.`,
         events: [
-          {
-            type: BLOCK_EVENT_TYPES.answered,
-            actor: context.agent,
-            payload: { v: 1, dev, block_seq: block.seq, answer },
-          },
+          LINE_EVENTS.blockAnswered.create(context.agent, {
+            v: 1,
+            dev,
+            block_seq: block.seq,
+            answer,
+          }),
         ],
       };
     },

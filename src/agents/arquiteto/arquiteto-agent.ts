@@ -1,8 +1,6 @@
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
 import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import { renderBacklog, renderBrief, renderModuleMapSummary } from '../po/render-line-context.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
@@ -12,6 +10,7 @@ import { declareTools } from './declare-tools.ts';
 import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
 import { renderContractsSummary } from './render-contracts-summary.ts';
 import { devBlocks, renderOpenBlocks } from '../dev/dev-blocks.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const ARQUITETO_MAX_OUTPUT_TOKENS = 8192;
 

@@ -1,5 +1,5 @@
-import type { ProjectArchitecture } from '../../workspace/index.ts';
-import type { Backlog } from '../po/current-backlog.ts';
+import type { ProjectArchitecture } from '../../domain/architecture/index.ts';
+import type { Backlog } from '../../domain/artifacts/index.ts';
 
 /** The Arquiteto's iteration ceiling (DESIGN §3: "Arquiteto: 14"). */
 export const ARQUITETO_MAX_ITERATIONS = 14;

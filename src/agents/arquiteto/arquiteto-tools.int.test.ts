@@ -12,6 +12,7 @@ import { openLineFixture, type LineFixture } from '../dev/test-support/line-fixt
 import type { AgentTool } from '../runtime/agent-tool.ts';
 import { assignTasksTool } from './assign-tasks-tool.ts';
 import { declareTools } from './declare-tools.ts';
+import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
 
 const MAP = {
   version: 1,
@@ -194,6 +195,19 @@ describe.each(testDatabaseEngines())('the Arquiteto declare tools on $name', (en
       'artifact.module_contracts',
       'artifact.module_contracts',
     ]);
+  });
+
+  it('hand_off_to_devs first brings docs/ on main in line with the log (the docs port, ADR 0235)', async () => {
+    // Recorded without its tool, so no docs/ file was written for it.
+    await fixture.recordArtifact('module_map', MAP);
+    await fixture.call([handOffToDevsTool(fixture.line)], 'hand_off_to_devs', {}, arquiteto);
+    const workspace = fixture.workspaces.workspaceDirectory(fixture.projectId);
+    expect(await gitAt(workspace).raw(['show', 'main:docs/module-map.md'])).toContain(
+      '# Module map — version 1',
+    );
+    expect(await gitAt(workspace).raw(['log', '-1', '--format=%s', 'main'])).toBe(
+      'docs: current architecture (module_map v1)\n',
+    );
   });
 
   it('routes and diagrams only modules of the current map', async () => {

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import {
   ARTIFACT_PAYLOAD_VERSION,
   TASK_ID_PATTERN,
-  artifactEventType,
+  artifactEvent,
 } from '../../domain/artifacts/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import { pathText, refusalText, type ArgumentProblem } from '../po/tool-refusal.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 const AssignmentsSchema = z.strictObject({
   assignments: z
@@ -87,11 +86,9 @@ export function assignTasksTool(dependencies: ArquitetoDependencies): AgentTool 
       return {
         ok: true,
         result: `Assigned: ${tasks.map((task) => `${task.id} → ${task.module}`).join(', ')}.${unassigned.length > 0 ? ` Still without a module: ${unassigned.join(', ')}.` : ' Every task has a module.'}`,
-        events: tasks.map((task) => ({
-          type: artifactEventType('task'),
-          actor: context.agent,
-          payload: { v: ARTIFACT_PAYLOAD_VERSION, data: task },
-        })),
+        events: tasks.map((task) =>
+          artifactEvent('task', context.agent, { v: ARTIFACT_PAYLOAD_VERSION, data: task }),
+        ),
       };
     },
   };

@@ -2,15 +2,12 @@ import type { z } from 'zod';
 import type {
   ArchitectureArtifactType,
   DeclarationValidation,
+  ProjectArchitecture,
 } from '../../domain/architecture/index.ts';
-import { ARTIFACT_PAYLOAD_VERSION, artifactEventType } from '../../domain/artifacts/index.ts';
-import {
-  architectureDocFile,
-  readProjectArchitecture,
-  type ProjectArchitecture,
-} from '../../workspace/index.ts';
+import { ARTIFACT_PAYLOAD_VERSION, artifactEvent } from '../../domain/artifacts/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
+import { readProjectArchitecture } from '../../store/index.ts';
 
 /** One of the Arquiteto's declare tools: a versioned artifact, its domain validation, a one-line summary. */
 export interface DeclarationToolSpec<Data extends { version: number }> {
@@ -56,13 +53,7 @@ export function declarationTool<Data extends { version: number }>(
       return {
         ok: true,
         result: `Recorded ${spec.type} version ${data.version}: ${spec.summarize(data)}.${replaced} ${docs}`,
-        events: [
-          {
-            type: artifactEventType(spec.type),
-            actor: context.agent,
-            payload: { v: ARTIFACT_PAYLOAD_VERSION, data },
-          },
-        ],
+        events: [artifactEvent(spec.type, context.agent, { v: ARTIFACT_PAYLOAD_VERSION, data })],
       };
     },
   };
@@ -74,15 +65,8 @@ async function writeDoc(
   type: ArchitectureArtifactType,
   data: { version: number },
 ): Promise<string> {
-  const file = architectureDocFile(type, data);
-  try {
-    await dependencies.workspaces.commitToMain(
-      projectId,
-      [file],
-      `docs: ${type} version ${data.version}`,
-    );
-    return `Written to ${file.path}.`;
-  } catch (error) {
-    return `(${file.path} could not be written: ${error instanceof Error ? error.message : String(error)}; the declaration is recorded all the same.)`;
-  }
+  const written = await dependencies.docs.commit(projectId, type, data);
+  return written.error === null
+    ? `Written to ${written.path}.`
+    : `(${written.path} could not be written: ${written.error}; the declaration is recorded all the same.)`;
 }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { topologicalOrder } from '../../domain/architecture/index.ts';
-import { readProjectArchitecture, syncArchitectureDocs } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import { handOffWork } from '../po/hand-off-work.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 /**
  * `hand_off_to_devs` (direct, no arguments): the Arquiteto's last step. Needs a module map; brings docs/
@@ -29,11 +28,7 @@ export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentToo
         };
       const order = topologicalOrder(map.data);
       const modules = order.ok ? order.order : map.data.modules.map((module) => module.name);
-      const docs = await syncArchitectureDocs(
-        dependencies.database,
-        dependencies.workspaces,
-        context.projectId,
-      ).then(
+      const docs = await dependencies.docs.sync(context.projectId, architecture).then(
         () => null,
         (error: unknown) =>
           `docs/ could not be brought up to date: ${error instanceof Error ? error.message : String(error)}.`,

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { validateEmitArtifact, type ArtifactRegistry } from '../../domain/artifacts/index.ts';
+import {
+  artifactEvent,
+  validateEmitArtifact,
+  type ArtifactRegistry,
+} from '../../domain/artifacts/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 
 const EmitArtifactArguments = z.object({
@@ -34,7 +38,7 @@ export function emitArtifactTool(registry: ArtifactRegistry): AgentTool {
       return {
         ok: true,
         result: `Recorded ${artifact.type}.`,
-        events: [{ type: artifact.event_type, actor: context.agent, payload: artifact.payload }],
+        events: [artifactEvent(artifact.type, context.agent, artifact.payload)],
       };
     },
   };

@@ -1,8 +1,6 @@
 import { MODULE_NAME_PATTERN } from '../../domain/architecture/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { devBlocks, renderUnblocked } from './dev-blocks.ts';
 import { devKickoff } from './dev-kickoff.ts';
@@ -14,6 +12,7 @@ import { ragFeedbackTool, ragSearchTool } from './rag-tools.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { terminalTool } from './terminal-tool.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const DEV_MAX_ITERATIONS = 20;
 export const DEV_MAX_OUTPUT_TOKENS = 8192;

@@ -1,5 +1,5 @@
 import type { Database } from '../../store/index.ts';
-import type { ProjectWorkspaces, TerminalRunner } from '../../workspace/index.ts';
+import type { ProjectWorkspaces, TerminalRunner, WorktreeFiles } from '../../workspace/index.ts';
 import type { PromptSources } from '../runtime/build-system-prompt.ts';
 import type { DevProjectSearch } from './rag-tools.ts';
 
@@ -9,6 +9,8 @@ export interface DevDependencies {
   database: Database;
   workspaces: ProjectWorkspaces;
   terminal: TerminalRunner;
+  /** Confined reads, searches and writes in the worktree (`worktreeFiles`). */
+  files: WorktreeFiles;
   /** The project search behind `rag_search` (the memory's hybrid search). */
   ragSearch: DevProjectSearch;
 }

@@ -1,6 +1,6 @@
 import type { ConversationState, SessionEvent } from '../../domain/conversation/index.ts';
 import { devBlocks, type DevBlock } from './dev-blocks.ts';
-import { DEV_EVENT_TYPES, DevTaskFinishedPayloadSchema } from './dev-events.ts';
+import { DEV_EVENT_TYPES, DevTaskFinishedPayloadSchema } from '../../domain/line/index.ts';
 
 /** Where one dev agent of the session stands: its handoff, its blocks and the tasks it committed. */
 export interface DevProgress {

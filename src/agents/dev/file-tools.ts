@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { readWorktreeFile, searchWorktree, writeWorktreeFile } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { inModuleWorktree } from './module-worktree.ts';
@@ -11,7 +10,9 @@ const path = z.string().describe('A path relative to the root of your worktree, 
  * its root, absolute paths, `.git` and symbolic links that lead out are refused with the reason, and a
  * refused write writes nothing.
  */
-export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): AgentTool[] {
+export function fileTools(
+  dependencies: Pick<DevDependencies, 'workspaces' | 'files'>,
+): AgentTool[] {
   return [
     {
       name: 'read_file',
@@ -20,7 +21,10 @@ export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): Ag
       mode: 'direct',
       run: (args, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
-          const read = await readWorktreeFile(worktree.directory, (args as { path: string }).path);
+          const read = await dependencies.files.read(
+            worktree.directory,
+            (args as { path: string }).path,
+          );
           return read.ok ? { ok: true, result: read.text } : { ok: false, result: read.reason };
         }),
     },
@@ -36,7 +40,7 @@ export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): Ag
       run: (args, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
           const { query, path: under } = args as { query: string; path?: string };
-          const found = await searchWorktree(worktree.directory, query, under ?? '.');
+          const found = await dependencies.files.search(worktree.directory, query, under ?? '.');
           return found.ok ? { ok: true, result: found.text } : { ok: false, result: found.reason };
         }),
     },
@@ -49,7 +53,7 @@ export function fileTools(dependencies: Pick<DevDependencies, 'workspaces'>): Ag
       run: (args, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
           const { path: target, content } = args as { path: string; content: string };
-          const written = await writeWorktreeFile(worktree.directory, target, content);
+          const written = await dependencies.files.write(worktree.directory, target, content);
           return written.ok
             ? { ok: true, result: `Wrote ${written.bytes} bytes to ${written.relativePath}.` }
             : { ok: false, result: `write_file refused: ${written.reason}. Nothing was written.` };

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { TASK_ID_PATTERN } from '../../domain/artifacts/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from '../po/current-backlog.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
-import { DEV_EVENT_TYPES } from './dev-events.ts';
 import { runModuleCheck } from './run-module-check.ts';
 import { inModuleWorktree } from './module-worktree.ts';
+import { LINE_EVENTS } from '../../domain/line/index.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 const FinishTaskSchema = z.strictObject({
   task_id: z.string().trim().regex(TASK_ID_PATTERN, 'must be a task id like AT-276'),
@@ -73,21 +72,17 @@ export function finishTaskTool(
           ok: true,
           result: `${check === null ? `No check: module ${module} declares none and its stack has no default.` : check.report} Committed ${committed.commit.slice(0, 12)} on ${committed.branch}: ${committed.files.join(', ')}.`,
           events: [
-            {
-              type: DEV_EVENT_TYPES.taskFinished,
-              actor: context.agent,
-              payload: {
-                v: 1,
-                agent: context.agent,
-                module,
-                task_id,
-                summary: resumo,
-                branch: committed.branch,
-                commit: committed.commit,
-                files: committed.files,
-                check: check === null ? null : check.record,
-              },
-            },
+            LINE_EVENTS.devTaskFinished.create(context.agent, {
+              v: 1,
+              agent: context.agent,
+              module,
+              task_id,
+              summary: resumo,
+              branch: committed.branch,
+              commit: committed.commit,
+              files: committed.files,
+              check: check === null ? null : check.record,
+            }),
           ],
         };
       }),

@@ -1,29 +1,5 @@
-import { z } from 'zod';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
-import { DEV_EVENT_TYPES } from './dev-events.ts';
-
-/**
- * The end of the line's events (issue 14): `module.merged {module, commit, checks}` — the module's branch
- * merged into `dev` and the integration check passed; `module.merge_failed {module, kind, paths | output}` — a
- * conflict or a failing integration check re-opened the module's work; `line.completed {commit}` — every
- * module with tasks merged; `line.merged_into_main {commit, dev_commit}` — the person merged that `dev` into
- * `main` (`commit` is the merge commit on main).
- */
-export const LINE_EVENT_TYPES = {
-  merged: 'module.merged',
-  mergeFailed: 'module.merge_failed',
-  completed: 'line.completed',
-  mergedIntoMain: 'line.merged_into_main',
-} as const;
-
-/** `line.merged_into_main`: the merge commit on `main`, the `dev` commit it merged (line.completed's) and who. */
-export const LineMergedIntoMainPayloadSchema = z.object({
-  v: z.literal(1),
-  commit: z.string().regex(/^[0-9a-f]{40}$/),
-  dev_commit: z.string().regex(/^[0-9a-f]{40}$/),
-  actor: z.string().min(1),
-});
-export type LineMergedIntoMainPayload = z.infer<typeof LineMergedIntoMainPayloadSchema>;
+import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../../domain/line/index.ts';
 
 export type ModuleLineState = 'working' | 'blocked' | 'finished' | 'merged' | 'conflict' | 'failed';
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { listModuleContractsForDev } from '../../domain/architecture/index.ts';
-import type { Queryable } from '../../store/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
+import { type Queryable, readProjectArchitecture } from '../../store/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentTool, ToolContext } from '../runtime/agent-tool.ts';
+import { MEMORY_EVENTS } from '../../domain/memory/index.ts';
 
 /** How many fragments `rag_search` returns when the model does not say; at most `MAX_DEV_RAG_K`. */
 const DEFAULT_DEV_RAG_K = 5;
@@ -120,11 +121,7 @@ export function ragFeedbackTool(): AgentTool {
         ok: true,
         result: `Recorded: ${helpful.length} helpful, ${not_helpful.length} not helpful.`,
         events: [
-          {
-            type: 'rag.feedback',
-            actor: context.agent,
-            payload: { v: 1, query, helpful, not_helpful },
-          },
+          MEMORY_EVENTS.ragFeedback.create(context.agent, { v: 1, query, helpful, not_helpful }),
         ],
       };
     },

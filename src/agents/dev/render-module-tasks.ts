@@ -1,5 +1,5 @@
 import type { ModuleMap } from '../../domain/architecture/index.ts';
-import type { Backlog } from '../po/current-backlog.ts';
+import type { Backlog } from '../../domain/artifacts/index.ts';
 
 /** The dev's module as the map declares it, and its tasks in full with their stories. */
 export function renderModuleTasks(module: string, map: ModuleMap | null, backlog: Backlog): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MODULE_NAME_PATTERN } from '../../domain/architecture/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { DEV_EVENT_TYPES } from './dev-events.ts';
+import { LINE_EVENTS } from '../../domain/line/index.ts';
 
 const ReportBlockedSchema = z.strictObject({
   modulo: z
@@ -39,11 +39,13 @@ export function reportBlockedTool(): AgentTool {
         ok: true,
         result: `Recorded: blocked on ${modulo} — ${falta}. The Arquiteto declares it in a new version of the contracts. Do not implement it in ${modulo}'s code and do not look for it in its worktree; go on with what does not depend on it.`,
         events: [
-          {
-            type: DEV_EVENT_TYPES.blocked,
-            actor: context.agent,
-            payload: { v: 1, agent: context.agent, module, modulo, falta },
-          },
+          LINE_EVENTS.devBlocked.create(context.agent, {
+            v: 1,
+            agent: context.agent,
+            module,
+            modulo,
+            falta,
+          }),
         ],
       };
     },

@@ -1,9 +1,9 @@
 import { topologicalOrder } from '../../domain/architecture/index.ts';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
-import type { Database } from '../../store/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
+import { type Database, readProjectArchitecture } from '../../store/index.ts';
 import { devBlocks } from './dev-blocks.ts';
-import { LINE_EVENT_TYPES, lineModules, type ModuleLine } from './line-events.ts';
+import { LINE_EVENT_TYPES } from '../../domain/line/index.ts';
+import { lineModules, type ModuleLine } from './line-events.ts';
 
 /**
  * `GET /api/sessions/:id/line`: each module of the current map in dependency order, the line's end

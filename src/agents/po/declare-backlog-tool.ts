@@ -1,12 +1,11 @@
-import { artifactEventType, ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
+import { artifactEvent, ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { readProjectBacklog } from './current-backlog.ts';
 import type { LineDependencies } from './line-dependencies.ts';
 import {
   BacklogDeclarationSchema,
   validateBacklogDeclaration,
 } from './validate-backlog-declaration.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 /**
  * `declare_backlog` (direct): records epics, stories and tasks, each an `artifact.<type>` event. Checked
@@ -51,11 +50,9 @@ export function declareBacklogTool(dependencies: Pick<LineDependencies, 'databas
       return {
         ok: true,
         result: `Recorded ${epics.length} epic(s), ${stories.length} stor(ies), ${tasks.length} task(s): ${ids}.${replaced.length > 0 ? ` Replaced: ${replaced.join(', ')}.` : ''} When the backlog covers the brief, call hand_off_to_arquiteto.`,
-        events: items.map((item) => ({
-          type: artifactEventType(item.type),
-          actor: context.agent,
-          payload: { v: ARTIFACT_PAYLOAD_VERSION, data: item.data },
-        })),
+        events: items.map((item) =>
+          artifactEvent(item.type, context.agent, { v: ARTIFACT_PAYLOAD_VERSION, data: item.data }),
+        ),
       };
     },
   };

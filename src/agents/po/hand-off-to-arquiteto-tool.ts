@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { BACKLOG_TYPES, readProjectBacklog } from './current-backlog.ts';
 import { handOffWork } from './hand-off-work.ts';
 import type { LineDependencies } from './line-dependencies.ts';
+import { BACKLOG_TYPES } from '../../domain/artifacts/index.ts';
+import { readProjectBacklog } from '../../store/index.ts';
 
 /**
  * `hand_off_to_arquiteto` (direct, no arguments): the PO's last step. Refused while the backlog has no task

@@ -1,8 +1,6 @@
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
 import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
-import { readProjectBacklog } from './current-backlog.ts';
 import { declareBacklogTool } from './declare-backlog-tool.ts';
 import { handOffToArquitetoTool } from './hand-off-to-arquiteto-tool.ts';
 import type { LineDependencies } from './line-dependencies.ts';
@@ -13,6 +11,7 @@ import {
   renderBusinessRuleIds,
   renderModuleMapSummary,
 } from './render-line-context.ts';
+import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const PO_MAX_ITERATIONS = 10;
 export const PO_MAX_OUTPUT_TOKENS = 4096;

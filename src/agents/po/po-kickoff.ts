@@ -1,4 +1,4 @@
-import type { Backlog } from './current-backlog.ts';
+import type { Backlog } from '../../domain/artifacts/index.ts';
 
 /** The PO's task (the `estado_tarefa` layer); the guarantees are in the tools, this text explains them. */
 export const PO_KICKOFF = [

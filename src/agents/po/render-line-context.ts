@@ -3,7 +3,7 @@ import type {
   RecordedBusinessRule,
   RecordedProductBrief,
 } from '../../domain/conversation/index.ts';
-import type { Backlog } from './current-backlog.ts';
+import type { Backlog } from '../../domain/artifacts/index.ts';
 
 /** The product brief as the line's agents read it (the `contexto_projeto` layer). */
 export function renderBrief(brief: RecordedProductBrief | null): string {

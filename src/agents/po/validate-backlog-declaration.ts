@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import {
-  EpicSchema,
-  StorySchema,
-  TaskSchema,
+  type Backlog,
   type Epic,
+  EpicSchema,
   type Story,
+  StorySchema,
   type Task,
+  TaskSchema,
 } from '../../domain/artifacts/index.ts';
 import type { ModuleMap } from '../../domain/architecture/index.ts';
-import type { Backlog } from './current-backlog.ts';
 import { pathText, refusalText, type ArgumentProblem } from './tool-refusal.ts';
 
 /** The arguments of `declare_backlog`, as the model is shown them. */

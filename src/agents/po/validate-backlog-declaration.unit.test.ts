@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModuleMap } from '../../domain/architecture/index.ts';
-import type { Backlog } from './current-backlog.ts';
 import { validateBacklogDeclaration, type BacklogContext } from './validate-backlog-declaration.ts';
+import type { Backlog } from '../../domain/artifacts/index.ts';
 
 const epic = {
   id: 'EP-001',

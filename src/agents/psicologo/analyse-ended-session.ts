@@ -1,4 +1,3 @@
-import { MEMORY_EVENT_TYPES } from '../../memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
 import type {
   CompanionDependencies,
@@ -8,6 +7,8 @@ import { readSessionEvents } from '../companions/read-session-events.ts';
 import { assemblePsicologoContext } from './assemble-psicologo-context.ts';
 import { parseHypotheses } from './parse-hypotheses.ts';
 import { PSICOLOGO_MAX_OUTPUT_TOKENS } from './psicologo-kickoff.ts';
+import { MEMORY_EVENTS } from '../../domain/memory/index.ts';
+import { askCompanion } from '../companions/ask-companion.ts';
 
 export type PsicologoOutcome =
   | { status: 'proposed'; events: SessionEvent[]; problems: string[] }
@@ -25,20 +26,15 @@ export async function analyseEndedSession(
 ): Promise<PsicologoOutcome> {
   const events = await readSessionEvents(dependencies.eventLog, trigger.sessionId);
   const context = await assemblePsicologoContext(dependencies, trigger, events);
-  const outcome = await dependencies.gateway.runTurn({
+  const outcome = await askCompanion(dependencies.gateway, {
     projectId: trigger.projectId,
     sessionId: trigger.sessionId,
     agent: 'psicologo',
     system: context.report.prompt,
-    messages: [{ role: 'user', content: 'Analise a sessão e responda apenas com o JSON pedido.' }],
-    tools: [],
+    instruction: 'Analise a sessão e responda apenas com o JSON pedido.',
     maxOutputTokens: PSICOLOGO_MAX_OUTPUT_TOKENS,
   });
-  if (outcome.status !== 'completed')
-    return {
-      status: 'failed',
-      reason: outcome.status === 'cancelled' ? 'cancelled' : outcome.message,
-    };
+  if (!outcome.ok) return { status: 'failed', reason: outcome.reason };
 
   const { hypotheses, refused, problems } = parseHypotheses(
     outcome.text,
@@ -51,10 +47,8 @@ export async function analyseEndedSession(
       ? { degraded: false }
       : { degraded: true, reason: context.triage.rag.degraded.reason };
   const appended = await dependencies.eventLog.append(trigger.sessionId, [
-    ...hypotheses.map((hypothesis) => ({
-      type: MEMORY_EVENT_TYPES.hypothesisProposed,
-      actor: 'psicologo',
-      payload: {
+    ...hypotheses.map((hypothesis) =>
+      MEMORY_EVENTS.hypothesisProposed.create('psicologo', {
         v: 1,
         hypothesis_id: dependencies.newId(),
         aspect: hypothesis.aspect,
@@ -62,17 +56,15 @@ export async function analyseEndedSession(
         evidence: [...hypothesis.evidence],
         trigger: { kind: 'session.ended', reason: trigger.reason },
         rag,
-      },
-    })),
-    ...refused.map((hypothesis) => ({
-      type: MEMORY_EVENT_TYPES.hypothesisRefused,
-      actor: 'system',
-      payload: {
+      }),
+    ),
+    ...refused.map((hypothesis) =>
+      MEMORY_EVENTS.hypothesisRefused.create('system', {
         v: 1,
         categories: [...new Set(hypothesis.violations.map((violation) => violation.category))],
         paths: hypothesis.violations.map((violation) => violation.path),
-      },
-    })),
+      }),
+    ),
   ]);
   if (!appended.success) return { status: 'failed', reason: appended.error.message };
   return { status: 'proposed', events: appended.events, problems };

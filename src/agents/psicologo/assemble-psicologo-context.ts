@@ -1,11 +1,5 @@
-import { ragQueryForPsychologist } from '../../domain/memory/index.ts';
-import {
-  composeTriageWithRag,
-  resolveTemplate,
-  TEMPLATE_NAMES,
-  type ResolvedTemplate,
-  type TriageWithRag,
-} from '../../memory/index.ts';
+import { ragQueryForPsychologist, TEMPLATE_NAMES } from '../../domain/memory/index.ts';
+import type { ResolvedTemplate, TriageWithRag } from '../../memory/index.ts';
 import type { SessionEvent } from '../../store/index.ts';
 import type { AssemblyReport } from '../../harness/index.ts';
 import { buildSystemPrompt } from '../runtime/build-system-prompt.ts';
@@ -32,18 +26,12 @@ export async function assemblePsicologoContext(
   trigger: SessionEndTrigger,
   events: readonly SessionEvent[],
 ): Promise<PsicologoContext> {
-  const triage = await composeTriageWithRag({
+  const triage = await dependencies.triage(trigger.projectId, {
     recentEvents: events,
     ...PSICOLOGO_TRIAGE_LIMITS,
-    search: dependencies.ragSearchFor(trigger.projectId),
     query: ragQueryForPsychologist(trigger.reason),
   });
-  const kickoff = await resolveTemplate({
-    enabled: dependencies.flags.graph_templates_enabled,
-    name: TEMPLATE_NAMES.psicologoKickoff,
-    inline: PSICOLOGO_KICKOFF,
-    read: dependencies.readTemplate,
-  });
+  const kickoff = await dependencies.kickoff(TEMPLATE_NAMES.psicologoKickoff, PSICOLOGO_KICKOFF);
   const report = await buildSystemPrompt(dependencies.prompts, 'psicologo', trigger.projectId, {
     projectContext: triage.window.text,
     taskState: `${kickoff.text}\n\nGatilho: a sessão terminou; motivo classificado: ${trigger.reason}.`,

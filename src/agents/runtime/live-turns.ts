@@ -10,7 +10,7 @@ export type LiveTurnMessage =
       session_id: string;
       agent: string;
       turn_id: string;
-      status: 'completed' | 'failed' | 'paused' | 'limit_reached';
+      status: 'completed' | 'failed' | 'paused' | 'limit_reached' | 'stopped';
     };
 
 /** The text a running turn has streamed so far. */

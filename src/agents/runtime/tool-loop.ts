@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { turnInProgress, type PendingAction } from '../../domain/conversation/index.ts';
+import {
+  turnInProgress,
+  type PendingAction,
+  SESSION_EVENTS,
+} from '../../domain/conversation/index.ts';
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
 import type { EventLog, NewSessionEvent } from '../../store/index.ts';
@@ -11,6 +15,7 @@ import { nextStep } from './next-step.ts';
 import { runToolCall } from './run-tool-call.ts';
 import { refreshSessionView, viewAfterAppend, type SessionView } from './session-view.ts';
 import { toToolDefinitions } from './tool-definitions.ts';
+import { recordStop, stopRequestOf } from './turn-stop.ts';
 
 export interface ToolLoopDependencies {
   eventLog: EventLog;
@@ -37,6 +42,7 @@ export interface LoopScope {
   projectId: string;
   sessionId: string;
   module: string | null;
+  /** Aborts the model call; aborted with a `TurnStopRequest`, the turn ends as `turn.stopped` (ADR 0220). */
   signal?: AbortSignal;
   /** Whether text deltas go to the browser (a consolidation turn's JSON does not). */
   streamDeltas?: boolean;
@@ -51,6 +57,7 @@ export type LoopResult =
   | { status: 'completed'; text: string; view: SessionView }
   | { status: 'paused'; actions: PendingAction[] }
   | { status: 'limit_reached'; iterations: number }
+  | { status: 'stopped'; text: string }
   | { status: 'failed'; reason: string; message: string };
 
 /**
@@ -86,6 +93,18 @@ export async function runToolLoop(
     // The lane's own turn: other agents' turns interleave in the same log and are not this loop's.
     const turnId = turnInProgress(view.state, agent.slug)?.turn_id ?? '';
     const lane = { agent: agent.slug, turn_id: turnId };
+    // Stopped between steps (a tool was running): the turn ends here, before its next step.
+    const stop = (text: string) => {
+      const request = stopRequestOf(scope.signal);
+      if (request === null) return Promise.resolve(null);
+      const { liveTurns } = dependencies;
+      return recordStop(
+        { view, append, liveTurns, sessionId: scope.sessionId, agent: agent.slug, turnId, text },
+        request,
+      );
+    };
+    const stoppedBeforeStep = await stop('');
+    if (stoppedBeforeStep !== null) return stoppedBeforeStep;
     const step = nextStep(view.state, {
       agent: agent.slug,
       maxIterations: agent.maxIterations,
@@ -107,11 +126,12 @@ export async function runToolLoop(
 
       case 'limit_reached':
         await append([
-          {
-            type: 'toolloop.limit_reached',
-            actor: agent.slug,
-            payload: { v: 1, ...lane, iterations: step.iterations, ceiling: agent.maxIterations },
-          },
+          SESSION_EVENTS.toolLoopLimitReached.create(agent.slug, {
+            v: 1,
+            ...lane,
+            iterations: step.iterations,
+            ceiling: agent.maxIterations,
+          }),
         ]);
         liveTurns.publish({
           type: 'agent.done',
@@ -127,19 +147,15 @@ export async function runToolLoop(
           .find((tool) => tool.name === step.call.name)
           ?.assessRisk?.(step.call.arguments ?? {});
         await append([
-          {
-            type: 'action.proposed',
-            actor: agent.slug,
-            payload: {
-              v: 1,
-              action_id: newId(),
-              tool_call_id: step.call.id,
-              ...lane,
-              tool: step.call.name,
-              args: step.call.arguments ?? {},
-              ...(risk === undefined ? {} : { risk }),
-            },
-          },
+          SESSION_EVENTS.actionProposed.create(agent.slug, {
+            v: 1,
+            action_id: newId(),
+            tool_call_id: step.call.id,
+            ...lane,
+            tool: step.call.name,
+            args: step.call.arguments ?? {},
+            ...(risk === undefined ? {} : { risk }),
+          }),
         ]);
         break;
       }
@@ -153,19 +169,15 @@ export async function runToolLoop(
           state: view.state,
           events: view.events,
         });
-        const completed = {
-          type: 'tool.completed',
-          actor: agent.slug,
-          payload: {
-            v: 1,
-            ...lane,
-            tool_call_id: step.call.id,
-            tool: step.call.name,
-            args: step.call.arguments ?? {},
-            ok: outcome.ok,
-            result: outcome.result,
-          },
-        };
+        const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
+          v: 1,
+          ...lane,
+          tool_call_id: step.call.id,
+          tool: step.call.name,
+          args: step.call.arguments ?? {},
+          ok: outcome.ok,
+          result: outcome.result,
+        });
         await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
         break;
       }
@@ -187,18 +199,16 @@ export async function runToolLoop(
           ? await dependencies.contextManager.prepare(frame, append)
           : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
         if (!context.ok) {
+          const stopped = await stop('');
+          if (stopped !== null) return stopped;
           await append([
-            {
-              type: 'turn.failed',
-              actor: 'system',
-              payload: {
-                v: 1,
-                turn_id: turnId,
-                agent: agent.slug,
-                reason: context.reason,
-                message: context.message,
-              },
-            },
+            SESSION_EVENTS.turnFailed.create('system', {
+              v: 1,
+              turn_id: turnId,
+              agent: agent.slug,
+              reason: context.reason,
+              message: context.message,
+            }),
           ]);
           liveTurns.publish({
             type: 'agent.done',
@@ -235,11 +245,14 @@ export async function runToolLoop(
           },
         );
         if (outcome.status !== 'completed') {
+          const partial = 'partialText' in outcome ? outcome.partialText : '';
+          const stopped = await stop(partial);
+          if (stopped !== null) return stopped;
           const message =
             outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
           const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
           await append([
-            { type: 'turn.failed', actor: 'system', payload: { v: 1, ...lane, reason, message } },
+            SESSION_EVENTS.turnFailed.create('system', { v: 1, ...lane, reason, message }),
           ]);
           liveTurns.publish({
             type: 'agent.done',
@@ -257,17 +270,13 @@ export async function runToolLoop(
           ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
         }));
         await append([
-          {
-            type: 'agent.response',
-            actor: agent.slug,
-            payload: {
-              v: 1,
-              ...lane,
-              text: outcome.text,
-              ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-              usage_id: outcome.usageId,
-            },
-          },
+          SESSION_EVENTS.agentResponse.create(agent.slug, {
+            v: 1,
+            ...lane,
+            text: outcome.text,
+            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+            usage_id: outcome.usageId,
+          }),
         ]);
         if (toolCalls.length === 0) {
           liveTurns.publish({

@@ -71,3 +71,9 @@ export { validateModuleContractsDeclaration } from './validate-module-contracts.
 export { validateModuleMapDeclaration } from './validate-module-map.ts';
 export { validateModuleRoutingDeclaration } from './validate-module-routing.ts';
 export { moduleCheck, type ModuleCheck } from './module-check.ts';
+export {
+  ARCHITECTURE_TYPES,
+  currentArchitecture,
+  type ArtifactVersion,
+  type ProjectArchitecture,
+} from './current-architecture.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARTIFACT_EVENT_PREFIX } from '../conversation/event-types.ts';
+import type { NewSessionEvent } from '../conversation/session-event.ts';
 
 /** Schema version of the `artifact.<type>` event payload envelope. */
 export const ARTIFACT_PAYLOAD_VERSION = 1;
@@ -35,4 +36,16 @@ export function artifactTypeOf(eventType: string): string | null {
   if (!eventType.startsWith(ARTIFACT_EVENT_PREFIX)) return null;
   const artifactType = eventType.slice(ARTIFACT_EVENT_PREFIX.length);
   return artifactType.length > 0 ? artifactType : null;
+}
+
+/**
+ * The `artifact.<type>` event recording `payload`: the constructor every artifact write goes through. The
+ * caller has checked `payload.data` against the type's schema (`validateArtifactData`, `validateEmitArtifact`).
+ */
+export function artifactEvent(
+  artifactType: string,
+  actor: string,
+  payload: ArtifactPayload,
+): NewSessionEvent {
+  return { type: artifactEventType(artifactType), actor, payload };
 }

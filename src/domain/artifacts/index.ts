@@ -2,6 +2,7 @@ export type { ArtifactDefinition } from './artifact-definition.ts';
 export {
   ARTIFACT_PAYLOAD_VERSION,
   StoredArtifactPayloadSchema,
+  artifactEvent,
   artifactEventType,
   artifactTypeOf,
 } from './artifact-payload.ts';
@@ -39,3 +40,4 @@ export type {
   EmitArtifactResult,
   EmittedArtifact,
 } from './validate-emit-artifact.ts';
+export { BACKLOG_TYPES, currentBacklog, type Backlog } from './current-backlog.ts';

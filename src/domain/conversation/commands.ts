@@ -8,6 +8,7 @@
  * - `OfferHandoff` — offer the work to the next agent, pointing at an artifact of the session.
  * - `ApproveAction` / `DenyAction` — the person's answer to a proposed action.
  * - `PostMessage` — the person's message to an active agent (or to nobody yet).
+ * - `StopTurn` / `RetryTurn` / `RegenerateAnswer` — the person's control over turns (ADR 0220).
  */
 export type ConversationCommand =
   | { readonly type: 'ActivateAgent'; readonly agent: string; readonly actor: string }
@@ -39,6 +40,21 @@ export type ConversationCommand =
       readonly type: 'PostMessage';
       readonly text: string;
       readonly to: string | null;
+      readonly actor?: string;
+    }
+  | {
+      readonly type: 'StopTurn';
+      readonly turn_id: string;
+      /** What the turn streamed before it stopped. */
+      readonly text: string;
+      readonly actor?: string;
+    }
+  | { readonly type: 'RequestStop'; readonly turn_id: string; readonly actor?: string }
+  | { readonly type: 'RetryTurn'; readonly turn_id: string; readonly actor?: string }
+  | {
+      readonly type: 'RegenerateAnswer';
+      readonly turn_id: string;
+      readonly new_turn_id: string;
       readonly actor?: string;
     };
 

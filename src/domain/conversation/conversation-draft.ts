@@ -23,6 +23,7 @@ export function draftOf(state: ConversationState): ConversationDraft {
     handoffs: [...state.handoffs],
     pending_actions: [...state.pending_actions],
     turns_in_progress: [...state.turns_in_progress],
+    lane_ends: [...state.lane_ends],
     skipped: [...state.skipped],
   };
 }

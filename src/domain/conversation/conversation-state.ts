@@ -80,6 +80,25 @@ export type TurnInProgress = {
   readonly seq: number;
 };
 
+/**
+ * How a lane's last turn ended: what Retry and Regenerate act on (ADR 0220). One entry per agent whose turn
+ * ended, replaced when its next turn ends.
+ */
+export type LaneEnd = {
+  readonly agent: string;
+  readonly turn_id: string;
+  readonly kind: TurnKind;
+  /** Seq of the turn's `turn.started`. */
+  readonly started_seq: number;
+  readonly outcome: 'answered' | 'failed' | 'stopped' | 'limit_reached';
+  /** The event whose text is the turn's answer (`agent.response`, or `turn.stopped` with text); else null. */
+  readonly answer_event_id: string | null;
+  /** Seq of the event that ended the turn. */
+  readonly ended_seq: number;
+  /** Whether the turn called tools: their effects cannot be taken back, so it is not answered again. */
+  readonly used_tools: boolean;
+};
+
 /** The last `chat.message` that named its addressee: who the person is talking to, and since when. */
 export type Addressed = { readonly agent: string; readonly seq: number };
 
@@ -120,6 +139,8 @@ export type ConversationState = {
   readonly handoffs: readonly Handoff[];
   /** One entry per lane with a turn in progress (at most one per agent), in the order they started. */
   readonly turns_in_progress: readonly TurnInProgress[];
+  /** How each lane's last ended turn ended (ADR 0220). */
+  readonly lane_ends: readonly LaneEnd[];
   readonly last_addressed: Addressed | null;
   readonly pending_actions: readonly PendingAction[];
   readonly skipped: readonly SkippedEvent[];
@@ -139,6 +160,7 @@ export function initialState(): ConversationState {
     readiness: { confirmed: false },
     handoffs: [],
     turns_in_progress: [],
+    lane_ends: [],
     last_addressed: null,
     pending_actions: [],
     skipped: [],

@@ -2,7 +2,7 @@ import { isPersonActor, PERSON_ACTOR } from './actors.ts';
 import type { CommandOf } from './commands.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { accept, refuse, type Decision } from './decision.ts';
-import { EVENT_TYPES } from './event-types.ts';
+import { SESSION_EVENTS } from './session-events.ts';
 
 /**
  * The person's answer to a proposed action. A proposed tool runs only after the person approves, so no
@@ -29,15 +29,20 @@ export function decideResolveAction(
     ...(action.turn_id === null ? {} : { turn_id: action.turn_id }),
   };
   if (command.type === 'ApproveAction') {
-    return accept({
-      type: EVENT_TYPES.actionApproved,
-      actor: command.actor,
-      payload: { v: 1, action_id: command.action_id, ...lane },
-    });
+    return accept(
+      SESSION_EVENTS.actionApproved.create(command.actor, {
+        v: 1,
+        action_id: command.action_id,
+        ...lane,
+      }),
+    );
   }
   const reason = command.reason?.trim();
-  const payload = reason
-    ? { v: 1, action_id: command.action_id, ...lane, reason }
-    : { v: 1, action_id: command.action_id, ...lane };
-  return accept({ type: EVENT_TYPES.actionDenied, actor: command.actor, payload });
+  const payload = {
+    v: 1 as const,
+    action_id: command.action_id,
+    ...lane,
+    ...(reason ? { reason } : {}),
+  };
+  return accept(SESSION_EVENTS.actionDenied.create(command.actor, payload));
 }

@@ -5,7 +5,7 @@ import type { CommandOf } from './commands.ts';
 import { activeAgent, turnInProgress } from './conversation-queries.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { accept, refuse, type Decision } from './decision.ts';
-import { EVENT_TYPES } from './event-types.ts';
+import { SESSION_EVENTS } from './session-events.ts';
 
 /**
  * Activates an agent by the activation rule over the handoffs the log holds (the `handoffs` table and the
@@ -30,11 +30,9 @@ export function decideActivateAgent(
     );
   }
   const handoffId = activation.handoff?.id ?? null;
-  return accept({
-    type: EVENT_TYPES.agentActivated,
-    actor,
-    payload: { v: 1, agent, handoff_id: handoffId },
-  });
+  return accept(
+    SESSION_EVENTS.agentActivated.create(actor, { v: 1, agent, handoff_id: handoffId }),
+  );
 }
 
 /**
@@ -63,11 +61,7 @@ export function decideStartTurn(
       'a consolidation turn runs only after the person confirms readiness ("Estou pronto para produzir")',
     );
   }
-  return accept({
-    type: EVENT_TYPES.turnStarted,
-    actor: agent,
-    payload: { v: 1, agent, turn_id, kind },
-  });
+  return accept(SESSION_EVENTS.turnStarted.create(agent, { v: 1, agent, turn_id, kind }));
 }
 
 /**
@@ -84,11 +78,14 @@ export function decideFailTurn(command: CommandOf<'FailTurn'>, state: Conversati
       `turn ${command.turn_id} is not in progress (${open === '' ? 'no turn is in progress' : `in progress: ${open}`})`,
     );
   }
-  return accept({
-    type: EVENT_TYPES.turnFailed,
-    actor: SYSTEM_ACTOR,
-    payload: { v: 1, turn_id: command.turn_id, agent: running.agent, reason: command.reason },
-  });
+  return accept(
+    SESSION_EVENTS.turnFailed.create(SYSTEM_ACTOR, {
+      v: 1,
+      turn_id: command.turn_id,
+      agent: running.agent,
+      reason: command.reason,
+    }),
+  );
 }
 
 /**
@@ -106,9 +103,10 @@ export function decidePostMessage(
       `to: agent "${to}" is not active in this session; active: ${active.length === 0 ? '(none)' : active.join(', ')}`,
     );
   }
-  return accept({
-    type: EVENT_TYPES.chatMessage,
-    actor: command.actor ?? PERSON_ACTOR,
-    payload: to === null ? { v: 1, text } : { v: 1, text, to },
-  });
+  return accept(
+    SESSION_EVENTS.chatMessage.create(
+      command.actor ?? PERSON_ACTOR,
+      to === null ? { v: 1, text } : { v: 1, text, to },
+    ),
+  );
 }

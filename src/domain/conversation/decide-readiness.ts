@@ -11,7 +11,7 @@ import { briefRound } from './brief-round.ts';
 import { activeAgent } from './conversation-queries.ts';
 import type { ConversationState } from './conversation-state.ts';
 import { accept, refuse, type Decision } from './decision.ts';
-import { EVENT_TYPES } from './event-types.ts';
+import { SESSION_EVENTS } from './session-events.ts';
 
 /** The agent readiness belongs to: the person confirms readiness of the ideation with Criativo. */
 export const READINESS_AGENT = 'criativo';
@@ -49,7 +49,7 @@ export function decideConfirmReadiness(
       `readiness needs ${READINESS_AGENT} active in this session; start ${READINESS_AGENT} first`,
     );
   }
-  return accept({ type: EVENT_TYPES.readinessConfirmed, actor: command.actor, payload: { v: 1 } });
+  return accept(SESSION_EVENTS.readinessConfirmed.create(command.actor, { v: 1 }));
 }
 
 /**

@@ -10,6 +10,12 @@ import {
 import { decideOfferHandoff } from './decide-handoff-offer.ts';
 import { decideConfirmReadiness, decideRecordProductBrief } from './decide-readiness.ts';
 import type { Decision } from './decision.ts';
+import {
+  decideRegenerateAnswer,
+  decideRequestStop,
+  decideRetryTurn,
+  decideStopTurn,
+} from './turn-control.ts';
 
 /**
  * The conversation decider: given the session's state (from `rehydrate`), the events a command appends or
@@ -36,5 +42,13 @@ export function decide(command: ConversationCommand, state: ConversationState): 
       return decideResolveAction(command, state);
     case 'PostMessage':
       return decidePostMessage(command, state);
+    case 'StopTurn':
+      return decideStopTurn(command, state);
+    case 'RequestStop':
+      return decideRequestStop(command, state);
+    case 'RetryTurn':
+      return decideRetryTurn(command, state);
+    case 'RegenerateAnswer':
+      return decideRegenerateAnswer(command, state);
   }
 }

@@ -36,6 +36,8 @@ export const AgentResponsePayloadSchema = z.object({
   text: z.string(),
   turn_id: z.string().min(1).optional(),
   tool_calls: z.array(RecordedToolCallSchema).optional(),
+  /** The gateway's `token_usage` row of the call that produced it. */
+  usage_id: z.string().min(1).optional(),
 });
 
 /** `agent.activated` — the agent runs in this session; `handoff_id` is null only for user-started agents. */
@@ -48,12 +50,13 @@ export const AgentActivatedPayloadSchema = z.object({
 /** Why a turn runs: a person's message, or the consolidation that follows readiness. */
 export const TURN_KINDS = ['message', 'consolidation'] as const;
 
-/** `turn.started` — a model turn began. */
+/** `turn.started` — a model turn began; `regenerates` names the turn whose answer it gives again (ADR 0220). */
 export const TurnStartedPayloadSchema = z.object({
   v: v1,
   agent: z.string().min(1),
   turn_id: z.string().min(1),
   kind: z.enum(TURN_KINDS),
+  regenerates: z.string().min(1).optional(),
 });
 
 /** `turn.failed` — the turn ended without a response. Older logs have no `agent`: the turn id names the lane. */
@@ -62,6 +65,8 @@ export const TurnFailedPayloadSchema = z.object({
   turn_id: z.string().min(1),
   agent: z.string().min(1).optional(),
   reason: z.string(),
+  /** What went wrong, in words for the person (absent in older logs). */
+  message: z.string().optional(),
 });
 
 /** `readiness.confirmed` — the person pressed "Estou pronto para produzir". */
@@ -147,6 +152,24 @@ export const ContextCompactionFailedPayloadSchema = z.object({
   message: z.string(),
   left_out: z.number().int().nonnegative(),
   window_from_seq: z.number().int().nonnegative(),
+});
+
+/** `session.created` — always seq 1: the project the session belongs to and its title. */
+export const SessionCreatedPayloadSchema = z.object({
+  v: v1,
+  project_id: z.string().min(1),
+  title: z.string().nullable(),
+});
+
+/** `budget.exceeded` — the gateway refused `agent`'s call: the project's figures when it refused. */
+export const BudgetExceededPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  usage_id: z.string().min(1),
+  max_tokens: z.number().int().nonnegative(),
+  spent_tokens: z.number().int().nonnegative(),
+  reserved_tokens: z.number().int().nonnegative(),
+  requested_tokens: z.number().int().nonnegative(),
 });
 
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;

@@ -16,6 +16,13 @@
  * - `context.compacted` / `context.compaction_failed` — the ContextManager summarised an agent's history, or
  *   could not and sent a recorded window instead (the record names the first, DESIGN §3).
  *
+ * - `turn.stopped` — the person stopped a running turn; carries the text streamed so far (ADR 0220).
+ * - `turn.stop_requested` — the person pressed Stop in a process that does not run the turn; the process that
+ *   runs it (or takes its lane over) stops it (ADR 0220).
+ * - `turn.retried` — the person retried a failed turn: the same turn is in progress again (ADR 0220).
+ * - `answer.superseded` — the person asked for the lane's last answer again; the old one stays in the log,
+ *   out of the history (ADR 0220).
+ *
  * Deliberately a leaf module (imports nothing) so every domain folder can import it without cycles.
  */
 export const EVENT_TYPES = {
@@ -34,6 +41,10 @@ export const EVENT_TYPES = {
   sessionEnded: 'session.ended',
   contextCompacted: 'context.compacted',
   contextCompactionFailed: 'context.compaction_failed',
+  turnStopped: 'turn.stopped',
+  turnStopRequested: 'turn.stop_requested',
+  turnRetried: 'turn.retried',
+  answerSuperseded: 'answer.superseded',
 } as const;
 
 /** Prefix of every artifact event: `artifact.business_rule`, `artifact.product_brief`, … */

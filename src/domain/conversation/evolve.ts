@@ -1,8 +1,9 @@
 import { InvariantViolationError } from '../errors/invariant-violation-error.ts';
 import { handoffFromEvent } from '../handoffs/handoff-event.ts';
 import { draftOf, type ConversationDraft } from './conversation-draft.ts';
-import type { ConversationState, TurnInProgress } from './conversation-state.ts';
+import type { ConversationState } from './conversation-state.ts';
 import { applyArtifact } from './evolve-artifact.ts';
+import { applyTurnControl, endTurn, TURN_CONTROL_TYPES } from './evolve-turn-control.ts';
 import { ARTIFACT_EVENT_PREFIX, EVENT_TYPES, HANDOFF_EVENT_PREFIX } from './event-types.ts';
 import {
   ActionProposedPayloadSchema,
@@ -76,6 +77,7 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
             endTurn(
               draft,
               (turn) => turn.agent === agent && (turn_id === undefined || turn_id === turn.turn_id),
+              { outcome: 'answered', answer_event_id: event.id, ended_seq: event.seq },
             );
         },
       );
@@ -88,16 +90,16 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
     case EVENT_TYPES.turnStarted:
       return read(draft, event, TurnStartedPayloadSchema, ({ agent, turn_id, kind }) => {
         // One turn per lane: a start replaces whatever the lane held (decide never starts a second).
-        endTurn(draft, (turn) => turn.agent === agent);
+        endTurn(draft, (turn) => turn.agent === agent, null);
         draft.turns_in_progress.push({ turn_id, agent, kind, seq: event.seq });
       });
     case EVENT_TYPES.turnFailed:
       return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) =>
-        endTurn(draft, (turn) => turn.turn_id === turn_id),
+        endTurn(draft, (turn) => turn.turn_id === turn_id, ending('failed', event)),
       );
     case EVENT_TYPES.toolLoopLimitReached:
       return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) =>
-        endTurn(draft, (turn) => turn.turn_id === turn_id),
+        endTurn(draft, (turn) => turn.turn_id === turn_id, ending('limit_reached', event)),
       );
     case EVENT_TYPES.readinessConfirmed:
       return read(draft, event, ReadinessConfirmedPayloadSchema, () => {
@@ -161,15 +163,17 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         );
       });
   }
+  if (TURN_CONTROL_TYPES.has(event.type)) return applyTurnControl(draft, event);
   if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
   if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);
 }
 
-/** Closes the turn(s) in progress that `matches` picks; the other lanes go on. */
-function endTurn(draft: ConversationDraft, matches: (turn: TurnInProgress) => boolean): void {
-  if (draft.turns_in_progress.some(matches))
-    draft.turns_in_progress = draft.turns_in_progress.filter((turn) => !matches(turn));
-}
+/** A turn ended with no answer of its own. */
+const ending = (outcome: 'failed' | 'limit_reached', event: SessionEvent) => ({
+  outcome,
+  answer_event_id: null,
+  ended_seq: event.seq,
+});
 
 function applyHandoff(draft: ConversationDraft, event: SessionEvent): void {
   const handoff = handoffFromEvent(event);
@@ -197,6 +201,7 @@ const READ_TYPES: ReadonlySet<string> = new Set([
 function isReadType(type: string): boolean {
   return (
     READ_TYPES.has(type) ||
+    TURN_CONTROL_TYPES.has(type) ||
     type.startsWith(HANDOFF_EVENT_PREFIX) ||
     type.startsWith(ARTIFACT_EVENT_PREFIX)
   );

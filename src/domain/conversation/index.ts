@@ -21,7 +21,15 @@ export type {
   RecordedProductBrief,
   SkippedEvent,
   TurnInProgress,
+  LaneEnd,
 } from './conversation-state.ts';
+export { canRegenerate, canRetry, canStop, knownTurn, stopRequestedBy } from './turn-control.ts';
+export type { TurnControlCheck, TurnControlRule } from './turn-control.ts';
+export {
+  AnswerSupersededPayloadSchema,
+  TurnRetriedPayloadSchema,
+  TurnStoppedPayloadSchema,
+} from './turn-control-payloads.ts';
 export { BRIEF_RECEIVER, BRIEF_SENDER, briefRound, readinessOpen } from './brief-round.ts';
 export type { BriefRound } from './brief-round.ts';
 export { decide } from './decide.ts';
@@ -32,10 +40,12 @@ export {
   ActionResolvedPayloadSchema,
   AgentActivatedPayloadSchema,
   AgentResponsePayloadSchema,
+  BudgetExceededPayloadSchema,
   ChatMessagePayloadSchema,
   ContextCompactedPayloadSchema,
   ContextCompactionFailedPayloadSchema,
   ReadinessConfirmedPayloadSchema,
+  SessionCreatedPayloadSchema,
   TURN_KINDS,
   ToolCompletedPayloadSchema,
   ToolLoopLimitReachedPayloadSchema,
@@ -71,3 +81,5 @@ export type { NewSessionEvent, SessionEvent } from './session-event.ts';
 export { UPCASTERS, upcast, versionOf } from './upcast.ts';
 export type { PayloadUpcaster, UpcasterTable } from './upcast.ts';
 export { writtenBeforeStart } from './written-before-start.ts';
+export { SESSION_EVENTS } from './session-events.ts';
+export type { ConversationEventMap } from './session-events.ts';

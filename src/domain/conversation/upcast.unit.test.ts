@@ -117,6 +117,19 @@ describe('upcast over the frozen v1 fixture', () => {
       },
       handoffs: [{ ...handoff, status: 'accepted' }],
       turns_in_progress: [{ turn_id: 'turn-3', agent: 'po', kind: 'message', seq: 16 }],
+      // Read since ADR 0220: how each lane's last turn ended (the consolidation answered at seq 10).
+      lane_ends: [
+        {
+          agent: 'criativo',
+          turn_id: 'turn-2',
+          kind: 'consolidation',
+          started_seq: 8,
+          outcome: 'answered',
+          answer_event_id: at(10).id,
+          ended_seq: 10,
+          used_tools: false,
+        },
+      ],
       pending_actions: [
         {
           action_id: 'action-1',

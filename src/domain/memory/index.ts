@@ -32,3 +32,18 @@ export { TRUNCATION_MARKER, truncateText } from './truncate-text.ts';
 export { detectTextLanguage, type TextLanguage } from './detect-text-language.ts';
 export { fuseRankedLists, RRF_CONSTANT } from './fuse-ranked-lists.ts';
 export { competencyVocabulary, matchCompetency } from './competency-vocabulary.ts';
+export { MEMORY_EVENTS, type MemoryEventMap } from './memory-events.ts';
+export { MEMORY_EVENT_TYPES } from './memory-event-types.ts';
+export {
+  AnamneseProfileRecordedPayloadSchema,
+  AnamneseProfileRefusedPayloadSchema,
+  COMPETENCE_LEVELS,
+  HypothesisAnsweredPayloadSchema,
+  HypothesisProposedPayloadSchema,
+  HypothesisRefusedPayloadSchema,
+  RagFeedbackPayloadSchema,
+  SessionEndedPayloadSchema,
+  type AnamneseProfileRecordedPayload,
+  type HypothesisProposedPayload,
+} from './memory-event-payloads.ts';
+export { instructionTemplateName, TEMPLATE_NAMES } from './template-names.ts';

@@ -147,7 +147,11 @@ describe.each(testDatabaseEngines())('reservations of a dead process on $name', 
     expect(usage.total_tokens).toBe(
       open.rows[0]!.input_estimate + open.rows[0]!.streamed_output_tokens,
     );
-    expect(usage.by_agent_and_model[0]).toMatchObject({ calls: 1, interrupted_calls: 1 });
+    expect(usage.by_agent_and_model[0]).toMatchObject({
+      calls: 1,
+      interrupted_calls: 1,
+      interrupted_tokens: open.rows[0]!.input_estimate + open.rows[0]!.streamed_output_tokens,
+    });
 
     // The first process was not dead after all (a test can resume it): its late settlement changes nothing.
     release();

@@ -14,6 +14,8 @@ export interface UsageLine {
   refused_calls: number;
   /** Calls whose process stopped during them, settled at the estimate and counted as spent. */
   interrupted_calls: number;
+  /** The tokens of those interrupted calls (estimated input and output streamed so far), part of `total_tokens`. */
+  interrupted_tokens: number;
 }
 
 export interface UsageSummary {
@@ -36,7 +38,8 @@ export async function summariseUsage(
             count(*) filter (where estimated and outcome <> 'refused') as estimated_calls,
             count(*) filter (where outcome in ('error', 'cancelled')) as failed_calls,
             count(*) filter (where outcome = 'refused') as refused_calls,
-            count(*) filter (where outcome = 'interrupted') as interrupted_calls
+            count(*) filter (where outcome = 'interrupted') as interrupted_calls,
+            coalesce(sum(input_tokens + output_tokens) filter (where outcome = 'interrupted'), 0) as interrupted_tokens
      from token_usage where ${column} = $1 group by agent, provider, model order by agent, provider, model`,
     [id],
   );

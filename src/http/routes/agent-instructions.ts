@@ -1,12 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AGENT_SLUGS, isAgentSlug } from '../../agents/roster.ts';
 import {
+  type Database,
   findProject,
   readAgentInstructions,
+  readProjectArchitecture,
   writeAgentInstructions,
-  type Database,
 } from '../../store/index.ts';
-import { readProjectArchitecture } from '../../workspace/index.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';

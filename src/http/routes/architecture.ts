@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { readProjectBacklog } from '../../agents/po/current-backlog.ts';
 import { devProgress } from '../../agents/dev/dev-progress.ts';
 import { sessionLine } from '../../agents/dev/session-line.ts';
 import type { Refusal } from '../../conversation/conversation-dependencies.ts';
@@ -9,8 +8,13 @@ import {
   deriveC4ContainerView,
   listModuleContractsForDev,
 } from '../../domain/architecture/index.ts';
-import { findProject, findSession } from '../../store/index.ts';
-import { ARCHITECTURE_DOC_PATHS, readProjectArchitecture } from '../../workspace/index.ts';
+import {
+  findProject,
+  findSession,
+  readProjectArchitecture,
+  readProjectBacklog,
+} from '../../store/index.ts';
+import { ARCHITECTURE_DOC_PATHS } from '../../workspace/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';

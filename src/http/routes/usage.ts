@@ -19,6 +19,8 @@ const UsageLineSchema = z.object({
   refused_calls: z.number().int(),
   /** Calls whose process stopped during them: settled at the estimate, counted as spent (ADR 0130). */
   interrupted_calls: z.number().int(),
+  /** Their tokens (estimated input and the output streamed so far), part of total_tokens. */
+  interrupted_tokens: z.number().int(),
 });
 const UsageSchema = z
   .object({

@@ -2,8 +2,8 @@ import type { NewSessionEvent, SessionEvent } from '../../store/index.ts';
 import {
   HypothesisAnsweredPayloadSchema,
   HypothesisProposedPayloadSchema,
-} from '../events/memory-event-payloads.ts';
-import { MEMORY_EVENT_TYPES } from '../events/memory-event-types.ts';
+} from '../../domain/memory/memory-event-payloads.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/memory-event-types.ts';
 
 export type HypothesisAnswer = 'accept' | 'dismiss';
 

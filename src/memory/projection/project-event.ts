@@ -1,5 +1,5 @@
 import { HANDOFF_EVENT_PREFIX } from '../../domain/conversation/event-types.ts';
-import { MEMORY_EVENT_TYPES } from '../events/memory-event-types.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/memory-event-types.ts';
 import type { GraphStore } from '../graph/graph-store.ts';
 import { skipped, type ProjectedEvent, type ProjectionOutcome } from './projected-event.ts';
 import { recordAnamneseProfile } from './record-anamnese-profile.ts';

@@ -1,5 +1,5 @@
 import { checkAnamneseProfile, competencyKey } from '../../domain/memory/index.ts';
-import { AnamneseProfileRecordedPayloadSchema } from '../events/memory-event-payloads.ts';
+import { AnamneseProfileRecordedPayloadSchema } from '../../domain/memory/memory-event-payloads.ts';
 import type { GraphStore } from '../graph/graph-store.ts';
 import { EDGES, LABELS, personNode, projectRevision, sessionNode } from './graph-vocabulary.ts';
 import {

@@ -1,8 +1,8 @@
 import {
   HypothesisAnsweredPayloadSchema,
   HypothesisProposedPayloadSchema,
-} from '../events/memory-event-payloads.ts';
-import { MEMORY_EVENT_TYPES } from '../events/memory-event-types.ts';
+} from '../../domain/memory/memory-event-payloads.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/memory-event-types.ts';
 import type { GraphStore } from '../graph/graph-store.ts';
 import {
   agentNode,

@@ -1,5 +1,5 @@
 import type { EventLog, SessionEvent } from '../../store/index.ts';
-import { MEMORY_EVENT_TYPES } from '../events/memory-event-types.ts';
+import { MEMORY_EVENTS } from '../../domain/memory/index.ts';
 
 export interface RagFeedback {
   readonly query: string;
@@ -16,16 +16,12 @@ export async function recordRagFeedback(
   feedback: RagFeedback,
 ): Promise<{ ok: true; event: SessionEvent } | { ok: false; reason: string }> {
   const appended = await eventLog.append(sessionId, [
-    {
-      type: MEMORY_EVENT_TYPES.ragFeedback,
-      actor,
-      payload: {
-        v: 1,
-        query: feedback.query,
-        helpful: [...feedback.helpful],
-        not_helpful: [...feedback.notHelpful],
-      },
-    },
+    MEMORY_EVENTS.ragFeedback.create(actor, {
+      v: 1,
+      query: feedback.query,
+      helpful: [...feedback.helpful],
+      not_helpful: [...feedback.notHelpful],
+    }),
   ]);
   return appended.success
     ? { ok: true, event: appended.events[0]! }

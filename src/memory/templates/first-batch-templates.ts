@@ -1,4 +1,4 @@
-import { TEMPLATE_NAMES } from './template-names.ts';
+import { TEMPLATE_NAMES } from '../../domain/memory/template-names.ts';
 
 /**
  * The bodies `forja seed` writes. Editing one here and seeding again makes a new version; the agents keep

@@ -1,4 +1,4 @@
-import { instructionTemplateName } from './template-names.ts';
+import { instructionTemplateName } from '../../domain/memory/template-names.ts';
 import type { PromptTemplate } from './template-store.ts';
 
 /**

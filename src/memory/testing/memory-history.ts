@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { COMPETENCE_LEVELS } from '../events/memory-event-payloads.ts';
-import { MEMORY_EVENT_TYPES } from '../events/memory-event-types.ts';
+import { COMPETENCE_LEVELS } from '../../domain/memory/memory-event-payloads.ts';
+import { MEMORY_EVENT_TYPES } from '../../domain/memory/memory-event-types.ts';
 
 /** An event of a generated history, for the session at index `session` of one project. */
 export interface HistoryEvent {

@@ -1,13 +1,10 @@
-/** An event as stored in the session log. `seq` is 1, 2, 3 … per session, with no gap and no duplicate. */
-export interface SessionEvent {
-  id: string;
-  session_id: string;
-  seq: number;
-  type: string;
-  actor: string;
-  payload: unknown;
-  created_at: string;
-}
+import type {
+  NewSessionEvent as DomainNewSessionEvent,
+  SessionEvent,
+} from '../../domain/conversation/session-event.ts';
+
+/** An event as stored in the session log: the domain's type (`seq` is 1, 2, 3 … per session, no gap). */
+export type { SessionEvent };
 
 /** An outbox row to write in the same transaction as the event it belongs to. */
 export interface OutboxMessage {
@@ -16,11 +13,13 @@ export interface OutboxMessage {
   payload?: unknown;
 }
 
-/** An event to append. `id` is generated when absent; `outbox` rows are written atomically with it. */
-export interface NewSessionEvent {
-  id?: string;
-  type: string;
-  actor: string;
-  payload: unknown;
-  outbox?: OutboxMessage[];
-}
+/**
+ * An event to append: what a decision or a constructor produced (`SESSION_EVENTS.x.create`, `handoffEvent`,
+ * …), with an `id` when the caller needs it first (generated when absent) and `outbox` rows written
+ * atomically with it.
+ */
+export type NewSessionEvent = Omit<DomainNewSessionEvent, 'payload'> & {
+  readonly payload: unknown;
+  readonly id?: string;
+  readonly outbox?: OutboxMessage[];
+};

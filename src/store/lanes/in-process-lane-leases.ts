@@ -4,7 +4,6 @@ import {
   LaneHeldElsewhereError,
   laneContext,
   laneKey,
-  LaneLeaseLostError,
   type LaneLease,
   type LaneLeases,
 } from './lane-leases.ts';
@@ -42,12 +41,6 @@ export function createInProcessLaneLeases(owner: string = randomUUID()): LaneLea
       return 'held';
     },
     current: (sessionId) => currentLease(owner, sessionId),
-    async fence(_transaction, lease) {
-      if (held.get(laneKey(lease.sessionId, lease.lane)) !== lease) {
-        lease.lost = true;
-        throw new LaneLeaseLostError(lease);
-      }
-    },
     orphaned: async () => [],
     close: async () => {},
   };

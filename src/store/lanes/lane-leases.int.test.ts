@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database.ts';
+import { AppendFencedError } from '../event-log/append-events.ts';
 import { createEventLog } from '../event-log/event-log.ts';
+import { SESSION_EVENTS_CHANNEL } from '../event-log/event-notifications.ts';
 import { createProject } from '../projects/projects.ts';
 import { createSession } from '../projects/sessions.ts';
 import { testDatabaseEngines } from '../testing/test-databases.ts';
@@ -144,20 +146,100 @@ describe.each(testDatabaseEngines())('lane leases on $name', (engine) => {
       expect(heard, 'a new hold starts unwanted').toBe(1);
       await leases.close();
     });
+  });
 
-    it('passes the fence while the lease is held and refuses it once the hold has ended', async () => {
-      const leases = await adapter.make(database);
-      const session = randomUUID();
-      const lease = await leases.hold(session, 'arquiteto', async () => {
-        const held = leases.current(session)!;
-        await database.transaction((transaction) => leases.fence(transaction, held));
-        return held;
+  describe('fenced appends (the postgres adapter): one append path, the fence inside it', () => {
+    /** The database, recording the append statements (SQL and parameters) and the transactions opened. */
+    function recording(inner: Database) {
+      const appends: Array<{ sql: string; params: unknown[] }> = [];
+      let transactions = 0;
+      const database: Database = {
+        ...inner,
+        query: (sql, params) => {
+          if (sql.includes('forja_append')) appends.push({ sql, params: params ?? [] });
+          return inner.query(sql, params);
+        },
+        transaction: (work) => {
+          transactions += 1;
+          return inner.transaction(work);
+        },
+      };
+      return { database, appends, transactions: () => transactions };
+    }
+
+    it('passes the fence while the lease is held; a stale lease appends nothing, alone or inside a transaction', async () => {
+      const project = await createProject(database, { name: 'Padaria' });
+      const { id: session } = await createSession(database, { projectId: project.id });
+      const leases = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
       });
-      await expect(
-        database.transaction((transaction) => leases.fence(transaction, lease)),
-      ).rejects.toBeInstanceOf(LaneLeaseLostError);
-      expect(lease.lost).toBe(true);
-      expect(await leases.orphaned()).toEqual([]);
+      const eventLog = createEventLog(database);
+      const log = fenceAppends(eventLog, leases);
+      const step = (n: number) => [{ type: 'test.step', actor: 'arquiteto', payload: { n } }];
+      const lease = await leases.hold(session, 'arquiteto', async () => {
+        expect((await log.append(session, step(1))).success).toBe(true);
+        return leases.current(session)!;
+      });
+      const stale = { lane: lease.lane, owner: lease.owner, epoch: lease.epoch };
+      await expect(eventLog.append(session, step(2), { fence: stale })).rejects.toBeInstanceOf(
+        AppendFencedError,
+      );
+      const within = await database
+        .transaction(async (transaction) => {
+          await transaction.query(`update sessions set title = 'changed' where id = $1`, [session]);
+          await eventLog.appendWithin(transaction, session, step(3), { fence: stale });
+        })
+        .catch((error) => error);
+      expect(within).toBeInstanceOf(AppendFencedError);
+      const steps = await database.query<{ n: number }>(
+        `select (payload->>'n')::int as n from session_events where session_id = $1 and type = 'test.step'`,
+        [session],
+      );
+      expect(steps.rows).toEqual([{ n: 1 }]);
+      const title = await database.query<{ title: string | null }>(
+        'select title from sessions where id = $1',
+        [session],
+      );
+      expect(title.rows[0]?.title).not.toBe('changed');
+      await leases.close();
+    });
+
+    it('queues fenced appends to one session like any other: 30 at once are 30 statements, no transaction, notified after the commit on a server', async () => {
+      const project = await createProject(database, { name: 'Padaria' });
+      const { id: session } = await createSession(database, { projectId: project.id });
+      const recorded = recording(database);
+      const leases = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
+      });
+      const log = fenceAppends(createEventLog(recorded.database), leases);
+      const heard: string[] = [];
+      const unlisten = await database.listen(SESSION_EVENTS_CHANNEL, (payload) =>
+        heard.push(payload),
+      );
+      const outcomes = await leases.hold(session, 'dev:m', () =>
+        Promise.all(
+          Array.from({ length: 30 }, (_, n) =>
+            log.append(session, [{ type: 'test.step', actor: 'dev:m', payload: { n } }]),
+          ),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.success && outcome.lastSeq)).toEqual(
+        Array.from({ length: 30 }, (_, index) => index + 2),
+      );
+      // One fenced statement per append (none retried, none in a transaction of its own) ...
+      expect(recorded.appends).toHaveLength(30);
+      expect(
+        recorded.appends.every((call) => call.sql.includes('forja_append_fenced_events')),
+      ).toBe(true);
+      expect(recorded.transactions()).toBe(0);
+      // ... which, on a server, leaves the NOTIFY to the notifier after the commit (ADR 0180).
+      expect(recorded.appends.map((call) => call.params[4])).toEqual(
+        Array.from({ length: 30 }, () => engine.name !== 'postgres'),
+      );
+      await until(async () => heard.includes(`${session}:31`));
+      await unlisten();
       await leases.close();
     });
   });
@@ -256,7 +338,7 @@ describe.each(testDatabaseEngines())('lane leases on $name', (engine) => {
         owner: await liveProcess(database),
         leaseMs: 30_000,
       });
-      const logOfA = fenceAppends(createEventLog(database), database, a);
+      const logOfA = fenceAppends(createEventLog(database), a);
       const takenOver = gate();
       const appended = gate();
       const holding = a.hold(session, 'criativo', async () => {

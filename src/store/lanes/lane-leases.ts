@@ -1,10 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Queryable } from '../database.ts';
 
 /**
  * Who runs a lane (one agent of one session) — ADR 0170. One owner at a time: `hold` runs work only while this
- * process holds the lane's lease, and the appends of that work carry the lease (`current`, checked by `fence`
- * inside the append's transaction), so a process that lost its lane cannot write to it.
+ * process holds the lane's lease, and the appends of that work carry the lease (`current`, which `fenceAppends` gives each append
+ * as its fence, checked in the append's own statement: ADR 0205), so a process that lost its lane cannot write to it.
  *
  * Two adapters: in-process (`createInProcessLaneLeases`, embedded PGlite, whose data directory has one owner)
  * and PostgreSQL (`createPostgresLaneLeases`, a lease row per lane with an owner, an epoch and an expiry, shared
@@ -32,8 +31,6 @@ export interface LaneLeases {
   want(sessionId: string, lane: string): Promise<'held' | 'free'>;
   /** The lease the calling work holds on a lane of `sessionId` (from inside `hold`), else null. */
   current(sessionId: string): LaneLease | null;
-  /** Inside an append's transaction: throws `LaneLeaseLostError` unless `lease` is still this holder's. */
-  fence(transaction: Queryable, lease: LaneLease): Promise<void>;
   /** Lanes whose holder died or stopped renewing: leases to take over (always none in-process). */
   orphaned(): Promise<Array<{ sessionId: string; lane: string }>>;
   /** Stops renewing and releases what is still held. */

@@ -4,7 +4,6 @@ import {
   LaneHeldElsewhereError,
   laneContext,
   laneKey,
-  LaneLeaseLostError,
   type LaneLease,
   type LaneLeases,
 } from './lane-leases.ts';
@@ -124,16 +123,6 @@ export function createPostgresLaneLeases(
       return marked.rows.length > 0 ? 'held' : 'free';
     },
     current: (sessionId) => currentLease(owner, sessionId),
-    async fence(transaction, lease) {
-      const result = await transaction.query<{ held: boolean }>(
-        'select forja_lane_fence($1, $2, $3, $4) as held',
-        [lease.sessionId, lease.lane, lease.owner, lease.epoch],
-      );
-      if (result.rows[0]?.held !== true) {
-        lease.lost = true;
-        throw new LaneLeaseLostError(lease);
-      }
-    },
     async orphaned() {
       const rows = await database.query<{ session_id: string; lane: string }>(
         `select l.session_id, l.lane from forja_lane_leases l

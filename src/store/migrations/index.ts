@@ -9,6 +9,7 @@ import { usageOnBehalfOf } from './0008-usage-on-behalf-of.ts';
 import { interruptedCalls } from './0009-interrupted-calls.ts';
 import { appendNotifyAfterCommit } from './0010-append-notify-after-commit.ts';
 import { laneLeases } from './0011-lane-leases.ts';
+import { fencedAppend } from './0012-fenced-append.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   interruptedCalls,
   appendNotifyAfterCommit,
   laneLeases,
+  fencedAppend,
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../database.ts';
 import { appendEvents } from '../event-log/append-events.ts';
+import { SESSION_EVENTS } from '../../domain/conversation/index.ts';
 
 export interface Session {
   id: string;
@@ -42,11 +43,11 @@ export async function createSession(
       transaction,
       id,
       [
-        {
-          type: 'session.created',
-          actor: 'system',
-          payload: { v: 1, project_id: input.projectId, title },
-        },
+        SESSION_EVENTS.sessionCreated.create('system', {
+          v: 1,
+          project_id: input.projectId,
+          title,
+        }),
       ],
       { expectedSeq: 0 },
       [],

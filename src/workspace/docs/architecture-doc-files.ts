@@ -1,6 +1,8 @@
-import type { ArchitectureArtifactType } from '../../domain/architecture/index.ts';
+import type {
+  ArchitectureArtifactType,
+  ProjectArchitecture,
+} from '../../domain/architecture/index.ts';
 import type { RepositoryFile } from '../git/commit-files.ts';
-import type { ProjectArchitecture } from '../current-architecture.ts';
 import { renderC4DiagramDoc } from './render-c4-diagram-doc.ts';
 import { renderModuleContractsDoc } from './render-module-contracts-doc.ts';
 import { renderModuleMapDoc } from './render-module-map-doc.ts';

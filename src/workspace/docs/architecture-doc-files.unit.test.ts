@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionEvents } from '../../domain/conversation/test-support/build-session-events.ts';
-import { currentArchitecture } from '../current-architecture.ts';
+import { currentArchitecture } from '../../domain/architecture/index.ts';
 import { architectureDocFile, architectureDocFiles } from './architecture-doc-files.ts';
 
 const MAP = {

@@ -1,19 +1,20 @@
-import type { Queryable } from '../../store/index.ts';
+import type {
+  ArchitectureArtifactType,
+  ProjectArchitecture,
+} from '../../domain/architecture/index.ts';
 import type { ProjectWorkspaces } from '../project-workspaces.ts';
-import { readProjectArchitecture } from '../read-project-architecture.ts';
-import type { ArchitectureArtifactType } from '../../domain/architecture/index.ts';
 import { ARCHITECTURE_DOC_PATHS, architectureDocFiles } from './architecture-doc-files.ts';
 
 /**
- * Rewrites docs/ on `main` from the log: the current version of every Arquiteto artifact, one file each,
- * committed when something changed. Idempotent, so it can run whenever docs/ must be known to match the log.
+ * Rewrites docs/ on `main` from the project's architecture (read from the log by the caller): the current
+ * version of every Arquiteto artifact, one file each, committed when something changed. Idempotent, so it can
+ * run whenever docs/ must be known to match the log.
  */
 export async function syncArchitectureDocs(
-  database: Queryable,
   workspaces: ProjectWorkspaces,
   projectId: string,
+  architecture: ProjectArchitecture,
 ): Promise<string | null> {
-  const architecture = await readProjectArchitecture(database, projectId);
   const files = architectureDocFiles(architecture);
   const versions = (Object.keys(ARCHITECTURE_DOC_PATHS) as ArchitectureArtifactType[])
     .flatMap((type) =>

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 /** Where one git command works: the repository's git directory and the files it reads, both named by Forja. */
 export interface GitLocation {
@@ -108,5 +108,68 @@ export function runHostGit(
         );
       },
     );
+  });
+}
+
+/** What a bounded git command printed: at most `maxBytes` of stdout, cut at a line end when it was cut. */
+export interface BoundedGitOutput {
+  stdout: string;
+  /** true when git printed more than `maxBytes`: the rest was not read and git was stopped. */
+  truncated: boolean;
+}
+
+const MAX_STDERR_BYTES = 16 * 1024;
+
+/**
+ * `runHostGit` for a command whose output may be large (a diff): no shell, the same pinned arguments and
+ * environment, and stdout read up to `maxBytes` only. Past it git is killed and the output is cut after the
+ * last `separator` byte (a line end unless told; NUL for `-z` output), so a reader never gets half a line or
+ * half a UTF-8 character.
+ */
+export function runBoundedHostGit(
+  location: GitLocation,
+  args: readonly string[],
+  maxBytes: number,
+  separator: 0x0a | 0x00 = 0x0a,
+): Promise<BoundedGitOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', hostGitArguments(location, args), {
+      cwd: location.workTree ?? '/',
+      env: hostGitEnvironment(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: false,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (truncated) return;
+      if (size + chunk.length > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        size = maxBytes;
+        truncated = true;
+        child.kill('SIGKILL');
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const output = Buffer.concat(chunks);
+      if (truncated) {
+        const lastEnd = output.lastIndexOf(separator);
+        return resolve({
+          stdout: output.subarray(0, lastEnd + 1).toString('utf8'),
+          truncated: true,
+        });
+      }
+      if (code === 0) return resolve({ stdout: output.toString('utf8'), truncated: false });
+      reject(new HostGitError(args, code, stderr));
+    });
   });
 }

@@ -24,12 +24,20 @@ export function gatedProvider(inner: ModelProvider): GatedProvider {
   async function* held(
     parts: AsyncIterable<ModelStreamPart>,
     key: string,
+    signal: AbortSignal,
   ): AsyncGenerator<ModelStreamPart> {
     let deltas = 0;
+    // A held call still gives way to the caller's abort (the person's Stop), as a real stream would.
+    const aborted = new Promise<void>((resolve) =>
+      signal.aborted
+        ? resolve()
+        : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     for await (const part of parts) {
       yield part;
       const gate = gates.get(key);
-      if (gate && part.type === 'text-delta' && ++deltas === gate.afterDeltas) await gate.opened;
+      if (gate && part.type === 'text-delta' && ++deltas === gate.afterDeltas)
+        await Promise.race([gate.opened, aborted]);
     }
   }
 
@@ -40,7 +48,7 @@ export function gatedProvider(inner: ModelProvider): GatedProvider {
       stream(request, options) {
         const call = calls.get(request.agent) ?? 0;
         calls.set(request.agent, call + 1);
-        return held(inner.stream(request, options), `${request.agent}#${call}`);
+        return held(inner.stream(request, options), `${request.agent}#${call}`, options.signal);
       },
     },
     gate(agent, call, afterDeltas) {

@@ -1,84 +1,52 @@
-/** Shapes the Forja API answers with (see GET /api/openapi.json). The web talks to the API only. */
+import type { components } from './openapi.gen.ts';
 
-export type Project = { id: string; name: string; created_at: string };
+/**
+ * Shapes the Forja API answers with, taken from the types `npm run gen:api` generates from the server's
+ * OpenAPI document (GET /api/openapi.json; decision 0230), so a changed route schema is a type error here,
+ * not a silent copy going stale. The web talks to the API only.
+ */
+type Schemas = components['schemas'];
 
-export type Person = { id: string; username: string };
+export type Project = Schemas['Project'];
 
-/** `accounts: false`: Forja runs on loopback without accounts and nobody signs in. */
-export type Me = { accounts: boolean; person: Person | null };
+export type Person = Schemas['Person'];
 
-export type Member = { person_id: string; username: string; role: 'owner' | 'member' };
+/**
+ * `accounts: false`: Forja runs on loopback without accounts and nobody signs in. The document gives `person`
+ * as `allOf [Person, object | null]` (how a nullable named schema is written), which TypeScript cannot read as
+ * "a Person or null"; it is said here.
+ */
+export type Me = Omit<Schemas['Me'], 'person'> & { person: Person | null };
 
-export type Session = {
-  id: string;
-  project_id: string;
-  title: string | null;
-  last_seq: number;
-  created_at: string;
-};
+export type Member = Schemas['Member'];
+
+export type Session = Schemas['Session'];
 
 /** A stored session event; `payload` is read defensively because event types evolve. */
-export type StoredEvent = {
-  id: string;
-  session_id: string;
-  seq: number;
-  type: string;
-  actor: string;
-  payload: unknown;
-  created_at: string;
-};
+export type StoredEvent = Schemas['SessionEvent'];
 
+/** `GET /api/health`: the model part is the server's last look at the model endpoint. */
+export type Health = Schemas['Health'];
+
+export type Usage = Schemas['Usage'];
+
+export type UsageLine = Usage['by_agent_and_model'][number];
+
+export type Handoff = Schemas['Handoff'];
+
+/** `GET /api/projects/:id/commits/:sha/diff`: a commit and its diff against its first parent. */
+export type CommitDiff = Schemas['CommitDiff'];
+
+/**
+ * Not in the document's schemas (so still written here): `GET /api/sessions/:id/state` is an open record
+ * there; the page reads only its `model` (the server's `ModelStatus`, src/gateway/model-gateway.ts).
+ */
 export type ModelStatus =
   | { configured: true; provider: string; model: string }
   | { configured: false; message: string };
 
-/** `GET /api/health`: the model part is the server's last look at the model endpoint. */
-export type Health = {
-  status: 'ok';
-  version: string;
-  model: {
-    configured: boolean;
-    provider: string | null;
-    model: string | null;
-    target: string | null;
-    reachable: boolean | null;
-    checked_at: string | null;
-    reason: string | null;
-  };
-};
+export type SessionState = Schemas['SessionState'] & { model?: ModelStatus };
 
-/** The part of `GET /api/sessions/:id/state` the page reads; everything else is folded from events. */
-export type SessionState = { model?: ModelStatus };
-
-export type UsageLine = {
-  agent: string;
-  provider: string;
-  model: string;
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  estimated_calls: number;
-  failed_calls: number;
-  refused_calls: number;
-};
-
-export type Usage = {
-  total_tokens: number;
-  reserved_tokens: number;
-  max_tokens?: number | null;
-  by_agent_and_model: UsageLine[];
-};
-
-export type Handoff = {
-  id: string;
-  session_id: string;
-  from_agent: string;
-  to_agent: string;
-  artifact_id: string | null;
-  status: string;
-};
-
-/** Live messages of a running turn (not stored, never replayed). */
+/** Live messages of a running turn on the event stream (not stored, never replayed; the document says only "an event stream"). */
 export type AgentDelta = { session_id: string; agent: string; turn_id: string; text: string };
 export type AgentDone = { session_id: string; agent: string; turn_id: string; status: string };

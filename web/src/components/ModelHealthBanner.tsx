@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getJson } from '../api/client.ts';
 import type { Health } from '../api/types.ts';
+import { useApiData } from './use-api-data.ts';
 import { t } from '../i18n/t.ts';
 
 /** How often the page asks the server (which answers from its last look, so this costs the model nothing). */
@@ -11,25 +12,19 @@ const POLL_MS = 30_000;
  * not up yet, a refused key). Forja keeps running and looks again; "Check again" asks it to look now.
  */
 export function ModelHealthBanner() {
-  const [model, setModel] = useState<Health['model'] | null>(null);
+  // A failure is not shown here: when the server is not reachable at all, the pages say so themselves.
+  const health = useApiData(() => getJson<Health>('/api/health'), 'health', { everyMs: POLL_MS });
+  const model = health.data?.model ?? null;
   const [checking, setChecking] = useState(false);
-  const load = useCallback(async (check: boolean) => {
-    try {
-      setModel((await getJson<Health>(check ? '/api/health?check=model' : '/api/health')).model);
-    } catch {
-      // The server is not reachable at all: the pages say so themselves.
-    }
-  }, []);
-  useEffect(() => {
-    void load(false);
-    const timer = setInterval(() => void load(false), POLL_MS);
-    return () => clearInterval(timer);
-  }, [load]);
 
   if (model === null || !model.configured || model.reachable !== false) return null;
   const checkAgain = async () => {
     setChecking(true);
-    await load(true);
+    try {
+      health.set(await getJson<Health>('/api/health?check=model'));
+    } catch {
+      // As above: the pages say when the server does not answer.
+    }
     setChecking(false);
   };
   return (

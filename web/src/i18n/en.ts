@@ -203,9 +203,45 @@ export const en = {
   'usage.estimated': '{count} estimated',
   'usage.refused': '{count} refused',
   'usage.failed': '{count} failed',
+  'usage.interrupted': '{count} cut off',
+  'usage.interruptedNote':
+    'In this project, model calls cut off because Forja stopped in the middle of an answer: {count}. Their {tokens} tokens count as spent, since the provider may have charged for them.',
   'usage.project': 'Project: {spent} of {max} tokens',
   'usage.projectUnlimited': 'Project: {spent} tokens, no budget set',
   'usage.unavailable': 'Usage is unavailable right now.',
+
+  'c4.summary':
+    'Context diagram of {system}: {people} people and {externals} external systems around it, {relations} relations. The same in words follows.',
+  'c4.regionLabel': 'Context diagram (scrolls sideways on a small screen)',
+  'c4.kind.system': 'Software system',
+  'c4.kind.person': 'Person',
+  'c4.kind.external_system': 'External system',
+  'c4.inWords': 'The diagram in words',
+  'c4.people': 'People',
+  'c4.externals': 'External systems',
+  'c4.relations': 'Relations',
+  'c4.none': 'None.',
+  'c4.relation': '{from} → {to}: {description}',
+
+  'diff.open': 'Show the changes of commit {commit}',
+  'diff.title': 'Commit {commit}',
+  'diff.close': 'Close',
+  'diff.failed': 'The changes could not be loaded: {message}',
+  'diff.byline': 'By {author}, {date}',
+  'diff.truncated':
+    'Diff truncated: it is longer than {size} KB, so only its beginning is shown. The file list below is complete.',
+  'diff.files': 'Files changed: {count}',
+  'diff.filesTruncated': '(only the first ones are listed)',
+  'diff.binary': 'binary file',
+  'diff.counts': '{added} lines added, {removed} removed',
+  'diff.added': 'added:',
+  'diff.removed': 'removed:',
+  'diff.moreLines': '{count} more lines of this file are not shown here.',
+  'diff.fileRegion': 'Changes in {path}',
+  'diff.status.added': 'new file',
+  'diff.status.deleted': 'deleted',
+  'diff.status.renamed': 'renamed',
+  'diff.status.modified': 'changed',
 
   'production.title': 'Production line',
   'production.tab.backlog': 'Backlog ({count})',
@@ -279,6 +315,8 @@ export const en = {
   'agent.dev': 'Dev · {module}',
 
   // merge-main
+  'lineEnd.showChanges': 'What the merge brought to main:',
+  'lineEnd.showDevChanges': 'The last change on dev:',
   'lineEnd.title': 'The line is ready',
   'lineEnd.ready':
     'Every module is merged into dev and its integration check passed (dev at {commit}).',
@@ -300,11 +338,11 @@ export const en = {
   'needsYou.action': '{agent} asks to run {tool}',
   'needsYou.actionRisky': '{agent} asks to run a risky {tool} command',
   'needsYou.block': '{agent} is blocked on {modulo} ({falta}) and the Arquiteto did not resolve it',
-  'needsYou.failed': "{agent}'s last turn failed: write to it again",
+  'needsYou.failed': "{agent}'s last turn failed: retry it, or write to it again",
   'needsYou.go.handoff': 'Go to the handoff',
   'needsYou.go.action': 'Review the action',
   'needsYou.go.block': 'Tell the Arquiteto',
-  'needsYou.go.failed': 'Write to {agent}',
+  'needsYou.go.failed': "Go to {agent}'s failed turn",
   'needsYou.acceptAll': 'Accept all {count} developer handoffs',
   'needsYou.acceptingAll': 'Accepting…',
   'actions.risky': 'Risky command',
@@ -335,6 +373,11 @@ export const en = {
   'readiness.noRules': 'No business rule is recorded yet. Produce without any business rules?',
   'readiness.produceAnyway': 'Produce without rules',
   'readiness.keepTalking': 'Keep talking',
+  'turn.stop': 'Stop',
+  'turn.retry': 'Retry',
+  'turn.regenerate': 'Regenerate',
+  'turn.stoppedNote': 'Stopped before the end.',
+  'turn.stoppedEmpty': '{agent} was stopped before saying anything.',
 } as const;
 
 export type MessageKey = keyof typeof en;

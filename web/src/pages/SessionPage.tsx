@@ -5,14 +5,15 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
+import { CommitProjectContext } from '../production/CommitDiff.tsx';
 import { LineEndPanel } from '../production/LineEndPanel.tsx';
 import { ProductionPanel } from '../production/ProductionPanel.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
 import { lineStage } from '../session/fold/line-stage.ts';
 import { needsYou, pageTitle } from '../session/fold/needs-you.ts';
+import { useSessionView } from '../session/fold/use-session-view.ts';
 import { LineStepper } from '../session/LineStepper.tsx';
-import { foldSession } from '../session/fold/fold-session.ts';
 import { NeedsYouPanel } from '../session/needs-you/NeedsYouPanel.tsx';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
@@ -38,7 +39,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     sessionId,
   );
   const stream = useSessionStream(sessionId);
-  const view = useMemo(() => foldSession(stream.events), [stream.events]);
+  const view = useSessionView(stream.events);
   const waitingItems = useMemo(() => needsYou(view), [view]);
   const waiting = waitingItems.length;
   useEffect(() => {
@@ -65,58 +66,60 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   }
   const model = state.data?.model;
   return (
-    <main className="page session" data-testid="session-page" data-last-seq={view.lastSeq}>
-      <header className="session-header">
-        <nav className="breadcrumb">
-          <Link to="/">{t('projects.title')}</Link>
-          {projectId && (
-            <>
-              {' › '}
-              <Link to={projectPath(projectId)} testId="project-breadcrumb">
-                {project.data?.name ?? t('session.breadcrumbProject')}
-              </Link>
-            </>
+    <CommitProjectContext value={projectId}>
+      <main className="page session" data-testid="session-page" data-last-seq={view.lastSeq}>
+        <header className="session-header">
+          <nav className="breadcrumb">
+            <Link to="/">{t('projects.title')}</Link>
+            {projectId && (
+              <>
+                {' › '}
+                <Link to={projectPath(projectId)} testId="project-breadcrumb">
+                  {project.data?.name ?? t('session.breadcrumbProject')}
+                </Link>
+              </>
+            )}
+          </nav>
+          <h1 data-testid="session-title">
+            {session.data ? (session.data.title ?? t('session.untitled')) : t('common.loading')}
+          </h1>
+          {model?.configured && (
+            <span className="chip muted small">
+              {t('model.configured', { provider: model.provider, model: model.model })}
+            </span>
           )}
-        </nav>
-        <h1 data-testid="session-title">
-          {session.data ? (session.data.title ?? t('session.untitled')) : t('common.loading')}
-        </h1>
-        {model?.configured && (
-          <span className="chip muted small">
-            {t('model.configured', { provider: model.provider, model: model.model })}
-          </span>
+        </header>
+        <LineStepper stage={lineStage(view)} />
+        <ConnectionBanner connection={stream.connection} />
+        <ModelStatusBanner model={model} />
+        {state.error !== null && <ErrorMessage error={state.error} />}
+        {view.unreadable > 0 && (
+          <p className="banner warning small">
+            {t('session.unreadableEvents', { count: view.unreadable })}
+          </p>
         )}
-      </header>
-      <LineStepper stage={lineStage(view)} />
-      <ConnectionBanner connection={stream.connection} />
-      <ModelStatusBanner model={model} />
-      {state.error !== null && <ErrorMessage error={state.error} />}
-      {view.unreadable > 0 && (
-        <p className="banner warning small">
-          {t('session.unreadableEvents', { count: view.unreadable })}
-        </p>
-      )}
-      {stream.phase === 'loading' ? (
-        <p className="muted" data-testid="session-loading">
-          {t('common.loading')}
-        </p>
-      ) : (
-        <>
-          <NeedsYouPanel sessionId={sessionId} items={waitingItems} />
-          <div className="session-layout">
-            <ChatPanel sessionId={sessionId} view={view} live={stream.live} />
-            <aside className="side-column">
-              <RulesPanel rules={view.rules} />
-              <BriefCard brief={view.brief} />
-              <PendingActionsPanel actions={view.actions} />
-              <UsagePanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
-            </aside>
-          </div>
-          <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />
-          <ProductionPanel sessionId={sessionId} view={view} />
-        </>
-      )}
-    </main>
+        {stream.phase === 'loading' ? (
+          <p className="muted" data-testid="session-loading">
+            {t('common.loading')}
+          </p>
+        ) : (
+          <>
+            <NeedsYouPanel sessionId={sessionId} items={waitingItems} />
+            <div className="session-layout">
+              <ChatPanel sessionId={sessionId} view={view} live={stream.live} />
+              <aside className="side-column">
+                <RulesPanel rules={view.rules} />
+                <BriefCard brief={view.brief} />
+                <PendingActionsPanel actions={view.actions} />
+                <UsagePanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
+              </aside>
+            </div>
+            <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />
+            <ProductionPanel sessionId={sessionId} view={view} />
+          </>
+        )}
+      </main>
+    </CommitProjectContext>
   );
 }
 

@@ -1,6 +1,7 @@
 import { agentName } from '../i18n/agent-name.ts';
 import { t } from '../i18n/t.ts';
 import type { DevProgress } from '../session/fold/session-view.ts';
+import { CommitLink } from './CommitDiff.tsx';
 import type { DevStatus } from './dev-status.ts';
 
 const LAST_SAID_CHARACTERS = 280;
@@ -65,6 +66,12 @@ export function DevCard({
                   task:
                     [finish.taskId, finish.summary].filter(Boolean).join(' — ') || `#${finish.seq}`,
                 })}
+                {finish.commit !== null && (
+                  <>
+                    {' · '}
+                    <CommitLink sha={finish.commit} />
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getJson, postJson } from '../api/client.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
+import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
+import { CommitLink } from './CommitDiff.tsx';
 
 type LineEnd = {
   completed: { commit: string; seq: number } | null;
@@ -15,23 +17,15 @@ const REFRESH_DELAY_MS = 400;
  * then the merge commit on main. Reads `GET /api/sessions/:id/line` again shortly after the log moves.
  */
 export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; refreshKey: number }) {
-  const [line, setLine] = useState<LineEnd | null>(null);
+  // A failure keeps what was read; the next change of the log asks again.
+  const lineEnd = useApiData(
+    () => getJson<LineEnd>(`/api/sessions/${encodeURIComponent(sessionId)}/line`),
+    `${sessionId}/${refreshKey}`,
+    { delayMs: REFRESH_DELAY_MS },
+  );
+  const line = lineEnd.data;
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `refreshKey` (the log's last seq) says when to ask again.
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      getJson<LineEnd>(`/api/sessions/${encodeURIComponent(sessionId)}/line`).then(
-        (answer) => current && setLine(answer),
-        () => undefined,
-      );
-    }, REFRESH_DELAY_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [sessionId, refreshKey]);
   if (line?.completed == null) return null;
   const merge = async () => {
     setRunning(true);
@@ -40,7 +34,7 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
       const merged = await postJson<{ commit: string; dev_commit: string; seq: number }>(
         `/api/sessions/${encodeURIComponent(sessionId)}/line/merge-into-main`,
       );
-      setLine({ ...line, merged_into_main: merged });
+      lineEnd.set({ ...line, merged_into_main: merged });
     } catch (failure) {
       setError(failure);
     } finally {
@@ -52,6 +46,9 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
     <section className="panel" data-testid="line-end">
       <h2>{t('lineEnd.title')}</h2>
       <p>{t('lineEnd.ready', { commit: short(line.completed.commit) })}</p>
+      <p className="small">
+        {t('lineEnd.showDevChanges')} <CommitLink sha={line.completed.commit} />
+      </p>
       {line.merged_into_main === null ? (
         <button
           type="button"
@@ -64,9 +61,14 @@ export function LineEndPanel({ sessionId, refreshKey }: { sessionId: string; ref
           {running ? t('lineEnd.running') : t('lineEnd.button')}
         </button>
       ) : (
-        <p data-testid="merged-into-main" title={line.merged_into_main.commit}>
-          {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
-        </p>
+        <>
+          <p data-testid="merged-into-main" title={line.merged_into_main.commit}>
+            {t('lineEnd.merged', { commit: short(line.merged_into_main.commit) })}
+          </p>
+          <p className="small">
+            {t('lineEnd.showChanges')} <CommitLink sha={line.merged_into_main.commit} />
+          </p>
+        </>
       )}
       {error !== null && (
         <p className="error" role="alert" data-testid="merge-into-main-error">

@@ -2,6 +2,8 @@ import { hasMessage, t } from '../i18n/t.ts';
 import { currentDeclaration } from '../session/fold/current-declaration.ts';
 import type { Declaration } from '../session/fold/session-view.ts';
 import { ArtifactData } from './ArtifactData.tsx';
+import { C4ContextDiagram } from './C4ContextDiagram.tsx';
+import { readC4Context } from './layout-c4-context.ts';
 
 /** Every other artifact type (project image, routing, C4, and types added later), its current declaration. */
 export function OtherArtifactsPanel({
@@ -25,10 +27,16 @@ export function OtherArtifactsPanel({
                 version: current.version,
               })}
             </h3>
-            <ArtifactData data={current.data} />
+            <ArtifactView type={type} data={current.data} />
           </li>
         );
       })}
     </ul>
   );
+}
+
+/** The C4 context as a diagram when it can be read as one; any other artifact (or a broken one) as its fields. */
+function ArtifactView({ type, data }: { type: string; data: unknown }) {
+  const context = type === 'c4_diagram' ? readC4Context(data) : null;
+  return context === null ? <ArtifactData data={data} /> : <C4ContextDiagram context={context} />;
 }

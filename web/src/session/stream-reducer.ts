@@ -31,7 +31,12 @@ export const INITIAL_STREAM_STATE: StreamState = {
 };
 
 /** Events that end what a turn streamed: the stored text (or the failure) takes the streamed text's place. */
-const ENDS_STREAMED_TEXT = new Set(['agent.response', 'turn.failed', 'toolloop.limit_reached']);
+const ENDS_STREAMED_TEXT = new Set([
+  'agent.response',
+  'turn.failed',
+  'toolloop.limit_reached',
+  'turn.stopped',
+]);
 
 export function streamReducer(state: StreamState, action: StreamAction): StreamState {
   switch (action.type) {

@@ -1,5 +1,11 @@
 import { createInstructionFiles } from '../../../harness/index.ts';
-import type { ProjectRagSearch, PromptTemplate, RagSearchResult } from '../../../memory/index.ts';
+import {
+  composeTriageWithRag,
+  resolveTemplate,
+  type ProjectRagSearch,
+  type PromptTemplate,
+  type RagSearchResult,
+} from '../../../memory/index.ts';
 import type { CompanionDependencies } from '../companion-dependencies.ts';
 import { AGENT_ROSTER, identityFrom } from '../../roster.ts';
 
@@ -44,9 +50,14 @@ export function companionTestDependencies(options: {
       }),
       workspaceDirectory: () => '/nonexistent/forja-test-workspace',
     },
-    ragSearchFor,
-    readTemplate,
-    flags: { graph_templates_enabled: options.graphTemplatesEnabled ?? false },
+    triage: (_projectId, input) => composeTriageWithRag({ ...input, search: ragSearchFor() }),
+    kickoff: (name, inline) =>
+      resolveTemplate({
+        enabled: options.graphTemplatesEnabled ?? false,
+        name,
+        inline,
+        read: readTemplate,
+      }),
     newId: () => 'id',
     searches,
     templateReads,

@@ -22,10 +22,12 @@ import {
 } from '../../../store/index.ts';
 import type { TestDatabaseEngine } from '../../../store/testing/test-databases.ts';
 import {
+  createArchitectureDocs,
   createProjectWorkspaces,
   createTerminalRunner,
   DEFAULT_TERMINAL_SETTINGS,
   type TerminalSettings,
+  worktreeFiles,
 } from '../../../workspace/index.ts';
 import type { AgentTool, ToolOutcome } from '../../runtime/agent-tool.ts';
 import { runToolCall } from '../../runtime/run-tool-call.ts';
@@ -70,6 +72,8 @@ export async function openLineFixture(
     database,
     eventLog,
     workspaces,
+    docs: createArchitectureDocs(workspaces),
+    files: worktreeFiles,
     terminal,
     ragSearch: (projectId: string, request: { query: string; k: number }) =>
       ragSearch(search, projectId, request),

@@ -1,4 +1,8 @@
-import { isInLane, type ChatHistoryEntry } from '../../../domain/conversation/index.ts';
+import {
+  isInLane,
+  type ChatHistoryEntry,
+  SESSION_EVENTS,
+} from '../../../domain/conversation/index.ts';
 import type { ModelGateway, ModelMessage, ToolDefinition } from '../../../gateway/index.ts';
 import {
   contextMarginTokens,
@@ -333,20 +337,16 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
       };
       const tokensAfter = summaryMessage(next).tokens + sumTokens(kept);
       await append([
-        {
-          type: 'context.compacted',
-          actor: CONTEXT_MANAGER_AGENT,
-          payload: {
-            v: 1,
-            agent: request.agent,
-            through_seq: throughSeq,
-            summary: outcome.summary,
-            tokens_before: total,
-            tokens_after: tokensAfter,
-            omitted: outcome.omitted,
-            usage_id: outcome.usageId,
-          },
-        },
+        SESSION_EVENTS.contextCompacted.create(CONTEXT_MANAGER_AGENT, {
+          v: 1,
+          agent: request.agent,
+          through_seq: throughSeq,
+          summary: outcome.summary,
+          tokens_before: total,
+          tokens_after: tokensAfter,
+          omitted: outcome.omitted,
+          usage_id: outcome.usageId,
+        }),
       ]);
       const recorded = points.latest(request.sessionId, request.view.events, request.agent) ?? {
         ...next,
@@ -383,18 +383,14 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     const prepared = windowed(request, shape, point, entries, `o resumo falhou: ${failure.reason}`);
     const fromSeq = entries[prepared.report.left_out]?.entry.seq ?? request.view.state.last_seq;
     await append([
-      {
-        type: 'context.compaction_failed',
-        actor: CONTEXT_MANAGER_AGENT,
-        payload: {
-          v: 1,
-          agent: request.agent,
-          reason: failure.reason,
-          message: failure.message,
-          left_out: prepared.report.left_out,
-          window_from_seq: fromSeq,
-        },
-      },
+      SESSION_EVENTS.contextCompactionFailed.create(CONTEXT_MANAGER_AGENT, {
+        v: 1,
+        agent: request.agent,
+        reason: failure.reason,
+        message: failure.message,
+        left_out: prepared.report.left_out,
+        window_from_seq: fromSeq,
+      }),
     ]);
     return prepared;
   }

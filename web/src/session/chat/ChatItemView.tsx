@@ -11,19 +11,40 @@ import { SystemNote } from './SystemNote.tsx';
 import { TurnFailedNote } from './TurnFailedNote.tsx';
 import { UserMessage } from './UserMessage.tsx';
 
-/** One entry of the chat, by kind. */
+/** One entry of the chat, by kind; `controls` are the turns the person may retry or regenerate now. */
 export function ChatItemView({
   item,
   handoffs,
+  sessionId,
+  controls,
 }: {
   item: ChatItem;
   handoffs: Readonly<Record<string, HandoffView>>;
+  sessionId: string;
+  controls: { retry: string[]; regenerate: string[] };
 }) {
   switch (item.kind) {
     case 'user':
       return <UserMessage seq={item.seq} text={item.text} to={item.to} />;
     case 'agent':
-      return <AgentMessage seq={item.seq} agent={item.agent} text={item.text} tools={item.tools} />;
+      return (
+        <AgentMessage
+          seq={item.seq}
+          agent={item.agent}
+          text={item.text}
+          tools={item.tools}
+          stopped={item.stopped === true}
+          {...(controls.regenerate.includes(item.turnId)
+            ? { regenerate: { sessionId, turnId: item.turnId } }
+            : {})}
+        />
+      );
+    case 'stopped':
+      return (
+        <SystemNote testId="turn-stopped" data={{ agent: item.agent, seq: item.seq }}>
+          {t('turn.stoppedEmpty', { agent: agentName(item.agent) })}
+        </SystemNote>
+      );
     case 'activated':
       return (
         <>
@@ -44,6 +65,9 @@ export function ChatItemView({
           agent={item.agent}
           reason={item.reason}
           message={item.message}
+          {...(controls.retry.includes(item.turnId)
+            ? { retry: { sessionId, turnId: item.turnId } }
+            : {})}
         />
       );
     case 'budget':

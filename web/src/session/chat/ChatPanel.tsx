@@ -60,10 +60,18 @@ export function ChatPanel({
           <li className="muted empty">{t('chat.empty')}</li>
         )}
         {items.map((item) => (
-          <ChatItemView key={`${item.kind}-${item.seq}`} item={item} handoffs={view.handoffs} />
+          <ChatItemView
+            key={`${item.kind}-${item.seq}`}
+            item={item}
+            handoffs={view.handoffs}
+            sessionId={sessionId}
+            controls={view.controls}
+          />
         ))}
         {mode === 'agent' &&
-          live.map((entry) => <StreamingMessage key={entry.turnId} live={entry} />)}
+          live.map((entry) => (
+            <StreamingMessage key={entry.turnId} live={entry} sessionId={sessionId} />
+          ))}
         {mode === 'agent' && waiting.map((turn) => <TurnIndicator key={turn.turnId} turn={turn} />)}
       </ol>
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}

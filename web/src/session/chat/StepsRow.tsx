@@ -1,5 +1,6 @@
 import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
+import { CommitLink } from '../../production/CommitDiff.tsx';
 import type { Step } from '../fold/session-view.ts';
 
 /** A step in plain words: known tools have a label; any other is "a step" (tool names are for the model). */
@@ -25,6 +26,12 @@ export function StepsRow({ seq, agent, steps }: { seq: number; agent: string; st
             <li key={step.seq} data-testid="step" className={step.ok ? undefined : 'refused'}>
               {stepLabel(step.tool)}
               {!step.ok && ` — ${t('step.wasRefused')}`}
+              {step.commit !== undefined && (
+                <>
+                  {' · '}
+                  <CommitLink sha={step.commit} />
+                </>
+              )}
             </li>
           ))}
         </ol>

@@ -1,9 +1,10 @@
 import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import type { LiveText } from '../stream-reducer.ts';
+import { TurnControlButton } from './TurnControlButton.tsx';
 
-/** An agent's answer as it streams in; the stored response replaces it. */
-export function StreamingMessage({ live }: { live: LiveText }) {
+/** An agent's answer as it streams in, with Stop; the stored response replaces it. */
+export function StreamingMessage({ live, sessionId }: { live: LiveText; sessionId: string }) {
   return (
     <li
       className="message agent streaming"
@@ -15,6 +16,9 @@ export function StreamingMessage({ live }: { live: LiveText }) {
       <span className="author">{agentName(live.agent)}</span>
       <Markdown text={live.text} />
       <span className="cursor" aria-hidden="true" />
+      <div className="message-actions">
+        <TurnControlButton sessionId={sessionId} turnId={live.turnId} verb="stop" />
+      </div>
     </li>
   );
 }

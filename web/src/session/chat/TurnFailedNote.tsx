@@ -1,5 +1,6 @@
 import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
+import { TurnControlButton } from './TurnControlButton.tsx';
 
 /** Why an agent did not answer, in words a person can act on. */
 export function TurnFailedNote({
@@ -7,11 +8,14 @@ export function TurnFailedNote({
   agent,
   reason,
   message,
+  retry,
 }: {
   seq: number;
   agent: string;
   reason: string;
   message: string;
+  /** Set when the failed turn is its lane's last and may be retried (ADR 0220). */
+  retry?: { sessionId: string; turnId: string };
 }) {
   const key = `chat.failed.${reason}`;
   const variables = { agent: agentName(agent), reason, message };
@@ -21,6 +25,9 @@ export function TurnFailedNote({
       <span role="alert">
         {hasMessage(key) ? t(key, variables) : t('chat.failed.other', variables)}
       </span>
+      {retry !== undefined && (
+        <TurnControlButton sessionId={retry.sessionId} turnId={retry.turnId} verb="retry" />
+      )}
     </li>
   );
 }

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { fields, list, optionalText, text, whole } from './read.ts';
+import { endLane } from './apply-turn-control.ts';
 import { devProgress, isDevAgent, type SessionDraft } from './session-draft.ts';
 
 /** Folds the conversation events: messages, turns, activations, readiness, tools, failures. */
@@ -39,12 +40,25 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       const tools = calls.map((call) => text(call['name'])).filter((name) => name !== '');
       const said = text(payload['text']);
       if (said.trim() !== '' || tools.length > 0)
-        draft.chat.push({ kind: 'agent', seq: event.seq, agent, text: said, tools });
-      if (tools.length === 0) draft.openTurns.delete(turnId);
+        draft.chat.push({
+          kind: 'agent',
+          seq: event.seq,
+          agent,
+          text: said,
+          tools,
+          turnId,
+          eventId: event.id,
+        });
+      if (tools.length > 0) draft.toolTurns.add(turnId);
+      if (tools.length === 0) {
+        endLane(draft, agent, turnId, 'answered', event, true);
+        draft.openTurns.delete(turnId);
+      }
       if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
       return;
     }
     case 'turn.failed':
+      endLane(draft, agent, turnId, 'failed', event, false);
       draft.openTurns.delete(turnId);
       for (const [call, owner] of draft.pendingChecks)
         if (owner === agent) draft.pendingChecks.delete(call);
@@ -54,10 +68,12 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
         agent,
         reason: text(payload['reason'], 'unknown'),
         message: text(payload['message']),
+        turnId,
       });
       if (isDevAgent(agent)) devProgress(draft, agent).failures += 1;
       return;
     case 'toolloop.limit_reached':
+      endLane(draft, agent, turnId, 'limit_reached', event, false);
       draft.openTurns.delete(turnId);
       draft.chat.push({ kind: 'limit', seq: event.seq, agent, ceiling: whole(payload['ceiling']) });
       return;
@@ -78,6 +94,11 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       return;
     case 'tool.completed':
       applyToolCompleted(draft, event, agent);
+      return;
+    case 'dev.task_finished':
+      // The tool's own event comes just before its `tool.completed`, which records the finish.
+      if (isDevAgent(agent) && optionalText(payload['commit']) !== null)
+        draft.pendingCommits.set(agent, text(payload['commit']));
       return;
     case 'context.compacted': {
       // The divider goes where the summarised part ends, not where the summary was made.
@@ -118,7 +139,11 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   const toolCallId = optionalText(payload['tool_call_id']);
   if (toolCallId !== null) draft.pendingChecks.delete(toolCallId);
   // One row per turn: a tool joins its turn's row; one with no known turn joins the row just before it, if the same agent's.
-  const step = { seq: event.seq, tool, ok };
+  const committed = tool === 'finish_task' && ok ? draft.pendingCommits.get(agent) : undefined;
+  const step =
+    committed === undefined
+      ? { seq: event.seq, tool, ok }
+      : { seq: event.seq, tool, ok, commit: committed };
   const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;
   const last = draft.chat.at(-1);
   const row =
@@ -153,6 +178,8 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
       optionalText(args['summary']) ??
       optionalText(args['resumo']) ??
       optionalText(args['message']);
-    progress.finished.push({ seq: event.seq, taskId, summary });
+    const commit = draft.pendingCommits.get(agent) ?? null;
+    draft.pendingCommits.delete(agent);
+    progress.finished.push({ seq: event.seq, taskId, summary, commit });
   }
 }

@@ -3,6 +3,7 @@ import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
 import { applyBlocks } from './apply-blocks.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
+import { applyTurnControl, TURN_CONTROL_EVENTS, turnControls } from './apply-turn-control.ts';
 import { newSessionDraft, type SessionDraft } from './session-draft.ts';
 import type { AgentStatus, SessionView } from './session-view.ts';
 
@@ -12,21 +13,26 @@ import type { AgentStatus, SessionView } from './session-view.ts';
  */
 export function foldSession(events: readonly StoredEvent[]): SessionView {
   const draft = newSessionDraft();
-  for (const event of events) {
-    try {
-      applyBlocks(draft.lineBlocks, event);
-      if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
-      else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
-      else applyConversation(draft, event);
-    } catch {
-      draft.unreadable += 1;
-    }
-    draft.lastSeq = Math.max(draft.lastSeq, event.seq);
-  }
+  for (const event of events) applyEvent(draft, event);
   return toView(draft);
 }
 
-function toView(draft: SessionDraft): SessionView {
+/** One event into the draft: the step both this fold and the page's incremental fold take (incremental-fold.ts). */
+export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
+  try {
+    applyBlocks(draft.lineBlocks, event);
+    if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
+    else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
+    else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
+    else applyConversation(draft, event);
+  } catch {
+    draft.unreadable += 1;
+  }
+  draft.lastSeq = Math.max(draft.lastSeq, event.seq);
+}
+
+/** The view of a draft. It shares the draft's lists and items, which the events after it go on changing. */
+export function toView(draft: SessionDraft): SessionView {
   const bySeq = <Item extends { seq: number }>(items: Iterable<Item>) =>
     [...items].sort((a, b) => a.seq - b.seq);
   return {
@@ -39,6 +45,7 @@ function toView(draft: SessionDraft): SessionView {
     brief: draft.brief,
     readinessConfirmed: draft.readinessConfirmed,
     handoffs: draft.handoffs,
+    controls: turnControls(draft),
     actions: bySeq(draft.actions.values()),
     openTurns: [...draft.openTurns.values()],
     backlog: {

@@ -1,4 +1,5 @@
 import { type BlocksDraft, newBlocksDraft } from './apply-blocks.ts';
+import type { LaneEnd } from './apply-turn-control.ts';
 import type {
   ActionView,
   BusinessRule,
@@ -43,9 +44,14 @@ export type SessionDraft = {
   lineBlocks: BlocksDraft;
   /** `finish_task` calls a response made whose result is not in yet (toolCallId → agent): the check runs. */
   pendingChecks: Map<string, string>;
+  /** The commit of each dev agent's last `dev.task_finished`, until its `finish_task` result (appended after it) takes it. */
+  pendingCommits: Map<string, string>;
   /** The turn each tool call belongs to (from its `agent.response`), and each turn's steps row. */
   turnOfToolCall: Map<string, string>;
   stepsOfTurn: Map<string, { steps: Step[] }>;
+  /** How each agent's last turn ended, and the turns that called tools (ADR 0220). */
+  laneEnds: Map<string, LaneEnd>;
+  toolTurns: Set<string>;
 };
 
 export function newSessionDraft(): SessionDraft {
@@ -74,6 +80,9 @@ export function newSessionDraft(): SessionDraft {
     unreadable: 0,
     lineBlocks: newBlocksDraft(),
     pendingChecks: new Map(),
+    laneEnds: new Map(),
+    toolTurns: new Set(),
+    pendingCommits: new Map(),
   };
 }
 

@@ -2,12 +2,32 @@
 
 export type ChatItem =
   | { kind: 'user'; seq: number; text: string; to: string | null }
-  | { kind: 'agent'; seq: number; agent: string; text: string; tools: string[] }
+  | {
+      kind: 'agent';
+      seq: number;
+      agent: string;
+      text: string;
+      tools: string[];
+      /** The turn and the event it came from: Regenerate names the turn, a supersession the event (ADR 0220). */
+      turnId: string;
+      eventId: string;
+      /** The partial answer of a turn the person stopped. */
+      stopped?: boolean;
+    }
+  /** A turn the person stopped before it said anything. */
+  | { kind: 'stopped'; seq: number; agent: string }
   /** The tools one turn used, folded into one row; `seq` is the first tool's. Results are for the model, not shown. */
   | { kind: 'steps'; seq: number; agent: string; turnId: string | null; steps: Step[] }
   | { kind: 'activated'; seq: number; agent: string }
   | { kind: 'handoff'; seq: number; handoffId: string }
-  | { kind: 'failed'; seq: number; agent: string; reason: string; message: string }
+  | {
+      kind: 'failed';
+      seq: number;
+      agent: string;
+      reason: string;
+      message: string;
+      turnId: string;
+    }
   | {
       kind: 'budget';
       seq: number;
@@ -33,7 +53,8 @@ export type ChatItem =
     }
   | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
 
-export type Step = { seq: number; tool: string; ok: boolean };
+/** One tool call of a turn; `commit` is what a `finish_task` committed (its `dev.task_finished`). */
+export type Step = { seq: number; tool: string; ok: boolean; commit?: string };
 
 export type BusinessRule = {
   eventId: string;
@@ -114,7 +135,13 @@ export type ModuleContract = { modulo: string; expoe: ContractItem[] };
 export type ModuleContracts = { contratos: ModuleContract[] };
 
 export type DevBlock = { seq: number; modulo: string; falta: string };
-export type DevFinish = { seq: number; taskId: string | null; summary: string | null };
+/** A task a dev finished; `commit` is the commit its `dev.task_finished` recorded (null in a log without one). */
+export type DevFinish = {
+  seq: number;
+  taskId: string | null;
+  summary: string | null;
+  commit: string | null;
+};
 export type DevProgress = {
   agent: string;
   module: string;
@@ -154,6 +181,8 @@ export type SessionView = {
   brief: ProductBrief | null;
   readinessConfirmed: boolean;
   handoffs: Record<string, HandoffView>;
+  /** Turns the person may retry (failed) or regenerate (the lane's last answer) now (ADR 0220). */
+  controls: { retry: string[]; regenerate: string[] };
   actions: ActionView[];
   openTurns: OpenTurn[];
   backlog: Backlog;

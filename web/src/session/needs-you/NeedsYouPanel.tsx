@@ -100,9 +100,12 @@ function describe(item: NeedsYouItem): { text: string; label: string; go: () => 
       return {
         text: t('needsYou.failed', { agent: agentName(item.agent) }),
         label: t('needsYou.go.failed', { agent: agentName(item.agent) }),
+        // To the failed note's Retry when the turn can be retried; otherwise to the message box.
         go: () => {
-          goTo(`[data-testid="turn-failed"][data-seq="${item.seq}"]`);
-          composeTo(item.agent);
+          const note = `[data-testid="turn-failed"][data-seq="${item.seq}"]`;
+          goTo(note, 'turn-retry');
+          if (document.querySelector(`${note} [data-testid="turn-retry"]`) === null)
+            composeTo(item.agent);
         },
       };
   }

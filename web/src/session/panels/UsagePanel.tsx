@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
 import { getJson } from '../../api/client.ts';
 import type { Usage } from '../../api/types.ts';
+import { useApiData } from '../../components/use-api-data.ts';
 import { agentName } from '../../i18n/agent-name.ts';
 import { formatNumber } from '../../i18n/format-number.ts';
 import { t } from '../../i18n/t.ts';
@@ -20,37 +20,25 @@ export function UsagePanel({
   projectId: string | null;
   refreshKey: number;
 }) {
-  const [usage, setUsage] = useState<{
-    session: Usage | null;
-    project: Usage | null;
-    failed: boolean;
-  }>({ session: null, project: null, failed: false });
-
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
+  const usage = useApiData(
+    () =>
       Promise.all([
         getJson<Usage>(`/api/sessions/${sessionId}/usage`),
         projectId ? getJson<Usage>(`/api/projects/${projectId}/usage`) : Promise.resolve(null),
-      ]).then(
-        ([session, project]) => current && setUsage({ session, project, failed: false }),
-        () => current && setUsage((previous) => ({ ...previous, failed: true })),
-      );
-    }, REFRESH_DELAY_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [sessionId, projectId, refreshKey]);
+      ]),
+    `${sessionId}/${projectId}/${refreshKey}`,
+    { delayMs: REFRESH_DELAY_MS },
+  );
 
-  const { session, project } = usage;
+  const [session, project] = usage.data ?? [null, null];
+  const failed = usage.error !== null;
   const lines = session?.by_agent_and_model ?? [];
   const max = project?.max_tokens ?? null;
   return (
     <section className="panel" data-testid="usage-panel">
       <h2>{t('usage.title')}</h2>
-      {usage.failed && <p className="muted small">{t('usage.unavailable')}</p>}
-      {!usage.failed && session === null && <p className="muted small">{t('common.loading')}</p>}
+      {failed && <p className="muted small">{t('usage.unavailable')}</p>}
+      {!failed && session === null && <p className="muted small">{t('common.loading')}</p>}
       {session && (
         <p data-testid="usage-session-total">
           {t('usage.session', { total: formatNumber(Number(session.total_tokens)) })}
@@ -100,6 +88,7 @@ export function UsagePanel({
           </tbody>
         </table>
       )}
+      {project && <InterruptedNote usage={project} />}
       {project && (
         <p
           className={`budget ${max !== null && Number(project.total_tokens) >= max ? 'over' : ''}`}
@@ -122,6 +111,25 @@ function UsageFlags({ line }: { line: Usage['by_agent_and_model'][number] }) {
     Number(line.estimated_calls) > 0 ? t('usage.estimated', { count: line.estimated_calls }) : null,
     Number(line.refused_calls) > 0 ? t('usage.refused', { count: line.refused_calls }) : null,
     Number(line.failed_calls) > 0 ? t('usage.failed', { count: line.failed_calls }) : null,
+    Number(line.interrupted_calls) > 0
+      ? t('usage.interrupted', { count: line.interrupted_calls })
+      : null,
   ].filter((flag) => flag !== null);
   return flags.length > 0 ? <span className="muted small block">{flags.join(' · ')}</span> : null;
+}
+
+/** The project's calls cut off by a stopped Forja: how many, and the tokens they count against the budget. */
+function InterruptedNote({ usage }: { usage: Usage }) {
+  const lines = usage.by_agent_and_model;
+  const count = lines.reduce((sum, line) => sum + Number(line.interrupted_calls ?? 0), 0);
+  if (count === 0) return null;
+  const tokens = lines.reduce((sum, line) => sum + Number(line.interrupted_tokens ?? 0), 0);
+  return (
+    <p className="small" data-testid="usage-interrupted">
+      {t('usage.interruptedNote', {
+        count: formatNumber(count),
+        tokens: formatNumber(tokens),
+      })}
+    </p>
+  );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildSessionEvents,
   type EventSpec,
-} from '../domain/conversation/test-support/build-session-events.ts';
+} from '../conversation/test-support/build-session-events.ts';
 import { currentArchitecture } from './current-architecture.ts';
 
 const map = (version: number, names: string[]) => ({

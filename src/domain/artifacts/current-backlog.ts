@@ -1,16 +1,13 @@
+import { StoredArtifactPayloadSchema, artifactTypeOf } from './artifact-payload.ts';
 import {
   EpicSchema,
   StorySchema,
-  StoredArtifactPayloadSchema,
   TaskSchema,
-  artifactTypeOf,
   type Epic,
   type Story,
   type Task,
-} from '../../domain/artifacts/index.ts';
-import type { SessionEvent } from '../../domain/conversation/index.ts';
-import type { Queryable } from '../../store/index.ts';
-import { readProjectArtifactEvents } from '../../workspace/index.ts';
+} from './backlog.ts';
+import type { SessionEvent } from '../conversation/index.ts';
 
 /** The backlog artifact types the PO writes (`artifact.epic`, `artifact.story`, `artifact.task`). */
 export const BACKLOG_TYPES = ['epic', 'story', 'task'] as const;
@@ -46,9 +43,4 @@ function keep<Item extends { id: string }>(
   parsed: { success: true; data: Item } | { success: false },
 ): void {
   if (parsed.success) items.set(parsed.data.id, parsed.data);
-}
-
-/** The project's backlog, from every session of the project. */
-export async function readProjectBacklog(database: Queryable, projectId: string): Promise<Backlog> {
-  return currentBacklog(await readProjectArtifactEvents(database, projectId, BACKLOG_TYPES));
 }

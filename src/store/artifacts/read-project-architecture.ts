@@ -1,9 +1,9 @@
-import type { Queryable } from '../store/index.ts';
 import {
   ARCHITECTURE_TYPES,
   currentArchitecture,
   type ProjectArchitecture,
-} from './current-architecture.ts';
+} from '../../domain/architecture/index.ts';
+import type { Queryable } from '../database.ts';
 import { readProjectArtifactEvents } from './project-artifact-events.ts';
 
 /** The project's current Arquiteto artifacts, read from the event log (no table: ADR 0200 §1). */

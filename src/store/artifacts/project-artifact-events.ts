@@ -1,5 +1,6 @@
-import type { SessionEvent } from '../domain/conversation/index.ts';
-import { toSessionEvent, type Queryable, type SessionEventRow } from '../store/index.ts';
+import type { SessionEvent } from '../../domain/conversation/index.ts';
+import type { Queryable } from '../database.ts';
+import { toSessionEvent, type SessionEventRow } from '../event-log/session-event-row.ts';
 
 /**
  * Every `artifact.<type>` event of the given types in all sessions of a project, in the order they were

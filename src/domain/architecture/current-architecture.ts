@@ -1,20 +1,13 @@
 import type { z } from 'zod';
-import {
-  c4DiagramSchema,
-  currentVersion,
-  moduleContractsSchema,
-  moduleMapSchema,
-  moduleRoutingSchema,
-  projectImageSchema,
-  type ArchitectureArtifactType,
-  type C4Diagram,
-  type ModuleContracts,
-  type ModuleMap,
-  type ModuleRouting,
-  type ProjectImage,
-} from '../domain/architecture/index.ts';
-import { StoredArtifactPayloadSchema, artifactTypeOf } from '../domain/artifacts/index.ts';
-import type { SessionEvent } from '../domain/conversation/index.ts';
+import { c4DiagramSchema, type C4Diagram } from './c4-diagram-schema.ts';
+import type { ArchitectureArtifactType } from './artifact-definitions.ts';
+import { currentVersion } from './current-version.ts';
+import { moduleContractsSchema, type ModuleContracts } from './module-contracts-schema.ts';
+import { moduleMapSchema, type ModuleMap } from './module-map-schema.ts';
+import { moduleRoutingSchema, type ModuleRouting } from './module-routing-schema.ts';
+import { projectImageSchema, type ProjectImage } from './project-image-schema.ts';
+import { StoredArtifactPayloadSchema, artifactTypeOf } from '../artifacts/index.ts';
+import type { SessionEvent } from '../conversation/index.ts';
 
 /** One recorded declaration of a versioned artifact. */
 export interface ArtifactVersion<Data> {

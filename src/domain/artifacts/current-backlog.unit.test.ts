@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionEvents } from '../../domain/conversation/test-support/build-session-events.ts';
+import { buildSessionEvents } from '../conversation/test-support/build-session-events.ts';
 import { currentBacklog } from './current-backlog.ts';
 
 const task = (module?: string) => ({

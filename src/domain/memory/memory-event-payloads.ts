@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PROHIBITED_CATEGORIES, SESSION_END_REASONS } from '../../domain/memory/index.ts';
+import { PROHIBITED_CATEGORIES } from './anamnese-forbidden-terms.ts';
+import { SESSION_END_REASONS } from './session-end-reason.ts';
 
 /**
  * Version 1 payloads of the memory events (names in `memory-event-types.ts`). Every payload carries `v`;

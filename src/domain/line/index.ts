@@ -1,0 +1,22 @@
+export {
+  BLOCK_EVENT_TYPES,
+  BlockAnsweredPayloadSchema,
+  BlockResolutionSchema,
+  DevUnblockedPayloadSchema,
+} from './block-events.ts';
+export type { BlockResolution, DevUnblockedPayload } from './block-events.ts';
+export {
+  DEV_EVENT_TYPES,
+  DevBlockedPayloadSchema,
+  DevTaskFinishedPayloadSchema,
+} from './dev-events.ts';
+export type { DevBlockedPayload, DevTaskFinishedPayload } from './dev-events.ts';
+export {
+  LINE_EVENT_TYPES,
+  LineCompletedPayloadSchema,
+  LineMergedIntoMainPayloadSchema,
+  ModuleMergedPayloadSchema,
+  ModuleMergeFailedPayloadSchema,
+} from './line-event-payloads.ts';
+export type { LineMergedIntoMainPayload } from './line-event-payloads.ts';
+export { LINE_EVENTS, type LineEventMap } from './line-events.ts';

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * The end of the line's events (issue 14): `module.merged {module, commit, checks}` — the module's branch
+ * merged into `dev` and the integration check passed; `module.merge_failed {module, kind, paths | output}` — a
+ * conflict or a failing integration check re-opened the module's work; `line.completed {commit}` — every
+ * module with tasks merged; `line.merged_into_main {commit, dev_commit}` — the person merged that `dev` into
+ * `main` (`commit` is the merge commit on main).
+ */
+export const LINE_EVENT_TYPES = {
+  merged: 'module.merged',
+  mergeFailed: 'module.merge_failed',
+  completed: 'line.completed',
+  mergedIntoMain: 'line.merged_into_main',
+} as const;
+
+/** `line.merged_into_main`: the merge commit on `main`, the `dev` commit it merged (line.completed's) and who. */
+export const LineMergedIntoMainPayloadSchema = z.object({
+  v: z.literal(1),
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  dev_commit: z.string().regex(/^[0-9a-f]{40}$/),
+  actor: z.string().min(1),
+});
+export type LineMergedIntoMainPayload = z.infer<typeof LineMergedIntoMainPayloadSchema>;
+
+/** `module.merged`: the module's merge commit on `dev` and the integration checks that passed on it. */
+export const ModuleMergedPayloadSchema = z.object({
+  v: z.literal(1),
+  module: z.string().min(1),
+  commit: z.string().min(1),
+  checks: z.array(
+    z.object({
+      module: z.string().min(1),
+      command: z.string(),
+      exit_code: z.number().int(),
+      duration_ms: z.number().int().nonnegative(),
+    }),
+  ),
+});
+
+/** `module.merge_failed`: a conflict (with its paths) or a failing integration check (with its output). */
+export const ModuleMergeFailedPayloadSchema = z.discriminatedUnion('kind', [
+  z.object({
+    v: z.literal(1),
+    module: z.string().min(1),
+    kind: z.literal('conflict'),
+    paths: z.array(z.string()),
+  }),
+  z.object({
+    v: z.literal(1),
+    module: z.string().min(1),
+    kind: z.literal('check'),
+    output: z.string(),
+  }),
+]);
+
+/** `line.completed`: `dev`'s commit once every module with tasks is merged, and those modules. */
+export const LineCompletedPayloadSchema = z.object({
+  v: z.literal(1),
+  commit: z.string().min(1),
+  modules: z.array(z.string().min(1)),
+});

@@ -1,0 +1,169 @@
+import { Worker } from 'node:worker_threads';
+import type { Queryable } from './database.ts';
+import {
+  describePglite,
+  type PgliteDatabase,
+  type PgliteDatabaseOptions,
+} from './pglite-database.ts';
+import type {
+  PgliteReply,
+  PgliteRequest,
+  PgliteWorkerData,
+  SerializedError,
+} from './pglite-worker-protocol.ts';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Request = DistributiveOmit<PgliteRequest, 'id'>;
+
+/**
+ * Opens PGlite on a worker thread of its own (ADR 0215): the WebAssembly Postgres runs there, and this thread
+ * only sends it statements and reads their rows, so no statement, commit or checkpoint holds the event loop
+ * (HTTP, SSE, deltas). The same port as `openPgliteDatabase`: one connection, a transaction holds it until it
+ * ends, LISTEN/NOTIFY through PGlite's own listeners.
+ *
+ * The worker keeps the process alive only while a request is in flight, as an in-process PGlite would.
+ */
+export async function openPgliteWorkerDatabase(
+  options: PgliteDatabaseOptions = {},
+): Promise<PgliteDatabase> {
+  const workerData: PgliteWorkerData = {
+    ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
+    ...(options.loadDataDir === undefined
+      ? {}
+      : { loadDataDir: await options.loadDataDir.arrayBuffer() }),
+  };
+  const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
+    workerData,
+    ...(workerData.loadDataDir === undefined ? {} : { transferList: [workerData.loadDataDir] }),
+  });
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  const listeners = new Map<number, (payload: string) => void>();
+  let nextId = 1;
+  let nextTransaction = 1;
+  let nextSubscription = 1;
+  /** Set once the worker cannot answer any more (closed, or it died): every request fails with it. */
+  let gone: Error | null = null;
+
+  const settleAll = (error: Error) => {
+    gone ??= error;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+
+  await new Promise<void>((ready, failed) => {
+    const onMessage = (message: PgliteReply) => {
+      if (!('ready' in message)) return;
+      worker.off('message', onMessage);
+      worker.off('error', failed);
+      if (message.ready) ready();
+      else {
+        failed(deserializeError(message.error));
+        void worker.terminate();
+      }
+    };
+    worker.on('message', onMessage);
+    worker.once('error', failed);
+  });
+
+  worker.on('message', (message: PgliteReply) => {
+    if ('notify' in message) {
+      listeners.get(message.notify)?.(message.payload);
+      return;
+    }
+    if (!('id' in message)) return;
+    const waiting = pending.get(message.id);
+    if (waiting === undefined) return;
+    pending.delete(message.id);
+    if (pending.size === 0) worker.unref();
+    if (message.ok) waiting.resolve(message.value);
+    else waiting.reject(deserializeError(message.error));
+  });
+  worker.on('error', (error) => settleAll(error));
+  worker.on('exit', (code) =>
+    settleAll(new Error(`the PGlite worker thread exited (code ${code})`)),
+  );
+  worker.unref();
+
+  const send = <T>(request: Request): Promise<T> => {
+    if (gone !== null) return Promise.reject(gone);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      try {
+        worker.postMessage({ ...request, id });
+      } catch (error) {
+        // A parameter that cannot cross the thread (a function, a class with private state).
+        pending.delete(id);
+        if (pending.size === 0) worker.unref();
+        reject(error);
+      }
+    });
+  };
+
+  const queryable = (tx?: number): Queryable => ({
+    query: async <Row>(sql: string, params?: unknown[]) => ({
+      rows: await send<Row[]>({
+        op: 'query',
+        sql,
+        ...(params === undefined ? {} : { params }),
+        ...(tx === undefined ? {} : { tx }),
+      }),
+    }),
+    execute: async (script) =>
+      void (await send({ op: 'exec', script, ...(tx === undefined ? {} : { tx }) })),
+  });
+
+  return {
+    kind: 'pglite',
+    description: describePglite(options),
+    ...queryable(),
+    dumpDataDirectory: async () => new Blob([await send<ArrayBuffer>({ op: 'dump' })]),
+    transaction: async (work) => {
+      const tx = nextTransaction++;
+      await send({ op: 'begin', tx });
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await work(queryable(tx));
+      } catch (error) {
+        await send({ op: 'end', tx, commit: false }).catch(() => undefined);
+        throw error;
+      }
+      await send({ op: 'end', tx, commit: true });
+      return result;
+    },
+    listen: async (channel, onNotification) => {
+      const subscription = nextSubscription++;
+      listeners.set(subscription, onNotification);
+      try {
+        await send({ op: 'listen', subscription, channel });
+      } catch (error) {
+        listeners.delete(subscription);
+        throw error;
+      }
+      return async () => {
+        listeners.delete(subscription);
+        if (gone === null) await send({ op: 'unlisten', subscription });
+      };
+    },
+    close: async () => {
+      if (gone !== null) return;
+      try {
+        await send({ op: 'close' });
+      } finally {
+        settleAll(new Error('the database is closed'));
+        await worker.terminate();
+      }
+    },
+  };
+}
+
+function deserializeError(serialized: SerializedError): Error {
+  const error = new Error(serialized.message);
+  Object.assign(error, serialized.fields);
+  error.name = serialized.name;
+  return error;
+}

@@ -1,0 +1,216 @@
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { getJson } from '../api/client.ts';
+import type { CommitDiff } from '../api/types.ts';
+import { describeError } from '../components/ErrorMessage.tsx';
+import { formatNumber } from '../i18n/format-number.ts';
+import { currentLanguage, LANGUAGE_TAGS } from '../i18n/language.ts';
+import { t } from '../i18n/t.ts';
+import { type PatchFile, parsePatch } from './parse-patch.ts';
+
+const SHORT = 12;
+/** Lines drawn per file; the rest of a long file is counted, not drawn (a page of 20,000 rows is no help). */
+const SHOWN_LINES_PER_FILE = 1500;
+
+/** The project whose repository holds the commits a page shows (the session page provides it). */
+export const CommitProjectContext = createContext<string | null>(null);
+
+/** A commit id as a button: pressing it opens the commit's diff in a dialog; plain text outside a project. */
+export function CommitLink({ sha }: { sha: string }) {
+  const projectId = useContext(CommitProjectContext);
+  const [open, setOpen] = useState(false);
+  if (projectId === null) return <code title={sha}>{sha.slice(0, SHORT)}</code>;
+  return (
+    <>
+      <button
+        type="button"
+        className="commit-link"
+        data-testid="commit-link"
+        data-sha={sha}
+        aria-haspopup="dialog"
+        aria-label={t('diff.open', { commit: sha.slice(0, SHORT) })}
+        onClick={() => setOpen(true)}
+      >
+        <code>{sha.slice(0, SHORT)}</code>
+      </button>
+      {open && <CommitDiffDialog projectId={projectId} sha={sha} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** The commit's diff in a modal dialog: who and when, its files with +/- counts, each file's lines coloured. */
+export function CommitDiffDialog({
+  projectId,
+  sha,
+  onClose,
+}: {
+  projectId: string;
+  sha: string;
+  onClose: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [state, setState] = useState<{ diff: CommitDiff | null; error: unknown }>({
+    diff: null,
+    error: null,
+  });
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  useEffect(() => {
+    let current = true;
+    getJson<CommitDiff>(
+      `/api/projects/${encodeURIComponent(projectId)}/commits/${encodeURIComponent(sha)}/diff`,
+    ).then(
+      (diff) => current && setState({ diff, error: null }),
+      (error: unknown) => current && setState({ diff: null, error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [projectId, sha]);
+  const files = useMemo(() => (state.diff ? parsePatch(state.diff.patch) : []), [state.diff]);
+  const { diff } = state;
+  const titleId = `diff-title-${sha}`;
+  return (
+    <dialog
+      ref={dialog}
+      className="commit-diff"
+      data-testid="commit-diff"
+      aria-labelledby={titleId}
+      onClose={onClose}
+    >
+      <header className="commit-diff-header">
+        <h2 id={titleId}>
+          {t('diff.title', { commit: sha.slice(0, SHORT) })}
+          {diff && `: ${diff.subject}`}
+        </h2>
+        <button type="button" data-testid="commit-diff-close" onClick={onClose}>
+          {t('diff.close')}
+        </button>
+      </header>
+      {diff === null && state.error === null && (
+        <p className="muted" role="status">
+          {t('common.loading')}
+        </p>
+      )}
+      {state.error !== null && (
+        <p className="error" role="alert" data-testid="commit-diff-error">
+          {t('diff.failed', { message: describeError(state.error) })}
+        </p>
+      )}
+      {diff && (
+        <>
+          <p className="muted small">
+            {t('diff.byline', { author: diff.author, date: formatDate(diff.date) })}
+          </p>
+          {diff.body && <p className="small commit-body">{diff.body}</p>}
+          {diff.truncated && (
+            <p className="banner warning small" data-testid="diff-truncated">
+              {t('diff.truncated', { size: formatNumber(Math.round(diff.max_bytes / 1024)) })}
+            </p>
+          )}
+          <h3 className="small">
+            {t('diff.files', { count: formatNumber(diff.files.length) })}
+            {diff.files_truncated && ` ${t('diff.filesTruncated')}`}
+          </h3>
+          <ul className="diff-files small" data-testid="diff-files">
+            {diff.files.map((file) => (
+              <li key={file.path} data-testid="diff-file-summary">
+                <code>{file.old_path ? `${file.old_path} → ${file.path}` : file.path}</code>{' '}
+                {file.additions === null ? (
+                  <span className="muted">{t('diff.binary')}</span>
+                ) : (
+                  <span
+                    className="diff-counts"
+                    title={t('diff.counts', {
+                      added: formatNumber(file.additions),
+                      removed: formatNumber(file.deletions ?? 0),
+                    })}
+                  >
+                    <span className="added-count">+{formatNumber(file.additions)}</span>{' '}
+                    <span className="removed-count">−{formatNumber(file.deletions ?? 0)}</span>
+                    <span className="visually-hidden">
+                      {' '}
+                      {t('diff.counts', {
+                        added: formatNumber(file.additions),
+                        removed: formatNumber(file.deletions ?? 0),
+                      })}
+                    </span>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+          {files.map((file, at) => (
+            <PatchFileView key={`${file.path}:${at}`} file={file} />
+          ))}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+function PatchFileView({ file }: { file: PatchFile }) {
+  return (
+    <section className="diff-file" data-testid="diff-file" data-path={file.path}>
+      <h3 className="small">
+        <code>{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</code>{' '}
+        <span className="muted">({t(`diff.status.${file.status}`)})</span>
+      </h3>
+      {file.binary ? (
+        <p className="muted small">{t('diff.binary')}</p>
+      ) : (
+        <section
+          className="diff-scroll"
+          aria-label={t('diff.fileRegion', { path: file.path })}
+          tabIndex={0}
+        >
+          <table className="diff-lines">
+            <tbody>
+              {file.lines.slice(0, SHOWN_LINES_PER_FILE).map((line, at) => (
+                <tr key={at} className={`diff-line ${line.kind}`} data-kind={line.kind}>
+                  <td className="line-number" aria-hidden="true">
+                    {line.oldNumber ?? ''}
+                  </td>
+                  <td className="line-number" aria-hidden="true">
+                    {line.newNumber ?? ''}
+                  </td>
+                  <td className="line-sign">
+                    {line.kind === 'added' && (
+                      <>
+                        <span aria-hidden="true">+</span>
+                        <span className="visually-hidden">{t('diff.added')}</span>
+                      </>
+                    )}
+                    {line.kind === 'removed' && (
+                      <>
+                        <span aria-hidden="true">−</span>
+                        <span className="visually-hidden">{t('diff.removed')}</span>
+                      </>
+                    )}
+                  </td>
+                  <td className="line-text">
+                    <code>{line.text}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {file.lines.length > SHOWN_LINES_PER_FILE && (
+            <p className="muted small diff-more" data-testid="diff-more">
+              {t('diff.moreLines', {
+                count: formatNumber(file.lines.length - SHOWN_LINES_PER_FILE),
+              })}
+            </p>
+          )}
+        </section>
+      )}
+    </section>
+  );
+}
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(LANGUAGE_TAGS[currentLanguage()]);
+}

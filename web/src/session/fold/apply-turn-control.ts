@@ -1,0 +1,92 @@
+import type { StoredEvent } from '../../api/types.ts';
+import { fields, text } from './read.ts';
+import type { SessionDraft } from './session-draft.ts';
+
+/** How a lane's last turn ended, as the server's rules read it (ADR 0220): what Retry and Regenerate act on. */
+export type LaneEnd = {
+  turnId: string;
+  kind: string;
+  outcome: 'answered' | 'failed' | 'stopped' | 'limit_reached';
+  answerEventId: string | null;
+  endedSeq: number;
+  usedTools: boolean;
+};
+
+/** Records how `agent`'s turn ended; called before the turn leaves `openTurns` (its kind is read there). */
+export function endLane(
+  draft: SessionDraft,
+  agent: string,
+  turnId: string,
+  outcome: LaneEnd['outcome'],
+  event: StoredEvent,
+  answered: boolean,
+): void {
+  if (turnId === '') return;
+  draft.laneEnds.set(agent, {
+    turnId,
+    kind: draft.openTurns.get(turnId)?.kind ?? 'message',
+    outcome,
+    answerEventId: answered ? event.id : null,
+    endedSeq: event.seq,
+    usedTools: draft.toolTurns.has(turnId),
+  });
+}
+
+/** Folds `turn.stopped`, `turn.retried` and `answer.superseded`. */
+export function applyTurnControl(draft: SessionDraft, event: StoredEvent): void {
+  const payload = fields(event.payload);
+  const agent = text(payload['agent'], event.actor);
+  const turnId = text(payload['turn_id']);
+  switch (event.type) {
+    case 'turn.stopped': {
+      const said = text(payload['text']);
+      endLane(draft, agent, turnId, 'stopped', event, said.trim() !== '');
+      draft.openTurns.delete(turnId);
+      if (said.trim() !== '')
+        draft.chat.push({
+          kind: 'agent',
+          seq: event.seq,
+          agent,
+          text: said,
+          tools: [],
+          turnId,
+          eventId: event.id,
+          stopped: true,
+        });
+      else draft.chat.push({ kind: 'stopped', seq: event.seq, agent });
+      return;
+    }
+    case 'turn.retried': {
+      const kind = draft.laneEnds.get(agent)?.kind ?? 'message';
+      draft.openTurns.set(turnId, { turnId, agent, kind, paused: false });
+      return;
+    }
+    case 'answer.superseded': {
+      // The new answer takes its place; the old one stays in the log, not in the chat.
+      const superseded = text(payload['event_id']);
+      draft.chat = draft.chat.filter(
+        (item) => !(item.kind === 'agent' && item.eventId === superseded),
+      );
+      return;
+    }
+  }
+}
+
+export const TURN_CONTROL_EVENTS = new Set(['turn.stopped', 'turn.retried', 'answer.superseded']);
+
+/** The turns the person may retry or regenerate now, by the server's rules (ADR 0220). */
+export function turnControls(draft: SessionDraft): { retry: string[]; regenerate: string[] } {
+  const retry: string[] = [];
+  const regenerate: string[] = [];
+  for (const [agent, end] of draft.laneEnds) {
+    const busy = [...draft.openTurns.values()].some((turn) => turn.agent === agent);
+    // A consolidation is run again by confirming readiness, not from its turn.
+    if (busy || !draft.activeAgents.includes(agent) || end.kind === 'consolidation') continue;
+    if (end.outcome === 'failed') retry.push(end.turnId);
+    const wroteAfter = draft.chat.some(
+      (item) => item.kind === 'user' && item.to === agent && item.seq > end.endedSeq,
+    );
+    if (end.answerEventId !== null && !end.usedTools && !wroteAfter) regenerate.push(end.turnId);
+  }
+  return { retry, regenerate };
+}

@@ -67,6 +67,7 @@ import {
   createEventLog,
   createEventNotifications,
   createInProcessLaneLeases,
+  deliveringAppends,
   createPostgresLaneLeases,
   fenceAppends,
   readLaneLeaseSettings,
@@ -163,7 +164,7 @@ export async function createForja(
   // One process at a time per lane; on a server, a lane's appends are fenced by its lease (ADR 0170).
   const leases = createLaneLeases(database, processIdentity.id, options.env ?? process.env, logger);
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
-  const eventLog = fenceAppends(
+  const fencedLog = fenceAppends(
     createEventLog(database, [graphProjectionRule, ragIndexRule]),
     leases,
   );
@@ -175,6 +176,8 @@ export async function createForja(
       ),
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
+  // This process's own appends reach its streams in memory, with no read of the log (issue 19).
+  const eventLog = deliveringAppends(fencedLog, notifications);
   // On a server, what a turn streams reaches browsers connected to any process (ADR 0170).
   const liveTurns: LiveTurns & { close?: () => Promise<void> } =
     database.kind === 'postgres'

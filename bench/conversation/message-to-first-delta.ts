@@ -23,6 +23,11 @@ const MESSAGES = 60;
 const WARMUP = 8;
 const TOKENS = 40;
 const PACE_MS = 2;
+/**
+ * The memory workers' statements (outbox drains, graph projection, RAG indexing), told apart by the tables
+ * they name: derived work an append wakes, not the message's path.
+ */
+const MEMORY_WORK = /outbox|\bgraph\.|\brag\.|session_events e join sessions/;
 
 export async function run(): Promise<BenchReport> {
   const mock = await startOpenAiTestServer();
@@ -57,7 +62,8 @@ export async function run(): Promise<BenchReport> {
     `${MESSAGES} messages per engine after ${WARMUP} warm-up, each in a new session, interleaved with the bare client; ${TOKENS} deltas paced ${PACE_MS} ms apart (the first ${PACE_MS * 2} ms after the request).`,
   );
   notes.push(
-    "queries_per_message: statements sent from the POST until agent.done (the whole turn, with the memory workers' drains it wakes). Goal (issue 19): ≤ 6.",
+    "queries: statements sent from the POST until agent.done, a transaction's begin and commit counted as two; p50 per message. all_queries: every statement, with the memory workers' drains the appends wake; queries: without them (HTTP, conversation, gateway, streams); queries_to_first_delta: those sent before the first delta. Goal (issue 19): ≤ 6 per message.",
+    'FORJA_BENCH_TRACE=1 prints every statement of the last message of each engine, with its time since the POST.',
   );
   notes.push(
     'Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal (issue 19): p50 ≤ 2× the bare client.',
@@ -92,7 +98,7 @@ async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<Ben
   const project = await post('/api/projects', { name: 'bench' });
   const throughForja: number[] = [];
   const bare: number[] = [];
-  const queries: number[] = [];
+  const queries: MessageQueries[] = [];
   try {
     for (let index = 0; index < WARMUP + MESSAGES; index += 1) {
       const forjaMs = await messageToFirstDelta(server.url, project.id, post, counted, queries);
@@ -107,6 +113,7 @@ async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<Ben
     await forja.close();
     await bench.dispose();
   }
+  if (lastTrace !== undefined) printTrace(bench.engine, lastTrace);
   const bareSummary = summarise(bare);
   const forjaSummary = summarise(throughForja);
   return [
@@ -123,7 +130,18 @@ async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<Ben
       p50_ms: forjaSummary.p50_ms,
       p99_ms: forjaSummary.p99_ms,
       p50_vs_baseline: round(forjaSummary.p50_ms / bareSummary.p50_ms, 2),
-      queries_per_message_p50: percentile(queries.slice(WARMUP), 50),
+      all_queries: percentile(
+        queries.slice(WARMUP).map((message) => message.all),
+        50,
+      ),
+      queries: percentile(
+        queries.slice(WARMUP).map((message) => message.path),
+        50,
+      ),
+      queries_to_first_delta: percentile(
+        queries.slice(WARMUP).map((message) => message.toFirstDelta),
+        50,
+      ),
     },
   ];
 }
@@ -132,8 +150,8 @@ async function messageToFirstDelta(
   url: string,
   projectId: string,
   post: (path: string, body: unknown) => Promise<{ id: string }>,
-  counted: { count: () => number },
-  queries: number[],
+  counted: CountedDatabase,
+  queries: MessageQueries[],
 ): Promise<number> {
   const session = await post(`/api/projects/${projectId}/sessions`, {});
   const stream = readServerSentEvents(await fetch(`${url}/api/sessions/${session.id}/stream`));
@@ -141,7 +159,7 @@ async function messageToFirstDelta(
   // Criativo is activated: the measured message is the first it answers.
   await post(`/api/sessions/${session.id}/agents/criativo/start`, {});
   await stream.next(30_000); // agent.activated
-  const queriesBefore = counted.count();
+  const firstStatement = counted.statements.length;
   const started = performance.now();
   await post(`/api/sessions/${session.id}/messages`, {
     text: 'Plan the bakery subscription, briefly.',
@@ -152,7 +170,14 @@ async function messageToFirstDelta(
       firstDeltaMs = performance.now() - started;
     if (message.event === 'agent.done') break;
   }
-  queries.push(counted.count() - queriesBefore);
+  const statements = counted.statements.slice(firstStatement);
+  const path = statements.filter((statement) => !statement.memory);
+  queries.push({
+    all: statements.length,
+    path: path.length,
+    toFirstDelta: path.filter((statement) => statement.at - started < firstDeltaMs).length,
+  });
+  if (process.env.FORJA_BENCH_TRACE === '1') lastTrace = { statements, started, firstDeltaMs };
   await stream.close();
   return firstDeltaMs;
 }
@@ -180,19 +205,89 @@ async function bareFirstDelta(url: string): Promise<number> {
   return firstDeltaMs;
 }
 
-/** The same database, counting every statement sent through it (inside transactions too). */
-function countingQueries(database: Database): { database: Database; count: () => number } {
-  let count = 0;
-  const counting = (target: Queryable): Queryable => ({
-    query: (sql, params) => ((count += 1), target.query(sql, params)),
-    execute: (script) => ((count += 1), target.execute(script)),
-  });
+interface MessageQueries {
+  all: number;
+  path: number;
+  toFirstDelta: number;
+}
+
+interface Statement {
+  at: number;
+  sql: string;
+  memory: boolean;
+}
+
+interface CountedDatabase {
+  database: Database;
+  /** Every statement since the last message was measured. */
+  statements: Statement[];
+}
+
+let lastTrace: { statements: Statement[]; started: number; firstDeltaMs: number } | undefined;
+
+/**
+ * The same database, recording every statement sent through it (inside transactions too, with the
+ * transaction's begin and commit: each is a round trip).
+ */
+function countingQueries(database: Database): CountedDatabase {
+  const statements: Statement[] = [];
+  const record = (sql: string): Statement => {
+    const text = sql.replace(/\s+/g, ' ').trim();
+    const statement = { at: performance.now(), sql: text, memory: MEMORY_WORK.test(text) };
+    statements.push(statement);
+    return statement;
+  };
+  const counting = (target: Queryable, seen?: (statement: Statement) => void): Queryable => {
+    const note = (sql: string) => {
+      const statement = record(sql);
+      seen?.(statement);
+    };
+    return {
+      query: (sql, params) => (note(sql), target.query(sql, params)),
+      execute: (script) => (note(script), target.execute(script)),
+    };
+  };
   return {
     database: {
       ...database,
       ...counting(database),
-      transaction: (work) => database.transaction((transaction) => work(counting(transaction))),
+      transaction: (work) => {
+        // A transaction belongs to the work of its first statement.
+        const begin: Statement = { at: performance.now(), sql: 'begin', memory: false };
+        statements.push(begin);
+        let first = true;
+        const classify = (statement: Statement) => {
+          if (first) begin.memory = statement.memory;
+          first = false;
+        };
+        return database
+          .transaction((transaction) => work(counting(transaction, classify)))
+          .finally(() =>
+            statements.push({ at: performance.now(), sql: 'commit', memory: begin.memory }),
+          );
+      },
     },
-    count: () => count,
+    statements,
   };
+}
+
+function printTrace(
+  engine: string,
+  trace: { statements: Statement[]; started: number; firstDeltaMs: number },
+): void {
+  const lines = trace.statements.map(
+    ({ at, sql, memory }) =>
+      `${(at - trace.started).toFixed(1).padStart(7)} ms ${memory ? 'memory' : '      '}  ${sql.slice(0, 140)}`,
+  );
+  const before = trace.statements.filter(
+    ({ at }) => at - trace.started < trace.firstDeltaMs,
+  ).length;
+  lines.splice(
+    before,
+    0,
+    `${trace.firstDeltaMs.toFixed(1).padStart(7)} ms  ---- first agent.delta ----`,
+  );
+  console.log(
+    `${engine}, the last message: ${trace.statements.length} statements\n${lines.join('\n')}`,
+  );
 }

@@ -4,7 +4,7 @@ import type { LiveTurns } from '../agents/runtime/live-turns.ts';
 import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
-import type { Database, EventLog, LaneLeases } from '../store/index.ts';
+import type { Database, EventLog, LaneLeases, SessionEvent } from '../store/index.ts';
 import type { AgentCatalog } from '../agents/agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
@@ -44,6 +44,8 @@ export interface LineWorkspace {
 /** Cached session views (the rehydrated runtimes), released when idle. */
 export interface SessionViews {
   load(sessionId: string): Promise<SessionView>;
+  /** The view past an append just made: folds what it returned, reading the log only after a gap. */
+  afterAppend(sessionId: string, appended: readonly SessionEvent[]): Promise<SessionView>;
   store(sessionId: string, view: SessionView): void;
   /** Views kept now; for tests of the release of idle runtimes. */
   size(): number;

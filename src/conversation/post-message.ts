@@ -1,8 +1,8 @@
 import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
-import { findSession, type SessionEvent } from '../store/index.ts';
+import type { SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { sessionEndedSeq } from '../agents/runtime/session-view.ts';
+import { sessionEndedSeq, sessionProjectId } from '../agents/runtime/session-view.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
 
@@ -28,9 +28,10 @@ export async function postMessage(
   to?: string,
   actor = PERSON_ACTOR,
 ): Promise<PostedMessage | Refusal> {
-  const session = await findSession(dependencies.database, sessionId);
-  if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  // One read of the log: the view, whose `session.created` also says the session exists and its project.
   const before = await dependencies.views.load(sessionId);
+  const projectId = sessionProjectId(before);
+  if (projectId === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   const endedSeq = sessionEndedSeq(before);
   if (endedSeq !== null)
     return refusal(
@@ -44,13 +45,13 @@ export async function postMessage(
   // No expected version: what was checked (the addressee is active) never stops being true.
   const appended = await dependencies.eventLog.append(sessionId, decision.events);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);
-  await dependencies.views.load(sessionId);
+  await dependencies.views.afterAppend(sessionId, appended.events);
   const turn =
     addressee === null
       ? null
       : runAgentTurn(dependencies, {
           sessionId,
-          projectId: session.project_id,
+          projectId,
           agent: addressee,
           kind: 'message',
           priority: 'person',

@@ -1,4 +1,5 @@
 import { DEV_EVENT_TYPES } from '../domain/line/index.ts';
+import { viewAfterAppend, type SessionView } from '../agents/runtime/session-view.ts';
 import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
 import {
   decide,
@@ -173,20 +174,31 @@ export async function startAndContinue(
   // (the agent active, its own lane idle) only this lane or nothing changes.
   const appended = await dependencies.eventLog.append(request.sessionId, decision.events);
   if (!appended.success) return { status: 'not_started', reason: appended.error.message };
-  return continueTurn(dependencies, request.sessionId, request.projectId, request.agent);
+  // The turn's one read of the log was the load above: from here its view is carried forward by its appends.
+  const current = await viewAfterAppend(
+    dependencies.eventLog,
+    request.sessionId,
+    view,
+    appended.events,
+  );
+  return continueTurn(dependencies, request.sessionId, request.projectId, request.agent, current);
 }
 
-/** Runs (or resumes) the loop of the turn in progress in the agent's lane; the caller holds the lane. */
+/**
+ * Runs (or resumes) the loop of the turn in progress in the agent's lane; the caller holds the lane. A caller
+ * that has just brought the session's view up to date passes it (`current`); otherwise it is read from the log.
+ */
 export async function continueTurn(
   dependencies: ConversationDependencies,
   sessionId: string,
   projectId: string,
   agentSlug: string,
+  current?: SessionView,
 ): Promise<TurnResult> {
   const agent = dependencies.catalog.get(agentSlug);
   if (agent === null)
     return { status: 'not_started', reason: `no runtime for agent ${agentSlug} in this process` };
-  const view = await dependencies.views.load(sessionId);
+  const view = current ?? (await dependencies.views.load(sessionId));
   const module = agentSlug.startsWith('dev:') ? agentSlug.slice('dev:'.length) : null;
   const turnId = turnInProgress(view.state, agentSlug)?.turn_id ?? '';
   // Stoppable by the person while it runs here (ADR 0220).
@@ -197,16 +209,23 @@ export async function continueTurn(
     requestedBy: stopRequestedBy(view.events, turnId),
   };
   const result = await dependencies.stops.track(tracked, (signal) =>
-    runToolLoop(dependencies, agent, { projectId, sessionId, module, view, signal }),
+    runToolLoop(dependencies, agent, {
+      projectId,
+      sessionId,
+      module,
+      view,
+      viewIsCurrent: current !== undefined,
+      signal,
+    }),
   );
-  const after = await dependencies.views.load(sessionId);
+  // The loop carried the view (the same object) forward with its own appends; other lanes see to theirs.
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
-  if (after.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
+  if (view.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
     routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (
     dependencies.line !== undefined &&
-    after.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)
+    view.events.some((event) => event.type === DEV_EVENT_TYPES.taskFinished)
   )
     mergeLine(dependencies, dependencies.line, sessionId, projectId, { inLane, startAndContinue });
   return result;

@@ -1,4 +1,8 @@
-import { refreshSessionView, type SessionView } from '../agents/runtime/session-view.ts';
+import {
+  refreshSessionView,
+  viewAfterAppend,
+  type SessionView,
+} from '../agents/runtime/session-view.ts';
 import type { EventLog } from '../store/index.ts';
 import type { SessionViews } from './conversation-dependencies.ts';
 
@@ -18,6 +22,16 @@ export function createSessionViews(
   return {
     async load(sessionId) {
       const view = await refreshSessionView(eventLog, sessionId, views.get(sessionId)?.view);
+      // A view of no session (an unknown id) is not kept: ids that do not exist must not fill the cache.
+      if (view.state.last_seq > 0) views.set(sessionId, { view, usedAt: now() });
+      return view;
+    },
+    async afterAppend(sessionId, appended) {
+      const cached = views.get(sessionId)?.view;
+      const view =
+        cached === undefined
+          ? await refreshSessionView(eventLog, sessionId)
+          : await viewAfterAppend(eventLog, sessionId, cached, appended);
       views.set(sessionId, { view, usedAt: now() });
       return view;
     },

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EventLog, SessionEvent } from '../store/index.ts';
-import { refreshSessionView, sessionEndedSeq } from '../agents/runtime/session-view.ts';
+import {
+  refreshSessionView,
+  sessionEndedSeq,
+  sessionProjectId,
+} from '../agents/runtime/session-view.ts';
 import { createSessionViews } from './session-views.ts';
 
 /** An in-memory log with just what views read; enough to test caching and release without a database. */
@@ -105,5 +109,41 @@ describe('session views', () => {
     expect(right).toBe(view);
     expect(view.events.map((stored) => stored.seq)).toEqual([1, 2, 3, 4]);
     expect(view.state.history.map((entry) => entry.content)).toEqual(['hi', 'a', 'b']);
+  });
+
+  it('carries a view past its own append from what the append returned, reading the log only after a gap', async () => {
+    const events = [event(1, 'session.created', { v: 1, project_id: 'p1' })];
+    const log = memoryLog(events);
+    const views = createSessionViews(log);
+    const view = await views.load('s1');
+    expect(sessionProjectId(view)).toBe('p1');
+    expect(log.reads).toBe(1);
+    const own = event(2, 'chat.message', { v: 1, text: 'mine' });
+    events.push(own);
+    expect(await views.afterAppend('s1', [own])).toBe(view);
+    expect(log.reads).toBe(1);
+    // Another lane appended seq 3 before this append (seq 4): the gap is read from the log.
+    const theirs = event(3, 'chat.message', { v: 1, text: 'theirs' });
+    const mine = event(4, 'chat.message', { v: 1, text: 'mine again' });
+    events.push(theirs, mine);
+    await views.afterAppend('s1', [mine]);
+    expect(log.reads).toBe(2);
+    expect(view.events.map((stored) => stored.seq)).toEqual([1, 2, 3, 4]);
+    expect(view.state.history.map((entry) => entry.content)).toEqual([
+      'mine',
+      'theirs',
+      'mine again',
+    ]);
+    // Already folded (a concurrent refresh took it first): nothing is folded twice, nothing read.
+    await views.afterAppend('s1', [mine]);
+    expect(log.reads).toBe(2);
+    expect(view.events).toHaveLength(4);
+  });
+
+  it('keeps no view of a session that does not exist', async () => {
+    const views = createSessionViews(memoryLog([]));
+    const view = await views.load('nobody');
+    expect(sessionProjectId(view)).toBeNull();
+    expect(views.size()).toBe(0);
   });
 });

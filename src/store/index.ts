@@ -26,6 +26,7 @@ export {
   type EventNotifications,
   type SessionEventsListener,
 } from './event-log/event-notifications.ts';
+export { deliveringAppends } from './event-log/delivering-appends.ts';
 export {
   readAgentInstructions,
   writeAgentInstructions,

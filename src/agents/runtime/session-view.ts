@@ -32,18 +32,51 @@ export async function refreshSessionView(
   for (;;) {
     const page = await eventLog.read(sessionId, { afterSeq: owned.state.last_seq, limit: PAGE });
     // Lanes refresh the same view concurrently: another refresh may have folded part of this page while the
-    // read was in flight. Folding is synchronous, so what is still new is decided here, just before it.
-    const fresh = page.filter((event) => event.seq > owned.state.last_seq);
-    if (fresh.length > 0) {
-      foldEventsInto(owned.state, fresh);
-      for (const event of fresh) {
-        owned.events.push(event);
-        if (event.type === SESSION_ENDED && !endedAt.has(owned)) endedAt.set(owned, event.seq);
-      }
-    }
+    // read was in flight.
+    foldNew(owned, page);
     if (page.length < PAGE) break;
   }
   return owned;
+}
+
+/**
+ * Brings a view past an append this process just made, from what the append returned: when the appended
+ * events follow the view's last seq they are folded in with no read of the log; when another append landed
+ * in between (a gap), the view is refreshed from the log. Either way the view then holds the appended events.
+ * A turn reads the log once when it starts and carries its view forward with its own appends (issue 19).
+ */
+export async function viewAfterAppend(
+  eventLog: EventLog,
+  sessionId: string,
+  view: SessionView,
+  appended: readonly SessionEvent[],
+): Promise<SessionView> {
+  const owned = own(view);
+  const first = appended.find((event) => event.seq > owned.state.last_seq);
+  if (appended.length === 0 || (first !== undefined && first.seq !== owned.state.last_seq + 1))
+    return refreshSessionView(eventLog, sessionId, owned);
+  foldNew(owned, appended);
+  return owned;
+}
+
+/** Folds the events past the view's last seq (a concurrent refresh may have folded some already). */
+function foldNew(owned: OwnedView, events: readonly SessionEvent[]): void {
+  // Folding is synchronous, so what is still new is decided here, just before it.
+  const fresh = events.filter((event) => event.seq > owned.state.last_seq);
+  if (fresh.length === 0) return;
+  foldEventsInto(owned.state, fresh);
+  for (const event of fresh) {
+    owned.events.push(event);
+    if (event.type === SESSION_ENDED && !endedAt.has(owned)) endedAt.set(owned, event.seq);
+  }
+}
+
+/** The project the session belongs to, from its `session.created` (seq 1); null for a view of no session. */
+export function sessionProjectId(view: SessionView): string | null {
+  const created = view.events[0];
+  if (created?.type !== 'session.created') return null;
+  const projectId = (created.payload as { project_id?: unknown } | null)?.project_id;
+  return typeof projectId === 'string' ? projectId : null;
 }
 
 const SESSION_ENDED = 'session.ended';

@@ -13,7 +13,7 @@ import { historyToMessages } from './history-to-messages.ts';
 import type { LiveTurns } from './live-turns.ts';
 import { nextStep } from './next-step.ts';
 import { runToolCall } from './run-tool-call.ts';
-import { refreshSessionView, type SessionView } from './session-view.ts';
+import { refreshSessionView, viewAfterAppend, type SessionView } from './session-view.ts';
 import { toToolDefinitions } from './tool-definitions.ts';
 import { recordStop, stopRequestOf } from './turn-stop.ts';
 
@@ -48,6 +48,8 @@ export interface LoopScope {
   streamDeltas?: boolean;
   /** A view of the session already folded by the caller; brought up to date before the first step. */
   view?: SessionView;
+  /** The caller has just brought `view` up to date (it appended the turn's `turn.started`): no read before the first step. */
+  viewIsCurrent?: boolean;
 }
 
 export type LoopResult =
@@ -74,12 +76,17 @@ export async function runToolLoop(
   const proposedTools = new Set(
     agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name),
   );
-  let view = await refreshSessionView(eventLog, scope.sessionId, scope.view);
+  // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
+  // loop's own appends, read again only when another append landed in between.
+  let view =
+    scope.view !== undefined && scope.viewIsCurrent === true
+      ? scope.view
+      : await refreshSessionView(eventLog, scope.sessionId, scope.view);
   const append = async (events: NewSessionEvent[]) => {
     const outcome = await eventLog.append(scope.sessionId, events);
     if (!outcome.success)
       throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
-    view = await refreshSessionView(eventLog, scope.sessionId, view);
+    view = await viewAfterAppend(eventLog, scope.sessionId, view, outcome.events);
   };
 
   for (;;) {

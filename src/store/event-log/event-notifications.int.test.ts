@@ -4,6 +4,7 @@ import { createProject } from '../projects/projects.ts';
 import { createSession } from '../projects/sessions.ts';
 import { testDatabaseEngines } from '../testing/test-databases.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
+import { deliveringAppends } from './delivering-appends.ts';
 import { createEventNotifications, type EventNotifications } from './event-notifications.ts';
 import type { SessionEvent } from './session-event.ts';
 
@@ -70,6 +71,42 @@ describe.each(testDatabaseEngines())('event notifications on $name', (engine) =>
       await notifications.close();
     },
   );
+
+  it("hands this process's own appends to its streams without a read; another process's append is read, once", async () => {
+    const counted = countingReads(database);
+    const notifications = await createEventNotifications(counted.database);
+    const ownLog = deliveringAppends(eventLog, notifications);
+    // Another process: the same log, whose appends this process only hears of by NOTIFY.
+    const otherLog = createEventLog(database);
+    const sessionId = await newSession();
+    const received: number[] = [];
+    const unsubscribe = notifications.subscribe(sessionId, 1, (events) =>
+      received.push(...events.map((event) => event.seq)),
+    );
+    try {
+      await otherLog.append(sessionId, [message('other first')]);
+      // Read and delivered: the feed is past every notification sent so far, and no read is in flight.
+      await until(() => received.length === 1);
+      const readsBefore = counted.reads();
+      for (let index = 0; index < 3; index += 1) {
+        await ownLog.append(sessionId, [message(`own ${index}`)]);
+        // Delivered when the append returns, before its notification is heard.
+        expect(received).toHaveLength(index + 2);
+      }
+      await otherLog.append(sessionId, [message('other')]);
+      await until(() => received.length === 5);
+      await ownLog.append(sessionId, [message('own again')]);
+      expect(received).toHaveLength(6);
+      await otherLog.append(sessionId, [message('other again')]);
+      await until(() => received.length === 7);
+      // Notifications arrive in order: by now each own append's was heard, and none of them read the log.
+      expect(received).toEqual([2, 3, 4, 5, 6, 7, 8]);
+      expect(counted.reads() - readsBefore).toBe(2);
+    } finally {
+      unsubscribe();
+      await notifications.close();
+    }
+  });
 
   it('catches a late subscriber up from its own resume point, then feeds it with the others, each event once', async () => {
     const counted = countingReads(database);

@@ -13,6 +13,14 @@ export type SessionEventsListener = (events: SessionEvent[]) => void;
 export interface EventNotifications {
   /** Calls `listener` with each session event committed after `afterSeq`, in seq order, each exactly once. */
   subscribe(sessionId: string, afterSeq: number, listener: SessionEventsListener): () => void;
+  /**
+   * An append of this process to the session is under way; call the function returned with the events it
+   * committed (none when it failed). Meanwhile a notification of the session is not read for: the committed
+   * events are handed to the session's feed in memory when they follow what it has read, so the append's own
+   * notification finds nothing new (issue 19). What they do not cover (another process's append, a gap, a
+   * read in flight) is read as before.
+   */
+  appending(sessionId: string): (committed: readonly SessionEvent[]) => void;
   close(): Promise<void>;
 }
 
@@ -80,7 +88,19 @@ export async function createEventNotifications(
     };
   }
 
-  return { subscribe, close: unlisten };
+  return {
+    subscribe,
+    appending: (sessionId) => {
+      const feed = feeds.get(sessionId);
+      if (feed === undefined) return () => undefined;
+      feed.ownAppends += 1;
+      return (committed) => {
+        feed.ownAppends -= 1;
+        feed.offer(committed);
+      };
+    },
+    close: unlisten,
+  };
 }
 
 interface Subscriber {
@@ -95,6 +115,8 @@ class SessionFeed {
   closed = false;
   private readonly subscribers = new Set<Subscriber>();
   private reading: Promise<void> | null = null;
+  /** Appends of this process to the session under way (`appending`). */
+  ownAppends = 0;
   private woken = false;
   /** The highest seq a notification announced that has not been read yet; 0 when unknown. */
   private announced = 0;
@@ -125,8 +147,25 @@ class SessionFeed {
   wake(seq?: number): void {
     if (seq !== undefined && seq <= this.cursor) return;
     if (seq !== undefined) this.announced = Math.max(this.announced, seq);
+    // This process's append under way will hand its events over; what they leave unread is read then.
+    if (seq !== undefined && this.ownAppends > 0) return;
     this.woken = true;
     this.run();
+  }
+
+  /**
+   * Events just committed by this process: delivered without a read when they follow the cursor and no read
+   * runs. A notification heard meanwhile that they do not cover is read for now.
+   */
+  offer(events: readonly SessionEvent[]): void {
+    if (this.closed) return;
+    const follows = events[0]?.seq === this.cursor + 1;
+    if (follows && this.reading === null && !this.hasLaggards()) {
+      this.cursor = events[events.length - 1]!.seq;
+      for (const subscriber of [...this.subscribers]) deliver(subscriber, events);
+    }
+    // A read under way sees `announced` when it ends; otherwise, once no append of ours is under way, read now.
+    if (this.reading === null && this.ownAppends === 0 && this.announced > this.cursor) this.wake();
   }
 
   /** A subscriber joined behind the cursor: give it what the feed has already read past. */
@@ -183,7 +222,7 @@ class SessionFeed {
   }
 }
 
-function deliver(subscriber: Subscriber, events: SessionEvent[]): void {
+function deliver(subscriber: Subscriber, events: readonly SessionEvent[]): void {
   if (subscriber.closed) return;
   const fresh = events.filter((event) => event.seq > subscriber.lastSeq);
   if (fresh.length === 0) return;

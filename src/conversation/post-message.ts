@@ -2,7 +2,7 @@ import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
 import type { SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { sessionEndedSeq, sessionProjectId } from '../agents/runtime/session-view.ts';
+import { sessionProjectId } from '../agents/runtime/session-view.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
 
@@ -32,16 +32,9 @@ export async function postMessage(
   const before = await dependencies.views.load(sessionId);
   const projectId = sessionProjectId(before);
   if (projectId === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const endedSeq = sessionEndedSeq(before);
-  if (endedSeq !== null)
-    return refusal(
-      409,
-      'session_ended',
-      `This session ended at seq ${endedSeq}; open a new session to go on.`,
-    );
   const addressee = to ?? respondingAgent(before.state, dependencies.catalog);
   const decision = decide({ type: 'PostMessage', text, to: addressee, actor }, before.state);
-  if (!decision.ok) return refusal(409, 'not_active', decision.reason);
+  if (!decision.ok) return refusal(409, decision.code ?? 'not_active', decision.reason);
   // No expected version: what was checked (the addressee is active) never stops being true.
   const appended = await dependencies.eventLog.append(sessionId, decision.events);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);

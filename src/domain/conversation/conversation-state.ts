@@ -142,6 +142,8 @@ export type ConversationState = {
   /** How each lane's last ended turn ended (ADR 0220). */
   readonly lane_ends: readonly LaneEnd[];
   readonly last_addressed: Addressed | null;
+  /** Seq of the session's `session.ended` (the first one), or null while it goes on: an ended session refuses messages. */
+  readonly ended_at_seq: number | null;
   readonly pending_actions: readonly PendingAction[];
   readonly skipped: readonly SkippedEvent[];
 };
@@ -162,6 +164,7 @@ export function initialState(): ConversationState {
     turns_in_progress: [],
     lane_ends: [],
     last_addressed: null,
+    ended_at_seq: null,
     pending_actions: [],
     skipped: [],
   };

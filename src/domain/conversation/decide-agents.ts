@@ -97,6 +97,11 @@ export function decidePostMessage(
   state: ConversationState,
 ): Decision {
   const { to, text } = command;
+  if (state.ended_at_seq !== null)
+    return refuse(
+      `this session ended at seq ${state.ended_at_seq}; open a new session to go on`,
+      'session_ended',
+    );
   if (to !== null && activeAgent(state, to) === undefined) {
     const active = state.active_agents.map((entry) => entry.agent);
     return refuse(

@@ -435,3 +435,20 @@ describe('ApproveAction and DenyAction', () => {
     });
   });
 });
+
+describe('PostMessage after the session ended', () => {
+  const ended: EventSpec = {
+    type: 'session.ended',
+    actor: 'user',
+    payload: { v: 1, reason: 'concluded' },
+  };
+  it('refuses, naming the rule and the seq the session ended at; before the end it is stored', () => {
+    const message = { type: 'PostMessage', text: 'one more thing', to: 'criativo' } as const;
+    expect(given(criativoStarted).when(message).ok).toBe(true);
+    expect(given(criativoStarted, ended, ended).when(message)).toEqual({
+      ok: false,
+      reason: 'this session ended at seq 2; open a new session to go on',
+      code: 'session_ended',
+    });
+  });
+});

@@ -6,12 +6,13 @@ import type { NewSessionEvent } from './session-event.ts';
  */
 export type Decision =
   | { readonly ok: true; readonly events: readonly NewSessionEvent[] }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly code?: string };
 
 export function accept(...events: NewSessionEvent[]): Decision {
   return { ok: true, events };
 }
 
-export function refuse(reason: string): Decision {
-  return { ok: false, reason };
+/** A refusal; `code` names the rule when the edge answers it apart from the others (e.g. `session_ended`). */
+export function refuse(reason: string, code?: string): Decision {
+  return code === undefined ? { ok: false, reason } : { ok: false, reason, code };
 }

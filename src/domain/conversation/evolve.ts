@@ -163,6 +163,10 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         );
       });
   }
+  if (event.type === EVENT_TYPES.sessionEnded) {
+    draft.ended_at_seq ??= event.seq;
+    return;
+  }
   if (TURN_CONTROL_TYPES.has(event.type)) return applyTurnControl(draft, event);
   if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
   if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);

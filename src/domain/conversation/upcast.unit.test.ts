@@ -130,6 +130,7 @@ describe('upcast over the frozen v1 fixture', () => {
           used_tools: false,
         },
       ],
+      ended_at_seq: null,
       pending_actions: [
         {
           action_id: 'action-1',

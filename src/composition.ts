@@ -312,6 +312,15 @@ export async function createForja(
       logger,
       queue: createSessionQueue(),
       leases,
+      // On a server, a lane taken over settles what its dead owner reserved at once (issue 18).
+      ...(leases.shared
+        ? {
+            reservations: {
+              settleLane: (sessionId: string, lane: string) =>
+                processIdentity.settleLane(sessionId, lane),
+            },
+          }
+        : {}),
       slots: createTurnSlots(config.maxParallelTurns),
       // On a server, Stop pressed in another process reaches the turn through the notifications (ADR 0220).
       stops: createTurnStops(

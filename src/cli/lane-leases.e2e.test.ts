@@ -239,6 +239,10 @@ describe.each(serverUrl ? [serverUrl] : [])(
         const before = await events(survivors[0]!.url, sessionId);
         expect(finalAnswers(before).at(-1)?.payload.turn_id).not.toBe(turn.payload.turn_id);
         snapshots.push(before);
+        const [killedIdentity] = await onServer<{ id: string }>(
+          databaseUrl,
+          `select id from forja_processes where pid = ${pid}`,
+        );
         killed.process.kill('SIGKILL');
         const killedAt = Date.now();
         await killed.exited;
@@ -263,6 +267,14 @@ describe.each(serverUrl ? [serverUrl] : [])(
           }),
         );
         await waitFor(survivors[0]!.url, sessionId, answeredTurn);
+        // The killed turn's reservation was settled when its lane was taken over, not when the dead process's
+        // heartbeat goes stale (issue 18): its turn is answered elsewhere, and nothing of it is still reserved.
+        const killedCalls = await onServer<{ outcome: string }>(
+          databaseUrl,
+          `select outcome from token_usage where process_id = '${killedIdentity!.id}' and session_id = '${sessionId}'`,
+        );
+        expect(killedCalls.map((row) => row.outcome)).toContain('interrupted');
+        expect(killedCalls.map((row) => row.outcome)).not.toContain('reserved');
       }
       await Promise.all(restarts);
       const log = await waitFor(base(), sessionId, settled);
@@ -271,8 +283,8 @@ describe.each(serverUrl ? [serverUrl] : [])(
       // Every event stored before each kill is still there, in its place.
       for (const before of snapshots) expect(log.slice(0, before.length)).toEqual(before);
       expectOneOwnerAtATime(log);
-      // The dead processes' reservations are settled as interrupted once their heartbeat is stale (ADR 0130):
-      // spent is then the sum of the settled and the interrupted calls.
+      // The dead processes' reservations were settled as interrupted at each takeover: spent is the sum of the
+      // settled and the interrupted calls.
       let usage: Record<string, any> = {};
       for (const until = Date.now() + 90_000; Date.now() < until; ) {
         usage = await call(`${base()}/api/projects/${project['id']}/usage`, 'GET');

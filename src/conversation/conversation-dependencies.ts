@@ -31,6 +31,11 @@ export interface ConversationDependencies {
   newId: () => string;
   /** Who holds each lane (ADR 0170); absent, the in-process queue alone serialises lanes (tests of other parts). */
   leases?: LaneLeases;
+  /**
+   * Settles, once this process holds a lane, the reservations its previous owner left open (issue 18);
+   * absent, they wait for the owner's heartbeat to go stale (ADR 0130).
+   */
+  reservations?: { settleLane(sessionId: string, lane: string): Promise<number> };
   /** The repositories and sandbox the line merges with; absent, finished modules are not merged (tests of other parts). */
   line?: LineWorkspace;
 }

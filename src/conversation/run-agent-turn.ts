@@ -113,6 +113,13 @@ export async function pickUpLane(
     const view = await dependencies.views.load(sessionId);
     const work = pendingLaneWork(view.state, view.events, agent, hasRuntime);
     if (work === null) return { status: 'not_started', reason: 'nothing pending in the lane' };
+    // The lane is ours now: what its last owner reserved and never settled is settled, before we reserve anew.
+    const settled = (await dependencies.reservations?.settleLane(sessionId, agent)) ?? 0;
+    if (settled > 0)
+      dependencies.logger.warn(
+        { session_id: sessionId, agent, reservations: settled },
+        "settled the lane's previous owner's open reservations as interrupted",
+      );
     dependencies.logger.info(
       { session_id: sessionId, agent, work: work.kind },
       'picking up the work a lane owes',

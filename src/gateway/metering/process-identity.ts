@@ -14,6 +14,12 @@ export interface ProcessIdentity {
   readonly id: string;
   /** Settles the reservations of processes that stopped beating (run on every heartbeat, and at start). */
   sweep(): Promise<number>;
+  /**
+   * Settles as interrupted the open reservations another process made for a lane this process now holds
+   * (issue 18): the lease they belonged to is gone, so they are settled at once, not when that process's
+   * heartbeat goes stale. Call it only while holding the lane's lease.
+   */
+  settleLane(sessionId: string, lane: string): Promise<number>;
   /** Stops the heartbeat, settles what this process left open and removes its row. */
   close(): Promise<void>;
 }
@@ -100,6 +106,15 @@ export async function startProcessIdentity(
   return {
     id,
     sweep,
+    async settleLane(sessionId, lane) {
+      const settled = await database.query(
+        settleInterrupted(
+          'session_id = $2 and (agent = $3 or on_behalf_of = $3) and process_id is distinct from $4',
+        ),
+        [interruptedCallError, sessionId, lane, id],
+      );
+      return settled.rows.length;
+    },
     async close() {
       if (timer) clearInterval(timer);
       await beating;

@@ -53,10 +53,10 @@ export async function run(): Promise<BenchReport> {
     'Single rows: one client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.',
   );
   notes.push(
-    `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue.`,
+    `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue. On one session the appends waiting in the session's queue commit together, one statement and one commit per batch (ADR 0248).`,
   );
   notes.push(
-    "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the event log behind fenceAppends with the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its own statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
+    "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the event log behind fenceAppends with the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its (batch's) statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
   );
   notes.push(
     'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.',

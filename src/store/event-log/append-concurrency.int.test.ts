@@ -20,7 +20,7 @@ function countingAppendCalls(database: Database): { database: Database; calls: (
     database: {
       ...database,
       query: (sql, params) => {
-        if (sql.includes('forja_append_events')) calls += 1;
+        if (sql.includes('forja_append_')) calls += 1;
         return database.query(sql, params);
       },
     },
@@ -43,7 +43,7 @@ describe.each(testDatabaseEngines())(
       return (await createSession(database, { projectId: project.id })).id;
     }
 
-    it('queues the appends of one process to one session: 40 at once are 40 calls, none retried', async () => {
+    it('queues the appends of one process to one session and commits those waiting together: 40 at once are 2 calls, none retried', async () => {
       const counted = countingAppendCalls(database);
       const eventLog = createEventLog(counted.database);
       const sessionId = await newSession();
@@ -55,7 +55,93 @@ describe.each(testDatabaseEngines())(
       expect(outcomes.map((outcome) => outcome.success && outcome.lastSeq)).toEqual(
         Array.from({ length: 40 }, (_, index) => index + 2),
       );
-      expect(counted.calls()).toBe(40);
+      // The first goes at once, alone; the 39 asked meanwhile go together when it is done.
+      expect(counted.calls()).toBe(2);
+      const events = await eventLog.read(sessionId);
+      expect(events.slice(1).map((event) => (event.payload as { text: string }).text)).toEqual(
+        Array.from({ length: 40 }, (_, index) => `m${index}`),
+      );
+    });
+
+    it('gives each append of a batch its own outcome: a stale expected seq fails alone, the others commit gap-free with their outbox rows', async () => {
+      const counted = countingAppendCalls(database);
+      const eventLog = createEventLog(counted.database);
+      const sessionId = await newSession();
+      const outbox = (tag: string) => [
+        { aggregateType: 'test_batch', aggregateId: sessionId, payload: { tag } },
+      ];
+      const [first, plain, stale, withOutbox, current, empty] = await Promise.all([
+        eventLog.append(sessionId, [message('first')]),
+        eventLog.append(sessionId, [message('plain'), message('plain-2')]),
+        eventLog.append(sessionId, [{ ...message('stale'), outbox: outbox('stale') }], {
+          expectedSeq: 1,
+        }),
+        eventLog.append(sessionId, [{ ...message('kept'), outbox: outbox('kept') }]),
+        // The head at its turn: the earlier appends of the same batch count.
+        eventLog.append(sessionId, [message('current')], { expectedSeq: 5 }),
+        eventLog.append(sessionId, [], { expectedSeq: 6 }),
+      ]);
+      expect(counted.calls()).toBe(2);
+      expect(first).toMatchObject({ success: true, lastSeq: 2 });
+      expect(plain).toMatchObject({ success: true, lastSeq: 4 });
+      expect(plain.success && plain.events.map((event) => event.seq)).toEqual([3, 4]);
+      expect(stale).toMatchObject({
+        success: false,
+        error: { kind: 'expected_seq_conflict', expectedSeq: 1, actualSeq: 4 },
+      });
+      expect(withOutbox).toMatchObject({ success: true, lastSeq: 5 });
+      expect(withOutbox.success && withOutbox.events.map((event) => event.seq)).toEqual([5]);
+      expect(current).toMatchObject({ success: true, lastSeq: 6 });
+      expect(empty).toEqual({ success: true, events: [], lastSeq: 6 });
+      const events = await eventLog.read(sessionId);
+      expect(events.map((event) => [event.seq, (event.payload as { text?: string }).text])).toEqual(
+        [
+          [1, undefined],
+          [2, 'first'],
+          [3, 'plain'],
+          [4, 'plain-2'],
+          [5, 'kept'],
+          [6, 'current'],
+        ],
+      );
+      const rows = await database.query<{ event_id: string; payload: unknown }>(
+        'select event_id, payload from outbox where aggregate_id = $1',
+        [sessionId],
+      );
+      expect(rows.rows).toEqual([
+        {
+          event_id: withOutbox.success ? withOutbox.events[0]!.id : 'none',
+          payload: { tag: 'kept' },
+        },
+      ]);
+    });
+
+    it('fails only the append at fault when a batch fails for another reason, and answers session_not_found to a batch for no session', async () => {
+      const eventLog = createEventLog(database);
+      const sessionId = await newSession();
+      const broken = { type: null as unknown as string, actor: 'user', payload: {} };
+      const outcomes = await Promise.allSettled([
+        eventLog.append(sessionId, [message('a')]),
+        eventLog.append(sessionId, [message('b')]),
+        eventLog.append(sessionId, [broken]),
+        eventLog.append(sessionId, [message('c')]),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect((await eventLog.read(sessionId)).map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+      const nobody = '00000000-0000-4000-8000-000000000002';
+      const refused = await Promise.all(
+        [0, 1, 2].map(() => eventLog.append(nobody, [message('lost')])),
+      );
+      expect(refused.map((outcome) => !outcome.success && outcome.error.kind)).toEqual([
+        'session_not_found',
+        'session_not_found',
+        'session_not_found',
+      ]);
     });
 
     it('keeps seqs gap-free and unique when appenders of several processes race on one session', async () => {

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../database.ts';
-import {
-  isForeignKeyViolation,
-  isLaneFenceRefused,
-  isUniqueViolation,
-} from '../errors/postgres-error-codes.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../errors/postgres-error-codes.ts';
 import type { AppendOutcome } from './append-outcome.ts';
 import type { CommitNotifier } from './commit-notifier.ts';
 import { toSessionEvent, type SessionEventRow } from './session-event-row.ts';
@@ -49,17 +45,24 @@ export type OutboxRule = (
   sessionId: string,
 ) => OutboxMessage[];
 
-/** How often an append without an expected seq retries after losing a race on the PostgreSQL server. */
+/** How often a batch retries after losing a race for a seq to another process on the PostgreSQL server. */
 const MAX_RACE_RETRIES = 100;
+/** A batch that keeps failing on a unique index (an event id used twice, say) runs its appends one at a time. */
+const MAX_BATCH_RACE_RETRIES = 3;
+
+/** One caller's append, as a batch takes it. */
+export interface PendingAppend {
+  events: readonly NewSessionEvent[];
+  options?: AppendOptions;
+}
+
+/** What one append of a batch came to: its outcome, or the error its caller gets (a lost fence). */
+export type BatchResult = { outcome: AppendOutcome } | { error: unknown };
 
 /**
- * Appends events to a session with consecutive seqs after its last one, with their outbox rows, atomically
- * (one call of the `forja_append_events` database function). With `expectedSeq`, a session that has moved on
- * is a conflict and nothing is written. `inTransaction` wraps the call in a savepoint so that losing a race
- * does not abort the caller's transaction. With `fence`, the same statement first checks the lane's lease
- * (ADR 0205). The NOTIFY is sent by the function inside the transaction, unless
- * `notifier` is given for an append that commits by itself: then the notifier sends it after the commit
- * (ADR 0180). Inside a caller's transaction the function always notifies: only the commit knows when.
+ * Appends events to a session with consecutive seqs after its last one, with their outbox rows, atomically.
+ * With `expectedSeq`, a session that has moved on is a conflict and nothing is written. With `fence`, the lane's
+ * lease is checked, and locked against a take, in the same statement (ADR 0205). It is a batch of one append.
  */
 export async function appendEvents(
   database: Queryable,
@@ -70,16 +73,102 @@ export async function appendEvents(
   inTransaction = false,
   notifier?: CommitNotifier,
 ): Promise<AppendOutcome> {
-  if (events.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
-  const withIds = events.map((event) => ({
+  const [result] = await appendBatch(
+    database,
+    sessionId,
+    [{ events, options }],
+    outboxRules,
+    inTransaction,
+    notifier,
+  );
+  if (result === undefined || 'error' in result) throw result?.error;
+  return result.outcome;
+}
+
+/**
+ * Several appends to one session, in order, in one call of `forja_append_event_batch` (migration 0013, ADR
+ * 0248): one round trip and one commit for them all, each with its own outcome. An append whose expected seq is
+ * not the head at its turn is a conflict, one whose fence no longer holds gets `AppendFencedError`; nothing of
+ * either is written and the others go on. Losing a race for a seq to another process fails the whole statement,
+ * so it is run again; a batch that keeps failing, or fails for another reason, runs its appends again one at a
+ * time, so only the append at fault fails. `inTransaction` wraps the call in a savepoint so that a failure does not abort the
+ * caller's transaction. The NOTIFY is sent by the function inside the transaction, unless `notifier` is given for
+ * a batch that commits by itself: then the notifier sends it after the commit, once (ADR 0180). Inside a
+ * caller's transaction the function always notifies: only the commit knows when.
+ */
+export async function appendBatch(
+  database: Queryable,
+  sessionId: string,
+  appends: readonly PendingAppend[],
+  outboxRules: readonly OutboxRule[] = [],
+  inTransaction = false,
+  notifier?: CommitNotifier,
+): Promise<BatchResult[]> {
+  const notifyAfterCommit = notifier !== undefined && !inTransaction;
+  const parameters = [
+    sessionId,
+    JSON.stringify(appends.map((append) => batchEntry(sessionId, append, outboxRules))),
+    !notifyAfterCommit,
+  ];
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const rows = await callAppend(database, BATCH_SQL, parameters, inTransaction);
+      const results = await Promise.all(
+        appends.map((append, index) =>
+          resultOf(
+            database,
+            sessionId,
+            append,
+            rows.filter((row) => row.append_index === index + 1),
+          ),
+        ),
+      );
+      const lastSeq = Math.max(
+        0,
+        ...results.map((result) =>
+          'outcome' in result && result.outcome.success && result.outcome.events.length > 0
+            ? result.outcome.lastSeq
+            : 0,
+        ),
+      );
+      if (notifyAfterCommit && lastSeq > 0) notifier?.announce(sessionId, lastSeq);
+      return results;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return refusedAll(database, sessionId, appends);
+      // Another process took a seq first: nothing was written; the batch runs again from the new head.
+      const retries = appends.length === 1 ? MAX_RACE_RETRIES : MAX_BATCH_RACE_RETRIES;
+      if (isUniqueViolation(error) && attempt < retries) continue;
+      if (appends.length === 1)
+        return isUniqueViolation(error) ? refusedAll(database, sessionId, appends) : [{ error }];
+      // Nothing of the batch was written: its appends run again one at a time, so only the one at fault fails.
+      const results: BatchResult[] = [];
+      for (const append of appends)
+        results.push(
+          ...(await appendBatch(
+            database,
+            sessionId,
+            [append],
+            outboxRules,
+            inTransaction,
+            notifier,
+          )),
+        );
+      return results;
+    }
+  }
+}
+
+/** An append as the batch function reads it: its events with ids, their outbox rows, its checks. */
+function batchEntry(sessionId: string, append: PendingAppend, outboxRules: readonly OutboxRule[]) {
+  const withIds = append.events.map((event) => ({
     id: event.id ?? randomUUID(),
     type: event.type,
     actor: event.actor,
     payload: event.payload ?? {},
   }));
-  const outboxRows = withIds.flatMap((event, index) =>
+  const outbox = withIds.flatMap((event, index) =>
     [
-      ...(events[index]?.outbox ?? []),
+      ...(append.events[index]?.outbox ?? []),
       ...outboxRules.flatMap((rule) => rule(event, sessionId)),
     ].map((message) => ({
       aggregate_type: message.aggregateType,
@@ -88,54 +177,69 @@ export async function appendEvents(
       payload: message.payload ?? {},
     })),
   );
-  const notifyAfterCommit = notifier !== undefined && !inTransaction;
-  const { fence } = options;
-  const parameters = [
-    sessionId,
-    options.expectedSeq ?? null,
-    JSON.stringify(withIds),
-    JSON.stringify(outboxRows),
-    !notifyAfterCommit,
-    ...(fence ? [fence.lane, fence.owner, fence.epoch] : []),
-  ];
-  const sql = fence ? FENCED_APPEND_SQL : APPEND_SQL;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const result = await callAppend(database, sql, parameters, inTransaction);
-      if (result.length === 0) return explainRefusal(database, sessionId, options.expectedSeq);
-      const appended = result.map(toSessionEvent);
-      const lastSeq = appended[appended.length - 1]!.seq;
-      if (notifyAfterCommit) notifier?.announce(sessionId, lastSeq);
-      return { success: true, events: appended, lastSeq };
-    } catch (error) {
-      if (fence && isLaneFenceRefused(error))
-        throw new AppendFencedError(sessionId, fence, { cause: error });
-      if (isForeignKeyViolation(error))
-        return explainRefusal(database, sessionId, options.expectedSeq);
-      if (!isUniqueViolation(error)) throw error;
-      // Another append took the seq first. With an expected seq that is the caller's conflict; without, try again.
-      if (options.expectedSeq !== undefined || attempt >= MAX_RACE_RETRIES)
-        return explainRefusal(database, sessionId, options.expectedSeq);
-    }
-  }
+  const { expectedSeq, fence } = append.options ?? {};
+  return {
+    events: withIds,
+    outbox,
+    ...(expectedSeq === undefined ? {} : { expected_seq: expectedSeq }),
+    ...(fence === undefined ? {} : { fence }),
+  };
 }
 
-const APPEND_SQL =
-  'select * from forja_append_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb, $5::boolean) order by seq';
-/** The same append behind the lane's fence, in the same statement (migration 0012). */
-const FENCED_APPEND_SQL =
-  'select * from forja_append_fenced_events($1::uuid, $2::integer, $3::jsonb, $4::jsonb, $5::boolean, $6::text, $7::uuid, $8::bigint) order by seq';
+/** A row of `forja_append_event_batch`: an appended event of one append, or that append's refusal. */
+type BatchRow = Partial<SessionEventRow> & {
+  append_index: number;
+  refusal: 'fenced' | 'conflict' | null;
+  last_seq: number;
+};
+
+async function resultOf(
+  database: Queryable,
+  sessionId: string,
+  append: PendingAppend,
+  rows: readonly BatchRow[],
+): Promise<BatchResult> {
+  const first = rows[0];
+  const { expectedSeq, fence } = append.options ?? {};
+  // No row at all: the session does not exist.
+  if (first === undefined)
+    return { outcome: await explainRefusal(database, sessionId, expectedSeq) };
+  if (first.refusal === 'fenced' && fence)
+    return { error: new AppendFencedError(sessionId, fence) };
+  if (first.refusal === 'conflict' && expectedSeq !== undefined)
+    return { outcome: conflict(sessionId, expectedSeq, first.last_seq) };
+  const events = rows
+    .filter((row): row is BatchRow & SessionEventRow => row.id !== null && row.id !== undefined)
+    .map(toSessionEvent);
+  return { outcome: { success: true, events, lastSeq: first.last_seq } };
+}
+
+async function refusedAll(
+  database: Queryable,
+  sessionId: string,
+  appends: readonly PendingAppend[],
+): Promise<BatchResult[]> {
+  const results: BatchResult[] = [];
+  for (const append of appends)
+    results.push({
+      outcome: await explainRefusal(database, sessionId, append.options?.expectedSeq),
+    });
+  return results;
+}
+
+const BATCH_SQL =
+  'select * from forja_append_event_batch($1::uuid, $2::jsonb, $3::boolean) order by append_index, seq';
 
 async function callAppend(
   database: Queryable,
   sql: string,
   parameters: unknown[],
   inTransaction: boolean,
-): Promise<SessionEventRow[]> {
-  if (!inTransaction) return (await database.query<SessionEventRow>(sql, parameters)).rows;
+): Promise<BatchRow[]> {
+  if (!inTransaction) return (await database.query<BatchRow>(sql, parameters)).rows;
   await database.query('savepoint forja_append');
   try {
-    const rows = (await database.query<SessionEventRow>(sql, parameters)).rows;
+    const rows = (await database.query<BatchRow>(sql, parameters)).rows;
     await database.query('release savepoint forja_append');
     return rows;
   } catch (error) {
@@ -162,6 +266,10 @@ async function explainRefusal(
   }
   if (expectedSeq === undefined || expectedSeq === actualSeq)
     return { success: true, events: [], lastSeq: actualSeq };
+  return conflict(sessionId, expectedSeq, actualSeq);
+}
+
+function conflict(sessionId: string, expectedSeq: number, actualSeq: number): AppendOutcome {
   return {
     success: false,
     error: {

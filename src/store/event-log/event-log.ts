@@ -1,5 +1,12 @@
 import type { Database, Queryable } from '../database.ts';
-import { appendEvents, type AppendOptions, type OutboxRule } from './append-events.ts';
+import {
+  appendBatch,
+  appendEvents,
+  type AppendOptions,
+  type BatchResult,
+  type OutboxRule,
+  type PendingAppend,
+} from './append-events.ts';
 import type { AppendOutcome } from './append-outcome.ts';
 import { createCommitNotifier } from './commit-notifier.ts';
 import { readEvents, type ReadOptions } from './read-events.ts';
@@ -22,12 +29,20 @@ export interface EventLog {
   read(sessionId: string, options?: ReadOptions): Promise<SessionEvent[]>;
 }
 
+/** The most appends one batch takes; the rest wait for the next. */
+const MAX_BATCH_APPENDS = 100;
+
+interface WaitingAppend extends PendingAppend {
+  settle(result: BatchResult): void;
+}
+
 /**
- * The event log over a database. On the PostgreSQL server, appends of this process to one session run one after
- * the other, in the order they were asked (a queue per session): they would otherwise race for the same seq and
- * all but one retry. (PGlite runs one statement at a time: its appends never race.)
- * Appends to different sessions run side by side. On the PostgreSQL server an append's NOTIFY is sent after
- * its commit, with those of the appends that committed meanwhile (ADR 0180); on PGlite, one connection and no
+ * The event log over a database. Appends of this process to one session run in the order they were asked (a
+ * queue per session): on the server they would otherwise race for the same seq and all but one retry. The
+ * queue commits in groups (ADR 0248): an append to a session with none under way goes at once; those asked
+ * meanwhile wait, and go together in one call, one transaction, when it is done — each with its own outcome.
+ * Appends to different sessions run side by side. On the PostgreSQL server a batch's NOTIFY is sent after its
+ * commit, with those of the appends that committed meanwhile (ADR 0180); on PGlite, one connection and no
  * lock to wait for, the append function sends it inside the transaction.
  */
 export function createEventLog(
@@ -35,24 +50,33 @@ export function createEventLog(
   outboxRules: readonly OutboxRule[] = [],
 ): EventLog {
   const notifier = database.kind === 'postgres' ? createCommitNotifier(database) : undefined;
-  const queues = new Map<string, Promise<unknown>>();
-  const inSessionOrder = <T>(sessionId: string, work: () => Promise<T>): Promise<T> => {
-    // PGlite runs one statement at a time on its one connection: its appends never race, nothing to queue.
-    if (database.kind !== 'postgres') return work();
-    const previous = queues.get(sessionId);
-    const next = previous ? previous.then(work, work) : work();
-    const tail = next.catch(() => undefined);
-    queues.set(sessionId, tail);
-    void tail.then(() => {
-      if (queues.get(sessionId) === tail) queues.delete(sessionId);
-    });
-    return next;
+  const queues = new Map<string, WaitingAppend[]>();
+  const drain = async (sessionId: string, queue: WaitingAppend[]) => {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH_APPENDS);
+      const results = await appendBatch(
+        database,
+        sessionId,
+        batch,
+        outboxRules,
+        false,
+        notifier,
+      ).catch((error: unknown) => batch.map((): BatchResult => ({ error })));
+      batch.forEach((append, index) => append.settle(results[index]!));
+    }
+    queues.delete(sessionId);
   };
   return {
     append: (sessionId, events, options) =>
-      inSessionOrder(sessionId, () =>
-        appendEvents(database, sessionId, events, options, outboxRules, false, notifier),
-      ),
+      new Promise<AppendOutcome>((resolve, reject) => {
+        const settle = (result: BatchResult) =>
+          'error' in result ? reject(result.error) : resolve(result.outcome);
+        const queue = queues.get(sessionId);
+        if (queue !== undefined) return void queue.push({ events, options, settle });
+        const started = [{ events, options, settle }];
+        queues.set(sessionId, started);
+        void drain(sessionId, started);
+      }),
     appendWithin: (transaction, sessionId, events, options) =>
       appendEvents(transaction, sessionId, events, options, outboxRules, true),
     read: (sessionId, options) => readEvents(database, sessionId, options),

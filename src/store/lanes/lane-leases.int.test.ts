@@ -205,7 +205,7 @@ describe.each(testDatabaseEngines())('lane leases on $name', (engine) => {
       await leases.close();
     });
 
-    it('queues fenced appends to one session like any other: 30 at once are 30 statements, no transaction, notified after the commit on a server', async () => {
+    it('queues fenced appends to one session like any other: 30 at once are 2 statements, no transaction, notified after the commit on a server', async () => {
       const project = await createProject(database, { name: 'Padaria' });
       const { id: session } = await createSession(database, { projectId: project.id });
       const recorded = recording(database);
@@ -228,18 +228,80 @@ describe.each(testDatabaseEngines())('lane leases on $name', (engine) => {
       expect(outcomes.map((outcome) => outcome.success && outcome.lastSeq)).toEqual(
         Array.from({ length: 30 }, (_, index) => index + 2),
       );
-      // One fenced statement per append (none retried, none in a transaction of its own) ...
-      expect(recorded.appends).toHaveLength(30);
-      expect(
-        recorded.appends.every((call) => call.sql.includes('forja_append_fenced_events')),
-      ).toBe(true);
+      // The first alone, the 29 asked meanwhile in one batch (none retried, none in a transaction of its own),
+      // every append carrying its fence ...
+      expect(recorded.appends).toHaveLength(2);
+      const entries = recorded.appends.flatMap(
+        (call) => JSON.parse(call.params[1] as string) as Array<{ fence?: unknown }>,
+      );
+      expect(entries).toHaveLength(30);
+      expect(entries.every((entry) => entry.fence !== undefined)).toBe(true);
       expect(recorded.transactions()).toBe(0);
       // ... which, on a server, leaves the NOTIFY to the notifier after the commit (ADR 0180).
-      expect(recorded.appends.map((call) => call.params[4])).toEqual(
-        Array.from({ length: 30 }, () => engine.name !== 'postgres'),
-      );
+      expect(recorded.appends.map((call) => call.params[2])).toEqual([
+        engine.name !== 'postgres',
+        engine.name !== 'postgres',
+      ]);
       await until(async () => heard.includes(`${session}:31`));
       await unlisten();
+      await leases.close();
+    });
+
+    it('gives each append of a batch its own outcome: a lost fence and a stale expected seq fail alone, nothing of them written', async () => {
+      const project = await createProject(database, { name: 'Padaria' });
+      const { id: session } = await createSession(database, { projectId: project.id });
+      const recorded = recording(database);
+      const leases = createPostgresLaneLeases(database, {
+        owner: await liveProcess(database),
+        leaseMs: 30_000,
+      });
+      const eventLog = createEventLog(recorded.database);
+      const log = fenceAppends(eventLog, leases);
+      const step = (n: number) => ({
+        type: 'test.step',
+        actor: 'dev:m',
+        payload: { n },
+        outbox: [{ aggregateType: 'test_batch', aggregateId: session, payload: { n } }],
+      });
+      const lost = await leases.hold(session, 'dev:a', async () => leases.current(session)!);
+      const stale = { lane: lost.lane, owner: lost.owner, epoch: lost.epoch };
+      const outcomes = await leases.hold(session, 'dev:b', () =>
+        Promise.allSettled([
+          log.append(session, [step(1)]),
+          log.append(session, [step(2)]),
+          eventLog.append(session, [step(3)], { fence: stale }),
+          log.append(session, [step(4)], { expectedSeq: 1 }),
+          eventLog.append(session, [step(5)]),
+          log.append(session, [step(6), step(7)], { expectedSeq: 4 }),
+        ]),
+      );
+      expect(recorded.appends).toHaveLength(2);
+      const [one, two, fenced, conflict, plain, current] = outcomes;
+      expect(one).toMatchObject({ status: 'fulfilled', value: { success: true, lastSeq: 2 } });
+      expect(two).toMatchObject({ status: 'fulfilled', value: { success: true, lastSeq: 3 } });
+      expect(fenced.status === 'rejected' && fenced.reason).toBeInstanceOf(AppendFencedError);
+      expect(conflict).toMatchObject({
+        status: 'fulfilled',
+        value: { success: false, error: { kind: 'expected_seq_conflict', actualSeq: 3 } },
+      });
+      expect(plain).toMatchObject({ status: 'fulfilled', value: { success: true, lastSeq: 4 } });
+      expect(current).toMatchObject({ status: 'fulfilled', value: { success: true, lastSeq: 6 } });
+      const steps = await database.query<{ seq: number; n: number }>(
+        `select seq, (payload->>'n')::int as n from session_events where session_id = $1 and type = 'test.step' order by seq`,
+        [session],
+      );
+      expect(steps.rows).toEqual([
+        { seq: 2, n: 1 },
+        { seq: 3, n: 2 },
+        { seq: 4, n: 5 },
+        { seq: 5, n: 6 },
+        { seq: 6, n: 7 },
+      ]);
+      const outbox = await database.query<{ n: number }>(
+        `select (payload->>'n')::int as n from outbox where aggregate_id = $1 order by id`,
+        [session],
+      );
+      expect(outbox.rows.map((row) => row.n)).toEqual([1, 2, 5, 6, 7]);
       await leases.close();
     });
   });

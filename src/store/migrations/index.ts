@@ -10,6 +10,7 @@ import { interruptedCalls } from './0009-interrupted-calls.ts';
 import { appendNotifyAfterCommit } from './0010-append-notify-after-commit.ts';
 import { laneLeases } from './0011-lane-leases.ts';
 import { fencedAppend } from './0012-fenced-append.ts';
+import { appendEventBatch } from './0013-append-event-batch.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   appendNotifyAfterCommit,
   laneLeases,
   fencedAppend,
+  appendEventBatch,
 ];

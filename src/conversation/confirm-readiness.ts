@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
-import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
-import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
+import {
+  historyToMessages,
+  buildSystemPrompt,
+  type PromptSources,
+  consolidationTask,
+  type SessionView,
+} from '../agents/index.ts';
 import {
   BRIEF_RECEIVER,
   briefRound,
@@ -11,7 +15,6 @@ import {
   turnInProgress,
   SESSION_EVENTS,
 } from '../domain/conversation/index.ts';
-import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, rejectionsOf, type Handoff } from '../domain/handoffs/index.ts';
 import {

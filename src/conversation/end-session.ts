@@ -1,4 +1,4 @@
-import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
+import type { SessionEndCompanion } from '../agents/index.ts';
 import {
   MEMORY_EVENTS,
   classifySessionEnd,

@@ -1,4 +1,4 @@
-import type { SessionView } from '../agents/runtime/session-view.ts';
+import type { SessionView } from '../agents/index.ts';
 import { AppendConflictError } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';

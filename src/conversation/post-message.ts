@@ -2,7 +2,7 @@ import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
 import type { SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { sessionProjectId } from '../agents/runtime/session-view.ts';
+import { sessionProjectId } from '../agents/index.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
 

@@ -1,4 +1,4 @@
-import type { SessionView } from '../agents/runtime/session-view.ts';
+import type { SessionView } from '../agents/index.ts';
 import { decide, type ConversationCommand } from '../domain/conversation/index.ts';
 import {
   appendedOrThrow,

@@ -66,6 +66,12 @@ const surfaces = {
 
 const testCode = '(\\.test\\.ts$|/testing/|/test-support/|/__fixtures__/)';
 
+/** Areas other folders reach only through their public `index.ts` (what the rest of Forja may use of them). */
+const publicIndexes = {
+  agents: '^src/agents/index\\.ts$',
+  conversation: '^src/conversation/index\\.ts$',
+};
+
 const patternOf = (name) => areas[name] ?? surfaces[name];
 
 function allowedPattern(area) {
@@ -90,10 +96,19 @@ const typeOnlyRules = Object.entries(mayImportTypesOf).map(([area, names]) => ({
   to: { path: names.map(patternOf).join('|'), dependencyTypesNot: ['type-only'] },
 }));
 
+const publicIndexRules = Object.entries(publicIndexes).map(([area, index]) => ({
+  name: `${area}-only-through-its-index`,
+  comment: `other folders import ${area} only through src/${area}/index.ts (docs/architecture.md)`,
+  severity: 'error',
+  from: { path: '^(src|bin)/', pathNot: `${areas[area]}|${testCode}` },
+  to: { path: areas[area], pathNot: index },
+}));
+
 module.exports = {
   forbidden: [
     ...layerRules,
     ...typeOnlyRules,
+    ...publicIndexRules,
     {
       name: 'domain-has-no-io',
       comment:

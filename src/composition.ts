@@ -1,28 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { createAgentCatalog } from './agents/agent-catalog.ts';
 import {
+  createAgentCatalog,
   rosterProblems,
   type AgentDefinition,
   type RosterDependencies,
-} from './agents/agent-definition.ts';
-import type { TriageRequest } from './agents/companions/companion-dependencies.ts';
-import type { SessionEndCompanion } from './agents/companions/session-end-companion.ts';
-import { AGENT_ROSTER, identityFrom } from './agents/roster.ts';
-import type { LoopAgent } from './agents/runtime/tool-loop.ts';
+  type TriageRequest,
+  type SessionEndCompanion,
+  AGENT_ROSTER,
+  identityFrom,
+  type LoopAgent,
+  createContextManager,
+  INLINE_SUMMARY_INSTRUCTION,
+  createLiveTurns,
+  type LiveTurns,
+  shareLiveTurns,
+} from './agents/index.ts';
 import {
   createConversationService,
   type ConversationService,
-} from './conversation/conversation-service.ts';
-import { createTurnSlots } from './conversation/turn-slots.ts';
-import { createTurnStops } from './conversation/turn-stops.ts';
-import { createSessionQueue } from './conversation/session-queue.ts';
-import { createSessionViews } from './conversation/session-views.ts';
-import { createContextManager } from './agents/runtime/context-manager/create-context-manager.ts';
-import { INLINE_SUMMARY_INSTRUCTION } from './agents/runtime/context-manager/summarize-history.ts';
-import { createLiveTurns, type LiveTurns } from './agents/runtime/live-turns.ts';
-import { shareLiveTurns } from './agents/runtime/shared-live-turns.ts';
+  createTurnSlots,
+  createTurnStops,
+  createSessionQueue,
+  createSessionViews,
+} from './conversation/index.ts';
 import type { ForjaConfig } from './config/config.ts';
 import { FORJA_VERSION } from './config/version.ts';
 import {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { MODULE_NAME_PATTERN } from '../domain/architecture/index.ts';
-import { AGENT_ROSTER, AGENT_SLUGS, identityFrom, isAgentSlug } from '../agents/roster.ts';
+import { AGENT_ROSTER, AGENT_SLUGS, identityFrom, isAgentSlug } from '../agents/index.ts';
 import {
   LAYER_NAMES,
   TOKENIZER_NAMES,

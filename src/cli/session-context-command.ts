@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { formatContextReport } from '../agents/runtime/context-manager/format-context-report.ts';
+import { formatContextReport } from '../agents/index.ts';
 import { createForja } from '../composition.ts';
 import type { ForjaConfig } from '../config/config.ts';
 import { readContextWindowSettings } from '../harness/index.ts';

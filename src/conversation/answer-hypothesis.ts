@@ -6,8 +6,7 @@ import {
 import type { SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
-import { SESSION_LANE } from './session-queue.ts';
+import { handleCommand } from './session-command.ts';
 
 /**
  * `POST /api/hypotheses/:id/accept|dismiss`: the person's answer to a Psicólogo hypothesis, appended to the
@@ -26,8 +25,9 @@ export async function answerHypothesis(
   const sessionId = found.rows[0]?.session_id;
   if (sessionId === undefined)
     return refusal(404, 'not_found', `No hypothesis with id ${hypothesisId}.`);
-  return dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(dependencies, sessionId, 'the answer to the hypothesis', async (view) => {
+  const handled = await handleCommand(dependencies, sessionId, {
+    what: 'the answer to the hypothesis',
+    decide: (view) => {
       const decision = decideHypothesisAnswer(view.events, hypothesisId, answer, actor);
       if (!decision.ok)
         return refusal(
@@ -35,13 +35,10 @@ export async function answerHypothesis(
           decision.problem,
           decision.reason,
         );
-      const appended = appendedOrStale(
-        await dependencies.eventLog.append(sessionId, [decision.event], {
-          expectedSeq: view.state.last_seq,
-        }),
-      );
-      await dependencies.views.load(sessionId);
-      return { ok: true as const, event: appended.events[0]! };
-    }),
-  );
+      return { ok: true, events: [decision.event], value: undefined };
+    },
+  });
+  if (!handled.ok) return handled;
+  await dependencies.views.load(sessionId);
+  return { ok: true, event: handled.events[0]! };
 }

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { historyToMessages } from '../agents/runtime/history-to-messages.ts';
-import { buildSystemPrompt, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
-import { consolidationTask } from '../agents/criativo/criativo-kickoff.ts';
+import {
+  historyToMessages,
+  buildSystemPrompt,
+  type PromptSources,
+  consolidationTask,
+  type SessionView,
+} from '../agents/index.ts';
 import {
   BRIEF_RECEIVER,
   briefRound,
@@ -11,10 +15,10 @@ import {
   turnInProgress,
   SESSION_EVENTS,
 } from '../domain/conversation/index.ts';
-import type { SessionView } from '../agents/runtime/session-view.ts';
 import type { GatewayTurnRequest } from '../gateway/index.ts';
 import { offerHandoff, rejectionsOf, type Handoff } from '../domain/handoffs/index.ts';
 import {
+  appendedOrThrow,
   findSession,
   insertHandoff,
   type NewSessionEvent,
@@ -22,7 +26,7 @@ import {
 } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
+import { retryOnStaleView } from './expected-version.ts';
 import { parseBriefJson } from './parse-brief-json.ts';
 import { inLane } from './run-agent-turn.ts';
 
@@ -74,7 +78,7 @@ export async function confirmReadiness(
       if ('status' in checked) return checked;
       // With the expected version: another lane appending meanwhile makes readiness be decided again.
       if (checked.confirmed)
-        appendedOrStale(
+        appendedOrThrow(
           await dependencies.eventLog.append(sessionId, checked.confirmed, {
             expectedSeq: view.state.last_seq,
           }),
@@ -200,7 +204,7 @@ async function consolidate(
       });
       const events = await dependencies.database.transaction(async (transaction) => {
         await insertHandoff(transaction, offered.handoff);
-        return appendedOrStale(
+        return appendedOrThrow(
           await dependencies.eventLog.appendWithin(
             transaction,
             sessionId,

@@ -1,4 +1,4 @@
-import { sessionEndedSeq } from '../agents/runtime/session-view.ts';
+import { sessionEndedSeq } from '../agents/index.ts';
 import {
   canRegenerate,
   canRetry,

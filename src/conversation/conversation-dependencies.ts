@@ -1,11 +1,8 @@
 import type { Logger } from 'pino';
-import type { ContextManager } from '../agents/runtime/context-manager/create-context-manager.ts';
-import type { LiveTurns } from '../agents/runtime/live-turns.ts';
-import type { SessionView } from '../agents/runtime/session-view.ts';
+import type { ContextManager, LiveTurns, SessionView, AgentCatalog } from '../agents/index.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog, LaneLeases, SessionEvent } from '../store/index.ts';
-import type { AgentCatalog } from '../agents/agent-catalog.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
 import type { TurnStops } from './turn-stops.ts';

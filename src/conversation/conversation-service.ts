@@ -1,5 +1,4 @@
-import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
-import type { PromptSources } from '../agents/runtime/build-system-prompt.ts';
+import type { SessionEndCompanion, PromptSources } from '../agents/index.ts';
 import type { HandoffCommand } from '../domain/handoffs/index.ts';
 import type { HypothesisAnswer } from '../memory/index.ts';
 import { answerHypothesis } from './answer-hypothesis.ts';

@@ -1,6 +1,9 @@
-import type { ContextReport } from '../agents/runtime/context-manager/create-context-manager.ts';
-import { lastAssemblyOf, type PromptSources } from '../agents/runtime/build-system-prompt.ts';
-import { toToolDefinitions } from '../agents/runtime/tool-definitions.ts';
+import {
+  type ContextReport,
+  lastAssemblyOf,
+  type PromptSources,
+  toToolDefinitions,
+} from '../agents/index.ts';
 import {
   refusal,
   type ConversationDependencies,

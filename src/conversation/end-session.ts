@@ -1,4 +1,4 @@
-import type { SessionEndCompanion } from '../agents/companions/session-end-companion.ts';
+import type { SessionEndCompanion } from '../agents/index.ts';
 import {
   MEMORY_EVENTS,
   classifySessionEnd,
@@ -9,8 +9,8 @@ import { MEMORY_EVENT_TYPES } from '../memory/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
 import { runSessionHooks } from './run-session-hooks.ts';
+import { handleCommand } from './session-command.ts';
 import { SESSION_LANE } from './session-queue.ts';
 
 export interface EndedSession {
@@ -34,33 +34,32 @@ export async function endSession(
 ): Promise<EndedSession | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const ended = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(
-      dependencies,
-      sessionId,
-      'ending the session',
-      async (view): Promise<EndedSession | Refusal> => {
-        const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
-        if (earlier !== undefined)
-          return refusal(
-            409,
-            'already_ended',
-            `Session ${sessionId} already ended (event #${earlier.seq}).`,
-          );
-        const reason = classifySessionEnd(view.events);
-        const appended = appendedOrStale(
-          await dependencies.eventLog.append(
-            sessionId,
-            [MEMORY_EVENTS.sessionEnded.create(actor, { v: 1, reason })],
-            { expectedSeq: view.state.last_seq },
-          ),
+  const handled = await handleCommand(dependencies, sessionId, {
+    what: 'ending the session',
+    decide: (view) => {
+      const earlier = view.events.find((event) => event.type === MEMORY_EVENT_TYPES.sessionEnded);
+      if (earlier !== undefined)
+        return refusal(
+          409,
+          'already_ended',
+          `Session ${sessionId} already ended (event #${earlier.seq}).`,
         );
-        await dependencies.views.load(sessionId);
-        return { ok: true, event: appended.events[0]!, reason, companions: [] };
-      },
-    ),
-  );
-  if (!ended.ok) return ended;
+      const reason = classifySessionEnd(view.events);
+      return {
+        ok: true,
+        events: [MEMORY_EVENTS.sessionEnded.create(actor, { v: 1, reason })],
+        value: reason,
+      };
+    },
+  });
+  if (!handled.ok) return handled;
+  await dependencies.views.load(sessionId);
+  const ended: EndedSession = {
+    ok: true,
+    event: handled.events[0]!,
+    reason: handled.value,
+    companions: [],
+  };
   await runSessionHooks(dependencies, 'session_end', {
     session_id: sessionId,
     project_id: session.project_id,

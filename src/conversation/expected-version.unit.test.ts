@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
-import {
-  appendedOrStale,
-  retryOnStaleView,
-  STALE_VIEW_ATTEMPTS,
-  StaleViewError,
-} from './expected-version.ts';
+import { AppendConflictError, appendedOrThrow } from '../store/index.ts';
+import { retryOnStaleView, STALE_VIEW_ATTEMPTS } from './expected-version.ts';
+
+const conflict = (message: string) =>
+  new AppendConflictError({
+    kind: 'expected_seq_conflict',
+    sessionId: 's',
+    expectedSeq: 1,
+    actualSeq: 2,
+    message,
+  });
 
 /** Only `views.load` is used: each load is a newer view (the seq a lane moved the session to). */
 function dependenciesWithMovingSession() {
@@ -28,7 +33,7 @@ describe('a session-wide operation with an expected version', () => {
       async (view) => {
         seen.push(view.state.last_seq);
         if (seen.length < 3)
-          throw new StaleViewError(
+          throw conflict(
             `Session s is at seq ${view.state.last_seq + 1}, not the expected ${view.state.last_seq}`,
           );
         return { ok: true as const, decidedAt: view.state.last_seq };
@@ -42,7 +47,7 @@ describe('a session-wide operation with an expected version', () => {
   it('refuses with the reason after too many attempts, and lets other errors through', async () => {
     const { dependencies } = dependenciesWithMovingSession();
     const refused = await retryOnStaleView(dependencies, 's', 'accepting the handoff', async () => {
-      throw new StaleViewError('Session s moved on');
+      throw conflict('Session s moved on');
     });
     expect(refused).toEqual({
       ok: false,
@@ -55,14 +60,14 @@ describe('a session-wide operation with an expected version', () => {
     ).rejects.toThrow('disk full');
   });
 
-  it('turns an append outcome into its events, a conflict into StaleViewError, a missing session into an error', () => {
-    expect(appendedOrStale({ success: true, events: [], lastSeq: 3 })).toEqual({
+  it('turns an append outcome into its events, a conflict into AppendConflictError, a missing session into an error', () => {
+    expect(appendedOrThrow({ success: true, events: [], lastSeq: 3 })).toEqual({
       success: true,
       events: [],
       lastSeq: 3,
     });
     expect(() =>
-      appendedOrStale({
+      appendedOrThrow({
         success: false,
         error: {
           kind: 'expected_seq_conflict',
@@ -72,9 +77,9 @@ describe('a session-wide operation with an expected version', () => {
           message: 'moved',
         },
       }),
-    ).toThrow(StaleViewError);
+    ).toThrow(AppendConflictError);
     expect(() =>
-      appendedOrStale({
+      appendedOrThrow({
         success: false,
         error: { kind: 'session_not_found', sessionId: 's', message: 'No session' },
       }),

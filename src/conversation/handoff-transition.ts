@@ -7,8 +7,7 @@ import {
 import { lockHandoff, updateHandoffStatus } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
-import { SESSION_LANE } from './session-queue.ts';
+import { handleCommand } from './session-command.ts';
 
 /**
  * Moves a handoff on (`offered → accepted → completed`, `offered → rejected`): the row and its
@@ -26,41 +25,37 @@ export async function transitionHandoff(
   );
   const sessionId = found.rows[0]?.session_id;
   if (sessionId === undefined) return refusal(404, 'not_found', `No handoff with id ${handoffId}.`);
-  const result = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(dependencies, sessionId, `the handoff transition (${command.type})`, (view) =>
-      dependencies.database.transaction(async (transaction) => {
-        const handoff = await lockHandoff(transaction, handoffId);
-        if (handoff === null) return refusal(404, 'not_found', `No handoff with id ${handoffId}.`);
-        const moved = transition(handoff, command);
-        if (!moved.ok) return refusal(409, 'invalid_transition', moved.reason);
-        await updateHandoffStatus(transaction, moved.handoff);
-        const events = [moved.event];
-        if (command.type === 'accept') {
-          const afterAccept = foldEvents(view.state, [
-            {
-              ...moved.event,
-              id: 'pending',
-              session_id: sessionId,
-              seq: view.state.last_seq + 1,
-              created_at: new Date().toISOString(),
-            },
-          ]);
-          const activation = decide(
-            { type: 'ActivateAgent', agent: moved.handoff.to_agent, actor: 'system' },
-            afterAccept,
-          );
-          if (activation.ok) events.push(...activation.events);
-        }
-        // With the expected version: a lane that appended meanwhile rolls the row back with it, and we decide again.
-        appendedOrStale(
-          await dependencies.eventLog.appendWithin(transaction, sessionId, events, {
-            expectedSeq: view.state.last_seq,
-          }),
+  // In one transaction with the expected version: a lane that appended meanwhile rolls the row back with
+  // it, and the handler decides again.
+  const result = await handleCommand(dependencies, sessionId, {
+    what: `the handoff transition (${command.type})`,
+    transactional: true,
+    decide: async (view, transaction) => {
+      const handoff = await lockHandoff(transaction, handoffId);
+      if (handoff === null) return refusal(404, 'not_found', `No handoff with id ${handoffId}.`);
+      const moved = transition(handoff, command);
+      if (!moved.ok) return refusal(409, 'invalid_transition', moved.reason);
+      await updateHandoffStatus(transaction, moved.handoff);
+      const events = [moved.event];
+      if (command.type === 'accept') {
+        const afterAccept = foldEvents(view.state, [
+          {
+            ...moved.event,
+            id: 'pending',
+            session_id: sessionId,
+            seq: view.state.last_seq + 1,
+            created_at: new Date().toISOString(),
+          },
+        ]);
+        const activation = decide(
+          { type: 'ActivateAgent', agent: moved.handoff.to_agent, actor: 'system' },
+          afterAccept,
         );
-        return { ok: true as const, handoff: moved.handoff };
-      }),
-    ),
-  );
+        if (activation.ok) events.push(...activation.events);
+      }
+      return { ok: true, events, value: moved.handoff };
+    },
+  });
   await dependencies.views.load(sessionId);
-  return result;
+  return result.ok ? { ok: true, handoff: result.value } : result;
 }

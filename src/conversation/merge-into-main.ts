@@ -1,4 +1,4 @@
-import { mergeIntoMainDecision } from '../agents/dev/line-events.ts';
+import { mergeIntoMainDecision } from '../agents/index.ts';
 import { LINE_EVENTS, LineMergedIntoMainPayloadSchema } from '../domain/line/index.ts';
 import { PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { findSession } from '../store/index.ts';

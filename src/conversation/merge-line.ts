@@ -1,4 +1,4 @@
-import { lineModules } from '../agents/dev/line-events.ts';
+import { lineModules } from '../agents/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
 import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../store/index.ts';

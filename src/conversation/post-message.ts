@@ -2,7 +2,7 @@ import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
 import type { SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { sessionProjectId } from '../agents/runtime/session-view.ts';
+import { sessionProjectId } from '../agents/index.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
 
@@ -35,7 +35,9 @@ export async function postMessage(
   const addressee = to ?? respondingAgent(before.state, dependencies.catalog);
   const decision = decide({ type: 'PostMessage', text, to: addressee, actor }, before.state);
   if (!decision.ok) return refusal(409, decision.code ?? 'not_active', decision.reason);
-  // No expected version: what was checked (the addressee is active) never stops being true.
+  // No expected version, and not through `handleCommand` (ADR 0250): the person's message is stored at once,
+  // never queued behind session-wide work nor retried while lanes append; what was checked (the addressee is
+  // active) never stops being true.
   const appended = await dependencies.eventLog.append(sessionId, decision.events);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);
   await dependencies.views.afterAppend(sessionId, appended.events);

@@ -2,10 +2,9 @@ import { decide, PERSON_ACTOR, SESSION_EVENTS } from '../domain/conversation/ind
 import { findSession } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
 import { unansweredMessage } from './pending-kickoffs.ts';
 import { continueTurn, inLane, startAndContinue, type TurnResult } from './run-agent-turn.ts';
-import { SESSION_LANE } from './session-queue.ts';
+import { handleCommand } from './session-command.ts';
 
 export interface ActionResolution {
   ok: true;
@@ -33,8 +32,9 @@ export async function resolveAction(
   if (sessionId === undefined)
     return refusal(404, 'not_found', `No proposed action with id ${actionId}.`);
   const session = (await findSession(dependencies.database, sessionId))!;
-  const resolved = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(dependencies, sessionId, `the answer to action ${actionId}`, async (view) => {
+  const handled = await handleCommand(dependencies, sessionId, {
+    what: `the answer to action ${actionId}`,
+    decide: (view) => {
       const action = view.state.pending_actions.find((pending) => pending.action_id === actionId);
       const command = answer.approve
         ? ({ type: 'ApproveAction', action_id: actionId, actor } as const)
@@ -70,13 +70,11 @@ export async function resolveAction(
           }),
         );
       }
-      appendedOrStale(
-        await dependencies.eventLog.append(sessionId, events, { expectedSeq: view.state.last_seq }),
-      );
-      return { ok: true as const, agent: action.agent };
-    }),
-  );
-  if (!resolved.ok) return resolved;
+      return { ok: true, events, value: action.agent };
+    },
+  });
+  if (!handled.ok) return handled;
+  const resolved = { agent: handled.value };
   const turn = inLane(dependencies, sessionId, resolved.agent, 'line', async () => {
     const result = await continueTurn(dependencies, sessionId, session.project_id, resolved.agent);
     const view = await dependencies.views.load(sessionId);

@@ -1,5 +1,5 @@
 import { activeAgent, type ConversationState } from '../domain/conversation/index.ts';
-import type { AgentCatalog } from '../agents/agent-catalog.ts';
+import type { AgentCatalog } from '../agents/index.ts';
 
 /**
  * The session's current addressee, for a message that names none: the agent the person last wrote to, unless

@@ -1,4 +1,4 @@
-import { devBlocks } from '../agents/dev/dev-blocks.ts';
+import { devBlocks } from '../agents/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';

@@ -1,6 +1,10 @@
 import { DEV_EVENT_TYPES } from '../domain/line/index.ts';
-import { viewAfterAppend, type SessionView } from '../agents/runtime/session-view.ts';
-import { runToolLoop, type LoopResult } from '../agents/runtime/tool-loop.ts';
+import {
+  viewAfterAppend,
+  type SessionView,
+  runToolLoop,
+  type LoopResult,
+} from '../agents/index.ts';
 import {
   decide,
   stopRequestedBy,

@@ -1,8 +1,4 @@
-import {
-  refreshSessionView,
-  viewAfterAppend,
-  type SessionView,
-} from '../agents/runtime/session-view.ts';
+import { refreshSessionView, viewAfterAppend, type SessionView } from '../agents/index.ts';
 import type { EventLog } from '../store/index.ts';
 import type { SessionViews } from './conversation-dependencies.ts';
 

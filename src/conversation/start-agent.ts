@@ -1,10 +1,9 @@
-import { decide, PERSON_ACTOR, writtenBeforeStart } from '../domain/conversation/index.ts';
+import { PERSON_ACTOR, writtenBeforeStart } from '../domain/conversation/index.ts';
 import { findSession, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { appendedOrStale, retryOnStaleView } from './expected-version.ts';
 import { runAgentTurn } from './run-agent-turn.ts';
-import { SESSION_LANE } from './session-queue.ts';
+import { handleConversationCommand } from './session-command.ts';
 
 /**
  * `POST /api/sessions/:id/agents/:slug/start`: the activation rule (an accepted handoff addressed to the
@@ -20,19 +19,14 @@ export async function startAgent(
 ): Promise<{ ok: true; event: SessionEvent } | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const outcome = await dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(dependencies, sessionId, `activating ${agent}`, async (view) => {
-      const decision = decide({ type: 'ActivateAgent', agent, actor }, view.state);
-      if (!decision.ok) return refusal(409, 'activation_refused', decision.reason);
-      const appended = appendedOrStale(
-        await dependencies.eventLog.append(sessionId, decision.events, {
-          expectedSeq: view.state.last_seq,
-        }),
-      );
-      return { ok: true as const, event: appended.events[0]! };
-    }),
+  const handled = await handleConversationCommand(
+    dependencies,
+    sessionId,
+    { type: 'ActivateAgent', agent, actor },
+    { what: `activating ${agent}`, code: 'activation_refused' },
   );
-  if (!outcome.ok) return outcome;
+  if (!handled.ok) return handled;
+  const outcome = { ok: true as const, event: handled.events[0]! };
   const view = await dependencies.views.load(sessionId);
   if (writtenBeforeStart(view.state, agent).length > 0)
     runAgentTurn(dependencies, {

@@ -1,4 +1,4 @@
-import { TurnStopRequest } from '../agents/runtime/turn-stop.ts';
+import { TurnStopRequest } from '../agents/index.ts';
 import { EVENT_TYPES } from '../domain/conversation/index.ts';
 import type { SessionEvent } from '../store/index.ts';
 

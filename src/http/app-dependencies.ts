@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.ts';
-import type { LiveTurns } from '../agents/runtime/live-turns.ts';
-import type { ConversationService } from '../conversation/conversation-service.ts';
+import type { LiveTurns } from '../agents/index.ts';
+import type { ConversationService } from '../conversation/index.ts';
 import type { ModelGateway, ModelHealth } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';

@@ -9,6 +9,11 @@ export type {
   ExpectedSeqConflict,
   SessionNotFound,
 } from './event-log/append-outcome.ts';
+export {
+  AppendConflictError,
+  appendedOrThrow,
+  isAppendConflict,
+} from './event-log/append-outcome.ts';
 export type { NewSessionEvent, OutboxMessage, SessionEvent } from './event-log/session-event.ts';
 export { DEFAULT_READ_LIMIT, readEvents, type ReadOptions } from './event-log/read-events.ts';
 export {

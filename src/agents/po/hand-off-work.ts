@@ -1,7 +1,9 @@
 import { decide, rehydrate, type ConversationState } from '../../domain/conversation/index.ts';
 import { offerHandoff, transitionHandoff, type Handoff } from '../../domain/handoffs/index.ts';
 import {
+  AppendConflictError,
   insertHandoff,
+  isAppendConflict,
   lockHandoff,
   updateHandoffStatus,
   type NewSessionEvent,
@@ -39,7 +41,7 @@ export async function handOffWork(
     try {
       return await attemptHandOff(dependencies, request, state);
     } catch (error) {
-      if (!(error instanceof StaleHandOff)) throw error;
+      if (!(error instanceof AppendConflictError)) throw error;
       last = error.message;
       state = rehydrate(await dependencies.eventLog.read(request.sessionId, { limit: 1_000_000 }));
     }
@@ -51,8 +53,6 @@ export async function handOffWork(
 }
 
 const HAND_OFF_ATTEMPTS = 25;
-
-class StaleHandOff extends Error {}
 
 async function attemptHandOff(
   dependencies: LineDependencies,
@@ -127,10 +127,9 @@ async function attemptHandOff(
       expectedSeq: state.last_seq,
     });
     // A concurrent append means our view is stale: roll back the rows with it (throwing is the rollback), decide again.
+    if (isAppendConflict(appended)) throw new AppendConflictError(appended.error);
     if (!appended.success)
-      throw appended.error.kind === 'expected_seq_conflict'
-        ? new StaleHandOff(appended.error.message)
-        : new Error(`handing off from ${from} failed: ${appended.error.message}`);
+      throw new Error(`handing off from ${from} failed: ${appended.error.message}`);
     return {
       ok: true as const,
       completed,

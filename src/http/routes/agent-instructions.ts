@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AGENT_SLUGS, isAgentSlug } from '../../agents/roster.ts';
+import { AGENT_SLUGS, isAgentSlug } from '../../agents/index.ts';
 import {
   type Database,
   findProject,

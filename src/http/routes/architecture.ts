@@ -1,8 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { devProgress } from '../../agents/dev/dev-progress.ts';
-import { sessionLine } from '../../agents/dev/session-line.ts';
-import type { Refusal } from '../../conversation/conversation-dependencies.ts';
+import { devProgress, sessionLine } from '../../agents/index.ts';
+import type { Refusal } from '../../conversation/index.ts';
 import {
   MODULE_NAME_PATTERN,
   deriveC4ContainerView,

@@ -5,7 +5,7 @@ import {
   HANDOFF_STATUSES,
   MAX_REJECTION_REASON_CHARACTERS,
 } from '../../domain/handoffs/index.ts';
-import type { Refusal } from '../../conversation/conversation-dependencies.ts';
+import type { Refusal } from '../../conversation/index.ts';
 import { findSession, listHandoffs } from '../../store/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Refusal } from '../../conversation/conversation-dependencies.ts';
+import type { Refusal } from '../../conversation/index.ts';
 import { SESSION_END_REASONS } from '../../domain/memory/index.ts';
 import { MAX_RAG_K, recordRagFeedback } from '../../memory/index.ts';
 import { findProject, findSession } from '../../store/index.ts';

@@ -264,6 +264,8 @@ function countingQueries(database: Database, background = true): CountedDatabase
     database: {
       ...database,
       ...counting(database),
+      // Before ADR 0245 a drain neither waited for a quiet connection nor gave way to waiting requests.
+      ...(background ? {} : { requestsWaiting: undefined }),
       transaction: (work, options) => {
         // A transaction belongs to the work of its first statement.
         const begin: Statement = { at: performance.now(), sql: 'begin', memory: false };

@@ -48,6 +48,11 @@ export interface Database extends Queryable {
     options?: TransactionOptions,
   ): Promise<T>;
   /**
+   * Whether requests other than background transactions' wait for the connection now (PGlite's worker thread
+   * only): a background transaction takes no further row then (ADR 0245).
+   */
+  requestsWaiting?(): boolean;
+  /**
    * Subscribes to a NOTIFY channel. Returns the function that unsubscribes. On the server the listening
    * connection can be lost (a restart, `pg_terminate_backend`): it is opened again with backoff, and `events`
    * hears of it; notifications sent meanwhile are missed, so a listener reads the log again on `restored`.

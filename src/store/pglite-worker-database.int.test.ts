@@ -111,6 +111,24 @@ describe('PGlite on a worker thread (ADR 0215)', () => {
     expect(order).toEqual(['foreground', 'background']);
   });
 
+  it('says a request waits for the connection while a background transaction holds it', async () => {
+    let outside!: Promise<unknown>;
+    const seen = await database.transaction(
+      async (tx) => {
+        await tx.query('select 1');
+        const before = database.requestsWaiting?.();
+        outside = database.query('select 1');
+        const during = database.requestsWaiting?.();
+        await tx.query('select 1');
+        return { before, during };
+      },
+      { background: true },
+    );
+    await outside;
+    expect(seen).toEqual({ before: false, during: true });
+    expect(database.requestsWaiting?.()).toBe(false);
+  });
+
   it('still runs a background transaction while other requests keep the connection busy', async () => {
     let done = false;
     const busy = (async () => {

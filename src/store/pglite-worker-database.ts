@@ -176,6 +176,7 @@ export async function openPgliteWorkerDatabase(
     description: describePglite(options),
     ...queryable(),
     dumpDataDirectory: async () => new Blob([await send<ArrayBuffer>({ op: 'dump' })]),
+    requestsWaiting: () => foreground > 0,
     transaction: async (work, transactionOptions) => {
       const tx = nextTransaction++;
       if (transactionOptions?.background === true) {

@@ -13,8 +13,9 @@ export interface DrainOptions {
   /** Delay before a failed row is tried again, by attempt number (1, 2, …). */
   retryDelayMs?: (attempts: number) => number;
   /**
-   * Takes no further row once the transaction has run this long: it commits, and the rest of the batch waits
-   * for the next cycle (`outOfTime` says so). On PGlite a transaction's queries run on the process's own
+   * Takes no further row once the transaction has run this long, or once other requests wait for the
+   * connection (`Database.requestsWaiting`): it commits, and the rest of the batch waits for the next cycle
+   * (`outOfTime` says so). On PGlite a transaction's queries run on the process's own
    * thread, so this bounds how long one drain holds the event loop (issue 19, ADR 0181).
    */
   timeBudgetMs?: number;
@@ -52,10 +53,12 @@ export async function drainOutbox(database: Database, options: DrainOptions): Pr
       ]);
       const report: DrainReport = { processed: 0, failed: 0, stopped: null };
       for (const [index, record] of batch.rows.entries()) {
+        // Out of time, or a request (a message's statement) waits for the one connection (ADR 0245).
         if (
           index > 0 &&
-          options.timeBudgetMs !== undefined &&
-          performance.now() - startedAt >= options.timeBudgetMs
+          ((options.timeBudgetMs !== undefined &&
+            performance.now() - startedAt >= options.timeBudgetMs) ||
+            database.requestsWaiting?.() === true)
         ) {
           report.outOfTime = true;
           break;

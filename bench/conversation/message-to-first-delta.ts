@@ -48,6 +48,14 @@ export async function run(): Promise<BenchReport> {
   try {
     const embedded = await openBenchPglite();
     rows.push(...(await measureEngine(embedded, mock.baseUrl)));
+    // The same, with the drains' transactions not marked background: as before ADR 0245.
+    const undeferred = await openBenchPglite();
+    rows.push(
+      ...(await measureEngine(undeferred, mock.baseUrl, {
+        engine: `${undeferred.engine}, drains not deferred (before ADR 0245)`,
+        background: false,
+      })),
+    );
     // PGlite on the main thread, as it ran before ADR 0215: what the worker thread costs (or saves).
     const inProcess = await openBenchPglite({ thread: 'main' });
     rows.push(...(await measureEngine(inProcess, mock.baseUrl)));
@@ -71,7 +79,12 @@ export async function run(): Promise<BenchReport> {
   return { name: 'message-to-first-delta', rows, notes };
 }
 
-async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<BenchReport['rows']> {
+async function measureEngine(
+  bench: BenchDatabase,
+  baseUrl: string,
+  variant: { engine?: string; background?: false } = {},
+): Promise<BenchReport['rows']> {
+  const engine = variant.engine ?? bench.engine;
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.error.message);
   const env = {
@@ -79,7 +92,7 @@ async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<Ben
     OPENAI_BASE_URL: baseUrl,
     OPENAI_API_KEY: 'bench',
   };
-  const counted = countingQueries(bench.database);
+  const counted = countingQueries(bench.database, variant.background !== false);
   const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
     env,
     database: counted.database,
@@ -113,19 +126,19 @@ async function measureEngine(bench: BenchDatabase, baseUrl: string): Promise<Ben
     await forja.close();
     await bench.dispose();
   }
-  if (lastTrace !== undefined) printTrace(bench.engine, lastTrace);
+  if (lastTrace !== undefined) printTrace(engine, lastTrace);
   const bareSummary = summarise(bare);
   const forjaSummary = summarise(throughForja);
   return [
     {
-      engine: bench.engine,
+      engine,
       path: 'bare client, same mock stream (baseline)',
       p50_ms: bareSummary.p50_ms,
       p99_ms: bareSummary.p99_ms,
       p50_vs_baseline: 1,
     },
     {
-      engine: bench.engine,
+      engine,
       path: 'POST message → first agent.delta on SSE',
       p50_ms: forjaSummary.p50_ms,
       p99_ms: forjaSummary.p99_ms,
@@ -229,7 +242,7 @@ let lastTrace: { statements: Statement[]; started: number; firstDeltaMs: number 
  * The same database, recording every statement sent through it (inside transactions too, with the
  * transaction's begin and commit: each is a round trip).
  */
-function countingQueries(database: Database): CountedDatabase {
+function countingQueries(database: Database, background = true): CountedDatabase {
   const statements: Statement[] = [];
   const record = (sql: string): Statement => {
     const text = sql.replace(/\s+/g, ' ').trim();
@@ -251,7 +264,9 @@ function countingQueries(database: Database): CountedDatabase {
     database: {
       ...database,
       ...counting(database),
-      transaction: (work) => {
+      // Before ADR 0245 a drain neither waited for a quiet connection nor gave way to waiting requests.
+      ...(background ? {} : { requestsWaiting: undefined }),
+      transaction: (work, options) => {
         // A transaction belongs to the work of its first statement.
         const begin: Statement = { at: performance.now(), sql: 'begin', memory: false };
         statements.push(begin);
@@ -261,7 +276,10 @@ function countingQueries(database: Database): CountedDatabase {
           first = false;
         };
         return database
-          .transaction((transaction) => work(counting(transaction, classify)))
+          .transaction(
+            (transaction) => work(counting(transaction, classify)),
+            background ? options : undefined,
+          )
           .finally(() =>
             statements.push({ at: performance.now(), sql: 'commit', memory: begin.memory }),
           );

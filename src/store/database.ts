@@ -25,6 +25,15 @@ export interface ListenEvents {
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
+export interface TransactionOptions {
+  /**
+   * Derived work that can wait (the memory workers' drains): on PGlite's worker thread it begins only once the
+   * one connection has been quiet for a moment, so a message's statements do not queue behind it (ADR 0245).
+   * The other engines ignore it.
+   */
+  background?: boolean;
+}
+
 export interface Database extends Queryable {
   readonly kind: DatabaseKind;
   /** A human description without secrets, for logs and `GET /api/health`. */
@@ -34,7 +43,15 @@ export interface Database extends Queryable {
    * On PGlite a transaction holds the only connection: inside `work`, use `transaction` only, never the
    * database itself, or the call waits for the transaction that is waiting for it.
    */
-  transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(
+    work: (transaction: Queryable) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T>;
+  /**
+   * Whether requests other than background transactions' wait for the connection now (PGlite's worker thread
+   * only): a background transaction takes no further row then (ADR 0245).
+   */
+  requestsWaiting?(): boolean;
   /**
    * Subscribes to a NOTIFY channel. Returns the function that unsubscribes. On the server the listening
    * connection can be lost (a restart, `pg_terminate_backend`): it is opened again with backoff, and `events`

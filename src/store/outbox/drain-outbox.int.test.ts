@@ -55,6 +55,23 @@ describe.each(testDatabaseEngines())('outbox drain on $name', (engine) => {
     });
   });
 
+  it('commits after the first row when other requests wait for the connection (ADR 0245)', async () => {
+    const mine = `t_${randomUUID()}`;
+    await enqueue(mine, 3);
+    const busy = { ...database, requestsWaiting: () => true };
+    const drain = {
+      aggregateTypes: [mine],
+      handle: async () => ({ outcome: 'processed' as const }),
+    };
+    expect(await drainOutbox(busy, drain)).toEqual({
+      processed: 1,
+      failed: 0,
+      stopped: null,
+      outOfTime: true,
+    });
+    expect(await pendingCount(mine)).toBe(2);
+  });
+
   it('processes pending rows of its aggregate types in id order and leaves other types alone', async () => {
     const mine = `t_${randomUUID()}`;
     const other = `t_${randomUUID()}`;

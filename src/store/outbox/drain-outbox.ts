@@ -13,8 +13,9 @@ export interface DrainOptions {
   /** Delay before a failed row is tried again, by attempt number (1, 2, …). */
   retryDelayMs?: (attempts: number) => number;
   /**
-   * Takes no further row once the transaction has run this long: it commits, and the rest of the batch waits
-   * for the next cycle (`outOfTime` says so). On PGlite a transaction's queries run on the process's own
+   * Takes no further row once the transaction has run this long, or once other requests wait for the
+   * connection (`Database.requestsWaiting`): it commits, and the rest of the batch waits for the next cycle
+   * (`outOfTime` says so). On PGlite a transaction's queries run on the process's own
    * thread, so this bounds how long one drain holds the event loop (issue 19, ADR 0181).
    */
   timeBudgetMs?: number;
@@ -42,47 +43,53 @@ export function defaultRetryDelayMs(attempts: number): number {
  * by the next cycle, so no committed row is ever skipped. Delivery is at least once.
  */
 export async function drainOutbox(database: Database, options: DrainOptions): Promise<DrainReport> {
-  return database.transaction(async (transaction) => {
-    const startedAt = performance.now();
-    const batch = await transaction.query<OutboxRowRecord>(SELECT_BATCH_SQL, [
-      options.aggregateTypes,
-      options.batchSize ?? DEFAULT_BATCH_SIZE,
-    ]);
-    const report: DrainReport = { processed: 0, failed: 0, stopped: null };
-    for (const [index, record] of batch.rows.entries()) {
-      if (
-        index > 0 &&
-        options.timeBudgetMs !== undefined &&
-        performance.now() - startedAt >= options.timeBudgetMs
-      ) {
-        report.outOfTime = true;
-        break;
-      }
-      const row = toOutboxRow(record);
-      await transaction.query('savepoint outbox_row');
-      try {
-        const result = await options.handle(row, transaction);
-        if (result.outcome === 'stop_cycle') {
-          await transaction.query('rollback to savepoint outbox_row');
-          report.stopped = { rowId: row.id, reason: result.reason };
+  // Derived work: on PGlite's worker thread it lets requests in flight go first (ADR 0245).
+  return database.transaction(
+    async (transaction) => {
+      const startedAt = performance.now();
+      const batch = await transaction.query<OutboxRowRecord>(SELECT_BATCH_SQL, [
+        options.aggregateTypes,
+        options.batchSize ?? DEFAULT_BATCH_SIZE,
+      ]);
+      const report: DrainReport = { processed: 0, failed: 0, stopped: null };
+      for (const [index, record] of batch.rows.entries()) {
+        // Out of time, or a request (a message's statement) waits for the one connection (ADR 0245).
+        if (
+          index > 0 &&
+          ((options.timeBudgetMs !== undefined &&
+            performance.now() - startedAt >= options.timeBudgetMs) ||
+            database.requestsWaiting?.() === true)
+        ) {
+          report.outOfTime = true;
           break;
         }
-        await transaction.query('update outbox set processed_at = now() where id = $1', [row.id]);
-        await transaction.query('release savepoint outbox_row');
-        report.processed += 1;
-      } catch (error) {
-        await transaction.query('rollback to savepoint outbox_row');
-        const delayMs = (options.retryDelayMs ?? defaultRetryDelayMs)(row.attempts + 1);
-        await transaction.query(
-          `update outbox set attempts = attempts + 1, last_error = $2,
+        const row = toOutboxRow(record);
+        await transaction.query('savepoint outbox_row');
+        try {
+          const result = await options.handle(row, transaction);
+          if (result.outcome === 'stop_cycle') {
+            await transaction.query('rollback to savepoint outbox_row');
+            report.stopped = { rowId: row.id, reason: result.reason };
+            break;
+          }
+          await transaction.query('update outbox set processed_at = now() where id = $1', [row.id]);
+          await transaction.query('release savepoint outbox_row');
+          report.processed += 1;
+        } catch (error) {
+          await transaction.query('rollback to savepoint outbox_row');
+          const delayMs = (options.retryDelayMs ?? defaultRetryDelayMs)(row.attempts + 1);
+          await transaction.query(
+            `update outbox set attempts = attempts + 1, last_error = $2,
              available_at = now() + make_interval(secs => $3::double precision / 1000) where id = $1`,
-          [row.id, describeError(error), delayMs],
-        );
-        report.failed += 1;
+            [row.id, describeError(error), delayMs],
+          );
+          report.failed += 1;
+        }
       }
-    }
-    return report;
-  });
+      return report;
+    },
+    { background: true },
+  );
 }
 
 interface OutboxRowRecord extends Omit<OutboxRow, 'created_at'> {

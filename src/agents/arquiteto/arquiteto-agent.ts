@@ -1,7 +1,7 @@
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
 import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
-import { renderBacklog, renderBrief, renderModuleMapSummary } from '../po/render-line-context.ts';
+import { renderBacklog, renderBrief, renderModuleMapSummary } from '../line/render-line-context.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
 import { answerBlockTool } from './answer-block-tool.ts';

@@ -1,5 +1,5 @@
 import type { ArchitectureDocs } from '../../workspace/index.ts';
-import type { LineDependencies } from '../po/line-dependencies.ts';
+import type { LineDependencies } from '../line/line-dependencies.ts';
 
 /** The Arquiteto also writes the current version of its artifacts to the project's docs/ folder. */
 export interface ArquitetoDependencies extends LineDependencies {

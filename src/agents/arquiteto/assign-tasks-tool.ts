@@ -5,7 +5,7 @@ import {
   artifactEvent,
 } from '../../domain/artifacts/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { pathText, refusalText, type ArgumentProblem } from '../po/tool-refusal.ts';
+import { pathText, refusalText, type ArgumentProblem } from '../line/tool-refusal.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { topologicalOrder } from '../../domain/architecture/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { handOffWork } from '../po/hand-off-work.ts';
+import { handOffWork } from '../line/hand-off-work.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 

@@ -1,6 +1,6 @@
 import { artifactEvent, ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import type { LineDependencies } from './line-dependencies.ts';
+import type { LineDependencies } from '../line/line-dependencies.ts';
 import {
   BacklogDeclarationSchema,
   validateBacklogDeclaration,

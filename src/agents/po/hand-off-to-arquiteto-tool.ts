@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentTool } from '../runtime/agent-tool.ts';
-import { handOffWork } from './hand-off-work.ts';
-import type { LineDependencies } from './line-dependencies.ts';
+import { handOffWork } from '../line/hand-off-work.ts';
+import type { LineDependencies } from '../line/line-dependencies.ts';
 import { BACKLOG_TYPES } from '../../domain/artifacts/index.ts';
 import { readProjectBacklog } from '../../store/index.ts';
 

@@ -3,14 +3,14 @@ import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { declareBacklogTool } from './declare-backlog-tool.ts';
 import { handOffToArquitetoTool } from './hand-off-to-arquiteto-tool.ts';
-import type { LineDependencies } from './line-dependencies.ts';
+import type { LineDependencies } from '../line/line-dependencies.ts';
 import { poTaskState } from './po-kickoff.ts';
 import {
   renderBacklog,
   renderBrief,
   renderBusinessRuleIds,
   renderModuleMapSummary,
-} from './render-line-context.ts';
+} from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const PO_MAX_ITERATIONS = 10;

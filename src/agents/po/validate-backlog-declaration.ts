@@ -9,7 +9,7 @@ import {
   TaskSchema,
 } from '../../domain/artifacts/index.ts';
 import type { ModuleMap } from '../../domain/architecture/index.ts';
-import { pathText, refusalText, type ArgumentProblem } from './tool-refusal.ts';
+import { pathText, refusalText, type ArgumentProblem } from '../line/tool-refusal.ts';
 
 /** The arguments of `declare_backlog`, as the model is shown them. */
 export const BacklogDeclarationSchema = z.strictObject({

@@ -206,7 +206,16 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
     ]);
     expect(failed.map((event) => event.type)).not.toContain('line.completed');
     expect(failed.map((event) => event.type)).not.toContain('turn.failed');
-    expect(failed.at(-1)).toMatchObject({
+    // The re-opened dev answered after the failure (other lanes' events, such as the merged module's handoff
+    // completing, may land after its answer).
+    const failedAt = failed.find((event) => event.type === 'module.merge_failed')!.seq;
+    const reopenedAnswer = failed.filter(
+      (event) =>
+        event.type === 'agent.response' &&
+        event.seq > failedAt &&
+        (event.payload as { agent?: string }).agent === 'dev:pedidos',
+    );
+    expect(reopenedAnswer.at(-1)).toMatchObject({
       type: 'agent.response',
       payload: { agent: 'dev:pedidos', text: expect.stringContaining('achou o TODO') },
     });

@@ -161,11 +161,8 @@ async function throughput({ engine, database }: BenchDatabase): Promise<BenchRep
   ];
 }
 
-async function lag(
-  { engine, database }: BenchDatabase,
-  intervalMs: number,
-  seconds: number,
-): Promise<BenchReport['rows'][number]> {
+/** What both lag cases start from: the event log, its sessions, and no graph backlog left over. */
+async function lagSetup(database: Database) {
   const eventLog = createEventLog(database, [graphProjectionRule]);
   const sessions = await sessionsOf(database, SESSIONS);
   await drainOutbox(database, {
@@ -173,6 +170,15 @@ async function lag(
     batchSize: 10_000,
     handle: async () => ({ outcome: 'processed' }),
   });
+  return { eventLog, sessions };
+}
+
+async function lag(
+  { engine, database }: BenchDatabase,
+  intervalMs: number,
+  seconds: number,
+): Promise<BenchReport['rows'][number]> {
+  const { eventLog, sessions } = await lagSetup(database);
   const committedAt = new Map<string, number>();
   const writtenAt = new Map<string, number>();
   let writtenInCycle: string[] = [];
@@ -240,13 +246,7 @@ async function wokenLag(
   { engine, database }: BenchDatabase,
   seconds: number,
 ): Promise<BenchReport['rows'][number]> {
-  const eventLog = createEventLog(database, [graphProjectionRule]);
-  const sessions = await sessionsOf(database, SESSIONS);
-  await drainOutbox(database, {
-    aggregateTypes: ['graph_projection'],
-    batchSize: 10_000,
-    handle: async () => ({ outcome: 'processed' }),
-  });
+  const { eventLog, sessions } = await lagSetup(database);
   const committedAt = new Map<string, number>();
   const writtenAt = new Map<string, number>();
   let writtenInTransaction: string[] = [];

@@ -51,7 +51,7 @@ import {
   type InstructionFiles,
 } from './harness/index.ts';
 import { createSignInLimiter, type SignInLimiter } from './accounts/sign-in-limiter.ts';
-import { accountsInUse } from './http/access/access-middleware.ts';
+import { watchAccountsInUse } from './http/access/access-middleware.ts';
 import { createApp, type ForjaApp } from './http/app.ts';
 import { readStreamBufferSetting } from './http/stream-buffer-setting.ts';
 import {
@@ -254,7 +254,9 @@ export async function createForja(
     ragSearch: memory.ragSearch,
     newId: randomUUID,
   };
+  // A view this process heard nothing newer of is decided on with no read, checked by its append (issue 19).
   const views = createSessionViews(eventLog, {
+    heads: notifications,
     ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
   });
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
@@ -339,9 +341,10 @@ export async function createForja(
     prompts,
     afterSessionEnd,
   );
+  const accounts = await watchAccountsInUse(database);
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
-    accountsInUse: accountsInUse(database),
+    accountsInUse: accounts.inUse,
     signInLimiter: options.signInLimiter ?? createSignInLimiter(),
   };
   const app = createApp({
@@ -413,6 +416,7 @@ export async function createForja(
       await liveTurns.close?.();
       await processIdentity.close();
       await notifications.close();
+      await accounts.close();
       if (options.database === undefined) await database.close();
     }),
   };

@@ -45,7 +45,13 @@ export interface LineWorkspace {
 
 /** Cached session views (the rehydrated runtimes), released when idle. */
 export interface SessionViews {
+  /** The view, brought up to date from the log (a read of what was appended since). */
   load(sessionId: string): Promise<SessionView>;
+  /**
+   * The kept view with no read, when this process has heard of no append it lacks (session-views.ts); else
+   * undefined. Decide on it only with an append expecting its seq, and on a conflict decide again on `load`.
+   */
+  peek(sessionId: string): SessionView | undefined;
   /** The view past an append just made: folds what it returned, reading the log only after a gap. */
   afterAppend(sessionId: string, appended: readonly SessionEvent[]): Promise<SessionView>;
   store(sessionId: string, view: SessionView): void;

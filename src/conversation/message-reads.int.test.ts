@@ -3,6 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createForja, type Forja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { createScriptedProvider } from '../gateway/providers/index.ts';
+import { SESSION_EVENTS } from '../domain/conversation/index.ts';
+import { MEMORY_EVENTS } from '../domain/memory/index.ts';
+import { appendEvents } from '../store/event-log/append-events.ts';
+import { createEventLog } from '../store/index.ts';
 import type { Database } from '../store/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
@@ -12,29 +16,40 @@ import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 /** Pages a session view reads (`refreshSessionView`); a stream's feed reads 500 at a time, a replay 200. */
 const VIEW_PAGE = 1000;
 
-/** The same database, counting reads of session events (a view's, the others) and of `sessions` rows. */
+/**
+ * The same database, counting reads of session events (a view's, the others) and of `sessions` rows, and the
+ * appends refused for their expected seq.
+ */
 function countingReads(database: Database) {
-  const counts = { views: 0, otherEventReads: 0, sessionRows: 0 };
+  const counts = { views: 0, otherEventReads: 0, sessionRows: 0, conflicts: 0 };
   return {
     counts,
     database: {
       ...database,
-      query: (sql, params) => {
+      query: async <Row>(sql: string, params?: unknown[]) => {
         if (sql.includes('from session_events where session_id')) {
           if (params?.[2] === VIEW_PAGE) counts.views += 1;
           else counts.otherEventReads += 1;
         }
         if (sql.includes('from sessions where id')) counts.sessionRows += 1;
-        return database.query(sql, params);
+        const result = await database.query<Row>(sql, params);
+        // An append refused because the session's head was not the expected seq.
+        if (sql.includes('forja_append_event_batch'))
+          counts.conflicts += (result.rows as { refusal?: string | null }[]).filter(
+            (row) => row.refusal === 'conflict',
+          ).length;
+        return result;
       },
     } satisfies Database,
   };
 }
 
 /**
- * Issue 19 (decision 0210): a message to an idle agent reads the session's events twice — the message's view
- * and the turn's, at its start — and carries the view forward with its own appends; an open stream of the
- * same process gets the appended events without reading them back.
+ * Issue 19 (decisions 0210, 0262): a message to an idle agent, in a process that has heard of no append its view
+ * lacks, reads none of the session's events — the message and its turn decide on the kept view and append
+ * expecting its seq — and carries the view forward with its own appends; an open stream of the same process gets
+ * the appended events without reading them back. An append it heard of (another process's) costs the message one
+ * read; one it never heard of (its process died before its NOTIFY) is found by the expected seq, and read.
  */
 describe.each(testDatabaseEngines())('the reads of one message, on $name', (engine) => {
   let forja: Forja | undefined;
@@ -45,20 +60,18 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     forja = database = undefined;
   });
 
-  it("reads the session's events once for the message and once for its turn; the stream reads none of them", async () => {
+  /** A session with Criativo active and an open stream; the model answers once, sent `expected` (null: never asked). */
+  async function activeSession(expected: string[] | null) {
     const loaded = loadConfig({});
     if (!loaded.ok) throw new Error(loaded.error.message);
     database = await engine.open();
     const counted = countingReads(database);
     const provider = createScriptedProvider({
       script: {
-        turns: [
-          {
-            agent: 'criativo',
-            text: 'Quem compra o pão?',
-            expect: { messages: ['user: [#3] Quero vender pão de madrugada'] },
-          },
-        ],
+        turns:
+          expected === null
+            ? []
+            : [{ agent: 'criativo', text: 'Quem compra o pão?', expect: { messages: expected } }],
       },
     });
     forja = await createForja(loaded.config, pino({ level: 'silent' }), {
@@ -75,8 +88,15 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     // Delivered: the stream's feed is past every append so far and reads nothing now.
     expect((await stream.next()).data).toContain('agent.activated');
     await forja.conversation.idle(sessionId);
+    return { forja, database, counted, provider, sessionId, stream };
+  }
 
-    const before = { ...counted.counts };
+  /** Posts the message and reads the stream to the turn's end; what the stream showed, and the reads it cost. */
+  async function postAndAnswer(
+    session: Awaited<ReturnType<typeof activeSession>>,
+    counts: { views: number; sessionRows: number; otherEventReads: number; conflicts: number },
+  ) {
+    const { forja, sessionId, stream, counted } = session;
     const posted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
       text: 'Quero vender pão de madrugada',
     });
@@ -87,16 +107,98 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
       seen.push(message.event === 'session.event' ? JSON.parse(message.data).type : message.event!);
     }
     await forja.conversation.idle(sessionId);
-    expect(seen.filter((type) => !type.startsWith('agent.d'))).toEqual([
+    await stream.close();
+    session.provider.assertAllTurnsConsumed();
+    return {
+      posted,
+      shown: seen.filter((type) => !type.startsWith('agent.d')),
+      views: counted.counts.views - counts.views,
+      sessionRows: counted.counts.sessionRows - counts.sessionRows,
+      otherEventReads: counted.counts.otherEventReads - counts.otherEventReads,
+      conflicts: counted.counts.conflicts - counts.conflicts,
+    };
+  }
+
+  const otherMessage = SESSION_EVENTS.chatMessage.create('user', {
+    v: 1,
+    text: 'E entrego de bicicleta',
+    to: 'criativo',
+  });
+
+  it("reads none of the session's events for the message nor its turn; the stream reads none of them", async () => {
+    const session = await activeSession(['user: [#3] Quero vender pão de madrugada']);
+    const result = await postAndAnswer(session, { ...session.counted.counts });
+    expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
+    expect(result.views).toBe(0);
+    expect(result.sessionRows).toBe(0);
+    expect(result.otherEventReads).toBe(0);
+    expect(result.conflicts).toBe(0);
+  });
+
+  it('reads once after hearing of an append made elsewhere, and the model sees it', async () => {
+    const session = await activeSession([
+      'user: [#3] E entrego de bicicleta',
+      'user: [#4] Quero vender pão de madrugada',
+    ]);
+    // Another process's append (its own log over the same database), heard: the stream shows it.
+    await createEventLog(session.database).append(session.sessionId, [otherMessage]);
+    expect(JSON.parse((await session.stream.next()).data).type).toBe('chat.message');
+    const counts = { ...session.counted.counts };
+    const result = await postAndAnswer(session, counts);
+    expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
+    expect(result.views).toBe(1);
+    // What was heard was read before deciding: no append was refused for its seq.
+    expect(result.conflicts).toBe(0);
+  });
+
+  it('finds an append it never heard of by the expected seq: reads, stores the message after it, and the model sees both', async () => {
+    const session = await activeSession([
+      'user: [#3] E entrego de bicicleta',
+      'user: [#4] Quero vender pão de madrugada',
+    ]);
+    // Committed with no NOTIFY, as by a process that died before sending it: nothing here hears of it.
+    await appendEvents(session.database, session.sessionId, [otherMessage], {}, [], false, {
+      announce: () => undefined,
+      flushed: async () => undefined,
+    });
+    const counts = { ...session.counted.counts };
+    const result = await postAndAnswer(session, counts);
+    expect(result.posted.body).toMatchObject({ seq: 4, type: 'chat.message' });
+    // The stream's feed catches up on the unheard event when the message's append does not follow it.
+    expect(result.shown).toEqual([
+      'chat.message',
       'chat.message',
       'turn.started',
       'agent.response',
     ]);
-    expect(seen).toContain('agent.delta');
-    expect(counted.counts.views - before.views).toBe(2);
-    expect(counted.counts.sessionRows - before.sessionRows).toBe(0);
-    expect(counted.counts.otherEventReads - before.otherEventReads).toBe(0);
-    provider.assertAllTurnsConsumed();
-    await stream.close();
+    expect(result.views).toBe(1);
+    // The message's first append, on the view that lacked the unheard event, was refused for its seq.
+    expect(result.conflicts).toBe(1);
+  });
+
+  it('refuses on what it never heard of: a session ended elsewhere, unheard, takes no message', async () => {
+    const session = await activeSession(null);
+    const silent = { announce: () => undefined, flushed: async () => undefined };
+    await appendEvents(
+      session.database,
+      session.sessionId,
+      [MEMORY_EVENTS.sessionEnded.create('user', { v: 1, reason: 'completed' })],
+      {},
+      [],
+      false,
+      silent,
+    );
+    const posted = await requestJson(
+      session.forja,
+      'POST',
+      `/api/sessions/${session.sessionId}/messages`,
+      { text: 'Ainda aí?' },
+    );
+    expect(posted.status).toBe(409);
+    expect(posted.body).toMatchObject({ error: { code: 'session_ended' } });
+    const events = await createEventLog(session.database).read(session.sessionId);
+    expect(events.map((event) => event.type).slice(-1)).toEqual(['session.ended']);
+    await session.stream.close();
+    session.provider.assertAllTurnsConsumed();
   });
 });

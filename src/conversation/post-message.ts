@@ -1,8 +1,8 @@
-import { decide, PERSON_ACTOR } from '../domain/conversation/index.ts';
-import type { SessionEvent } from '../store/index.ts';
+import { decide, PERSON_ACTOR, type NewSessionEvent } from '../domain/conversation/index.ts';
+import type { AppendOutcome, SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { sessionProjectId } from '../agents/index.ts';
+import { sessionProjectId, type SessionView } from '../agents/index.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
 
@@ -13,6 +13,12 @@ export interface PostedMessage {
   to: string | null;
   /** The turn the message started, when an agent answers in this session; it streams over SSE. */
   turn: Promise<TurnResult> | null;
+}
+
+interface Message {
+  text: string;
+  to: string | undefined;
+  actor: string;
 }
 
 /**
@@ -28,19 +34,65 @@ export async function postMessage(
   to?: string,
   actor = PERSON_ACTOR,
 ): Promise<PostedMessage | Refusal> {
-  // One read of the log: the view, whose `session.created` also says the session exists and its project.
-  const before = await dependencies.views.load(sessionId);
-  const projectId = sessionProjectId(before);
-  if (projectId === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
-  const addressee = to ?? respondingAgent(before.state, dependencies.catalog);
-  const decision = decide({ type: 'PostMessage', text, to: addressee, actor }, before.state);
-  if (!decision.ok) return refusal(409, decision.code ?? 'not_active', decision.reason);
-  // No expected version, and not through `handleCommand` (ADR 0250): the person's message is stored at once,
-  // never queued behind session-wide work nor retried while lanes append; what was checked (the addressee is
+  const message = { text, to, actor };
+  // With no read of the log when this process heard of no append its view lacks (issue 19). That view may
+  // still miss an append: its own append expects its seq, and a conflict (or a refusal) is decided again below.
+  const peeked = dependencies.views.peek(sessionId);
+  const onPeeked =
+    peeked === undefined ? undefined : decideMessage(dependencies, sessionId, peeked, message);
+  if (peeked !== undefined && onPeeked?.ok === true) {
+    const appended = await dependencies.eventLog.append(sessionId, onPeeked.events, {
+      expectedSeq: onPeeked.seen,
+    });
+    if (appended.success) return startTurn(dependencies, sessionId, onPeeked, appended);
+  }
+  // On a view just read there is no expected version (ADR 0250): the person's message is stored at once, never
+  // queued behind session-wide work nor retried while lanes append; what was checked (the addressee is
   // active) never stops being true.
-  const appended = await dependencies.eventLog.append(sessionId, decision.events);
+  const view = await dependencies.views.load(sessionId);
+  const decided = decideMessage(dependencies, sessionId, view, message);
+  if (!decided.ok) return decided;
+  const appended = await dependencies.eventLog.append(sessionId, decided.events);
   if (!appended.success) return refusal(404, 'not_found', appended.error.message);
+  return startTurn(dependencies, sessionId, decided, appended);
+}
+
+interface Decided {
+  ok: true;
+  events: readonly NewSessionEvent[];
+  addressee: string | null;
+  projectId: string;
+  /** The view's last seq when it was decided on. */
+  seen: number;
+}
+
+function decideMessage(
+  dependencies: Pick<ConversationDependencies, 'catalog'>,
+  sessionId: string,
+  view: SessionView,
+  message: Message,
+): Decided | Refusal {
+  // The view's `session.created` also says the session exists and its project.
+  const projectId = sessionProjectId(view);
+  if (projectId === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
+  const addressee = message.to ?? respondingAgent(view.state, dependencies.catalog);
+  const decision = decide(
+    { type: 'PostMessage', text: message.text, to: addressee, actor: message.actor },
+    view.state,
+  );
+  if (!decision.ok) return refusal(409, decision.code ?? 'not_active', decision.reason);
+  return { ok: true, events: decision.events, addressee, projectId, seen: view.state.last_seq };
+}
+
+/** The stored message's view carried forward, and the turn it starts in the addressee's lane. */
+async function startTurn(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  decided: Decided,
+  appended: Extract<AppendOutcome, { success: true }>,
+): Promise<PostedMessage> {
   await dependencies.views.afterAppend(sessionId, appended.events);
+  const { addressee, projectId } = decided;
   const turn =
     addressee === null
       ? null

@@ -11,7 +11,7 @@ import {
   turnInProgress,
   type TurnKind,
 } from '../domain/conversation/index.ts';
-import { findSession, LaneHeldElsewhereError } from '../store/index.ts';
+import { findSession, LaneHeldElsewhereError, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { pendingLaneWork } from './lane-work.ts';
 import { mergeLine } from './merge-line.ts';
@@ -169,30 +169,64 @@ export async function startAndContinue(
       status: 'not_started',
       reason: `no runtime for agent ${request.agent} in this process`,
     };
-  const view = await dependencies.views.load(request.sessionId);
+  // With no read when this process heard of no append its view lacks (issue 19); that view's append expects
+  // its seq, and what it may have missed (a conflict, a refusal) is decided again on a read.
+  const peeked = dependencies.views.peek(request.sessionId);
+  const onPeeked =
+    peeked === undefined ? undefined : await appendTurnStarted(dependencies, request, peeked, true);
+  const started =
+    onPeeked?.ok === true
+      ? onPeeked
+      : await appendTurnStarted(
+          dependencies,
+          request,
+          await dependencies.views.load(request.sessionId),
+          false,
+        );
+  if (!started.ok) return { status: 'not_started', reason: started.reason };
+  // The turn's one read of the log was the load above (or none): from here its view is carried forward by its appends.
+  const current = await viewAfterAppend(
+    dependencies.eventLog,
+    request.sessionId,
+    started.view,
+    started.appended,
+  );
+  return continueTurn(dependencies, request.sessionId, request.projectId, request.agent, current);
+}
+
+/**
+ * Decides `turn.started` on `view` and appends it. On a view just read, with no expected version: other lanes
+ * append between our read and this write, and what StartTurn checked (the agent active, its own lane idle) only
+ * this lane or nothing changes. On a peeked view the append expects its seq.
+ */
+async function appendTurnStarted(
+  dependencies: ConversationDependencies,
+  request: Omit<TurnRequest, 'priority'>,
+  view: SessionView,
+  peeked: boolean,
+): Promise<
+  { ok: true; view: SessionView; appended: SessionEvent[] } | { ok: false; reason: string }
+> {
+  const seen = view.state.last_seq;
   const decision = decide(
     { type: 'StartTurn', agent: request.agent, turn_id: dependencies.newId(), kind: request.kind },
     view.state,
   );
   if (!decision.ok) {
-    dependencies.logger.info(
-      { session_id: request.sessionId, agent: request.agent, reason: decision.reason },
-      'turn not started',
-    );
-    return { status: 'not_started', reason: decision.reason };
+    if (!peeked)
+      dependencies.logger.info(
+        { session_id: request.sessionId, agent: request.agent, reason: decision.reason },
+        'turn not started',
+      );
+    return { ok: false, reason: decision.reason };
   }
-  // No expected version: other lanes append between our read and this write, and what StartTurn checked
-  // (the agent active, its own lane idle) only this lane or nothing changes.
-  const appended = await dependencies.eventLog.append(request.sessionId, decision.events);
-  if (!appended.success) return { status: 'not_started', reason: appended.error.message };
-  // The turn's one read of the log was the load above: from here its view is carried forward by its appends.
-  const current = await viewAfterAppend(
-    dependencies.eventLog,
+  const appended = await dependencies.eventLog.append(
     request.sessionId,
-    view,
-    appended.events,
+    decision.events,
+    peeked ? { expectedSeq: seen } : undefined,
   );
-  return continueTurn(dependencies, request.sessionId, request.projectId, request.agent, current);
+  if (!appended.success) return { ok: false, reason: appended.error.message };
+  return { ok: true, view, appended: appended.events };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { SessionView } from '../agents/index.ts';
 import { decide, type ConversationCommand } from '../domain/conversation/index.ts';
 import {
+  AppendConflictError,
   appendedOrThrow,
   type NewSessionEvent,
   type Queryable,
@@ -48,12 +49,12 @@ export function handleCommand<T>(
   command: SessionCommand<T>,
 ): Promise<Handled<T>> {
   const appendDecided = async (
-    view: SessionView,
+    seen: number,
     decision: CommandDecision<T>,
     within: Queryable | null,
   ): Promise<Handled<T>> => {
     if (!decision.ok) return decision;
-    const options = { expectedSeq: view.state.last_seq };
+    const options = { expectedSeq: seen };
     const appended = appendedOrThrow(
       within === null
         ? await dependencies.eventLog.append(sessionId, decision.events, options)
@@ -61,15 +62,32 @@ export function handleCommand<T>(
     );
     return { ok: true, events: appended.events, value: decision.value };
   };
-  return dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
-    retryOnStaleView(dependencies, sessionId, command.what, async (view) =>
-      command.transactional === true
-        ? dependencies.database.transaction(async (transaction) =>
-            appendDecided(view, await command.decide(view, transaction), transaction),
-          )
-        : appendDecided(view, await command.decide(view), null),
-    ),
-  );
+  // The seq the rule saw is taken before it runs: lanes fold into the same view while an async rule awaits.
+  const attempt = (view: SessionView): Promise<Handled<T>> => {
+    const seen = view.state.last_seq;
+    return command.transactional === true
+      ? dependencies.database.transaction(async (transaction) =>
+          appendDecided(seen, await command.decide(view, transaction), transaction),
+        )
+      : Promise.resolve(command.decide(view)).then((decision) =>
+          appendDecided(seen, decision, null),
+        );
+  };
+  return dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
+    // First on the view this process heard nothing newer of, with no read (issue 19), when the rule needs no
+    // transaction: its append expects the seq it saw, so what it missed conflicts; a conflict or a refusal
+    // (perhaps of a stale view) is decided again on views read from the log.
+    const peeked = command.transactional === true ? undefined : dependencies.views.peek(sessionId);
+    if (peeked !== undefined) {
+      try {
+        const handled = await attempt(peeked);
+        if (handled.ok) return handled;
+      } catch (error) {
+        if (!(error instanceof AppendConflictError)) throw error;
+      }
+    }
+    return retryOnStaleView(dependencies, sessionId, command.what, attempt);
+  });
 }
 
 /**

@@ -58,19 +58,27 @@ function memoryLog(pause: () => Promise<void> = async () => {}) {
     append,
     appendWithin: (_transaction: unknown, ...rest: Parameters<typeof append>) => append(...rest),
   } as unknown as EventLog;
-  /** One process: its own queue and views over the shared log. */
-  const process = () => ({
-    database: {} as never,
-    eventLog,
-    queue: createSessionQueue(),
-    views: {
-      load: async (): Promise<SessionView> => {
-        await pause();
-        const copy = [...events];
-        return { state: rehydrate(copy), events: copy };
-      },
-    } as never,
-  });
+  /**
+   * One process: its own queue and views over the shared log. A `peeking` one first decides on the log as it
+   * was when the process began (a view kept with no read, stale once others write: `SessionViews.peek`).
+   */
+  const process = (peeking = false) => {
+    const kept = [...events];
+    return {
+      database: {} as never,
+      eventLog,
+      queue: createSessionQueue(),
+      views: {
+        peek: (): SessionView | undefined =>
+          peeking ? { state: rehydrate(kept), events: kept } : undefined,
+        load: async (): Promise<SessionView> => {
+          await pause();
+          const copy = [...events];
+          return { state: rehydrate(copy), events: copy };
+        },
+      } as never,
+    };
+  };
   return { events, write, process };
 }
 
@@ -155,6 +163,46 @@ describe('the session command handler', () => {
     ).toEqual([]);
   });
 
+  it('decides first on the kept view, and again on a read when it refuses or its append conflicts', async () => {
+    const log = memoryLog();
+    const peeking = log.process(true);
+    log.write([SESSION_EVENTS.chatMessage.create('user', { v: 1, text: 'after the kept view' })]);
+    const seen: number[] = [];
+    // The rule refuses until it sees the message: the kept view (seq 1) lacks it, the read has it.
+    const handled = await handleCommand(peeking, SESSION, {
+      what: 'the answer',
+      decide: (view) => {
+        seen.push(view.state.last_seq);
+        return view.state.last_seq < 2
+          ? { ok: false, status: 409, code: 'too_early', message: 'nothing to answer yet' }
+          : {
+              ok: true,
+              events: [SESSION_EVENTS.chatMessage.create('user', { v: 1, text: 'answer' })],
+              value: undefined,
+            };
+      },
+    });
+    expect(seen).toEqual([1, 2]);
+    expect(handled).toMatchObject({ ok: true, events: [{ seq: 3 }] });
+    // Accepted on the kept view, refused by its expected seq, and decided again on the read.
+    const again: number[] = [];
+    const accepted = await handleCommand(log.process(true), SESSION, {
+      what: 'the note',
+      decide: (view) => {
+        again.push(view.state.last_seq);
+        if (again.length === 1)
+          log.write([SESSION_EVENTS.chatMessage.create('user', { v: 1, text: 'meanwhile' })]);
+        return {
+          ok: true,
+          events: [SESSION_EVENTS.chatMessage.create('user', { v: 1, text: 'note' })],
+          value: undefined,
+        };
+      },
+    });
+    expect(again).toEqual([3, 4]);
+    expect(accepted).toMatchObject({ ok: true, events: [{ seq: 5 }] });
+  });
+
   it('lets other errors through untouched', async () => {
     const dependencies = memoryLog().process();
     await expect(
@@ -167,7 +215,7 @@ describe('the session command handler', () => {
     ).rejects.toThrow('disk full');
   });
 
-  it('never lets two conflicting commands from separate processes both succeed, in any interleaving', async () => {
+  it('never lets two conflicting commands from separate processes both succeed, in any interleaving, deciding first on kept views or not', async () => {
     const conflicting: [string, (agent: string) => ConversationCommand[]][] = [
       [
         'the same agent activated twice',
@@ -186,21 +234,20 @@ describe('the session command handler', () => {
         fc.scheduler(),
         fc.constantFrom(...conflicting),
         fc.integer({ min: 2, max: 5 }),
-        async (scheduler, [, commandsFor], processes) => {
+        fc.boolean(),
+        async (scheduler, [, commandsFor], processes, peeking) => {
           const log = memoryLog(() => scheduler.schedule(Promise.resolve()));
-          const commands = Array.from({ length: processes }, (_, index) =>
-            commandsFor('criativo'),
-          ).flat();
+          const commands = Array.from({ length: processes }, () => commandsFor('criativo')).flat();
           const ending = commands[0]!.type === 'PostMessage';
           const running = commands.map((command) =>
-            handleConversationCommand(log.process(), SESSION, command, {
+            handleConversationCommand(log.process(peeking), SESSION, command, {
               what: command.type,
               code: 'refused',
             }),
           );
           if (ending)
             running.push(
-              handleCommand(log.process(), SESSION, {
+              handleCommand(log.process(peeking), SESSION, {
                 what: 'ending',
                 decide: (view) =>
                   view.state.ended_at_seq === null

@@ -1,38 +1,113 @@
 import { refreshSessionView, viewAfterAppend, type SessionView } from '../agents/index.ts';
-import type { EventLog } from '../store/index.ts';
+import type { EventLog, HeadsHeard } from '../store/index.ts';
 import type { SessionViews } from './conversation-dependencies.ts';
 
 export const DEFAULT_IDLE_RELEASE_MS = 10 * 60_000;
 
+interface Entry {
+  view: SessionView;
+  usedAt: number;
+  /**
+   * The highest seq this process heard for the session since the view was read (Infinity after the listening
+   * connection was lost): while the view's last seq is at least this, it holds everything heard.
+   */
+  heard: number;
+}
+
 /**
- * One rehydrated view per session, brought up to date from the log on every use (a restart simply starts
+ * One rehydrated view per session, brought up to date from the log on every `load` (a restart simply starts
  * with none: the first use folds the whole log). Views unused for `idleMs` are released.
+ *
+ * With `heads` (the process's notifications), `peek` gives a view with no read while this process has heard of
+ * no append it lacks and has been listening all along (issue 19). Such a view is very likely current, never
+ * certainly: a notification can still be on its way, or lost with the process that committed. A caller decides
+ * on it only with an append that expects its seq, and decides again on a `load` when that append conflicts.
  */
 export function createSessionViews(
   eventLog: EventLog,
-  options: { idleMs?: number; now?: () => number } = {},
+  options: { idleMs?: number; now?: () => number; heads?: HeadsHeard } = {},
 ): SessionViews {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
   const now = options.now ?? Date.now;
-  const views = new Map<string, { view: SessionView; usedAt: number }>();
-  return {
-    async load(sessionId) {
-      const view = await refreshSessionView(eventLog, sessionId, views.get(sessionId)?.view);
-      // A view of no session (an unknown id) is not kept: ids that do not exist must not fill the cache.
-      if (view.state.last_seq > 0) views.set(sessionId, { view, usedAt: now() });
-      return view;
+  const heads = options.heads;
+  const views = new Map<string, Entry>();
+  /** The highest seq heard for each session while a read of it is under way (how many, and the seq). */
+  const reading = new Map<string, { count: number; heard: number }>();
+  /** Counts the losses of the listening connection, so a read that spans one is not trusted. */
+  let deafness = 0;
+  heads?.watchHeads({
+    heard(sessionId, lastSeq) {
+      const entry = views.get(sessionId);
+      if (entry !== undefined) entry.heard = Math.max(entry.heard, lastSeq);
+      const read = reading.get(sessionId);
+      if (read !== undefined) read.heard = Math.max(read.heard, lastSeq);
     },
-    async afterAppend(sessionId, appended) {
-      const cached = views.get(sessionId)?.view;
-      const view =
-        cached === undefined
-          ? await refreshSessionView(eventLog, sessionId)
-          : await viewAfterAppend(eventLog, sessionId, cached, appended);
-      views.set(sessionId, { view, usedAt: now() });
+    deaf() {
+      deafness += 1;
+      for (const entry of views.values()) entry.heard = Number.POSITIVE_INFINITY;
+    },
+  });
+
+  /**
+   * Brings the session's view (by a read of the log, or by folding an append of this process) and keeps it with
+   * the highest seq heard meanwhile. A read holds whatever was heard before it began, since a notification
+   * follows its commit; a fold holds only what the view held, so it keeps what was heard before it too.
+   */
+  const keep = async (
+    sessionId: string,
+    how: 'read' | 'fold',
+    bring: () => Promise<SessionView>,
+  ) => {
+    const listeningBefore = heads?.listening() === true;
+    const deafnessBefore = deafness;
+    const read = reading.get(sessionId) ?? { count: 0, heard: 0 };
+    if (how === 'fold') read.heard = Math.max(read.heard, views.get(sessionId)?.heard ?? 0);
+    read.count += 1;
+    reading.set(sessionId, read);
+    try {
+      const view = await bring();
+      // A view of no session (an unknown id) is not kept: ids that do not exist must not fill the cache.
+      if (view.state.last_seq > 0) {
+        const heardThroughout =
+          listeningBefore && heads?.listening() === true && deafness === deafnessBefore;
+        views.set(sessionId, {
+          view,
+          usedAt: now(),
+          heard: heardThroughout ? read.heard : Number.POSITIVE_INFINITY,
+        });
+      }
       return view;
+    } finally {
+      read.count -= 1;
+      if (read.count === 0) reading.delete(sessionId);
+    }
+  };
+
+  return {
+    load: (sessionId) =>
+      keep(sessionId, 'read', () =>
+        refreshSessionView(eventLog, sessionId, views.get(sessionId)?.view),
+      ),
+    peek(sessionId) {
+      const entry = views.get(sessionId);
+      // Compared now: the view is folded in place by whoever holds it, past what was heard perhaps.
+      if (
+        entry === undefined ||
+        heads?.listening() !== true ||
+        entry.heard > entry.view.state.last_seq
+      )
+        return undefined;
+      entry.usedAt = now();
+      return entry.view;
+    },
+    afterAppend(sessionId, appended) {
+      const cached = views.get(sessionId)?.view;
+      return cached === undefined
+        ? keep(sessionId, 'read', () => refreshSessionView(eventLog, sessionId))
+        : keep(sessionId, 'fold', () => viewAfterAppend(eventLog, sessionId, cached, appended));
     },
     store(sessionId, view) {
-      views.set(sessionId, { view, usedAt: now() });
+      views.set(sessionId, { view, usedAt: now(), heard: Number.POSITIVE_INFINITY });
     },
     size: () => views.size,
     releaseIdle() {

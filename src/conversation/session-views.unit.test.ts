@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventLog, SessionEvent } from '../store/index.ts';
+import type { EventLog, HeadsObserver, SessionEvent } from '../store/index.ts';
 import {
   refreshSessionView,
   sessionEndedSeq,
@@ -145,5 +146,145 @@ describe('session views', () => {
     const view = await views.load('nobody');
     expect(sessionProjectId(view)).toBeNull();
     expect(views.size()).toBe(0);
+  });
+
+  describe('peek: a view with no read while this process heard of nothing it lacks (issue 19)', () => {
+    /** The process's notifications: what a test makes it hear, and whether it listens. */
+    function heads() {
+      const observers = new Set<HeadsObserver>();
+      const control = {
+        up: true,
+        watchHeads(observer: HeadsObserver) {
+          observers.add(observer);
+          return () => observers.delete(observer);
+        },
+        listening: () => control.up,
+        hear(seq: number) {
+          if (control.up) for (const observer of observers) observer.heard('s1', seq);
+        },
+        lose() {
+          control.up = false;
+          for (const observer of observers) observer.deaf();
+        },
+      };
+      return control;
+    }
+
+    it('is none without notifications, and none for a session never loaded', async () => {
+      const events = [event(1, 'session.created', { v: 1 })];
+      const plain = createSessionViews(memoryLog(events));
+      await plain.load('s1');
+      expect(plain.peek('s1')).toBeUndefined();
+      expect(createSessionViews(memoryLog(events), { heads: heads() }).peek('s1')).toBeUndefined();
+    });
+
+    type Step =
+      | { kind: 'appendHeard' }
+      | { kind: 'appendUnheard' }
+      | { kind: 'appendHeardDuringRead' }
+      | { kind: 'ownAppend' }
+      | { kind: 'ownAppendOvertaken' }
+      | { kind: 'load' }
+      | { kind: 'loseAndRestoreDuringRead' }
+      | { kind: 'lose' }
+      | { kind: 'restore' };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      ...(
+        [
+          'appendHeard',
+          'appendUnheard',
+          'appendHeardDuringRead',
+          'ownAppend',
+          'ownAppendOvertaken',
+          'load',
+          'loseAndRestoreDuringRead',
+          'lose',
+          'restore',
+        ] as const
+      ).map((kind) => fc.constant({ kind })),
+    );
+
+    it('never gives a view lacking an append it heard of, nor one not read since the connection came back; gives one after a quiet read', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+          const events = [event(1, 'session.created', { v: 1 })];
+          const log = memoryLog(events);
+          let duringRead: (() => void) | null = null;
+          const read = log.read;
+          log.read = async (...args) => {
+            const page = await read(...args);
+            // Appended (and heard) after the read saw the log, before it returned.
+            const hook = duringRead;
+            duringRead = null;
+            hook?.();
+            return page;
+          };
+          const notifications = heads();
+          const views = createSessionViews(log, { heads: notifications });
+          const append = (text: string) => {
+            const appended = event(events.length + 1, 'chat.message', { v: 1, text });
+            events.push(appended);
+            return appended;
+          };
+          /** The highest seq heard while listening. */
+          let heard = 0;
+          /** Whether a read or fold has brought the view since the connection was last lost and back. */
+          let broughtSinceLoss = true;
+          for (const { kind } of steps) {
+            let quietRead = false;
+            if (kind === 'appendHeard' || kind === 'appendHeardDuringRead') {
+              const hear = () => {
+                const appended = append('elsewhere');
+                if (notifications.up) heard = Math.max(heard, appended.seq);
+                notifications.hear(appended.seq);
+              };
+              if (kind === 'appendHeard') hear();
+              else {
+                duringRead = hear;
+                await views.load('s1');
+                broughtSinceLoss ||= notifications.up;
+              }
+            } else if (kind === 'appendUnheard') append('silently');
+            else if (kind === 'ownAppend') {
+              const appended = append('mine');
+              await views.afterAppend('s1', [appended]);
+              notifications.hear(appended.seq);
+              broughtSinceLoss ||= notifications.up;
+            } else if (kind === 'ownAppendOvertaken') {
+              // Our append committed, then another one after it was heard before ours was folded.
+              const mine = append('mine');
+              const theirs = append('elsewhere');
+              if (notifications.up) heard = Math.max(heard, theirs.seq);
+              notifications.hear(theirs.seq);
+              await views.afterAppend('s1', [mine]);
+              notifications.hear(mine.seq);
+            } else if (kind === 'loseAndRestoreDuringRead') {
+              // The read spans a loss: what was appended while deaf may be past what it saw.
+              duringRead = () => {
+                notifications.lose();
+                append('while deaf');
+                notifications.up = true;
+              };
+              await views.load('s1');
+              broughtSinceLoss = false;
+            } else if (kind === 'load') {
+              await views.load('s1');
+              quietRead = notifications.up;
+              broughtSinceLoss ||= notifications.up;
+            } else if (kind === 'lose') {
+              notifications.lose();
+              broughtSinceLoss = false;
+            } else notifications.up = true;
+            const peeked = views.peek('s1');
+            if (peeked !== undefined) {
+              expect(peeked.state.last_seq).toBeGreaterThanOrEqual(heard);
+              expect(broughtSinceLoss).toBe(true);
+              expect(notifications.up).toBe(true);
+            }
+            if (quietRead) expect(peeked).toBeDefined();
+          }
+        }),
+      );
+    });
   });
 });

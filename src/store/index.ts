@@ -29,6 +29,8 @@ export {
   createEventNotifications,
   SESSION_EVENTS_CHANNEL,
   type EventNotifications,
+  type HeadsHeard,
+  type HeadsObserver,
   type SessionEventsListener,
 } from './event-log/event-notifications.ts';
 export { deliveringAppends } from './event-log/delivering-appends.ts';
@@ -46,6 +48,7 @@ export {
 export { toSessionEvent, type SessionEventRow } from './event-log/session-event-row.ts';
 export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.ts';
 export {
+  ACCOUNTS_CHANNEL,
   anyPersonExists,
   createPerson,
   deleteAuthSession,

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { hashSecret } from '../../accounts/secrets.ts';
 import {
+  ACCOUNTS_CHANNEL,
   anyPersonExists,
   findPersonBySessionHash,
   findPersonByTokenHash,
@@ -77,10 +78,54 @@ export function requestOriginGuard(policy: NetworkPolicy): MiddlewareHandler {
   };
 }
 
-/** Whether accounts are required: from the moment the first person exists (checked until then, remembered after). */
-export function accountsInUse(database: Database): () => Promise<boolean> {
+/** Whether accounts are required, and the end of listening for the first person. */
+export interface AccountsInUse {
+  inUse(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Whether accounts are required: from the moment the first person exists (remembered after). Until then the
+ * answer "no one" is kept, with no query per request (issue 19), for as long as this process listens for
+ * `createPerson`'s notification (any process, the CLI's `forja user add` too): a notification, or a loss of the
+ * listening connection, makes the next request look again. A look that a notification or a loss overtook is
+ * not kept.
+ */
+export async function watchAccountsInUse(database: Database): Promise<AccountsInUse> {
   let inUse = false;
-  return async () => (inUse ||= await anyPersonExists(database));
+  let noOneKnown = false;
+  let listening = false;
+  /** Counts notifications and losses, so a look they overtook is not kept. */
+  let changes = 0;
+  const forget = () => {
+    changes += 1;
+    noOneKnown = false;
+  };
+  const unlisten = await database.listen(ACCOUNTS_CHANNEL, forget, {
+    lost: () => {
+      listening = false;
+      forget();
+    },
+    restored: () => {
+      listening = true;
+    },
+  });
+  listening = true;
+  return {
+    async inUse() {
+      if (inUse || noOneKnown) return inUse;
+      const before = changes;
+      const heard = listening;
+      inUse = await anyPersonExists(database);
+      if (!inUse && heard && listening && changes === before) noOneKnown = true;
+      return inUse;
+    },
+    close: async () => {
+      listening = false;
+      forget();
+      await unlisten();
+    },
+  };
 }
 
 /**

@@ -125,6 +125,44 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
     });
   });
 
+  it('asks whether anyone has an account once, not per request, and requires one as soon as a person is created elsewhere', async () => {
+    const loaded = loadConfig({});
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const database = await engine.open();
+    let looks = 0;
+    const counted: Database = {
+      ...database,
+      query: (sql, params) => {
+        if (sql.includes('from people) as found')) looks += 1;
+        return database.query(sql, params);
+      },
+    };
+    const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+      env: {},
+      database: counted,
+    });
+    try {
+      for (let request = 0; request < 5; request += 1)
+        expect((await requestJson(forja, 'GET', '/api/projects')).status).toBe(200);
+      expect(looks).toBe(1);
+      // Another process (the CLI's `forja user add`) creates the first person, on the same database.
+      await createPerson(database, {
+        username: 'ana',
+        passwordHash: await hashPassword(PASSWORD),
+      });
+      let status = 200;
+      for (let tries = 0; tries < 200 && status === 200; tries += 1) {
+        status = (await requestJson(forja, 'GET', '/api/projects')).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(status).toBe(401);
+      expect(looks).toBe(2);
+    } finally {
+      await forja.close();
+      await database.close();
+    }
+  });
+
   describe('bound to 0.0.0.0 with accounts', () => {
     let forja: Forja;
     let database: Database;

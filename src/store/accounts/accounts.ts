@@ -23,6 +23,9 @@ export interface ApiTokenRow {
   revoked_at: string | null;
 }
 
+/** The channel `createPerson` notifies in its transaction: servers stop answering without accounts (issue 19). */
+export const ACCOUNTS_CHANNEL = 'forja_accounts';
+
 /** The rule `people.username` follows (the table checks it too). */
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -57,6 +60,8 @@ export async function createPerson(
       );
       adoptedProjects = adopted.rows.length;
     }
+    // Sent at the commit: every process that answers without accounts looks again.
+    await transaction.query('select pg_notify($1, $2)', [ACCOUNTS_CHANNEL, id]);
     return { person: { id, username: input.username }, adoptedProjects };
   });
 }

@@ -10,7 +10,24 @@ const READ_BATCH = 500;
 
 export type SessionEventsListener = (events: SessionEvent[]) => void;
 
-export interface EventNotifications {
+/**
+ * What this process hears of the log's heads: every notification, of every session (`heard`), and the loss of
+ * the listening connection (`deaf`: what is appended until it is back is not heard). Session views use it to
+ * know when a view may still be current without a read (issue 19).
+ */
+export interface HeadsObserver {
+  heard(sessionId: string, lastSeq: number): void;
+  deaf(): void;
+}
+
+export interface HeadsHeard {
+  /** Tells `observer` of every notification and of every loss of the connection, until the returned stop. */
+  watchHeads(observer: HeadsObserver): () => void;
+  /** Whether the listening connection is up now (lost: false until it is back). */
+  listening(): boolean;
+}
+
+export interface EventNotifications extends HeadsHeard {
   /** Calls `listener` with each session event committed after `afterSeq`, in seq order, each exactly once. */
   subscribe(sessionId: string, afterSeq: number, listener: SessionEventsListener): () => void;
   /**
@@ -45,15 +62,25 @@ export async function createEventNotifications(
   log?: EventNotificationsLog,
 ): Promise<EventNotifications> {
   const feeds = new Map<string, SessionFeed>();
+  const observers = new Set<HeadsObserver>();
+  let listening = true;
   const unlisten = await database.listen(
     SESSION_EVENTS_CHANNEL,
     (payload) => {
       const separator = payload.lastIndexOf(':');
-      feeds.get(payload.slice(0, separator))?.wake(Number(payload.slice(separator + 1)));
+      const sessionId = payload.slice(0, separator);
+      const lastSeq = Number(payload.slice(separator + 1));
+      feeds.get(sessionId)?.wake(lastSeq);
+      for (const observer of observers) observer.heard(sessionId, lastSeq);
     },
     {
-      lost: (error, retryInMs) => log?.lost(error, retryInMs),
+      lost: (error, retryInMs) => {
+        listening = false;
+        for (const observer of observers) observer.deaf();
+        log?.lost(error, retryInMs);
+      },
       restored: () => {
+        listening = true;
         log?.restored();
         for (const feed of feeds.values()) feed.wake();
       },
@@ -99,7 +126,16 @@ export async function createEventNotifications(
         feed.offer(committed);
       };
     },
-    close: unlisten,
+    watchHeads(observer) {
+      observers.add(observer);
+      return () => observers.delete(observer);
+    },
+    listening: () => listening,
+    close: async () => {
+      listening = false;
+      for (const observer of observers) observer.deaf();
+      await unlisten();
+    },
   };
 }
 

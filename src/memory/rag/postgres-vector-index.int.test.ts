@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, type Database } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
@@ -64,6 +65,35 @@ describe.each(testDatabaseEngines())('Postgres vector index on $name', (engine) 
     expect(left.rows[0]!.count).toBe(2);
   });
 
+  it('searches text with each lexeme once, finding and ranking as the query of every configuration did', async () => {
+    const index = await createPostgresVectorIndex(database, { method: 'exact' });
+    const project = await createProject(database, { name: 'text' });
+    await index.upsert(CORPUS.map((text, position) => chunkOf(project.id, position, text)));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 0, maxLength: 8 }),
+        fc.constantFrom(' ', ', ', ' - ', '  '),
+        async (words, separator) => {
+          const text = words.join(separator);
+          const hits = await index.searchText({
+            projectId: project.id,
+            embedder: LOCAL_EMBEDDER_NAME,
+            text,
+            k: 10,
+          });
+          const reference = await database.query<{ id: string; score: number }>(
+            EVERY_CONFIGURATION_TEXT_SQL,
+            [project.id, LOCAL_EMBEDDER_NAME, text, 10],
+          );
+          expect(hits.map((hit) => [hit.chunk_id, hit.score])).toEqual(
+            reference.rows.map((row) => [row.id, Number(row.score)]),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   describeVectorIndexContract(`exact on ${engine.name}`, () => ({
     database,
     open: () => createPostgresVectorIndex(database, { method: 'exact' }),
@@ -96,3 +126,71 @@ function chunkOf(
     embedding: embedLocally(text),
   };
 }
+
+const CORPUS = [
+  'A entrega acontece antes das 6h da manhã; as entregas atrasadas são reembolsadas.',
+  'O pagamento é por assinatura mensal, e o orçamento do projeto não pode ser excedido.',
+  "The deliveries are running late: the owners of the dog weren't told.",
+  'Self-contained co-operation at foo-bar.example.com, version v1.2.3, costs 3.14.',
+  "It's a back\\slash and a 'quoted' word: état-major, café, açúcar, pão.",
+  'Sessão bloqueada: a ação de deploy foi negada pelo guarda da lane.',
+  'Receita de pão de fermentação natural: farinha, água e sal.',
+];
+
+/** Words of the queries: inflections, accents, stop words, compounds, symbols, quotes and backslashes. */
+const QUERY_WORDS = [
+  'entregas',
+  'entrega',
+  'Entrega',
+  'antes',
+  'das',
+  'de',
+  'a',
+  'o',
+  'the',
+  'and',
+  'orcamento',
+  'orçamento',
+  'excedido',
+  'deliveries',
+  'delivery',
+  'running',
+  'owners',
+  "weren't",
+  "it's",
+  'self-contained',
+  'foo-bar.example.com',
+  'v1.2.3',
+  '3.14',
+  'back\\slash',
+  "'quoted'",
+  'état-major',
+  'cafe',
+  'açúcar',
+  'pão',
+  'sessão',
+  'bloqueada',
+  'negada',
+  'deploy',
+  'fermentação',
+  '!',
+  '&',
+  '|',
+  '<->',
+  ':*',
+  '(',
+  ')',
+];
+
+/** The full-text query before ADR 0260: each configuration's reading, repeats and all, as alternatives. */
+const EVERY_CONFIGURATION_TEXT_SQL = `
+  with parts as (
+    select nullif(replace(plainto_tsquery(configuration, rag.fold_accents($3))::text, ' & ', ' | '), '') as part
+    from unnest(array['portuguese', 'english', 'simple']::regconfig[]) as configuration
+  ), query as (
+    select string_agg('(' || part || ')', ' | ')::tsquery as tsquery from parts where part is not null
+  )
+  select id, ts_rank_cd(tsv, query.tsquery) as score
+  from rag.chunks, query
+  where project_id = $1 and embedder = $2 and query.tsquery is not null and tsv @@ query.tsquery
+  order by score desc, id limit $4`;

@@ -193,15 +193,23 @@ const HNSW_SQL = `
   from rag.chunks where project_id = $1 and embedder = $2 and embedding_vector is not null
   order by embedding_vector <=> $3::vector limit $4`;
 
-// The query is read in every configuration a chunk may be indexed in, each word an alternative (`|`): a chunk
-// matches when it shares a stem with the query, and `ts_rank_cd` orders by how many and how close. Accents are
-// folded on both sides. A query with no lexeme (only stop words or symbols) finds nothing.
+/** SQL for a lexeme as a tsquery operand: in quotes, its backslashes and quotes escaped. */
+const quotedLexeme = (column: string) =>
+  String.raw`'''' || replace(replace(${column}, '\', '\\'), '''', '''''') || ''''`;
+
+// The query is read in every configuration a chunk may be indexed in, and each distinct lexeme of those
+// readings is an alternative (`|`): a chunk matches when it shares a stem with the query, and `ts_rank_cd`
+// orders by how many and how close. Each lexeme is in the query once (ADR 0260): the configurations mostly
+// read a word alike, and each repeat made ranking every match dearer for the same score. A lexeme is quoted
+// for the tsquery (backslash and quote escaped), so it is taken as it is. Accents are folded on both sides. A
+// query with no lexeme (only stop words or symbols) finds nothing.
 const TEXT_SQL = `
-  with parts as (
-    select nullif(replace(plainto_tsquery(configuration, rag.fold_accents($3))::text, ' & ', ' | '), '') as part
-    from unnest(array['portuguese', 'english', 'simple']::regconfig[]) as configuration
+  with lexemes as (
+    select distinct lexeme
+    from unnest(array['portuguese', 'english', 'simple']::regconfig[]) as configuration,
+      unnest(tsvector_to_array(to_tsvector(configuration, rag.fold_accents($3)))) as lexeme
   ), query as (
-    select string_agg('(' || part || ')', ' | ')::tsquery as tsquery from parts where part is not null
+    select string_agg(${quotedLexeme('lexeme')}, ' | ')::tsquery as tsquery from lexemes
   )
   select id, source_kind, source_id, source_label, text, ts_rank_cd(tsv, query.tsquery) as score
   from rag.chunks, query

@@ -18,6 +18,11 @@ import { openBenchServer } from '../lib/bench-databases.ts';
 import { syntheticCorpus } from './synthetic-corpus.ts';
 
 const CHUNKS = Number(process.env.FORJA_BENCH_RAG_CHUNKS ?? 100_000);
+/**
+ * The engines measured: `pglite`, `server`, or both (the default; comma-separated). `server` alone skips the
+ * PGlite load and HNSW build (≈330 s), for iterating on the search without pgvector.
+ */
+const ENGINES = benchEngines(process.env.FORJA_BENCH_RAG_ENGINES);
 const HNSW_QUERIES = 200;
 /** HNSW candidates per search: recall against latency. */
 const EF_SEARCH_SWEEP = [40, 100, 200, 400];
@@ -47,6 +52,7 @@ export async function run(): Promise<BenchReport> {
 
   // The server loads on its own process while PGlite loads and builds its index on this one.
   const serverLoading = (async () => {
+    if (!ENGINES.has('server')) return { unavailable: 'not asked (FORJA_BENCH_RAG_ENGINES)' };
     const server = await openBenchServer();
     if ('unavailable' in server) return server;
     return {
@@ -62,57 +68,66 @@ export async function run(): Promise<BenchReport> {
     };
   })();
 
-  const pglite = await openPgliteDatabase();
-  await migrate(pglite);
-  const pgliteProject = await load(pglite, corpus.chunks, vectors, true, notes, 'pglite (memory)');
-  for (const efSearch of EF_SEARCH_SWEEP) {
-    const hnsw = await createPostgresVectorIndex(pglite, { method: 'hnsw', efSearch });
+  if (ENGINES.has('pglite')) {
+    const pglite = await openPgliteDatabase();
+    await migrate(pglite);
+    const pgliteProject = await load(
+      pglite,
+      corpus.chunks,
+      vectors,
+      true,
+      notes,
+      'pglite (memory)',
+    );
+    for (const efSearch of EF_SEARCH_SWEEP) {
+      const hnsw = await createPostgresVectorIndex(pglite, { method: 'hnsw', efSearch });
+      rows.push(
+        await measure(
+          'pglite (memory)',
+          `hnsw (pgvector, ef_search ${efSearch}${efSearch === DEFAULT_EF_SEARCH ? ', the default' : ''})`,
+          hnsw,
+          pgliteProject,
+          corpus.queries,
+          truth,
+          HNSW_QUERIES,
+        ),
+      );
+    }
+    rows.push(
+      await measureHybrid(
+        'pglite (memory)',
+        await createPostgresVectorIndex(pglite),
+        pgliteProject,
+        corpus.queries,
+        HNSW_QUERIES,
+      ),
+    );
+    rows.push(await measurePgvectorScan(pglite, pgliteProject, queryVectors, truth));
     rows.push(
       await measure(
         'pglite (memory)',
-        `hnsw (pgvector, ef_search ${efSearch}${efSearch === DEFAULT_EF_SEARCH ? ', the default' : ''})`,
-        hnsw,
+        'lsh (256-bit signatures + exact rerank, no extension)',
+        await createPostgresVectorIndex(pglite, { method: 'lsh' }),
         pgliteProject,
         corpus.queries,
         truth,
         HNSW_QUERIES,
       ),
     );
-  }
-  rows.push(
-    await measureHybrid(
-      'pglite (memory)',
-      await createPostgresVectorIndex(pglite),
-      pgliteProject,
-      corpus.queries,
-      HNSW_QUERIES,
-    ),
-  );
-  rows.push(await measurePgvectorScan(pglite, pgliteProject, queryVectors, truth));
-  rows.push(
-    await measure(
-      'pglite (memory)',
-      'lsh (256-bit signatures + exact rerank, no extension)',
-      await createPostgresVectorIndex(pglite, { method: 'lsh' }),
-      pgliteProject,
-      corpus.queries,
-      truth,
-      HNSW_QUERIES,
-    ),
-  );
-  const exact = await createPostgresVectorIndex(pglite, { method: 'exact' });
-  rows.push(
-    await measure(
-      'pglite (memory)',
-      'exact SQL over real[] (portable path)',
-      exact,
-      pgliteProject,
-      corpus.queries,
-      truth,
-      EXACT_SQL_QUERIES_PGLITE,
-    ),
-  );
-  await pglite.close();
+    const exact = await createPostgresVectorIndex(pglite, { method: 'exact' });
+    rows.push(
+      await measure(
+        'pglite (memory)',
+        'exact SQL over real[] (portable path)',
+        exact,
+        pgliteProject,
+        corpus.queries,
+        truth,
+        EXACT_SQL_QUERIES_PGLITE,
+      ),
+    );
+    await pglite.close();
+  } else notes.push('PGlite not measured: FORJA_BENCH_RAG_ENGINES asked for the server only.');
 
   const loaded = await serverLoading;
   if ('unavailable' in loaded) notes.push(`PostgreSQL server not measured: ${loaded.unavailable}`);
@@ -150,6 +165,9 @@ export async function run(): Promise<BenchReport> {
     );
     await loaded.server.dispose();
   }
+  notes.push(
+    `Engines measured: ${[...ENGINES].join(', ')} (FORJA_BENCH_RAG_ENGINES: pglite, server or both, the default; server alone skips the PGlite load and HNSW build, for iterating on the search without pgvector).`,
+  );
   notes.push(`Whole benchmark: ${round((performance.now() - benchStarted) / 1000, 1)} s.`);
   notes.push(
     'Latency is one vector search (query embedding + SQL); recall@10 = share of the exact top 10 (by cosine, computed in JS) it returned. Goals: HNSW recall ≥ 0.95, p50 ≤ 20 ms; without pgvector (lsh) recall ≥ 0.95, p50 ≤ 200 ms. The hybrid row is the whole rag_search (full-text + vector, fused by rank): latency only.',
@@ -158,6 +176,20 @@ export async function run(): Promise<BenchReport> {
     `The exact SQL paths are measured on ${EXACT_SQL_QUERIES_PGLITE} (PGlite) and ${EXACT_SQL_QUERIES_SERVER} (server) queries only: each scores every chunk of the project.`,
   );
   return { name: 'rag-search', rows, notes };
+}
+
+function benchEngines(asked: string | undefined): Set<'pglite' | 'server'> {
+  const words = (asked ?? 'pglite,server')
+    .split(',')
+    .map((word) => word.trim())
+    .filter(Boolean);
+  const engines = new Set<'pglite' | 'server'>();
+  for (const word of words) {
+    if (word !== 'pglite' && word !== 'server')
+      throw new Error(`FORJA_BENCH_RAG_ENGINES: unknown engine ${word} (pglite, server)`);
+    engines.add(word);
+  }
+  return engines;
 }
 
 async function load(
@@ -196,7 +228,8 @@ async function load(
     );
     buildNote = `, HNSW index built in ${round((performance.now() - started) / 1000, 1)} s (m 16, ef_construction 64)`;
   }
-  await database.execute('analyze rag.chunks');
+  // The signature table too: the server here runs no autovacuum, and without statistics it is planned as small.
+  await database.execute('analyze rag.chunks, rag.chunk_signatures');
   notes.push(
     `${engine}: ${texts.length} chunks loaded through the index adapter in ${round(loadSeconds, 1)} s${buildNote}.`,
   );

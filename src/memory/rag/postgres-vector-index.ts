@@ -147,15 +147,25 @@ const ROWS = `
       as c (id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language, signature)
   )`;
 const COLUMNS =
-  'id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language, signature';
-const ON_CONFLICT = `on conflict (project_id, id) do update set text = excluded.text, embedder = excluded.embedder, embedding = excluded.embedding, source_label = excluded.source_label, language = excluded.language, signature = excluded.signature`;
+  'id, project_id, source_kind, source_id, source_label, chunk_index, text, embedder, embedding, language';
+const ON_CONFLICT = `on conflict (project_id, id) do update set text = excluded.text, embedder = excluded.embedder, embedding = excluded.embedding, source_label = excluded.source_label, language = excluded.language`;
 
-const UPSERT_SQL = `${ROWS} insert into rag.chunks (${COLUMNS}) select ${COLUMNS} from rows ${ON_CONFLICT}`;
+// The chunk and its signature in one statement: the signature goes to the narrow table the signature scan
+// reads (migration 0014), for the rows the first insert wrote.
+const SIGNATURES = `
+  insert into rag.chunk_signatures (project_id, id, embedder, signature)
+  select rows.project_id, rows.id, rows.embedder, rows.signature from written join rows using (project_id, id)
+  on conflict (project_id, id) do update set embedder = excluded.embedder, signature = excluded.signature`;
 
-const UPSERT_WITH_VECTOR_SQL = `${ROWS}
-  insert into rag.chunks (${COLUMNS}, embedding_vector)
-  select ${COLUMNS}, case when cardinality(embedding) = ${RAG_VECTOR_DIMENSION} then embedding::vector end from rows
-  ${ON_CONFLICT}, embedding_vector = excluded.embedding_vector`;
+const UPSERT_SQL = `${ROWS}, written as (
+    insert into rag.chunks (${COLUMNS}) select ${COLUMNS} from rows ${ON_CONFLICT} returning project_id, id
+  ) ${SIGNATURES}`;
+
+const UPSERT_WITH_VECTOR_SQL = `${ROWS}, written as (
+    insert into rag.chunks (${COLUMNS}, embedding_vector)
+    select ${COLUMNS}, case when cardinality(embedding) = ${RAG_VECTOR_DIMENSION} then embedding::vector end from rows
+    ${ON_CONFLICT}, embedding_vector = excluded.embedding_vector returning project_id, id
+  ) ${SIGNATURES}`;
 
 // Both vectors are unit length, so the dot product is the cosine similarity; ties go to the smaller id.
 const EXACT_SQL = `
@@ -164,33 +174,42 @@ const EXACT_SQL = `
   from rag.chunks where project_id = $1 and embedder = $2
   order by score desc nulls last, id limit $4`;
 
-// Candidates by Hamming distance of the signatures (XOR, then popcount of the 256 bits), then the exact dot
-// product over those alone; ties go to the smaller id, as in the exact search.
+// Candidates by Hamming distance of the signatures (XOR, then popcount of the 256 bits), scanned in the narrow
+// `rag.chunk_signatures` (migration 0014) and carrying only their ids; then the exact dot product over those
+// candidates' rows alone. Ties go to the smaller id, as in the exact search.
 const LSH_SQL = `
-  with candidates as (
-    select id, source_kind, source_id, source_label, text, embedding
-    from rag.chunks where project_id = $1 and embedder = $2 and signature is not null
+  with candidates as materialized (
+    select id from rag.chunk_signatures
+    where project_id = $1 and embedder = $2
     order by bit_count(signature # $5::bit(256)), id limit $6
   )
-  select id, source_kind, source_id, source_label, text,
-         (select sum(a::float8 * b::float8) from unnest(embedding, $3::real[]) as pairs (a, b)) as score
-  from candidates
-  order by score desc nulls last, id limit $4`;
+  select c.id, c.source_kind, c.source_id, c.source_label, c.text,
+         (select sum(a::float8 * b::float8) from unnest(c.embedding, $3::real[]) as pairs (a, b)) as score
+  from candidates join rag.chunks c on c.project_id = $1 and c.id = candidates.id
+  order by score desc nulls last, c.id limit $4`;
 
 const HNSW_SQL = `
   select id, source_kind, source_id, source_label, text, 1 - (embedding_vector <=> $3::vector) as score
   from rag.chunks where project_id = $1 and embedder = $2 and embedding_vector is not null
   order by embedding_vector <=> $3::vector limit $4`;
 
-// The query is read in every configuration a chunk may be indexed in, each word an alternative (`|`): a chunk
-// matches when it shares a stem with the query, and `ts_rank_cd` orders by how many and how close. Accents are
-// folded on both sides. A query with no lexeme (only stop words or symbols) finds nothing.
+/** SQL for a lexeme as a tsquery operand: in quotes, its backslashes and quotes escaped. */
+const quotedLexeme = (column: string) =>
+  String.raw`'''' || replace(replace(${column}, '\', '\\'), '''', '''''') || ''''`;
+
+// The query is read in every configuration a chunk may be indexed in, and each distinct lexeme of those
+// readings is an alternative (`|`): a chunk matches when it shares a stem with the query, and `ts_rank_cd`
+// orders by how many and how close. Each lexeme is in the query once (ADR 0260): the configurations mostly
+// read a word alike, and each repeat made ranking every match dearer for the same score. A lexeme is quoted
+// for the tsquery (backslash and quote escaped), so it is taken as it is. Accents are folded on both sides. A
+// query with no lexeme (only stop words or symbols) finds nothing.
 const TEXT_SQL = `
-  with parts as (
-    select nullif(replace(plainto_tsquery(configuration, rag.fold_accents($3))::text, ' & ', ' | '), '') as part
-    from unnest(array['portuguese', 'english', 'simple']::regconfig[]) as configuration
+  with lexemes as (
+    select distinct lexeme
+    from unnest(array['portuguese', 'english', 'simple']::regconfig[]) as configuration,
+      unnest(tsvector_to_array(to_tsvector(configuration, rag.fold_accents($3)))) as lexeme
   ), query as (
-    select string_agg('(' || part || ')', ' | ')::tsquery as tsquery from parts where part is not null
+    select string_agg(${quotedLexeme('lexeme')}, ' | ')::tsquery as tsquery from lexemes
   )
   select id, source_kind, source_id, source_label, text, ts_rank_cd(tsv, query.tsquery) as score
   from rag.chunks, query

@@ -11,6 +11,7 @@ import { appendNotifyAfterCommit } from './0010-append-notify-after-commit.ts';
 import { laneLeases } from './0011-lane-leases.ts';
 import { fencedAppend } from './0012-fenced-append.ts';
 import { appendEventBatch } from './0013-append-event-batch.ts';
+import { ragChunkSignatures } from './0014-rag-chunk-signatures.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   laneLeases,
   fencedAppend,
   appendEventBatch,
+  ragChunkSignatures,
 ];

@@ -97,20 +97,6 @@ describe('PGlite on a worker thread (ADR 0215)', () => {
     expect((await outside).rows[0]!.n).toBe(2);
   });
 
-  it('lets a request sent meanwhile go before a background transaction begins (ADR 0245)', async () => {
-    const order: string[] = [];
-    const background = database.transaction(
-      async (tx) => {
-        await tx.query('select 1');
-        order.push('background');
-      },
-      { background: true },
-    );
-    const foreground = database.query(LONG_STATEMENT).then(() => order.push('foreground'));
-    await Promise.all([background, foreground]);
-    expect(order).toEqual(['foreground', 'background']);
-  });
-
   it('says a request waits for the connection while a background transaction holds it', async () => {
     let outside!: Promise<unknown>;
     const seen = await database.transaction(
@@ -127,22 +113,6 @@ describe('PGlite on a worker thread (ADR 0215)', () => {
     await outside;
     expect(seen).toEqual({ before: false, during: true });
     expect(database.requestsWaiting?.()).toBe(false);
-  });
-
-  it('still runs a background transaction while other requests keep the connection busy', async () => {
-    let done = false;
-    const busy = (async () => {
-      while (!done) await database.query('select 1');
-    })();
-    const background = database
-      .transaction(async (tx) => (await tx.query<{ n: number }>('select 7 as n')).rows[0]!.n, {
-        background: true,
-      })
-      .finally(() => {
-        done = true;
-      });
-    expect(await background).toBe(7);
-    await busy;
   });
 
   it('delivers NOTIFY to a listener on commit, and no longer once it unsubscribes', async () => {

@@ -1,7 +1,6 @@
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { Queryable } from './database.ts';
+import { foregroundStatements } from './foreground-statements.ts';
 import {
   describePglite,
   type PgliteDatabase,
@@ -16,15 +15,6 @@ import type {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Request = DistributiveOmit<PgliteRequest, 'id'>;
-
-/**
- * A background transaction (a memory drain) begins once no other request has been in flight for this long:
- * a message's statements come a few tenths of a millisecond apart, and one that arrives while a drain's
- * transaction is open waits for all of it, each of its statements a round trip to the worker (ADR 0245).
- */
-const BACKGROUND_QUIET_MS = 3;
-/** …but never waits longer than this for the quiet: a busy connection still drains. */
-const BACKGROUND_MAX_WAIT_MS = 50;
 
 /**
  * Opens PGlite on a worker thread of its own (ADR 0215): the WebAssembly Postgres runs there, and this thread
@@ -98,36 +88,17 @@ export async function openPgliteWorkerDatabase(
   );
   worker.unref();
 
-  /** Requests in flight that are not a background transaction's, and when the last one was answered. */
-  let foreground = 0;
-  let foregroundAnsweredAt = 0;
+  /** Requests in flight that are not a background transaction's (ADR 0245). */
+  const foreground = foregroundStatements();
   const backgroundTransactions = new Set<number>();
   const isForeground = (request: Request) =>
     !('tx' in request && request.tx !== undefined && backgroundTransactions.has(request.tx));
-  /** Waits until no foreground request has been in flight for BACKGROUND_QUIET_MS (or for at most the cap). */
-  const quiet = async () => {
-    const deadline = performance.now() + BACKGROUND_MAX_WAIT_MS;
-    for (;;) {
-      const now = performance.now();
-      const wait =
-        foreground > 0 ? BACKGROUND_QUIET_MS : foregroundAnsweredAt + BACKGROUND_QUIET_MS - now;
-      if (wait <= 0 || now >= deadline) return;
-      await sleep(Math.min(wait, deadline - now));
-    }
-  };
 
   const send = <T>(request: Request): Promise<T> => {
     if (gone !== null) return Promise.reject(gone);
     const id = nextId++;
-    if (isForeground(request)) {
-      foreground += 1;
-      const answered = () => {
-        foreground -= 1;
-        foregroundAnsweredAt = performance.now();
-      };
-      return sendWithId<T>(id, request).finally(answered);
-    }
-    return sendWithId<T>(id, request);
+    const sent = sendWithId<T>(id, request);
+    return isForeground(request) ? foreground.track(sent) : sent;
   };
 
   const sendWithId = <T>(id: number, request: Request): Promise<T> => {
@@ -176,11 +147,11 @@ export async function openPgliteWorkerDatabase(
     description: describePglite(options),
     ...queryable(),
     dumpDataDirectory: async () => new Blob([await send<ArrayBuffer>({ op: 'dump' })]),
-    requestsWaiting: () => foreground > 0,
+    requestsWaiting: () => foreground.inFlight() > 0,
     transaction: async (work, transactionOptions) => {
       const tx = nextTransaction++;
       if (transactionOptions?.background === true) {
-        await quiet();
+        await foreground.quiet();
         backgroundTransactions.add(tx);
       }
       try {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, ListenEvents, Queryable, QueryResult } from './database.ts';
+import { foregroundStatements } from './foreground-statements.ts';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -27,12 +28,20 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   // Idle clients can fail when the server restarts; the pool replaces them, and this keeps the process alive.
   pool.on('error', () => undefined);
   await pool.query('select 1');
+  const foreground = foregroundStatements();
   return {
     kind: 'postgres',
     description: `PostgreSQL server at ${describeWithoutSecrets(options.connectionString)}`,
-    query: (sql, params) => runQuery(pool, sql, params),
-    execute: async (script) => void (await pool.query(script)),
-    transaction: (work) => runTransaction(pool, work),
+    query: (sql, params) => foreground.track(runQuery(pool, sql, params)),
+    execute: async (script) => void (await foreground.track(pool.query(script))),
+    // Derived work begins in a quiet moment: its own connection, but this process's event loop (issue 19).
+    transaction: async (work, transactionOptions) => {
+      if (transactionOptions?.background === true) {
+        await foreground.quiet();
+        return runTransaction(pool, work);
+      }
+      return runTransaction(pool, work, foreground.track);
+    },
     listen: (channel, onNotification, events) => listen(pool, channel, onNotification, events),
     close: () => pool.end(),
   };
@@ -50,15 +59,16 @@ async function runQuery<Row>(
 async function runTransaction<T>(
   pool: pg.Pool,
   work: (transaction: Queryable) => Promise<T>,
+  track: <R>(statement: Promise<R>) => Promise<R> = (statement) => statement,
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('begin');
+    await track(client.query('begin'));
     const result = await work({
-      query: (sql, params) => runQuery(client, sql, params),
-      execute: async (script) => void (await client.query(script)),
+      query: (sql, params) => track(runQuery(client, sql, params)),
+      execute: async (script) => void (await track(client.query(script))),
     });
-    await client.query('commit');
+    await track(client.query('commit'));
     return result;
   } catch (error) {
     await client.query('rollback').catch(() => undefined);

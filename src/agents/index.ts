@@ -29,7 +29,6 @@ export { historyToMessages } from './runtime/history-to-messages.ts';
 export { createLiveTurns, type LiveTurns } from './runtime/live-turns.ts';
 export {
   refreshSessionView,
-  sessionEndedSeq,
   sessionProjectId,
   viewAfterAppend,
   type SessionView,

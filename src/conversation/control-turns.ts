@@ -1,4 +1,3 @@
-import { sessionEndedSeq } from '../agents/index.ts';
 import {
   canRegenerate,
   canRetry,
@@ -42,7 +41,7 @@ async function locate(
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
   const view = await dependencies.views.load(sessionId);
-  const ended = sessionEndedSeq(view);
+  const ended = view.state.ended_at_seq;
   if (refuseEnded && ended !== null)
     return refusal(409, 'session_ended', `This session ended at seq ${ended}.`);
   const known = knownTurn(view.state, turnId);

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { EventLog, HeadsObserver, SessionEvent } from '../store/index.ts';
 import {
   refreshSessionView,
-  sessionEndedSeq,
   sessionProjectId,
 } from '../agents/runtime/session-view.ts';
 import { createSessionViews } from './session-views.ts';
@@ -73,7 +72,7 @@ describe('session views', () => {
     expect(second.state.history).toBe(history);
     expect(second.events).toBe(folded);
     expect(history.map((entry) => entry.content)).toEqual(['hi', 'again']);
-    expect(sessionEndedSeq(second)).toBe(4);
+    expect(second.state.ended_at_seq).toBe(4);
     // Refreshing again through another holder of the same view folds nothing twice.
     expect((await refreshSessionView(memoryLog(events), 's1', first)).state.history).toHaveLength(
       2,

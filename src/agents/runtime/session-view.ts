@@ -65,10 +65,7 @@ function foldNew(owned: OwnedView, events: readonly SessionEvent[]): void {
   const fresh = events.filter((event) => event.seq > owned.state.last_seq);
   if (fresh.length === 0) return;
   foldEventsInto(owned.state, fresh);
-  for (const event of fresh) {
-    owned.events.push(event);
-    if (event.type === SESSION_ENDED && !endedAt.has(owned)) endedAt.set(owned, event.seq);
-  }
+  for (const event of fresh) owned.events.push(event);
 }
 
 /** The project the session belongs to, from its `session.created` (seq 1); null for a view of no session. */
@@ -77,15 +74,6 @@ export function sessionProjectId(view: SessionView): string | null {
   if (created?.type !== 'session.created') return null;
   const projectId = (created.payload as { project_id?: unknown } | null)?.project_id;
   return typeof projectId === 'string' ? projectId : null;
-}
-
-const SESSION_ENDED = 'session.ended';
-const endedAt = new WeakMap<SessionView, number>();
-
-/** The seq of the session's `session.ended`, or null: tracked as the view folds, so no scan of the log. */
-export function sessionEndedSeq(view: SessionView): number | null {
-  if (ownedViews.has(view)) return endedAt.get(view) ?? null;
-  return view.events.find((event) => event.type === SESSION_ENDED)?.seq ?? null;
 }
 
 type OwnedView = { state: ConversationDraft; events: SessionEvent[] };
@@ -97,7 +85,5 @@ function own(view: SessionView): OwnedView {
   if (ownedViews.has(view)) return view as OwnedView;
   const owned: OwnedView = { state: draftOf(view.state), events: [...view.events] };
   ownedViews.add(owned);
-  const ended = view.events.find((event) => event.type === SESSION_ENDED);
-  if (ended !== undefined) endedAt.set(owned, ended.seq);
   return owned;
 }

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventLog, HeadsObserver, SessionEvent } from '../store/index.ts';
-import {
-  refreshSessionView,
-  sessionProjectId,
-} from '../agents/runtime/session-view.ts';
+import { refreshSessionView, sessionProjectId } from '../agents/runtime/session-view.ts';
 import { createSessionViews } from './session-views.ts';
 
 /** An in-memory log with just what views read; enough to test caching and release without a database. */
@@ -257,6 +254,7 @@ describe('session views', () => {
               notifications.hear(theirs.seq);
               await views.afterAppend('s1', [mine]);
               notifications.hear(mine.seq);
+              broughtSinceLoss ||= notifications.up;
             } else if (kind === 'loseAndRestoreDuringRead') {
               // The read spans a loss: what was appended while deaf may be past what it saw.
               duringRead = () => {
@@ -283,6 +281,7 @@ describe('session views', () => {
             if (quietRead) expect(peeked).toBeDefined();
           }
         }),
+        { numRuns: 500 },
       );
     });
   });

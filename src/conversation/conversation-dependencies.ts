@@ -54,7 +54,6 @@ export interface SessionViews {
   peek(sessionId: string): SessionView | undefined;
   /** The view past an append just made: folds what it returned, reading the log only after a gap. */
   afterAppend(sessionId: string, appended: readonly SessionEvent[]): Promise<SessionView>;
-  store(sessionId: string, view: SessionView): void;
   /** Views kept now; for tests of the release of idle runtimes. */
   size(): number;
   releaseIdle(): number;

@@ -7,6 +7,23 @@ import { refusal } from './conversation-dependencies.ts';
 export const STALE_VIEW_ATTEMPTS = 25;
 
 /**
+ * Decides first on the kept view, with no read of the log, when this process heard of nothing it lacks
+ * (`SessionViews.peek`, ADR 0262); `onKept` appends expecting that view's seq and answers undefined when it
+ * must be decided again — its append conflicted, or its rule refused on what may be a stale view. Then, or with
+ * no kept view, `onRead` decides on views read from the log, as before.
+ */
+export async function onKeptViewFirst<T>(
+  views: ConversationDependencies['views'],
+  sessionId: string,
+  onKept: (view: SessionView) => Promise<T | undefined>,
+  onRead: () => Promise<T>,
+): Promise<T> {
+  const kept = views.peek(sessionId);
+  const decided = kept === undefined ? undefined : await onKept(kept);
+  return decided ?? onRead();
+}
+
+/**
  * A session-wide operation with an expected version: `attempt` decides on a fresh view and appends with
  * `view.state.last_seq` (`appendedOrThrow`); when a lane appended in between (the store's typed
  * `AppendConflictError`; inside a transaction, throwing it is also the rollback of the rows written with it),

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createForja, type Forja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { createScriptedProvider } from '../gateway/providers/index.ts';
-import { SESSION_EVENTS } from '../domain/conversation/index.ts';
+import { SESSION_EVENTS, type NewSessionEvent } from '../domain/conversation/index.ts';
 import { MEMORY_EVENTS } from '../domain/memory/index.ts';
 import { appendEvents } from '../store/event-log/append-events.ts';
 import { createEventLog } from '../store/index.ts';
@@ -12,6 +12,14 @@ import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { readServerSentEvents } from '../testing/read-server-sent-events.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
+
+/** Commits with no NOTIFY, as a process that died before sending it: nothing hears of the append. */
+function appendUnheard(database: Database, sessionId: string, events: NewSessionEvent[]) {
+  return appendEvents(database, sessionId, events, {}, [], false, {
+    announce: () => undefined,
+    flushed: async () => undefined,
+  });
+}
 
 /** Pages a session view reads (`refreshSessionView`); a stream's feed reads 500 at a time, a replay 200. */
 const VIEW_PAGE = 1000;
@@ -22,8 +30,10 @@ const VIEW_PAGE = 1000;
  */
 function countingReads(database: Database) {
   const counts = { views: 0, otherEventReads: 0, sessionRows: 0, conflicts: 0 };
+  const hooks: { afterAppend?: (params: unknown[] | undefined) => Promise<void> } = {};
   return {
     counts,
+    hooks,
     database: {
       ...database,
       query: async <Row>(sql: string, params?: unknown[]) => {
@@ -34,10 +44,12 @@ function countingReads(database: Database) {
         if (sql.includes('from sessions where id')) counts.sessionRows += 1;
         const result = await database.query<Row>(sql, params);
         // An append refused because the session's head was not the expected seq.
-        if (sql.includes('forja_append_event_batch'))
+        if (sql.includes('forja_append_event_batch')) {
           counts.conflicts += (result.rows as { refusal?: string | null }[]).filter(
             (row) => row.refusal === 'conflict',
           ).length;
+          await hooks.afterAppend?.(params);
+        }
         return result;
       },
     } satisfies Database,
@@ -92,11 +104,9 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   }
 
   /** Posts the message and reads the stream to the turn's end; what the stream showed, and the reads it cost. */
-  async function postAndAnswer(
-    session: Awaited<ReturnType<typeof activeSession>>,
-    counts: { views: number; sessionRows: number; otherEventReads: number; conflicts: number },
-  ) {
+  async function postAndAnswer(session: Awaited<ReturnType<typeof activeSession>>) {
     const { forja, sessionId, stream, counted } = session;
+    const counts = { ...counted.counts };
     const posted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
       text: 'Quero vender pão de madrugada',
     });
@@ -124,10 +134,15 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     text: 'E entrego de bicicleta',
     to: 'criativo',
   });
+  /** What the model is sent when the other message is in the log before the posted one. */
+  const bothMessages = [
+    'user: [#3] E entrego de bicicleta',
+    'user: [#4] Quero vender pão de madrugada',
+  ];
 
   it("reads none of the session's events for the message nor its turn; the stream reads none of them", async () => {
     const session = await activeSession(['user: [#3] Quero vender pão de madrugada']);
-    const result = await postAndAnswer(session, { ...session.counted.counts });
+    const result = await postAndAnswer(session);
     expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
     expect(result.views).toBe(0);
     expect(result.sessionRows).toBe(0);
@@ -136,15 +151,11 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   });
 
   it('reads once after hearing of an append made elsewhere, and the model sees it', async () => {
-    const session = await activeSession([
-      'user: [#3] E entrego de bicicleta',
-      'user: [#4] Quero vender pão de madrugada',
-    ]);
+    const session = await activeSession(bothMessages);
     // Another process's append (its own log over the same database), heard: the stream shows it.
     await createEventLog(session.database).append(session.sessionId, [otherMessage]);
     expect(JSON.parse((await session.stream.next()).data).type).toBe('chat.message');
-    const counts = { ...session.counted.counts };
-    const result = await postAndAnswer(session, counts);
+    const result = await postAndAnswer(session);
     expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
     expect(result.views).toBe(1);
     // What was heard was read before deciding: no append was refused for its seq.
@@ -152,17 +163,9 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   });
 
   it('finds an append it never heard of by the expected seq: reads, stores the message after it, and the model sees both', async () => {
-    const session = await activeSession([
-      'user: [#3] E entrego de bicicleta',
-      'user: [#4] Quero vender pão de madrugada',
-    ]);
-    // Committed with no NOTIFY, as by a process that died before sending it: nothing here hears of it.
-    await appendEvents(session.database, session.sessionId, [otherMessage], {}, [], false, {
-      announce: () => undefined,
-      flushed: async () => undefined,
-    });
-    const counts = { ...session.counted.counts };
-    const result = await postAndAnswer(session, counts);
+    const session = await activeSession(bothMessages);
+    await appendUnheard(session.database, session.sessionId, [otherMessage]);
+    const result = await postAndAnswer(session);
     expect(result.posted.body).toMatchObject({ seq: 4, type: 'chat.message' });
     // The stream's feed catches up on the unheard event when the message's append does not follow it.
     expect(result.shown).toEqual([
@@ -178,16 +181,9 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
 
   it('refuses on what it never heard of: a session ended elsewhere, unheard, takes no message', async () => {
     const session = await activeSession(null);
-    const silent = { announce: () => undefined, flushed: async () => undefined };
-    await appendEvents(
-      session.database,
-      session.sessionId,
-      [MEMORY_EVENTS.sessionEnded.create('user', { v: 1, reason: 'completed' })],
-      {},
-      [],
-      false,
-      silent,
-    );
+    await appendUnheard(session.database, session.sessionId, [
+      MEMORY_EVENTS.sessionEnded.create('user', { v: 1, reason: 'completed' }),
+    ]);
     const posted = await requestJson(
       session.forja,
       'POST',
@@ -198,6 +194,40 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     expect(posted.body).toMatchObject({ error: { code: 'session_ended' } });
     const events = await createEventLog(session.database).read(session.sessionId);
     expect(events.map((event) => event.type).slice(-1)).toEqual(['session.ended']);
+    await session.stream.close();
+    session.provider.assertAllTurnsConsumed();
+  });
+
+  it("starts no second turn in a lane another process took unheard: the turn's append expects the kept view's seq", async () => {
+    const session = await activeSession(null);
+    // Right after the message commits, another process starts Criativo's turn and dies before its NOTIFY.
+    const elsewhere = SESSION_EVENTS.turnStarted.create('criativo', {
+      v: 1,
+      agent: 'criativo',
+      turn_id: 'turn-elsewhere',
+      kind: 'message',
+    });
+    session.counted.hooks.afterAppend = async (params) => {
+      if (!String(params?.[1]).includes('"chat.message"')) return;
+      session.counted.hooks.afterAppend = undefined;
+      await appendUnheard(session.database, session.sessionId, [elsewhere]);
+    };
+    const before = { ...session.counted.counts };
+    const posted = await requestJson(
+      session.forja,
+      'POST',
+      `/api/sessions/${session.sessionId}/messages`,
+      { text: 'Quero vender pão de madrugada' },
+    );
+    expect(posted.status).toBe(201);
+    await session.forja.conversation.idle(session.sessionId);
+    const events = await createEventLog(session.database).read(session.sessionId);
+    const started = events.filter((event) => event.type === 'turn.started');
+    expect(started.map((event) => (event.payload as { turn_id: string }).turn_id)).toEqual([
+      'turn-elsewhere',
+    ]);
+    // The turn's append on the kept view was refused for its seq; decided again on a read, it did not start.
+    expect(session.counted.counts.conflicts - before.conflicts).toBe(1);
     await session.stream.close();
     session.provider.assertAllTurnsConsumed();
   });

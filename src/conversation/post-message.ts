@@ -2,6 +2,7 @@ import { decide, PERSON_ACTOR, type NewSessionEvent } from '../domain/conversati
 import type { AppendOutcome, SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
+import { onKeptViewFirst } from './expected-version.ts';
 import { sessionProjectId, type SessionView } from '../agents/index.ts';
 import { respondingAgent } from './responding-agent.ts';
 import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
@@ -35,26 +36,29 @@ export async function postMessage(
   actor = PERSON_ACTOR,
 ): Promise<PostedMessage | Refusal> {
   const message = { text, to, actor };
-  // With no read of the log when this process heard of no append its view lacks (issue 19). That view may
-  // still miss an append: its own append expects its seq, and a conflict (or a refusal) is decided again below.
-  const peeked = dependencies.views.peek(sessionId);
-  const onPeeked =
-    peeked === undefined ? undefined : decideMessage(dependencies, sessionId, peeked, message);
-  if (peeked !== undefined && onPeeked?.ok === true) {
-    const appended = await dependencies.eventLog.append(sessionId, onPeeked.events, {
-      expectedSeq: onPeeked.seen,
-    });
-    if (appended.success) return startTurn(dependencies, sessionId, onPeeked, appended);
-  }
-  // On a view just read there is no expected version (ADR 0250): the person's message is stored at once, never
-  // queued behind session-wide work nor retried while lanes append; what was checked (the addressee is
-  // active) never stops being true.
-  const view = await dependencies.views.load(sessionId);
-  const decided = decideMessage(dependencies, sessionId, view, message);
-  if (!decided.ok) return decided;
-  const appended = await dependencies.eventLog.append(sessionId, decided.events);
-  if (!appended.success) return refusal(404, 'not_found', appended.error.message);
-  return startTurn(dependencies, sessionId, decided, appended);
+  return onKeptViewFirst(
+    dependencies.views,
+    sessionId,
+    async (kept) => {
+      const decided = decideMessage(dependencies, sessionId, kept, message);
+      if (!decided.ok) return undefined;
+      const appended = await dependencies.eventLog.append(sessionId, decided.events, {
+        expectedSeq: decided.seen,
+      });
+      return appended.success ? startTurn(dependencies, sessionId, decided, appended) : undefined;
+    },
+    // On a view just read there is no expected version (ADR 0250): the person's message is stored at once,
+    // never queued behind session-wide work nor retried while lanes append; what was checked (the addressee
+    // is active) never stops being true.
+    async () => {
+      const view = await dependencies.views.load(sessionId);
+      const decided = decideMessage(dependencies, sessionId, view, message);
+      if (!decided.ok) return decided;
+      const appended = await dependencies.eventLog.append(sessionId, decided.events);
+      if (!appended.success) return refusal(404, 'not_found', appended.error.message);
+      return startTurn(dependencies, sessionId, decided, appended);
+    },
+  );
 }
 
 interface Decided {

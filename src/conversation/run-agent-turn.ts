@@ -13,6 +13,7 @@ import {
 } from '../domain/conversation/index.ts';
 import { findSession, LaneHeldElsewhereError, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { onKeptViewFirst } from './expected-version.ts';
 import { pendingLaneWork } from './lane-work.ts';
 import { mergeLine } from './merge-line.ts';
 import { routeBlocks } from './route-blocks.ts';
@@ -169,20 +170,22 @@ export async function startAndContinue(
       status: 'not_started',
       reason: `no runtime for agent ${request.agent} in this process`,
     };
-  // With no read when this process heard of no append its view lacks (issue 19); that view's append expects
-  // its seq, and what it may have missed (a conflict, a refusal) is decided again on a read.
-  const peeked = dependencies.views.peek(request.sessionId);
-  const onPeeked =
-    peeked === undefined ? undefined : await appendTurnStarted(dependencies, request, peeked, true);
-  const started =
-    onPeeked?.ok === true
-      ? onPeeked
-      : await appendTurnStarted(
-          dependencies,
-          request,
-          await dependencies.views.load(request.sessionId),
-          false,
-        );
+  // A refusal or conflict on the kept view is decided again on a read (ADR 0262).
+  const started = await onKeptViewFirst(
+    dependencies.views,
+    request.sessionId,
+    async (kept) => {
+      const onKept = await appendTurnStarted(dependencies, request, kept, true);
+      return onKept.ok ? onKept : undefined;
+    },
+    async () =>
+      appendTurnStarted(
+        dependencies,
+        request,
+        await dependencies.views.load(request.sessionId),
+        false,
+      ),
+  );
   if (!started.ok) return { status: 'not_started', reason: started.reason };
   // The turn's one read of the log was the load above (or none): from here its view is carried forward by its appends.
   const current = await viewAfterAppend(

@@ -9,7 +9,7 @@ import {
 } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { retryOnStaleView } from './expected-version.ts';
+import { onKeptViewFirst, retryOnStaleView } from './expected-version.ts';
 import { SESSION_LANE } from './session-queue.ts';
 
 /** What a command's rule gives on a view: the events to append and what to answer with them, or a refusal. */
@@ -73,21 +73,23 @@ export function handleCommand<T>(
           appendDecided(seen, decision, null),
         );
   };
-  return dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
-    // First on the view this process heard nothing newer of, with no read (issue 19), when the rule needs no
-    // transaction: its append expects the seq it saw, so what it missed conflicts; a conflict or a refusal
-    // (perhaps of a stale view) is decided again on views read from the log.
-    const peeked = command.transactional === true ? undefined : dependencies.views.peek(sessionId);
-    if (peeked !== undefined) {
-      try {
-        const handled = await attempt(peeked);
-        if (handled.ok) return handled;
-      } catch (error) {
-        if (!(error instanceof AppendConflictError)) throw error;
-      }
+  // A rule that needs no transaction decides first on the kept view (ADR 0262); its refusal or conflict is
+  // decided again on views read from the log.
+  const onKept = async (view: SessionView): Promise<Handled<T> | undefined> => {
+    try {
+      const handled = await attempt(view);
+      return handled.ok ? handled : undefined;
+    } catch (error) {
+      if (error instanceof AppendConflictError) return undefined;
+      throw error;
     }
-    return retryOnStaleView(dependencies, sessionId, command.what, attempt);
-  });
+  };
+  const onRead = () => retryOnStaleView(dependencies, sessionId, command.what, attempt);
+  return dependencies.queue.enqueue(sessionId, SESSION_LANE, () =>
+    command.transactional === true
+      ? onRead()
+      : onKeptViewFirst(dependencies.views, sessionId, onKept, onRead),
+  );
 }
 
 /**

@@ -68,8 +68,8 @@ export function createSessionViews(
       const view = await bring();
       // A view of no session (an unknown id) is not kept: ids that do not exist must not fill the cache.
       if (view.state.last_seq > 0) {
-        const heardThroughout =
-          listeningBefore && heads?.listening() === true && deafness === deafnessBefore;
+        // Listening when it began and no loss since: it is listening still (only a loss stops it).
+        const heardThroughout = listeningBefore && deafness === deafnessBefore;
         views.set(sessionId, {
           view,
           usedAt: now(),
@@ -90,13 +90,9 @@ export function createSessionViews(
       ),
     peek(sessionId) {
       const entry = views.get(sessionId);
-      // Compared now: the view is folded in place by whoever holds it, past what was heard perhaps.
-      if (
-        entry === undefined ||
-        heads?.listening() !== true ||
-        entry.heard > entry.view.state.last_seq
-      )
-        return undefined;
+      // Compared now: the view is folded in place by whoever holds it, past what was heard perhaps. A view kept
+      // while deaf, or before a loss, has heard Infinity.
+      if (entry === undefined || entry.heard > entry.view.state.last_seq) return undefined;
       entry.usedAt = now();
       return entry.view;
     },
@@ -105,9 +101,6 @@ export function createSessionViews(
       return cached === undefined
         ? keep(sessionId, 'read', () => refreshSessionView(eventLog, sessionId))
         : keep(sessionId, 'fold', () => viewAfterAppend(eventLog, sessionId, cached, appended));
-    },
-    store(sessionId, view) {
-      views.set(sessionId, { view, usedAt: now(), heard: Number.POSITIVE_INFINITY });
     },
     size: () => views.size,
     releaseIdle() {

@@ -117,7 +117,8 @@ export async function watchAccountsInUse(database: Database): Promise<AccountsIn
       const before = changes;
       const heard = listening;
       inUse = await anyPersonExists(database);
-      if (!inUse && heard && listening && changes === before) noOneKnown = true;
+      // Listening when it looked and no change since (a loss is one): a person created after it is heard.
+      if (!inUse && heard && changes === before) noOneKnown = true;
       return inUse;
     },
     close: async () => {

@@ -2,10 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, type Database } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
-import { embedLocally, LOCAL_EMBEDDER_NAME } from './hashed-ngram-embedder.ts';
+import { LOCAL_EMBEDDER_NAME } from './hashed-ngram-embedder.ts';
 import { createPostgresVectorIndex, hasVectorColumn } from './postgres-vector-index.ts';
-import type { IndexedChunk } from './project-fragment.ts';
-import { describeVectorIndexContract } from './testing/vector-index-contract.ts';
+import { chunk, describeVectorIndexContract } from './testing/vector-index-contract.ts';
 
 describe.each(testDatabaseEngines())('Postgres vector index on $name', (engine) => {
   let database: Database;
@@ -40,8 +39,8 @@ describe.each(testDatabaseEngines())('Postgres vector index on $name', (engine) 
     const index = await createPostgresVectorIndex(database, { method: 'lsh' });
     const project = await createProject(database, { name: 'signatures' });
     const texts = ['entrega antes das 6h', 'pagamento mensal', 'deploy negado'];
-    await index.upsert(texts.map((text, position) => chunkOf(project.id, position, text)));
-    await index.upsert([chunkOf(project.id, 1, 'pagamento anual', 'another-embedder')]);
+    await index.upsert(texts.map((text, position) => chunk(project.id, position, text)));
+    await index.upsert([chunk(project.id, 1, 'pagamento anual', 'another-embedder')]);
     const signatures = async () =>
       (
         await database.query<{ id: string; embedder: string; same: boolean }>(
@@ -68,7 +67,7 @@ describe.each(testDatabaseEngines())('Postgres vector index on $name', (engine) 
   it('searches text with each lexeme once, finding and ranking as the query of every configuration did', async () => {
     const index = await createPostgresVectorIndex(database, { method: 'exact' });
     const project = await createProject(database, { name: 'text' });
-    await index.upsert(CORPUS.map((text, position) => chunkOf(project.id, position, text)));
+    await index.upsert(CORPUS.map((text, position) => chunk(project.id, position, text)));
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 0, maxLength: 8 }),
@@ -107,25 +106,6 @@ describe.each(testDatabaseEngines())('Postgres vector index on $name', (engine) 
     open: () => createPostgresVectorIndex(database),
   }));
 });
-
-function chunkOf(
-  projectId: string,
-  position: number,
-  text: string,
-  embedder = LOCAL_EMBEDDER_NAME,
-): IndexedChunk {
-  return {
-    id: `source-${position}#0`,
-    projectId,
-    sourceKind: 'artifact',
-    sourceId: `source-${position}`,
-    sourceLabel: `artifact.business_rule #${position}`,
-    chunkIndex: 0,
-    text,
-    embedder,
-    embedding: embedLocally(text),
-  };
-}
 
 const CORPUS = [
   'A entrega acontece antes das 6h da manhã; as entregas atrasadas são reembolsadas.',

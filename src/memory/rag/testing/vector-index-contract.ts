@@ -12,7 +12,8 @@ const TEXTS = [
   'Receita de pão de fermentação natural',
 ];
 
-function chunk(
+/** A chunk of `text`, the `index`-th source's only one, embedded with the local embedder (or named `embedder`). */
+export function chunk(
   projectId: string,
   index: number,
   text: string,

@@ -11,15 +11,38 @@ const MAX_PAYLOAD_BYTES = 7_000;
 const DEFAULT_FLUSH_MS = 50;
 
 /**
+ * How often a process says again which sessions it has streams open on; a process that streams a turn sends
+ * its messages to those announced within three of these (ADR 0264).
+ */
+const DEFAULT_WATCH_RENEW_MS = 10_000;
+
+/**
+ * A live message as it crosses processes: a delta `from_start` carries the turn's whole text so far, the catch-up
+ * a process sends to one that just began to watch the session (it replaces what that one has of the turn).
+ */
+export type SharedLiveMessage =
+  | Exclude<LiveTurnMessage, LiveDelta>
+  | (LiveDelta & { from_start?: true });
+
+type LiveDelta = Extract<LiveTurnMessage, { type: 'agent.delta' }>;
+
+/** What crosses `forja_live_turns`: messages, an announcement of watched sessions, or a new process's hello. */
+type LivePayload =
+  | { origin: string; messages: SharedLiveMessage[] }
+  | { origin: string; watch: string[]; catch_up: boolean }
+  | { origin: string; hello: true };
+
+/**
  * Consecutive deltas of one turn become one delta with their text joined; anything else keeps its place.
  * Pure, so a burst of N deltas is provably one message.
  */
-export function coalesceLiveMessages(messages: readonly LiveTurnMessage[]): LiveTurnMessage[] {
-  const out: LiveTurnMessage[] = [];
+export function coalesceLiveMessages(messages: readonly SharedLiveMessage[]): SharedLiveMessage[] {
+  const out: SharedLiveMessage[] = [];
   for (const message of messages) {
     const last = out.at(-1);
     if (
       message.type === 'agent.delta' &&
+      !('from_start' in message) &&
       last?.type === 'agent.delta' &&
       last.turn_id === message.turn_id &&
       last.session_id === message.session_id
@@ -31,18 +54,23 @@ export function coalesceLiveMessages(messages: readonly LiveTurnMessage[]): Live
 }
 
 /** The messages as NOTIFY payloads under the size limit; a long text is cut across several deltas. */
-export function livePayloads(origin: string, messages: readonly LiveTurnMessage[]): string[] {
+export function livePayloads(origin: string, messages: readonly SharedLiveMessage[]): string[] {
   const payloads: string[] = [];
-  let batch: LiveTurnMessage[] = [];
-  const encode = (list: LiveTurnMessage[]) => JSON.stringify({ origin, messages: list });
-  const size = (list: LiveTurnMessage[]) => Buffer.byteLength(encode(list));
+  let batch: SharedLiveMessage[] = [];
+  const encode = (list: SharedLiveMessage[]) => JSON.stringify({ origin, messages: list });
+  const size = (list: SharedLiveMessage[]) => Buffer.byteLength(encode(list));
   const pieces = messages.flatMap((message) => {
     if (message.type !== 'agent.delta' || size([message]) < MAX_PAYLOAD_BYTES) return [message];
-    const cut: LiveTurnMessage[] = [];
+    const cut: SharedLiveMessage[] = [];
     // Characters, not bytes: 1,000 characters are at most 6,000 bytes once JSON-escaped.
     const characters = [...message.text];
+    const { from_start: _fromStart, ...plain } = message;
+    // Only the first piece of a catch-up starts the turn's text again; the others follow it.
     for (let start = 0; start < characters.length; start += 1_000)
-      cut.push({ ...message, text: characters.slice(start, start + 1_000).join('') });
+      cut.push({
+        ...(start === 0 ? message : plain),
+        text: characters.slice(start, start + 1_000).join(''),
+      });
     return cut;
   });
   for (const piece of pieces) {
@@ -56,57 +84,56 @@ export function livePayloads(origin: string, messages: readonly LiveTurnMessage[
   return payloads;
 }
 
+/** Announcements of watched sessions as NOTIFY payloads under the size limit, each id in exactly one. */
+export function watchPayloads(
+  origin: string,
+  sessionIds: readonly string[],
+  catchUp: boolean,
+): string[] {
+  const payloads: string[] = [];
+  const encode = (watch: string[]) => JSON.stringify({ origin, watch, catch_up: catchUp });
+  let batch: string[] = [];
+  for (const sessionId of sessionIds) {
+    if (batch.length > 0 && Buffer.byteLength(encode([...batch, sessionId])) >= MAX_PAYLOAD_BYTES) {
+      payloads.push(encode(batch));
+      batch = [];
+    }
+    batch.push(sessionId);
+  }
+  if (batch.length > 0) payloads.push(encode(batch));
+  return payloads;
+}
+
 /**
  * Live turn messages shared by every process on one server: what a turn streams here is published here and,
- * gathered for `flushMs` (an `agent.done` goes at once), sent as one NOTIFY; what other processes send reaches
- * this process's listeners and its partials, so a browser connected anywhere sees a turn's text as it comes.
- * A delta from a new origin for the same turn (a lane taken over) starts that turn's partial text again.
+ * gathered for `flushMs` (an `agent.done` goes at once), sent as one NOTIFY — but only for a session another
+ * process has a stream open on (ADR 0264): each process announces the sessions it watches when the first stream
+ * of one opens and again every `watchRenewMs`, and one that begins to watch is sent the text of the turns running
+ * here so far. What other processes send reaches this process's listeners and its partials, so a browser
+ * connected anywhere sees a turn's text as it comes. A delta from a new origin for the same turn (a lane taken
+ * over) starts that turn's partial text again.
  */
 export async function shareLiveTurns(
   local: LiveTurns,
   database: Database,
   origin: string,
-  options: { flushMs?: number; onError?: (error: unknown) => void } = {},
+  options: { flushMs?: number; watchRenewMs?: number; onError?: (error: unknown) => void } = {},
 ): Promise<LiveTurns & { close(): Promise<void> }> {
   const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
+  const watchRenewMs = options.watchRenewMs ?? DEFAULT_WATCH_RENEW_MS;
   const listeners = new Map<string, Set<LiveTurnListener>>();
   const remote = new Map<string, PartialTurn & { origin: string }>();
-  let pending: LiveTurnMessage[] = [];
+  /** The sessions other processes watch: for each, until when each watcher's last announcement holds. */
+  const watchedElsewhere = new Map<string, Map<string, number>>();
+  /** Turns of this process whose messages went out: their end goes out too, watched or not. */
+  const sharedTurns = new Set<string>();
+  let pending: SharedLiveMessage[] = [];
   let timer: NodeJS.Timeout | null = null;
   let sending: Promise<void> = Promise.resolve();
 
-  const deliverRemote = (from: string, message: LiveTurnMessage) => {
-    if (message.type === 'agent.delta') {
-      const partial = remote.get(message.turn_id);
-      if (partial && partial.origin === from) partial.text += message.text;
-      else remote.set(message.turn_id, { ...withoutType(message), origin: from });
-    } else remote.delete(message.turn_id);
-    for (const listener of listeners.get(message.session_id) ?? []) {
-      try {
-        listener(message);
-      } catch {
-        // A broken stream must not break the others.
-      }
-    }
-  };
-  const unlisten = await database.listen(LIVE_TURNS_CHANNEL, (payload) => {
-    try {
-      const parsed = JSON.parse(payload) as { origin: string; messages: LiveTurnMessage[] };
-      if (parsed.origin === origin) return;
-      for (const message of parsed.messages) deliverRemote(parsed.origin, message);
-    } catch (error) {
-      options.onError?.(error);
-    }
-  });
-
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    const messages = coalesceLiveMessages(pending);
-    pending = [];
-    if (messages.length === 0) return sending;
-    // One chain: notifications leave in the order published, whichever pooled connection sends them.
-    for (const payload of livePayloads(origin, messages))
+  // One chain: notifications leave in the order sent, whichever pooled connection sends them.
+  const send = (payloads: readonly string[]) => {
+    for (const payload of payloads)
       sending = sending
         .then(() => database.query('select pg_notify($1, $2)', [LIVE_TURNS_CHANNEL, payload]))
         .then(
@@ -115,27 +142,148 @@ export async function shareLiveTurns(
         );
     return sending;
   };
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const messages = coalesceLiveMessages(pending);
+    pending = [];
+    if (messages.length === 0) return sending;
+    return send(livePayloads(origin, messages));
+  };
+  const flushSoon = () => {
+    if (timer !== null) return;
+    timer = setTimeout(() => void flush(), flushMs);
+    timer.unref();
+  };
+
+  const watched = (sessionId: string) => {
+    const watchers = watchedElsewhere.get(sessionId);
+    if (watchers === undefined) return false;
+    const now = Date.now();
+    for (const [watcher, until] of watchers) if (until <= now) watchers.delete(watcher);
+    if (watchers.size === 0) watchedElsewhere.delete(sessionId);
+    return watchers.size > 0;
+  };
+  const heardWatch = (from: string, sessionIds: readonly string[], catchUp: boolean) => {
+    const until = Date.now() + 3 * watchRenewMs;
+    for (const sessionId of sessionIds) {
+      const watchers = watchedElsewhere.get(sessionId) ?? new Map<string, number>();
+      const known = (watchers.get(from) ?? 0) > Date.now();
+      watchers.set(from, until);
+      watchedElsewhere.set(sessionId, watchers);
+      if (known && !catchUp) continue;
+      // A new watcher has none of the turns running here (or lost some): it gets each one's text so far.
+      for (const partial of local.partials(sessionId)) {
+        pending.push({ type: 'agent.delta', ...partial, from_start: true });
+        sharedTurns.add(partial.turn_id);
+        flushSoon();
+      }
+    }
+  };
+  const announce = (sessionIds: readonly string[], catchUp: boolean) => {
+    if (sessionIds.length > 0) void send(watchPayloads(origin, sessionIds, catchUp));
+  };
+
+  const deliver = (sessionId: string, message: LiveTurnMessage) => {
+    for (const listener of listeners.get(sessionId) ?? []) {
+      try {
+        listener(message);
+      } catch {
+        // A broken stream must not break the others.
+      }
+    }
+  };
+  const deliverRemote = (from: string, message: SharedLiveMessage) => {
+    if (message.type !== 'agent.delta') {
+      remote.delete(message.turn_id);
+      return deliver(message.session_id, message);
+    }
+    const { from_start: fromStart, ...delta } = message;
+    const partial = remote.get(delta.turn_id);
+    const following = partial !== undefined && partial.origin === from;
+    if (!fromStart) {
+      // A piece of a turn whose start this process never got (it began to watch meanwhile): the catch-up it
+      // asked for carries it.
+      if (!following) return;
+      partial.text += delta.text;
+      return deliver(delta.session_id, delta);
+    }
+    if (following) {
+      // A catch-up of a turn this process already follows: its streams get only what they lack.
+      const known = partial.text;
+      partial.text = delta.text;
+      if (delta.text.startsWith(known) && delta.text.length > known.length)
+        deliver(delta.session_id, { ...delta, text: delta.text.slice(known.length) });
+      return;
+    }
+    // The start of a turn, or a turn taken over by another process: its text starts again.
+    remote.set(delta.turn_id, { ...withoutType(delta), origin: from });
+    deliver(delta.session_id, delta);
+  };
+
+  const unlisten = await database.listen(
+    LIVE_TURNS_CHANNEL,
+    (payload) => {
+      try {
+        const parsed = JSON.parse(payload) as LivePayload;
+        if (parsed.origin === origin) return;
+        if ('hello' in parsed) announce([...listeners.keys()], false);
+        else if ('watch' in parsed) heardWatch(parsed.origin, parsed.watch, parsed.catch_up);
+        else for (const message of parsed.messages) deliverRemote(parsed.origin, message);
+      } catch (error) {
+        options.onError?.(error);
+      }
+    },
+    {
+      // Announcements and messages may have been missed: say hello again, and ask for the running turns again.
+      restored: () => {
+        void send([JSON.stringify({ origin, hello: true })]);
+        announce([...listeners.keys()], true);
+      },
+    },
+  );
+  // Processes already watching sessions say so again to this one.
+  void send([JSON.stringify({ origin, hello: true })]);
+  const renewal = setInterval(() => announce([...listeners.keys()], false), watchRenewMs);
+  renewal.unref();
 
   return {
     publish(message) {
       if (message.type === 'agent.delta') remote.delete(message.turn_id);
       local.publish(message);
-      pending.push(message);
-      if (message.type === 'agent.done') void flush();
-      else if (timer === null) {
-        timer = setTimeout(() => void flush(), flushMs);
-        timer.unref();
+      const shared = watched(message.session_id) || sharedTurns.has(message.turn_id);
+      if (message.type === 'agent.done') {
+        sharedTurns.delete(message.turn_id);
+        if (!shared) return;
+        pending.push(message);
+        return void flush();
       }
+      if (!shared) return;
+      if (sharedTurns.has(message.turn_id)) pending.push(message);
+      else {
+        // The first message of a turn that goes out carries its whole text so far.
+        const partial = local
+          .partials(message.session_id)
+          .find((running) => running.turn_id === message.turn_id);
+        sharedTurns.add(message.turn_id);
+        pending.push({ ...message, text: partial?.text ?? message.text, from_start: true });
+      }
+      flushSoon();
     },
     subscribe(sessionId, listener) {
       const unsubscribeLocal = local.subscribe(sessionId, listener);
       const forSession = listeners.get(sessionId) ?? new Set();
+      if (forSession.size === 0) announce([sessionId], true);
       forSession.add(listener);
       listeners.set(sessionId, forSession);
       return () => {
         unsubscribeLocal();
         forSession.delete(listener);
-        if (forSession.size === 0) listeners.delete(sessionId);
+        if (forSession.size > 0) return;
+        listeners.delete(sessionId);
+        // Unwatched, the session's turns are no longer sent here: what is kept of them would go stale.
+        for (const [turnId, partial] of remote)
+          if (partial.session_id === sessionId) remote.delete(turnId);
       };
     },
     partials(sessionId) {
@@ -147,6 +295,7 @@ export async function shareLiveTurns(
       return [...fromHere, ...fromElsewhere];
     },
     async close() {
+      clearInterval(renewal);
       await flush();
       await unlisten();
     },

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveTurnMessage } from './live-turns.ts';
-import { coalesceLiveMessages, livePayloads } from './shared-live-turns.ts';
+import fc from 'fast-check';
+import {
+  coalesceLiveMessages,
+  livePayloads,
+  watchPayloads,
+  type SharedLiveMessage,
+} from './shared-live-turns.ts';
 
 const delta = (turn: string, text: string): LiveTurnMessage => ({
   type: 'agent.delta',
@@ -47,5 +53,49 @@ describe('live turn messages across processes', () => {
         .join(''),
     ).toBe(text);
     expect(messages.at(-1)).toMatchObject({ turn_id: 't2', text: 'fim' });
+  });
+
+  it("a catch-up starts a turn's text again: later deltas join it, it never joins an earlier one", () => {
+    const catchUp: SharedLiveMessage = {
+      ...delta('t1', 'abc'),
+      from_start: true,
+    } as SharedLiveMessage;
+    expect(coalesceLiveMessages([delta('t1', 'a'), catchUp, delta('t1', 'd')])).toEqual([
+      delta('t1', 'a'),
+      { ...delta('t1', 'abcd'), from_start: true },
+    ]);
+  });
+
+  it('cuts a long catch-up so that only its first piece starts the text again', () => {
+    const text = 'x'.repeat(9_000);
+    const payloads = livePayloads('origin', [
+      { ...delta('t1', text), from_start: true } as SharedLiveMessage,
+    ]);
+    const messages = payloads.flatMap(
+      (payload) =>
+        (JSON.parse(payload) as { messages: Array<{ text: string; from_start?: true }> }).messages,
+    );
+    expect(messages.map((message) => message.from_start === true)).toEqual([
+      true,
+      ...Array(messages.length - 1).fill(false),
+    ]);
+    expect(messages.map((message) => message.text).join('')).toBe(text);
+  });
+
+  it('announces any number of watched sessions in payloads NOTIFY accepts, each session once', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.uuid(), { maxLength: 600 }), fc.boolean(), (ids, catchUp) => {
+        const payloads = watchPayloads('origin', ids, catchUp);
+        const parsed = payloads.map(
+          (payload) => JSON.parse(payload) as { watch: string[]; catch_up: boolean },
+        );
+        for (const payload of payloads) expect(Buffer.byteLength(payload)).toBeLessThan(8_000);
+        expect(parsed.flatMap((payload) => payload.watch)).toEqual(ids);
+        expect(
+          parsed.every((payload) => payload.catch_up === catchUp && payload.watch.length > 0),
+        ).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

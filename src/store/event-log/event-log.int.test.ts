@@ -182,3 +182,88 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
     ).rejects.toThrow(/append-only/);
   });
 });
+
+/**
+ * ADR 0263 on the server: an append that is this process's only one under way notifies in its own statement —
+ * one statement, and the listeners hear it — while appends that overlap leave the NOTIFY to the notifier after
+ * their commits (ADR 0180), and every session is still heard at its last seq.
+ */
+describe.each(testDatabaseEngines().filter((engine) => engine.name === 'postgres'))(
+  'the NOTIFY of appends on $name',
+  (engine) => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await engine.open();
+    });
+    afterAll(() => database.close());
+
+    /** The log over the database, keeping every statement it sends and its parameters. */
+    function recordingLog() {
+      const statements: { sql: string; params: unknown[] | undefined }[] = [];
+      const recording: Database = {
+        ...database,
+        query: (sql, params) => {
+          statements.push({ sql, params });
+          return database.query(sql, params);
+        },
+      };
+      return { statements, eventLog: createEventLog(recording) };
+    }
+
+    /** What `forja_session_events` carries until `until` holds: the highest seq heard for each session. */
+    async function hearing() {
+      const heard = new Map<string, number>();
+      const waiters: (() => void)[] = [];
+      const unlisten = await database.listen('forja_session_events', (payload) => {
+        const [sessionId, seq] = payload.split(':');
+        heard.set(sessionId!, Math.max(Number(seq), heard.get(sessionId!) ?? 0));
+        for (const wake of waiters.splice(0)) wake();
+      });
+      const until = async (done: () => boolean) => {
+        while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+      };
+      return { heard, until, unlisten };
+    }
+
+    async function newSession(): Promise<string> {
+      const project = await createProject(database, { name: 'p' });
+      return (await createSession(database, { projectId: project.id })).id;
+    }
+    const message = { type: 'chat.message', actor: 'user', payload: { text: 'hi' } };
+
+    it('an append alone is one statement that notifies; the listeners hear its last seq', async () => {
+      const sessionId = await newSession();
+      const { statements, eventLog } = recordingLog();
+      const listening = await hearing();
+      const outcome = await eventLog.append(sessionId, [message, message]);
+      expect(outcome).toMatchObject({ success: true, lastSeq: 3 });
+      await listening.until(() => listening.heard.get(sessionId) === 3);
+      await listening.unlisten();
+      expect(statements).toHaveLength(1);
+      expect(statements[0]!.sql).toContain('forja_append_event_batch');
+      // The function's p_notify: it sends the NOTIFY inside its own transaction.
+      expect(statements[0]!.params?.[2]).toBe(true);
+    });
+
+    it('appends that overlap leave the NOTIFY to after their commits, and every session is heard', async () => {
+      const sessions = await Promise.all(Array.from({ length: 8 }, () => newSession()));
+      const { statements, eventLog } = recordingLog();
+      const listening = await hearing();
+      await Promise.all(sessions.map((sessionId) => eventLog.append(sessionId, [message])));
+      await listening.until(() =>
+        sessions.every((sessionId) => listening.heard.get(sessionId) === 2),
+      );
+      await listening.unlisten();
+      const appends = statements.filter((statement) =>
+        statement.sql.includes('forja_append_event_batch'),
+      );
+      expect(appends).toHaveLength(8);
+      // The first went alone; the seven asked while it was under way notify after their commits.
+      expect(appends.map((statement) => statement.params?.[2])).toEqual([
+        true,
+        ...Array(7).fill(false),
+      ]);
+      expect(statements.some((statement) => statement.sql.includes('pg_notify'))).toBe(true);
+    });
+  },
+);

@@ -42,8 +42,9 @@ interface WaitingAppend extends PendingAppend {
  * queue commits in groups (ADR 0248): an append to a session with none under way goes at once; those asked
  * meanwhile wait, and go together in one call, one transaction, when it is done — each with its own outcome.
  * Appends to different sessions run side by side. On the PostgreSQL server a batch's NOTIFY is sent after its
- * commit, with those of the appends that committed meanwhile (ADR 0180); on PGlite, one connection and no
- * lock to wait for, the append function sends it inside the transaction.
+ * commit, with those of the appends that committed meanwhile (ADR 0180) — unless it is the only append of this
+ * process under way, which notifies in its own statement (ADR 0263); on PGlite, one connection and no lock to
+ * wait for, the append function sends it inside the transaction.
  */
 export function createEventLog(
   database: Database,
@@ -54,13 +55,16 @@ export function createEventLog(
   const drain = async (sessionId: string, queue: WaitingAppend[]) => {
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_BATCH_APPENDS);
+      // Alone, no other append of this process is in flight, so no commit here waits on the lock a NOTIFY takes:
+      // the function notifies in its own statement and the statement after the commit is saved (ADR 0263).
+      const alone = queues.size === 1;
       const results = await appendBatch(
         database,
         sessionId,
         batch,
         outboxRules,
         false,
-        notifier,
+        alone ? undefined : notifier,
       ).catch((error: unknown) => batch.map((): BatchResult => ({ error })));
       batch.forEach((append, index) => append.settle(results[index]!));
     }

@@ -29,8 +29,16 @@ const VIEW_PAGE = 1000;
  * appends refused for their expected seq.
  */
 function countingReads(database: Database) {
-  const counts = { views: 0, otherEventReads: 0, sessionRows: 0, conflicts: 0 };
-  const hooks: { afterAppend?: (params: unknown[] | undefined) => Promise<void> } = {};
+  const counts = {
+    views: 0,
+    otherEventReads: 0,
+    sessionRows: 0,
+    conflicts: 0,
+    appends: [] as string[][],
+  };
+  const hooks: {
+    beforeAppend?: (params: unknown[] | undefined) => Promise<void>;
+  } = {};
   return {
     counts,
     hooks,
@@ -42,13 +50,21 @@ function countingReads(database: Database) {
           else counts.otherEventReads += 1;
         }
         if (sql.includes('from sessions where id')) counts.sessionRows += 1;
+        if (sql.includes('forja_append_event_batch')) {
+          await hooks.beforeAppend?.(params);
+          // The types of each append statement's events, in order.
+          counts.appends.push(
+            (JSON.parse(String(params?.[1])) as { events: { type: string }[] }[]).flatMap(
+              (append) => append.events.map((event) => event.type),
+            ),
+          );
+        }
         const result = await database.query<Row>(sql, params);
         // An append refused because the session's head was not the expected seq.
         if (sql.includes('forja_append_event_batch')) {
           counts.conflicts += (result.rows as { refusal?: string | null }[]).filter(
             (row) => row.refusal === 'conflict',
           ).length;
-          await hooks.afterAppend?.(params);
         }
         return result;
       },
@@ -73,7 +89,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   });
 
   /** A session with Criativo active and an open stream; the model answers once, sent `expected` (null: never asked). */
-  async function activeSession(expected: string[] | null) {
+  async function activeSession(expected: string[] | null, answers = 1) {
     const loaded = loadConfig({});
     if (!loaded.ok) throw new Error(loaded.error.message);
     database = await engine.open();
@@ -82,7 +98,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
       script: {
         turns:
           expected === null
-            ? []
+            ? Array.from({ length: answers - 1 }, () => ({ agent: 'criativo', text: 'Hum.' }))
             : [{ agent: 'criativo', text: 'Quem compra o pão?', expect: { messages: expected } }],
       },
     });
@@ -106,7 +122,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   /** Posts the message and reads the stream to the turn's end; what the stream showed, and the reads it cost. */
   async function postAndAnswer(session: Awaited<ReturnType<typeof activeSession>>) {
     const { forja, sessionId, stream, counted } = session;
-    const counts = { ...counted.counts };
+    const counts = { ...counted.counts, appends: counted.counts.appends.length };
     const posted = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
       text: 'Quero vender pão de madrugada',
     });
@@ -126,6 +142,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
       sessionRows: counted.counts.sessionRows - counts.sessionRows,
       otherEventReads: counted.counts.otherEventReads - counts.otherEventReads,
       conflicts: counted.counts.conflicts - counts.conflicts,
+      appends: counted.counts.appends.slice(counts.appends),
     };
   }
 
@@ -144,6 +161,8 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     const session = await activeSession(['user: [#3] Quero vender pão de madrugada']);
     const result = await postAndAnswer(session);
     expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
+    // The message and its turn's start commit in one statement (ADR 0265); the answer in another.
+    expect(result.appends).toEqual([['chat.message', 'turn.started'], ['agent.response']]);
     expect(result.views).toBe(0);
     expect(result.sessionRows).toBe(0);
     expect(result.otherEventReads).toBe(0);
@@ -198,18 +217,18 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     session.provider.assertAllTurnsConsumed();
   });
 
-  it("starts no second turn in a lane another process took unheard: the turn's append expects the kept view's seq", async () => {
+  it("starts no second turn in a lane another process took unheard: the message and its turn expect the kept view's seq", async () => {
     const session = await activeSession(null);
-    // Right after the message commits, another process starts Criativo's turn and dies before its NOTIFY.
+    // Just before the message and its turn commit, another process starts Criativo's turn and dies before its NOTIFY.
     const elsewhere = SESSION_EVENTS.turnStarted.create('criativo', {
       v: 1,
       agent: 'criativo',
       turn_id: 'turn-elsewhere',
       kind: 'message',
     });
-    session.counted.hooks.afterAppend = async (params) => {
+    session.counted.hooks.beforeAppend = async (params) => {
       if (!String(params?.[1]).includes('"chat.message"')) return;
-      session.counted.hooks.afterAppend = undefined;
+      session.counted.hooks.beforeAppend = undefined;
       await appendUnheard(session.database, session.sessionId, [elsewhere]);
     };
     const before = { ...session.counted.counts };
@@ -226,8 +245,57 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     expect(started.map((event) => (event.payload as { turn_id: string }).turn_id)).toEqual([
       'turn-elsewhere',
     ]);
-    // The turn's append on the kept view was refused for its seq; decided again on a read, it did not start.
+    // The message is stored once, after the other turn: decided again on a read, its own turn did not start.
+    expect(events.filter((event) => event.type === 'chat.message')).toHaveLength(1);
+    expect(events.at(-1)?.type).toBe('chat.message');
+    // The append of the message with its turn, on the kept view, was refused for its seq — once.
     expect(session.counted.counts.conflicts - before.conflicts).toBe(1);
+    await session.stream.close();
+    session.provider.assertAllTurnsConsumed();
+  });
+
+  it("starts no second turn when another process took the lane unheard while the message waited for it: the turn's append expects the kept view's seq", async () => {
+    // The first message goes with its turn (ADR 0265); the second, posted while that turn runs, finds the lane
+    // busy and is stored alone; its turn starts when the first ends, decided on the kept view. What that turn is
+    // sent is not what this test is about: the model answers the first turn, and nothing else.
+    const session = await activeSession(null, 2);
+    const elsewhere = SESSION_EVENTS.turnStarted.create('criativo', {
+      v: 1,
+      agent: 'criativo',
+      turn_id: 'turn-elsewhere',
+      kind: 'message',
+    });
+    const second = Promise.withResolvers<void>();
+    let gated = false;
+    session.counted.hooks.beforeAppend = async (params) => {
+      const types = (JSON.parse(String(params?.[1])) as { events: { type: string }[] }[]).flatMap(
+        (append) => append.events.map((event) => event.type),
+      );
+      // The first turn's answer waits until the second message is stored: the lane is busy meanwhile.
+      if (types.includes('agent.response') && !gated) {
+        gated = true;
+        await second.promise;
+      }
+      // Just before the waiting message's turn starts, another process starts one and dies before its NOTIFY.
+      if (types.length === 1 && types[0] === 'turn.started') {
+        session.counted.hooks.beforeAppend = undefined;
+        await appendUnheard(session.database, session.sessionId, [elsewhere]);
+      }
+    };
+    const post = (text: string) =>
+      requestJson(session.forja, 'POST', `/api/sessions/${session.sessionId}/messages`, { text });
+    expect((await post('Quero vender pão de madrugada')).status).toBe(201);
+    expect((await post('E entrego de bicicleta')).status).toBe(201);
+    second.resolve();
+    await session.forja.conversation.idle(session.sessionId);
+    const events = await createEventLog(session.database).read(session.sessionId);
+    const started = events
+      .filter((event) => event.type === 'turn.started')
+      .map((event) => (event.payload as { turn_id: string }).turn_id);
+    // The first message's turn, and the other process's: the waiting message's own turn did not start.
+    expect(started).toHaveLength(2);
+    expect(started.at(-1)).toBe('turn-elsewhere');
+    expect(events.filter((event) => event.type === 'chat.message')).toHaveLength(2);
     await session.stream.close();
     session.provider.assertAllTurnsConsumed();
   });

@@ -1,11 +1,23 @@
-import { decide, PERSON_ACTOR, type NewSessionEvent } from '../domain/conversation/index.ts';
-import type { AppendOutcome, SessionEvent } from '../store/index.ts';
+import {
+  decide,
+  foldEvents,
+  PERSON_ACTOR,
+  type ConversationState,
+  type NewSessionEvent,
+} from '../domain/conversation/index.ts';
+import { LaneLeaseLostError, type AppendOutcome, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
 import { onKeptViewFirst } from './expected-version.ts';
-import { sessionProjectId, type SessionView } from '../agents/index.ts';
+import { sessionProjectId, viewAfterAppend, type SessionView } from '../agents/index.ts';
 import { respondingAgent } from './responding-agent.ts';
-import { runAgentTurn, type TurnResult } from './run-agent-turn.ts';
+import {
+  continueTurn,
+  heldElsewhere,
+  inLane,
+  runAgentTurn,
+  type TurnResult,
+} from './run-agent-turn.ts';
 
 export interface PostedMessage {
   ok: true;
@@ -36,10 +48,14 @@ export async function postMessage(
   actor = PERSON_ACTOR,
 ): Promise<PostedMessage | Refusal> {
   const message = { text, to, actor };
+  const withTurn = await postWithItsTurn(dependencies, sessionId, message);
+  if (withTurn !== undefined && withTurn !== 'stale') return withTurn;
   return onKeptViewFirst(
     dependencies.views,
     sessionId,
     async (kept) => {
+      // The kept view was just found stale by the append with its turn: read.
+      if (withTurn === 'stale') return undefined;
       const decided = decideMessage(dependencies, sessionId, kept, message);
       if (!decided.ok) return undefined;
       const appended = await dependencies.eventLog.append(sessionId, decided.events, {
@@ -59,6 +75,104 @@ export async function postMessage(
       return startTurn(dependencies, sessionId, decided, appended);
     },
   );
+}
+
+/**
+ * The message and its `turn.started` in one append (ADR 0265), when this process knows the session (a kept view,
+ * ADR 0262), the addressee's lane has no work here and its lease is free: the lane is taken first, then both
+ * events commit together with the kept view's seq expected, and the turn goes on in the same hold. Nothing is
+ * stored until then, so a lane held elsewhere is not told (it would look for a message not yet there); anything
+ * else — no kept view, a busy lane, a lane held elsewhere, a refusal, a lost lease — answers undefined and the
+ * message takes the usual path: stored alone, then its turn; a conflict answers 'stale', and the usual path
+ * reads the view at once.
+ */
+async function postWithItsTurn(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  message: Message,
+): Promise<PostedMessage | 'stale' | undefined> {
+  const kept = dependencies.views.peek(sessionId);
+  if (kept === undefined) return undefined;
+  const decided = decideMessage(dependencies, sessionId, kept, message);
+  const agent = decided.ok ? decided.addressee : null;
+  if (!decided.ok || agent === null || dependencies.catalog.get(agent) === null) return undefined;
+  if (dependencies.queue.busy(sessionId, agent)) return undefined;
+  const { promise: posted, resolve: answer } = Promise.withResolvers<
+    PostedMessage | 'stale' | undefined
+  >();
+  const turn: Promise<TurnResult> = inLane(
+    dependencies,
+    sessionId,
+    agent,
+    'person',
+    async (): Promise<TurnResult> => {
+      // The kept view moved on while the lane was taken: decided again the usual way.
+      if (kept.state.last_seq !== decided.seen) return notStarted(answer);
+      const started = startAfter(dependencies, sessionId, kept.state, decided, agent);
+      if (started === undefined) return notStarted(answer);
+      const appended = await dependencies.eventLog
+        .append(sessionId, [...decided.events, ...started], { expectedSeq: decided.seen })
+        .catch((error: unknown) => {
+          if (error instanceof LaneLeaseLostError) return undefined;
+          throw error;
+        });
+      if (appended === undefined || !appended.success) {
+        answer(appended?.success === false ? 'stale' : undefined);
+        return notStarted(answer);
+      }
+      await dependencies.views.afterAppend(sessionId, appended.events);
+      answer({ ok: true, event: appended.events[0]!, to: agent, turn });
+      const current = await viewAfterAppend(
+        dependencies.eventLog,
+        sessionId,
+        kept,
+        appended.events,
+      );
+      return continueTurn(dependencies, sessionId, decided.projectId, agent, current);
+    },
+    { whenHeld: 'refuse' },
+  ).catch(heldElsewhere);
+  // Whatever ended the lane's work before the message was stored (held elsewhere, a crash) falls back.
+  turn.then(
+    () => answer(undefined),
+    (error: unknown) => {
+      answer(undefined);
+      dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed');
+    },
+  );
+  return posted;
+}
+
+/** The events of `turn.started` as the state would be once the message's events are in it; undefined if refused. */
+function startAfter(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  state: ConversationState,
+  decided: Decided,
+  agent: string,
+): readonly NewSessionEvent[] | undefined {
+  const provisional = decided.events.map((event, index) => ({
+    ...event,
+    id: dependencies.newId(),
+    session_id: sessionId,
+    seq: decided.seen + index + 1,
+    created_at: new Date().toISOString(),
+  }));
+  const start = decide(
+    {
+      type: 'StartTurn',
+      agent,
+      turn_id: dependencies.newId(),
+      kind: 'message',
+    },
+    foldEvents(state, provisional),
+  );
+  return start.ok ? start.events : undefined;
+}
+
+function notStarted(answer: (posted: undefined) => void): TurnResult {
+  answer(undefined);
+  return { status: 'not_started', reason: 'the message goes the usual way' };
 }
 
 interface Decided {

@@ -49,7 +49,7 @@ export function runAgentTurn(
 }
 
 /** A lane another process holds: that process takes the work when it releases the lane (ADR 0170). */
-function heldElsewhere(error: unknown): TurnResult {
+export function heldElsewhere(error: unknown): TurnResult {
   if (error instanceof LaneHeldElsewhereError)
     return { status: 'not_started', reason: error.message };
   throw error;
@@ -67,6 +67,7 @@ export function inLane<T>(
   agent: string,
   priority: TurnPriority,
   work: () => Promise<T>,
+  options: { whenHeld?: 'want' | 'refuse' } = {},
 ): Promise<T> {
   const leases = dependencies.leases;
   const held =
@@ -79,8 +80,10 @@ export function inLane<T>(
                 onWanted: () => void pickUpLane(dependencies, sessionId, agent),
               });
             } catch (error) {
-              // Released since it refused us: take it again. Still held: its holder was told.
+              // Released since it refused us: take it again. Still held: its holder was told — unless the
+              // caller only tries (`refuse`): it has nothing stored yet for the holder to find.
               if (!(error instanceof LaneHeldElsewhereError)) throw error;
+              if (options.whenHeld === 'refuse') throw error;
               if ((await leases.want(sessionId, agent)) === 'held') throw error;
             }
           }

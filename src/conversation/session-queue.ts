@@ -9,6 +9,8 @@ import { createKeyedQueue } from '../lib/keyed-queue.ts';
  */
 export interface SessionQueue {
   enqueue<T>(sessionId: string, lane: string, work: () => Promise<T>): Promise<T>;
+  /** Whether the lane has work of this process running or queued now. */
+  busy(sessionId: string, lane: string): boolean;
   /** Resolves when the session has no work left in any lane, including work queued while waiting. */
   idle(sessionId: string): Promise<void>;
   /** Resolves when every session's queued work has finished. */
@@ -22,6 +24,7 @@ export function createSessionQueue(): SessionQueue {
   const queue = createKeyedQueue();
   return {
     enqueue: (sessionId, lane, work) => queue.run(`${sessionId}\u0000${lane}`, work),
+    busy: (sessionId, lane) => queue.busy(`${sessionId}\u0000${lane}`),
     idle: (sessionId) => queue.idle((key) => key.startsWith(`${sessionId}\u0000`)),
     drain: () => queue.idle(),
   };

@@ -10,6 +10,8 @@ export interface KeyedQueue {
    * such a key while waiting.
    */
   idle(matches?: (key: string) => boolean): Promise<void>;
+  /** Whether `key` has work running or queued now. */
+  busy(key: string): boolean;
 }
 
 export function createKeyedQueue(): KeyedQueue {
@@ -29,6 +31,7 @@ export function createKeyedQueue(): KeyedQueue {
       });
       return result;
     },
+    busy: (key) => tails.has(key),
     idle: async (matches = () => true) => {
       for (let waiting = pending(matches); waiting.length > 0; waiting = pending(matches))
         await Promise.all(waiting);

@@ -59,6 +59,9 @@ export async function run(): Promise<BenchReport> {
     "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the event log behind fenceAppends with the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its (batch's) statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
   );
   notes.push(
+    'NOTIFY always after the commit (server only): the plain append with ADR 0263 off, every batch notifying in a statement after its commit (ADR 0180) even when it is the only one under way: the A/B of that decision in the same run.',
+  );
+  notes.push(
     'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.',
   );
   return { name: 'event-append', rows, notes };
@@ -143,6 +146,8 @@ const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, ac
  */
 async function measureConcurrent(engine: string, database: Database): Promise<BenchReport['rows']> {
   const eventLog = createEventLog(database);
+  // The server's appends as they were before ADR 0263: the NOTIFY always after the commit.
+  const afterCommitLog = createEventLog(database, [], { notifyWhenAlone: false });
   // A lane's appends as production makes them on a server (ADR 0170, 0205): the event log behind
   // `fenceAppends`, each writer's work holding its lane's lease, every append checking it.
   const owner = randomUUID();
@@ -163,6 +168,7 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
       );
     const rawSessions = await newSessions(writers);
     const appendSessions = await newSessions(writers);
+    const afterCommitSessions = await newSessions(writers);
     const fencedSessions = await newSessions(writers);
     const [rawOne, appendOne, fencedOne] = await newSessions(3);
     // W sessions: one lane each; one session: W lanes of it (agents running side by side).
@@ -186,6 +192,16 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
         eventLog.append(appendSessions[writer]!.id, [
           SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
         ]),
+      ...(database.kind === 'postgres'
+        ? {
+            'append, W sessions, NOTIFY always after the commit (before ADR 0263)': (
+              writer: number,
+            ) =>
+              afterCommitLog.append(afterCommitSessions[writer]!.id, [
+                SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
+              ]),
+          }
+        : {}),
       'fenced lane append, W sessions': (writer) =>
         fencedLanes[writer]!.run(() => fencedLog.append(fencedSessions[writer]!.id, event)),
       'raw INSERT, one session (baseline)': () =>

@@ -97,9 +97,11 @@ async function postWithItsTurn(
   const agent = decided.ok ? decided.addressee : null;
   if (!decided.ok || agent === null || dependencies.catalog.get(agent) === null) return undefined;
   if (dependencies.queue.busy(sessionId, agent)) return undefined;
-  const { promise: posted, resolve: answer } = Promise.withResolvers<
-    PostedMessage | 'stale' | undefined
-  >();
+  const {
+    promise: posted,
+    resolve: answer,
+    reject: failed,
+  } = Promise.withResolvers<PostedMessage | 'stale' | undefined>();
   const turn: Promise<TurnResult> = inLane(
     dependencies,
     sessionId,
@@ -132,11 +134,13 @@ async function postWithItsTurn(
     },
     { whenHeld: 'refuse' },
   ).catch(heldElsewhere);
-  // Whatever ended the lane's work before the message was stored (held elsewhere, a crash) falls back.
+  // A lane's work that ended before the message was stored without saying why (held elsewhere) falls back; one
+  // that failed (the database) fails the POST, as the usual path would: the append may have committed, so
+  // storing the message again could store it twice.
   turn.then(
     () => answer(undefined),
     (error: unknown) => {
-      answer(undefined);
+      failed(error);
       dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed');
     },
   );

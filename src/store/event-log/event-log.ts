@@ -49,7 +49,12 @@ interface WaitingAppend extends PendingAppend {
 export function createEventLog(
   database: Database,
   outboxRules: readonly OutboxRule[] = [],
+  options: {
+    /** False: every batch on the server notifies after its commit, alone or not (ADR 0180 without 0263; the benchmark's baseline). */
+    notifyWhenAlone?: boolean;
+  } = {},
 ): EventLog {
+  const notifyWhenAlone = options.notifyWhenAlone ?? true;
   const notifier = database.kind === 'postgres' ? createCommitNotifier(database) : undefined;
   const queues = new Map<string, WaitingAppend[]>();
   const drain = async (sessionId: string, queue: WaitingAppend[]) => {
@@ -57,7 +62,7 @@ export function createEventLog(
       const batch = queue.splice(0, MAX_BATCH_APPENDS);
       // Alone, no other append of this process is in flight, so no commit here waits on the lock a NOTIFY takes:
       // the function notifies in its own statement and the statement after the commit is saved (ADR 0263).
-      const alone = queues.size === 1;
+      const alone = notifyWhenAlone && queues.size === 1;
       const results = await appendBatch(
         database,
         sessionId,

@@ -55,7 +55,9 @@ export function CommitDiffDialog({
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    return () => element?.close();
+    // No close() on cleanup: its `close` event would call onClose. Under StrictMode's mount, cleanup, mount, that
+    // closed the dialog the moment it opened (the development build). Unmounted, the element leaves the top
+    // layer with the DOM.
   }, []);
   useEffect(() => {
     let current = true;

@@ -151,6 +151,13 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     text: 'E entrego de bicicleta',
     to: 'criativo',
   });
+  /** Criativo's turn as another process starts it. */
+  const turnElsewhere = SESSION_EVENTS.turnStarted.create('criativo', {
+    v: 1,
+    agent: 'criativo',
+    turn_id: 'turn-elsewhere',
+    kind: 'message',
+  });
   /** What the model is sent when the other message is in the log before the posted one. */
   const bothMessages = [
     'user: [#3] E entrego de bicicleta',
@@ -220,16 +227,10 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   it("starts no second turn in a lane another process took unheard: the message and its turn expect the kept view's seq", async () => {
     const session = await activeSession(null);
     // Just before the message and its turn commit, another process starts Criativo's turn and dies before its NOTIFY.
-    const elsewhere = SESSION_EVENTS.turnStarted.create('criativo', {
-      v: 1,
-      agent: 'criativo',
-      turn_id: 'turn-elsewhere',
-      kind: 'message',
-    });
     session.counted.hooks.beforeAppend = async (params) => {
       if (!String(params?.[1]).includes('"chat.message"')) return;
       session.counted.hooks.beforeAppend = undefined;
-      await appendUnheard(session.database, session.sessionId, [elsewhere]);
+      await appendUnheard(session.database, session.sessionId, [turnElsewhere]);
     };
     const before = { ...session.counted.counts };
     const posted = await requestJson(
@@ -259,12 +260,6 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     // busy and is stored alone; its turn starts when the first ends, decided on the kept view. What that turn is
     // sent is not what this test is about: the model answers the first turn, and nothing else.
     const session = await activeSession(null, 2);
-    const elsewhere = SESSION_EVENTS.turnStarted.create('criativo', {
-      v: 1,
-      agent: 'criativo',
-      turn_id: 'turn-elsewhere',
-      kind: 'message',
-    });
     const second = Promise.withResolvers<void>();
     let gated = false;
     session.counted.hooks.beforeAppend = async (params) => {
@@ -279,7 +274,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
       // Just before the waiting message's turn starts, another process starts one and dies before its NOTIFY.
       if (types.length === 1 && types[0] === 'turn.started') {
         session.counted.hooks.beforeAppend = undefined;
-        await appendUnheard(session.database, session.sessionId, [elsewhere]);
+        await appendUnheard(session.database, session.sessionId, [turnElsewhere]);
       }
     };
     const post = (text: string) =>

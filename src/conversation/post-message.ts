@@ -118,10 +118,8 @@ async function postWithItsTurn(
           if (error instanceof LaneLeaseLostError) return undefined;
           throw error;
         });
-      if (appended === undefined || !appended.success) {
-        answer(appended?.success === false ? 'stale' : undefined);
-        return notStarted(answer);
-      }
+      if (appended === undefined || !appended.success)
+        return notStarted(answer, appended?.success === false ? 'stale' : undefined);
       await dependencies.views.afterAppend(sessionId, appended.events);
       answer({ ok: true, event: appended.events[0]!, to: agent, turn });
       const current = await viewAfterAppend(
@@ -174,8 +172,9 @@ function startAfter(
   return start.ok ? start.events : undefined;
 }
 
-function notStarted(answer: (posted: undefined) => void): TurnResult {
-  answer(undefined);
+/** The lane's work did not store the message: the POST goes the usual way (reading first when `stale`). */
+function notStarted(answer: (posted: 'stale' | undefined) => void, posted?: 'stale'): TurnResult {
+  answer(posted);
   return { status: 'not_started', reason: 'the message goes the usual way' };
 }
 

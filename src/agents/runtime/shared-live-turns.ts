@@ -105,6 +105,26 @@ export function watchPayloads(
 }
 
 /**
+ * What a delta from process `from` does to the text this process keeps of its turn (`kept`, and who sent it),
+ * ADR 0264: the text to keep, and what this process's streams lack of it; null for a piece to drop. A plain
+ * delta adds to a turn followed from that process and is dropped otherwise (its start never came: the catch-up
+ * asked for carries it); a catch-up (`from_start`) is the turn's whole text — the start of a turn, or of one
+ * taken over by another process, or, for a turn already followed, only its unseen end goes to the streams.
+ */
+export function followRemoteDelta(
+  kept: { origin: string; text: string } | undefined,
+  from: string,
+  delta: { text: string; from_start?: true },
+): { keep: string; deliver: string } | null {
+  const following = kept !== undefined && kept.origin === from;
+  if (delta.from_start !== true)
+    return following ? { keep: kept.text + delta.text, deliver: delta.text } : null;
+  if (!following) return { keep: delta.text, deliver: delta.text };
+  const lacking = delta.text.startsWith(kept.text) ? delta.text.slice(kept.text.length) : '';
+  return { keep: delta.text, deliver: lacking };
+}
+
+/**
  * Live turn messages shared by every process on one server: what a turn streams here is published here and,
  * gathered for `flushMs` (an `agent.done` goes at once), sent as one NOTIFY — but only for a session another
  * process has a stream open on (ADR 0264): each process announces the sessions it watches when the first stream
@@ -180,6 +200,7 @@ export async function shareLiveTurns(
       }
     }
   };
+  const sayHello = () => void send([JSON.stringify({ origin, hello: true })]);
   const announce = (sessionIds: readonly string[], catchUp: boolean) => {
     if (sessionIds.length > 0) void send(watchPayloads(origin, sessionIds, catchUp));
   };
@@ -198,27 +219,12 @@ export async function shareLiveTurns(
       remote.delete(message.turn_id);
       return deliver(message.session_id, message);
     }
-    const { from_start: fromStart, ...delta } = message;
-    const partial = remote.get(delta.turn_id);
-    const following = partial !== undefined && partial.origin === from;
-    if (!fromStart) {
-      // A piece of a turn whose start this process never got (it began to watch meanwhile): the catch-up it
-      // asked for carries it.
-      if (!following) return;
-      partial.text += delta.text;
-      return deliver(delta.session_id, delta);
-    }
-    if (following) {
-      // A catch-up of a turn this process already follows: its streams get only what they lack.
-      const known = partial.text;
-      partial.text = delta.text;
-      if (delta.text.startsWith(known) && delta.text.length > known.length)
-        deliver(delta.session_id, { ...delta, text: delta.text.slice(known.length) });
-      return;
-    }
-    // The start of a turn, or a turn taken over by another process: its text starts again.
-    remote.set(delta.turn_id, { ...withoutType(delta), origin: from });
-    deliver(delta.session_id, delta);
+    const { from_start: _fromStart, ...delta } = message;
+    const followed = followRemoteDelta(remote.get(delta.turn_id), from, message);
+    if (followed === null) return;
+    remote.set(delta.turn_id, { ...withoutType(delta), text: followed.keep, origin: from });
+    if (followed.deliver.length > 0)
+      deliver(delta.session_id, { ...delta, text: followed.deliver });
   };
 
   const unlisten = await database.listen(
@@ -237,13 +243,13 @@ export async function shareLiveTurns(
     {
       // Announcements and messages may have been missed: say hello again, and ask for the running turns again.
       restored: () => {
-        void send([JSON.stringify({ origin, hello: true })]);
+        sayHello();
         announce([...listeners.keys()], true);
       },
     },
   );
   // Processes already watching sessions say so again to this one.
-  void send([JSON.stringify({ origin, hello: true })]);
+  sayHello();
   const renewal = setInterval(() => announce([...listeners.keys()], false), watchRenewMs);
   renewal.unref();
 

@@ -3,6 +3,7 @@ import type { LiveTurnMessage } from './live-turns.ts';
 import fc from 'fast-check';
 import {
   coalesceLiveMessages,
+  followRemoteDelta,
   livePayloads,
   watchPayloads,
   type SharedLiveMessage,
@@ -97,5 +98,46 @@ describe('live turn messages across processes', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('a process that begins to watch mid-turn ends with the whole text, given to its streams once, whatever it missed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 20 }),
+        fc.nat(),
+        fc.nat(),
+        (pieces, joinSeed, catchUpSeed) => {
+          // It hears nothing before `joined`; pieces sent before its catch-up arrives reach it first, plain.
+          const joined = joinSeed % pieces.length;
+          const caughtUp = joined + (catchUpSeed % (pieces.length - joined + 1));
+          let kept: { origin: string; text: string } | undefined;
+          let shown = '';
+          const receive = (delta: { text: string; from_start?: true }) => {
+            const followed = followRemoteDelta(kept, 'a', delta);
+            if (followed === null) return;
+            kept = { origin: 'a', text: followed.keep };
+            shown += followed.deliver;
+          };
+          for (const piece of pieces.slice(joined, caughtUp)) receive({ text: piece });
+          receive({ text: pieces.slice(0, caughtUp).join(''), from_start: true });
+          for (const piece of pieces.slice(caughtUp)) receive({ text: piece });
+          expect(kept?.text).toBe(pieces.join(''));
+          expect(shown).toBe(pieces.join(''));
+          // Asked again (its connection came back, nothing lost): its streams get nothing twice.
+          receive({ text: pieces.join(''), from_start: true });
+          expect(shown).toBe(pieces.join(''));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a catch-up from another process starts the turn again (a takeover); a plain piece from it is dropped', () => {
+    const kept = { origin: 'a', text: 'old text' };
+    expect(followRemoteDelta(kept, 'b', { text: 'new' })).toBeNull();
+    expect(followRemoteDelta(kept, 'b', { text: 'new', from_start: true })).toEqual({
+      keep: 'new',
+      deliver: 'new',
+    });
   });
 });

@@ -11,7 +11,7 @@ import { requestJson } from '../testing/forja-harness.ts';
 import { gitAt, workspaceDirectory } from '../workspace/index.ts';
 
 /**
- * The README's walk-throughs, played exactly as written against the scripts shipped in examples/ (paced, as
+ * The walk-throughs of docs/getting-started.md, played exactly as written against the scripts shipped in examples/ (paced, as
  * `forja demo` and `FORJA_MODEL=scripted:…` play them). Between two steps the test waits for the session's
  * turns to finish, as the person does who watches the answer stream before typing the next message.
  */
@@ -43,7 +43,7 @@ async function startDemo(
   return { forja, provider, dataDirectory };
 }
 
-/** The raw body of a request, for the README's `sed` that picks the id out of it. */
+/** The raw body of a request, for the walk-through's `sed` that picks the id out of it. */
 async function rawBody(
   forja: Forja,
   method: string,
@@ -56,7 +56,7 @@ async function rawBody(
       : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   return (await forja.app.request(path, init)).text();
 }
-// The README's two `sed -E` expressions, on a one-line body.
+// The walk-through's two `sed -E` expressions, on a one-line body.
 const sedProjectId = (text: string) => text.replace(/.*"id":"([^"]+)".*/, '$1');
 const sedSessionId = (text: string) => text.replace(/^\{"id":"([^"]+)".*/, '$1');
 
@@ -65,7 +65,7 @@ const turnFailures = async (forja: Forja, sessionId: string) =>
     .filter((event) => event.type === 'turn.failed')
     .map((event) => event.payload as { agent: string; message: string });
 
-describe('the README walk-throughs, as written', { timeout: 120_000 }, () => {
+describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, () => {
   it('"Try it with curl", then "Talk to Criativo" with examples/criativo-demo.json', async () => {
     const { forja, provider } = await startDemo('criativo-demo.json');
     expect((await requestJson(forja, 'GET', '/api/health')).status).toBe(200);
@@ -136,7 +136,7 @@ describe('the README walk-throughs, as written', { timeout: 120_000 }, () => {
       expect.objectContaining({ title: 'Entrega antes das 6h', origin: [6] }),
     ]);
     expect(state.product_brief.data.title).toBe('Padaria do amanhecer');
-    // What the README says next: the demo scripts no PO turn, so the PO could not answer.
+    // What the guide says next: the demo scripts no PO turn, so the PO could not answer.
     expect(await turnFailures(forja, SESSION)).toEqual([
       expect.objectContaining({
         agent: 'po',

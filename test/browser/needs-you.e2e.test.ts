@@ -16,7 +16,7 @@ import { launchHeadlessChromium, type HeadlessChromium } from './support/headles
 import { newSession, sendMessage } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
-/** `FORJA_SCREENSHOTS=docs/screenshots` refreshes the README's needs-you screenshot. */
+/** `FORJA_SCREENSHOTS=docs/screenshots` refreshes the guide's needs-you screenshot. */
 const SCREENSHOTS =
   process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
 

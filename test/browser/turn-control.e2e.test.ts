@@ -11,7 +11,7 @@ import { launchHeadlessChromium, type HeadlessChromium } from './support/headles
 import { newSession, sendMessage } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
-/** `FORJA_SCREENSHOTS=docs/screenshots` refreshes the README's turn-control screenshots. */
+/** `FORJA_SCREENSHOTS=docs/screenshots` refreshes the guide's turn-control screenshots. */
 const SCREENSHOTS =
   process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
 

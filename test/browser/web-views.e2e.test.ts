@@ -13,7 +13,7 @@ import { launchHeadlessChromium, type HeadlessChromium } from './support/headles
 import { api, newSession } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
-/** Screenshots go to a scratch directory; `FORJA_SCREENSHOTS=docs/screenshots` refreshes the README's. */
+/** Screenshots go to a scratch directory; `FORJA_SCREENSHOTS=docs/screenshots` refreshes the guide's. */
 const SCREENSHOTS =
   process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import { devBlocks } from '../dev/dev-blocks.ts';
 import { LINE_EVENTS } from '../../domain/line/index.ts';
 
@@ -24,14 +24,13 @@ const AnswerBlockSchema = z.strictObject({
  * that dev has no open block (the refusal lists who has).
  */
 export function answerBlockTool(): AgentTool {
-  return {
+  return defineTool({
     name: 'answer_block',
     description:
       'Answer a blocked dev that it must do without what it reported missing: {dev: "dev:<module>", answer: "why, and what to do instead"}. To give it the interface instead, declare a new module_contracts version.',
     parameters: AnswerBlockSchema,
     mode: 'direct',
-    run: async (args, context) => {
-      const { dev, answer } = args as z.output<typeof AnswerBlockSchema>;
+    run: async ({ dev, answer }, context) => {
       const open = devBlocks(context.events).filter((block) => block.status === 'open');
       const block = open.find((candidate) => candidate.agent === dev);
       if (block === undefined) {
@@ -54,5 +53,5 @@ export function answerBlockTool(): AgentTool {
         ],
       };
     },
-  };
+  });
 }

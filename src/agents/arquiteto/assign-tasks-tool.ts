@@ -4,7 +4,7 @@ import {
   TASK_ID_PATTERN,
   artifactEvent,
 } from '../../domain/artifacts/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, checkedByTheTool, defineTool } from '../runtime/agent-tool.ts';
 import { pathText, refusalText, type ArgumentProblem } from '../line/tool-refusal.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
@@ -26,11 +26,11 @@ const AssignmentsSchema = z.strictObject({
  * are stable, the latest declaration is the task). Every problem is reported in one refusal.
  */
 export function assignTasksTool(dependencies: ArquitetoDependencies): AgentTool {
-  return {
+  return defineTool({
     name: 'assign_tasks_to_modules',
     description:
       'Assign backlog tasks to modules of the current map: {assignments: [{task_id: "AT-001", module: "<module>"}]}.',
-    parameters: AssignmentsSchema.catch((context) => context.value as never),
+    parameters: checkedByTheTool(AssignmentsSchema),
     mode: 'direct',
     run: async (args, context) => {
       const [backlog, architecture] = await Promise.all([
@@ -91,5 +91,5 @@ export function assignTasksTool(dependencies: ArquitetoDependencies): AgentTool 
         ),
       };
     },
-  };
+  });
 }

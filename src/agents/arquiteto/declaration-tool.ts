@@ -5,7 +5,7 @@ import type {
   ProjectArchitecture,
 } from '../../domain/architecture/index.ts';
 import { ARTIFACT_PAYLOAD_VERSION, artifactEvent } from '../../domain/artifacts/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, checkedByTheTool, defineTool } from '../runtime/agent-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { readProjectArchitecture } from '../../store/index.ts';
 
@@ -31,10 +31,10 @@ export function declarationTool<Data extends { version: number }>(
   dependencies: ArquitetoDependencies,
   spec: DeclarationToolSpec<Data>,
 ): AgentTool {
-  return {
+  return defineTool({
     name: spec.name,
     description: spec.description,
-    parameters: spec.schema.catch((context: { value: unknown }) => context.value as never),
+    parameters: checkedByTheTool(spec.schema),
     mode: 'direct',
     run: async (args, context) => {
       const architecture = await readProjectArchitecture(dependencies.database, context.projectId);
@@ -56,7 +56,7 @@ export function declarationTool<Data extends { version: number }>(
         events: [artifactEvent(spec.type, context.agent, { v: ARTIFACT_PAYLOAD_VERSION, data })],
       };
     },
-  };
+  });
 }
 
 async function writeDoc(

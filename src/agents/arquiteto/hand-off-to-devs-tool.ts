@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { topologicalOrder } from '../../domain/architecture/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import { handOffWork } from '../line/hand-off-work.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
@@ -11,7 +11,7 @@ import { readProjectArchitecture, readProjectBacklog } from '../../store/index.t
  * map to `dev:<module>` (dependencies first), pointing at the map. The person accepts them.
  */
 export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentTool {
-  return {
+  return defineTool({
     name: 'hand_off_to_devs',
     description:
       'When the architecture is declared: completes your handoff and offers one handoff per module of the current map to its dev agent (dev:<module>). No arguments.',
@@ -69,5 +69,5 @@ export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentToo
           `Offered: ${offered || '(none new)'}.${already} The person accepts them to start the devs. ${notes.join(' ')}`.trim(),
       };
     },
-  };
+  });
 }

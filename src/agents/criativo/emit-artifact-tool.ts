@@ -4,7 +4,7 @@ import {
   validateEmitArtifact,
   type ArtifactRegistry,
 } from '../../domain/artifacts/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 
 const EmitArtifactArguments = z.object({
   type: z.string().describe('The artifact type, e.g. "business_rule".'),
@@ -24,7 +24,7 @@ const EmitArtifactArguments = z.object({
  * brief) are refused with the reason.
  */
 export function emitArtifactTool(registry: ArtifactRegistry): AgentTool {
-  return {
+  return defineTool({
     name: 'emit_artifact',
     description:
       'Record an artifact of this conversation. Use it for each business rule the person confirms: ' +
@@ -41,5 +41,5 @@ export function emitArtifactTool(registry: ArtifactRegistry): AgentTool {
         events: [artifactEvent(artifact.type, context.agent, artifact.payload)],
       };
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { inModuleWorktree } from './module-worktree.ts';
 
@@ -14,21 +14,18 @@ export function fileTools(
   dependencies: Pick<DevDependencies, 'workspaces' | 'files'>,
 ): AgentTool[] {
   return [
-    {
+    defineTool({
       name: 'read_file',
       description: 'Read a file of your worktree (a directory lists its entries).',
       parameters: z.strictObject({ path }),
       mode: 'direct',
-      run: (args, context) =>
+      run: ({ path: target }, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
-          const read = await dependencies.files.read(
-            worktree.directory,
-            (args as { path: string }).path,
-          );
+          const read = await dependencies.files.read(worktree.directory, target);
           return read.ok ? { ok: true, result: read.text } : { ok: false, result: read.reason };
         }),
-    },
-    {
+    }),
+    defineTool({
       name: 'search_workspace',
       description:
         'Search text (case-insensitive) in the file names and lines of your worktree, optionally under a path.',
@@ -37,27 +34,25 @@ export function fileTools(
         path: path.optional(),
       }),
       mode: 'direct',
-      run: (args, context) =>
+      run: ({ query, path: under }, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
-          const { query, path: under } = args as { query: string; path?: string };
           const found = await dependencies.files.search(worktree.directory, query, under ?? '.');
           return found.ok ? { ok: true, result: found.text } : { ok: false, result: found.reason };
         }),
-    },
-    {
+    }),
+    defineTool({
       name: 'write_file',
       description:
         'Write a whole file of your worktree (created or replaced; directories are created).',
       parameters: z.strictObject({ path, content: z.string() }),
       mode: 'direct',
-      run: (args, context) =>
+      run: ({ path: target, content }, context) =>
         inModuleWorktree(dependencies, context, async (worktree) => {
-          const { path: target, content } = args as { path: string; content: string };
           const written = await dependencies.files.write(worktree.directory, target, content);
           return written.ok
             ? { ok: true, result: `Wrote ${written.bytes} bytes to ${written.relativePath}.` }
             : { ok: false, result: `write_file refused: ${written.reason}. Nothing was written.` };
         }),
-    },
+    }),
   ];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TASK_ID_PATTERN } from '../../domain/artifacts/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { runModuleCheck } from './run-module-check.ts';
 import { inModuleWorktree } from './module-worktree.ts';
@@ -27,15 +27,14 @@ const FinishTaskSchema = z.strictObject({
 export function finishTaskTool(
   dependencies: Pick<DevDependencies, 'database' | 'workspaces' | 'terminal'>,
 ): AgentTool {
-  return {
+  return defineTool({
     name: 'finish_task',
     description:
       'When a task is done: runs your module\'s check, then commits your worktree on your branch. {task_id: "AT-001", resumo: "what was done"}. A failing check refuses it with the output: fix and call again.',
     parameters: FinishTaskSchema,
     mode: 'direct',
-    run: (args, context) =>
+    run: ({ task_id, resumo }, context) =>
       inModuleWorktree(dependencies, context, async (worktree, module) => {
-        const { task_id, resumo } = args as z.output<typeof FinishTaskSchema>;
         const task = (
           await readProjectBacklog(dependencies.database, context.projectId)
         ).tasks.find((candidate) => candidate.id === task_id);
@@ -86,5 +85,5 @@ export function finishTaskTool(
           ],
         };
       }),
-  };
+  });
 }

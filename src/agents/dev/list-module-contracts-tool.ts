@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listModuleContractsForDev } from '../../domain/architecture/index.ts';
 import { type Queryable, readProjectArchitecture } from '../../store/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 
 /**
  * `listar_contratos_de_modulos` (direct), exactly as ADR 0200 §5 says: no parameters — the schema is an
@@ -10,7 +10,7 @@ import type { AgentTool } from '../runtime/agent-tool.ts';
  * model. The restrained read itself is `listModuleContractsForDev`.
  */
 export function listModuleContractsTool(dependencies: { database: Queryable }): AgentTool {
-  return {
+  return defineTool({
     name: 'listar_contratos_de_modulos',
     description:
       'Read the module contracts the Arquiteto declared: your module and the modules it consumes in full, the others by name. ' +
@@ -27,5 +27,5 @@ export function listModuleContractsTool(dependencies: { database: Queryable }): 
       });
       return { ok: true, result: listing.text };
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool, ToolContext } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool, type ToolContext } from '../runtime/agent-tool.ts';
 import { MEMORY_EVENTS } from '../../domain/memory/index.ts';
 
 /** How many fragments `rag_search` returns when the model does not say; at most `MAX_DEV_RAG_K`. */
@@ -63,13 +63,12 @@ const RagFeedbackSchema = z.strictObject({
  * never hidden, when the search was degraded.
  */
 export function ragSearchTool(search: DevProjectSearch): AgentTool {
-  return {
+  return defineTool({
     name: 'rag_search',
     description: `Search this project's business rules, decisions and docs: {query, k?}. Returns up to k fragments (default ${DEFAULT_DEV_RAG_K}) with their ids; say which helped with rag_feedback.`,
     parameters: RagSearchSchema,
     mode: 'direct',
-    run: async (args, context) => {
-      const { query, k } = args as z.output<typeof RagSearchSchema>;
+    run: async ({ query, k }, context) => {
       const result = await search(context.projectId, { query, k: k ?? DEFAULT_DEV_RAG_K });
       if (result.degraded)
         return {
@@ -89,7 +88,7 @@ export function ragSearchTool(search: DevProjectSearch): AgentTool {
         result: `Fragments for "${query}" (searched: ${result.parts.join(' + ')}):\n${lines.join('\n')}`,
       };
     },
-  };
+  });
 }
 
 /**
@@ -97,14 +96,13 @@ export function ragSearchTool(search: DevProjectSearch): AgentTool {
  * same event the person's feedback route writes; only ids this agent was shown are taken.
  */
 export function ragFeedbackTool(): AgentTool {
-  return {
+  return defineTool({
     name: 'rag_feedback',
     description:
       'Say which fragments of an earlier rag_search helped: {query, helpful: [id, …], not_helpful?: [id, …]}.',
     parameters: RagFeedbackSchema,
     mode: 'direct',
-    run: async (args, context) => {
-      const { query, helpful, not_helpful } = args as z.output<typeof RagFeedbackSchema>;
+    run: async ({ query, helpful, not_helpful }, context) => {
       const shown = idsShownTo(context);
       const unknown = [...helpful, ...not_helpful].filter((id) => !shown.has(id));
       if (unknown.length > 0)
@@ -125,7 +123,7 @@ export function ragFeedbackTool(): AgentTool {
         ],
       };
     },
-  };
+  });
 }
 
 const ID_PATTERN = /\[id: ([^\]]+)\]/g;

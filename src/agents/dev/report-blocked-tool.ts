@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MODULE_NAME_PATTERN } from '../../domain/architecture/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import { LINE_EVENTS } from '../../domain/line/index.ts';
 
 const ReportBlockedSchema = z.strictObject({
@@ -26,14 +26,13 @@ const ReportBlockedSchema = z.strictObject({
  * other module's code (ADR 0200 §6).
  */
 export function reportBlockedTool(): AgentTool {
-  return {
+  return defineTool({
     name: 'report_blocked',
     description:
       'Report that your task depends on an interface that no contract declares: {modulo: the module that should expose it, falta: what is missing}.',
     parameters: ReportBlockedSchema,
     mode: 'direct',
-    run: async (args, context) => {
-      const { modulo, falta } = args as z.output<typeof ReportBlockedSchema>;
+    run: async ({ modulo, falta }, context) => {
       const module = context.module ?? '(none)';
       return {
         ok: true,
@@ -49,5 +48,5 @@ export function reportBlockedTool(): AgentTool {
         ],
       };
     },
-  };
+  });
 }

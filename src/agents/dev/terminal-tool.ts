@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { assessCommand } from '../../domain/terminal/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { inModuleWorktree } from './module-worktree.ts';
 
@@ -15,7 +15,7 @@ export function terminalTool(
   dependencies: Pick<DevDependencies, 'workspaces' | 'terminal'>,
 ): AgentTool {
   const { settings } = dependencies.terminal;
-  return {
+  return defineTool({
     name: 'terminal',
     description:
       `Run one shell command (sh -c) in your worktree: no network, only your worktree is writable, at most ${settings.timeoutMs / 1000} s and ${settings.outputLimitBytes} bytes of output.` +
@@ -28,13 +28,9 @@ export function terminalTool(
         .max(MAX_COMMAND_CHARACTERS, `must be at most ${MAX_COMMAND_CHARACTERS} characters`),
     }),
     mode: settings.mode,
-    assessRisk: (args) => {
-      const command = (args as { command?: unknown } | null)?.command;
-      return assessCommand(typeof command === 'string' ? command : '');
-    },
-    run: (args, context) =>
+    assessRisk: ({ command }) => assessCommand(command),
+    run: ({ command }, context) =>
       inModuleWorktree(dependencies, context, async (worktree) => {
-        const { command } = args as { command: string };
         const outcome = await dependencies.terminal.run(worktree.directory, command);
         if (!outcome.ok) return { ok: false, result: outcome.reason };
         if (outcome.startError !== null)
@@ -62,5 +58,5 @@ export function terminalTool(
             .join('\n'),
         };
       }),
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { artifactEvent, ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, checkedByTheTool, defineTool } from '../runtime/agent-tool.ts';
 import type { LineDependencies } from '../line/line-dependencies.ts';
 import {
   BacklogDeclarationSchema,
@@ -13,13 +13,13 @@ import { readProjectArchitecture, readProjectBacklog } from '../../store/index.t
  * records nothing. Declaring an existing id again replaces that item.
  */
 export function declareBacklogTool(dependencies: Pick<LineDependencies, 'database'>): AgentTool {
-  return {
+  return defineTool({
     name: 'declare_backlog',
     description:
       'Record backlog items: epics (EP-001…), stories (HS-001…, each with epic_id) and tasks (AT-001…, each with story_id), ' +
       "with acceptance criteria. Ids are stable: declaring an id again replaces the item. Leave a task's module out until a module map exists.",
     // Any arguments reach run(): the backlog rules report every problem at once, shape and references together.
-    parameters: BacklogDeclarationSchema.catch((context) => context.value as never),
+    parameters: checkedByTheTool(BacklogDeclarationSchema),
     mode: 'direct',
     run: async (args, context) => {
       const [backlog, architecture] = await Promise.all([
@@ -55,5 +55,5 @@ export function declareBacklogTool(dependencies: Pick<LineDependencies, 'databas
         ),
       };
     },
-  };
+  });
 }

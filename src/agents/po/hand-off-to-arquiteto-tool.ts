@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool } from '../runtime/agent-tool.ts';
+import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import { handOffWork } from '../line/hand-off-work.ts';
 import type { LineDependencies } from '../line/line-dependencies.ts';
 import { BACKLOG_TYPES } from '../../domain/artifacts/index.ts';
@@ -11,7 +11,7 @@ import { readProjectBacklog } from '../../store/index.ts';
  * the Arquiteto, pointing at the latest backlog artifact of this session. The person accepts it.
  */
 export function handOffToArquitetoTool(dependencies: LineDependencies): AgentTool {
-  return {
+  return defineTool({
     name: 'hand_off_to_arquiteto',
     description:
       'When the backlog is complete: completes your handoff and offers the work to the Arquiteto. No arguments.',
@@ -49,5 +49,5 @@ export function handOffToArquitetoTool(dependencies: LineDependencies): AgentToo
         result: `Handed off to the Arquiteto (handoff ${outcome.offered[0]!.id}) with ${counts}. The person accepts it to start the Arquiteto; tell them in one short sentence.`,
       };
     },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeInvalidArguments } from './describe-invalid-arguments.ts';
 import type { CommandRiskVerdict } from '../../domain/terminal/index.ts';
 import type {
   ConversationState,
@@ -36,13 +37,71 @@ export type ToolOutcome =
 /** `direct` tools run at once; `proposed` ones wait for the person's approval (ADR 0006 / DESIGN §3). */
 export type ToolMode = 'direct' | 'proposed';
 
+/**
+ * A tool as the loop holds it, its arguments erased: the loop validates the model's arguments with
+ * `parameters` before `run`. Built by `defineTool`, which gives the tool's own code arguments typed by its schema.
+ */
 export interface AgentTool {
   name: string;
   description: string;
   /** Validates the model's arguments; its JSON Schema is what the model is shown. */
   parameters: z.ZodType;
   mode: ToolMode;
-  /** A `proposed` tool's warning for the person, recorded with the proposal (the terminal's risky commands). */
-  assessRisk?(args: unknown): CommandRiskVerdict;
+  /**
+   * A `proposed` tool's warning for the person, recorded with the proposal (the terminal's risky commands);
+   * undefined when the arguments are not the tool's (the call will be refused when it runs).
+   */
+  assessRisk?(args: unknown): CommandRiskVerdict | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** A tool as it is written: `run` and `assessRisk` take the arguments its schema outputs. */
+export interface ToolSpecification<Schema extends z.ZodType> {
+  name: string;
+  description: string;
+  parameters: Schema;
+  mode: ToolMode;
+  assessRisk?(args: z.output<Schema>): CommandRiskVerdict;
+  run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/**
+ * A tool whose `run` gets its arguments typed by its zod schema, as the AI SDK's `tool()` and agents-js's
+ * `tool()` do. The erased `run` parses the arguments again (cheap, and schemas here are idempotent: trims,
+ * defaults), so a caller that skipped validation still cannot hand the tool what its schema refuses.
+ */
+export function defineTool<Schema extends z.ZodType>(
+  specification: ToolSpecification<Schema>,
+): AgentTool {
+  const { parameters, assessRisk } = specification;
+  return {
+    name: specification.name,
+    description: specification.description,
+    parameters,
+    mode: specification.mode,
+    ...(assessRisk === undefined
+      ? {}
+      : {
+          assessRisk: (args: unknown) => {
+            const parsed = parameters.safeParse(args);
+            return parsed.success ? assessRisk(parsed.data) : undefined;
+          },
+        }),
+    run: async (args, context) => {
+      const parsed = parameters.safeParse(args);
+      if (!parsed.success)
+        return { ok: false, result: describeInvalidArguments(specification.name, parsed.error) };
+      return specification.run(parsed.data, context);
+    },
+  };
+}
+
+/**
+ * The model is shown `schema` whole, but every value reaches the tool, typed `unknown`: the tool validates the
+ * arguments itself, to refuse with every problem at once, in the domain's words (the backlog, the declarations).
+ */
+export function checkedByTheTool<Schema extends z.ZodType>(
+  schema: Schema,
+): z.ZodType<unknown, z.input<Schema>> {
+  return schema.catch((context) => context.value as z.output<Schema>);
 }

@@ -10,6 +10,7 @@ import { requestJson } from '../../testing/forja-harness.ts';
 import { eventTypes, newSessionThroughApi } from '../../testing/scripted-forja.ts';
 import pino from 'pino';
 import { assessCommand } from '../../domain/terminal/index.ts';
+import { defineTool } from './agent-tool.ts';
 import type { LoopAgent } from './tool-loop.ts';
 
 /** A test agent with one direct tool and one proposed tool, each counting its runs. */
@@ -20,26 +21,22 @@ function testerAgent(runs: { note: string[]; deploy: string[] }, maxIterations =
     maxOutputTokens: 200,
     buildSystemPrompt: async () => 'You test the loop.',
     tools: [
-      {
+      defineTool({
         name: 'note',
         description: 'Write a note',
         mode: 'direct',
         parameters: z.strictObject({ text: z.string().min(1) }),
-        run: async (args) => (
-          runs.note.push((args as { text: string }).text), { ok: true, result: 'noted' }
-        ),
-      },
-      {
+        run: async ({ text }) => (runs.note.push(text), { ok: true, result: 'noted' }),
+      }),
+      defineTool({
         name: 'deploy',
         description: 'Deploy',
         mode: 'proposed',
         parameters: z.strictObject({ target: z.string() }),
         // Like the terminal's: the verdict the person sees beside Approve.
-        assessRisk: (args) => assessCommand(`deploy ${(args as { target: string }).target}`),
-        run: async (args) => (
-          runs.deploy.push((args as { target: string }).target), { ok: true, result: 'deployed' }
-        ),
-      },
+        assessRisk: ({ target }) => assessCommand(`deploy ${target}`),
+        run: async ({ target }) => (runs.deploy.push(target), { ok: true, result: 'deployed' }),
+      }),
     ],
   };
 }

@@ -4,8 +4,12 @@ import type { RepositoryView } from './check-docs.ts';
 import { DECISION_FILE, type ParsedRecord, parseDecisionRecord } from './decision-records.ts';
 import { anchorsOf } from './markdown-text.ts';
 
-/** Directories that are not the project's own text: dependencies, builds, results, version control. */
-const SKIPPED = new Set(['node_modules', '.git', 'dist', 'test-results', 'results', 'coverage']);
+/**
+ * Directories that are not the project's own text: dependencies, builds, results, and every hidden one (version
+ * control, a local `.forja` data directory whose project workspaces hold the line's own docs).
+ */
+const SKIPPED = new Set(['node_modules', 'dist', 'test-results', 'results', 'coverage']);
+const skipped = (name: string) => SKIPPED.has(name) || name.startsWith('.');
 
 /** Every file under `directory` (relative to `root`, with `/`) whose name ends in one of `extensions`. */
 export function filesUnder(
@@ -19,7 +23,7 @@ export function filesUnder(
     if (!existsSync(absolute)) return;
     for (const entry of readdirSync(absolute, { withFileTypes: true })) {
       const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(child);
+      if (entry.isDirectory() && !skipped(entry.name)) walk(child);
       else if (entry.isFile() && extensions.some((extension) => entry.name.endsWith(extension)))
         found.push(child);
     }

@@ -104,21 +104,53 @@ const publicIndexRules = Object.entries(publicIndexes).map(([area, index]) => ({
   to: { path: areas[area], pathNot: index },
 }));
 
+/**
+ * Code that must do no I/O (docs/architecture.md: the domain holds "pure rules, no I/O", `src/lib` helpers "do no
+ * I/O", the harness's assembly is pure): what each may import besides Forja's own files. Anything else — a node
+ * built-in, an npm package, a module that does not resolve — fails. Matched on what the import resolves to, so
+ * `node:fs/promises`, `fs` and `hono/cookie` are all caught (dependency-cruiser drops the `node:` prefix; npm
+ * packages resolve to a path under node_modules, which stays in the graph unfollowed).
+ * - `buffer`: the only built-in pure code uses (UTF-8 byte counts of the tokenizers and instruction paths).
+ *   No `crypto` either: pure rules take ids and the clock as arguments, so they stay deterministic.
+ * - zod: the domain's schemas. `ignore` (gitignore-rules.ts) and `gpt-tokenizer` (bpe-tokenizer.ts) are pure
+ *   functions over strings the harness uses.
+ * The harness files that read instruction files from the workspace are the harness's I/O and are named here.
+ */
+const pureCoreModules = ['buffer'];
+const harnessInstructionFileReaders =
+  '^src/harness/(discover-instruction-files|instruction-files|instruction-freshness|list-git-files|read-instruction-file|walk-workspace)\\.ts$';
+const pureCode = {
+  domain: { path: areas.domain, packages: ['zod'] },
+  lib: { path: areas.lib, packages: [] },
+  harness: {
+    path: areas.harness,
+    except: harnessInstructionFileReaders,
+    packages: ['ignore', 'gpt-tokenizer'],
+  },
+};
+
+const escapeForPattern = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+const pureCodeRules = Object.entries(pureCode).map(([area, { path, except, packages }]) => ({
+  name: `${area}-has-no-io`,
+  comment: `${area}${except ? ' (but for its instruction-file readers)' : ''} is pure: besides Forja's own files it imports only ${[...pureCoreModules.map((name) => `node:${name}`), ...packages].join(', ')}`,
+  severity: 'error',
+  from: { path, pathNot: except ? `${testCode}|${except}` : testCode },
+  to: {
+    pathNot: [
+      '^src/',
+      ...pureCoreModules.map((name) => `^${escapeForPattern(name)}$`),
+      ...packages.map((name) => `(^|/)node_modules/${escapeForPattern(name)}/`),
+    ].join('|'),
+  },
+}));
+
 module.exports = {
   forbidden: [
     ...layerRules,
     ...typeOnlyRules,
     ...publicIndexRules,
-    {
-      name: 'domain-has-no-io',
-      comment:
-        'src/domain holds pure rules: no node built-ins with I/O, no database or HTTP client',
-      severity: 'error',
-      from: { path: areas.domain, pathNot: testCode },
-      to: {
-        path: '^(node:)?(fs|child_process|net|http|https|dgram|worker_threads)$|node_modules/(pg|@electric-sql|hono|simple-git|pino)/',
-      },
-    },
+    ...pureCodeRules,
     {
       name: 'only-composition-imports-composition',
       severity: 'error',
@@ -151,9 +183,15 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|web/dist|bench/results)' },
+    // node_modules stays in the graph, unfollowed: an import of a package must be seen to be refused.
+    exclude: { path: '^(web/dist|bench/results)' },
     tsPreCompilationDeps: true,
     parser: 'swc',
-    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js'],
+      // Packages that publish only an `exports` map (hono/cookie, gpt-tokenizer/encoding/…) resolve as Node does.
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   },
 };

@@ -142,7 +142,7 @@ export async function createForja(
   logger: Logger,
   options: ForjaOptions = {},
 ): Promise<Forja> {
-  // DESIGN §3: every request fits the model's window (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
+  // Every request fits the model's window (ADR 0080) (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
   const windows = readContextWindowSettings(options.env ?? process.env);
   if (!windows.ok) throw new Error(windows.message);
   const roster = options.roster ?? AGENT_ROSTER;
@@ -165,7 +165,7 @@ export async function createForja(
   });
   // One process at a time per lane; on a server, a lane's appends are fenced by its lease (ADR 0170).
   const leases = createLaneLeases(database, processIdentity.id, options.env ?? process.env, logger);
-  // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (ADR 0101).
+  // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (record ADR 0101).
   const fencedLog = fenceAppends(
     createEventLog(database, [graphProjectionRule, ragIndexRule]),
     leases,
@@ -178,7 +178,7 @@ export async function createForja(
       ),
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
-  // This process's own appends reach its streams in memory, with no read of the log (issue 19).
+  // This process's own appends reach its streams in memory, with no read of the log (ADR 0210).
   const eventLog = deliveringAppends(fencedLog, notifications);
   // On a server, what a turn streams reaches browsers connected to any process (ADR 0170).
   const liveTurns: LiveTurns & { close?: () => Promise<void> } =
@@ -238,7 +238,7 @@ export async function createForja(
     contextWindowTokens: (agent: string) =>
       contextWindowFor(windowSettings, modelName, agent).tokens,
   };
-  // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
+  // The production line after Criativo (ADR 0010): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
@@ -254,7 +254,7 @@ export async function createForja(
     ragSearch: memory.ragSearch,
     newId: randomUUID,
   };
-  // A view this process heard nothing newer of is decided on with no read, checked by its append (issue 19).
+  // A view this process heard nothing newer of is decided on with no read, checked by its append (ADR 0262).
   const views = createSessionViews(eventLog, {
     heads: notifications,
     ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
@@ -316,7 +316,7 @@ export async function createForja(
       logger,
       queue: createSessionQueue(),
       leases,
-      // On a server, a lane taken over settles what its dead owner reserved at once (issue 18).
+      // On a server, a lane taken over settles what its dead owner reserved at once (ADR 0130).
       ...(leases.shared
         ? {
             reservations: {

@@ -31,7 +31,7 @@ const ANSWER =
   'Boa ideia: a assinatura dá previsibilidade à produção. Quem acorda cedo valoriza pão fresco; vale definir o raio de entrega, o horário limite e o que acontece num feriado.';
 
 /**
- * Issue 15's benchmark: what one more message costs as a conversation grows to 100 / 1,000 / 10,000 /
+ * What one more message costs as a conversation grows to 100 / 1,000 / 10,000 /
  * 100,000 events — the request sent to the model (bytes, estimated input tokens) and the server's CPU for
  * the whole message (HTTP, appends, folds, context, scripted model) — with the ContextManager compacting in a
  * 16,000-token window, beside the same session in a window so large it never compacts. The two run

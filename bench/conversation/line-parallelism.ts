@@ -28,7 +28,7 @@ const CRIATIVO_ANSWER =
   'Anotei: café também, para depois do pão. Os devs seguem no que estão fazendo.';
 
 /**
- * Issue 13's benchmark. (1) The dev phase of a line of 4 independent modules, each dev's kickoff a turn of
+ * Lanes in parallel (ADR 0070). (1) The dev phase of a line of 4 independent modules, each dev's kickoff a turn of
  * three scripted model calls of `delay_ms` 1500 (two read the contracts, the last answers), with FORJA_MAX_PARALLEL_TURNS=4 against =1, rounds interleaved: wall time
  * from accepting the dev handoffs to the last dev's answer. (2) The latency of a message to Criativo (post →
  * answer stored) while four dev lanes stream, against the same message in an idle session of the same

@@ -70,12 +70,12 @@ export async function run(): Promise<BenchReport> {
     `${MESSAGES} messages per engine after ${WARMUP} warm-up, each in a new session, interleaved with the bare client; ${TOKENS} deltas paced ${PACE_MS} ms apart (the first ${PACE_MS * 2} ms after the request).`,
   );
   notes.push(
-    "queries: statements sent from the POST until agent.done, a transaction's begin and commit counted as two; p50 per message. all_queries: every statement, with the memory workers' drains the appends wake; queries: without them (HTTP, conversation, gateway, streams); queries_to_first_delta: those sent before the first delta. Goal (issue 19): ≤ 6 per message.",
+    "queries: statements sent from the POST until agent.done, a transaction's begin and commit counted as two; p50 per message. all_queries: every statement, with the memory workers' drains the appends wake; queries: without them (HTTP, conversation, gateway, streams); queries_to_first_delta: those sent before the first delta. Goal: ≤ 6 per message.",
     'FORJA_BENCH_TRACE=1 prints every statement of the last message of each engine, with its time since the POST.',
     "PGlite on the main thread: the bare client shares the benchmark's event loop with that engine's statements and drains, so its baseline is slowed too and the row's ratio flatters it; compare its p50_ms with the worker thread's instead.",
   );
   notes.push(
-    'Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal (issue 19): p50 ≤ 2× the bare client.',
+    'Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal: p50 ≤ 2× the bare client.',
   );
   return { name: 'message-to-first-delta', rows, notes };
 }

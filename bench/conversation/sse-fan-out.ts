@@ -1,5 +1,5 @@
 /**
- * Issue 19's fan-out case of the `sse-streaming` benchmark: 1, 100 and 1,000 event-stream clients of ONE
+ * The fan-out case of the `sse-streaming` benchmark: 1, 100 and 1,000 event-stream clients of ONE
  * session while a paced turn streams, the three cases interleaved, round after round. The server is a real
  * Forja (PGlite on disk, the production provider wrapper over an OpenAI-format mock, real HTTP on
  * 127.0.0.1); the clients and the mock run in a child process, so `process.cpuUsage()` here is the server's.

@@ -19,7 +19,7 @@ const WORDS_PER_ANSWER = 60;
 const REHYDRATION_EVENTS = 10_000;
 
 /**
- * Issue 5's streaming benchmark: 100 sessions at once, each a browser-like SSE client over real HTTP on
+ * The streaming benchmark: 100 sessions at once, each a browser-like SSE client over real HTTP on
  * 127.0.0.1, each person's message answered by a scripted model streaming word by word. Measures deltas per
  * second, the time from the provider yielding a delta to the client parsing it, and checks that no delta is
  * lost or reordered. Then the rehydration of a 10,000-event session beside a bare read of the same rows.
@@ -39,7 +39,7 @@ const NOTES = [
 ];
 
 const FAN_OUT_NOTES = [
-  'Fan-out (issue 19): 1, 100 and 1,000 SSE clients (node:http, one connection each, in a child process with the OpenAI-format mock) of one session; a message, answered by 40 deltas paced 5 ms apart through the production provider wrapper; PGlite on disk; the three cases interleaved in each of 3 rounds after a warm-up.',
+  'Fan-out: 1, 100 and 1,000 SSE clients (node:http, one connection each, in a child process with the OpenAI-format mock) of one session; a message, answered by 40 deltas paced 5 ms apart through the production provider wrapper; PGlite on disk; the three cases interleaved in each of 3 rounds after a warm-up.',
   'first_delta = a client receiving its first agent.delta − the POST of the message (one wall clock, two processes); p50/p99 over every client of every round. server_cpu_ms and server_queries: the server process from the POST to the last client’s agent.done (median over rounds); the memory workers it wakes are included.',
 ];
 

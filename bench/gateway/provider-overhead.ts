@@ -87,7 +87,7 @@ export async function run(): Promise<BenchmarkResult> {
     ],
     notes: [
       `${deltaCount} deltas per answer, ${measuredRequests} requests per path after ${warmupRequests} warm-up, local server on 127.0.0.1.`,
-      'Added = adapter percentile minus direct percentile. Aim (issue 4): ≤ 1 ms added time-to-first-delta at p50, ≤ 5 ms at p99.',
+      'Added = adapter percentile minus direct percentile. Aim: ≤ 1 ms added time-to-first-delta at p50, ≤ 5 ms at p99.',
       'The gateway row adds the budget reservation (a transaction) before the call and the settlement after it, on embedded PGlite in memory.',
     ],
   };

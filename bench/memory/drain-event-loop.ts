@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 19, item 4): how long the event loop waits while the memory workers drain a backlog on
+ * Benchmark (ADRs 0181, 0215): how long the event loop waits while the memory workers drain a backlog on
  * PGlite on disk. `perf_hooks`' `monitorEventLoopDelay` samples the loop while the production workers
  * (`createMemory`'s graph projector and RAG indexer, woken by NOTIFY) project and index a realistic backlog, with
  * PGlite on its worker thread as `forja serve` opens it (ADR 0215). Beside it, interleaved in every round: the
@@ -168,7 +168,7 @@ export async function run(): Promise<BenchReport> {
       `A backlog of ${BACKLOG_EVENTS} events per round over ${SESSIONS} sessions (60% chat.message, 30% agent.response of ~900 characters, indexed for RAG, 10% handoff.offered), every one with its graph_projection row; ${ROUNDS} rounds, the four cases interleaved in each; figures are the median over rounds. Two databases (PGlite on a worker thread; PGlite on the main thread), each warmed by one unmeasured drain.`,
       `monitorEventLoopDelay at 1 ms resolution, enabled only while the case runs; the idle case waits as long as the last production drain took (at most ${IDLE_MAX_MS / 1000} s), in the same run, interleaved.`,
       `probe_query: a \`select 1\` due every ${PROBE_EVERY_MS} ms during the case, timed from when it was due to its answer (it waits for the event loop and for the one PGlite connection).`,
-      `Goal (issue 19): p99 ≤ ${GOAL_P99_MS} ms while the workers drain (the idle loop of this machine is the floor).`,
+      `Goal: p99 ≤ ${GOAL_P99_MS} ms while the workers drain (the idle loop of this machine is the floor).`,
     ],
   };
 }

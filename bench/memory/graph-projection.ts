@@ -67,7 +67,7 @@ export async function run(): Promise<BenchReport> {
     `Lag: one event appended every ${APPEND_EVERY_MS} ms; lag = commit of the drain that wrote it − return of its append. At the default 2 s poll, lag is dominated by the wait for the next cycle (about half the interval on average).`,
   );
   notes.push(
-    'Woken on NOTIFY: the projector started as production starts it (its own poller at the default 2 s, woken by wakeOnAppends on every append notification, the wiring createMemory uses); the two polled rows are its baselines. Goal (issue 19): p50 ≤ 10 ms.',
+    'Woken on NOTIFY: the projector started as production starts it (its own poller at the default 2 s, woken by wakeOnAppends on every append notification, the wiring createMemory uses); the two polled rows are its baselines. Goal: p50 ≤ 10 ms.',
   );
   return { name: 'graph-projection', rows, notes };
 }

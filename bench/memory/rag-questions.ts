@@ -49,7 +49,7 @@ export async function run(): Promise<BenchReport> {
     `${SET.questions.length} questions (${SET.questions.filter((question) => question.language === 'pt').length} Portuguese) over ${SET.fragments.length} fragments; the local hashed n-gram embedder (no model).`,
   );
   notes.push(
-    'vector only = the search before issue 21; fts only = PostgreSQL full-text search in the fragment language with unaccent; hybrid = both fused by reciprocal rank (what rag_search runs).',
+    'vector only = the search before ADR 0024; fts only = PostgreSQL full-text search in the fragment language with unaccent; hybrid = both fused by reciprocal rank (what rag_search runs).',
   );
   return { name: 'rag-questions', rows, notes };
 }

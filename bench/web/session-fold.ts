@@ -12,7 +12,7 @@ const NEW_EVENTS = 60;
 const AGENTS = ['criativo', 'po', 'arquiteto', 'dev:api', 'dev:web', 'dev:db'];
 
 /**
- * Issue 16 (item 7): what the session page spends on one more event of the stream when the log already holds
+ * ADR 0231: what the session page spends on one more event of the stream when the log already holds
  * 1,000 / 5,000 / 20,000 / 50,000 events — the incremental fold (apply the new event to the draft the earlier
  * ones left, then the view) beside the old way, folding the whole log again, interleaved event by event on
  * the same log. Each event is added as the page adds it (`mergeEvents`, the stream reducer's step).

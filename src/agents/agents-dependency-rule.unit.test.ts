@@ -20,7 +20,7 @@ const importsOf = (path: string) =>
   ].map((match) => match[1]!);
 
 /**
- * DESIGN §1.3: only the model gateway talks to a model provider. Agent code and the conversation use cases
+ * Only the model gateway talks to a model provider (docs/records.md, the principles). Agent code and the conversation use cases
  * receive the gateway interface; they never import a provider adapter, the providers' folder or an SDK.
  */
 describe('dependency rule: agents reach models only through the gateway', () => {

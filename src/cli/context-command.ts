@@ -52,7 +52,7 @@ export interface ContextCommandDeps {
   readonly stderr: (text: string) => void;
   /** The environment, for the server's tokenizer default (FORJA_TOKENIZER, FORJA_MODEL). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Milliseconds, for the cache line; Date.now by default. */
+  /** Milliseconds, for the instruction files' cache; Date.now by default. Never printed. */
   readonly clock?: () => number;
 }
 
@@ -203,22 +203,16 @@ function checkArguments(options: ContextCommandOptions, deps: ContextCommandDeps
   return { agent, tokenizerName, budgets, scope: checkScope(options.scope) };
 }
 
-function cacheLine(
-  loaded: { refreshedAtMs?: number; method?: string },
-  scope: string | undefined,
-  now: number,
-): string {
-  const when =
-    loaded.refreshedAtMs === undefined ? 'unknown' : new Date(loaded.refreshedAtMs).toISOString();
-  const age =
-    loaded.refreshedAtMs === undefined
-      ? ''
-      : `, ${Math.max(0, Math.round((now - loaded.refreshedAtMs) / 1000))} s ago`;
+/**
+ * How the instruction files were found, for the text view. No time: the debug view is deterministic (two runs on
+ * the same inputs print the same bytes), and this command reads the files afresh on every run anyway.
+ */
+function sourcesLine(loaded: { method?: string }, scope: string | undefined): string {
   const where =
     scope === undefined
       ? 'root and global files'
       : `path to ${scope === '' ? 'the root' : `${scope}/`}`;
-  return `instruction files: read ${when}${age} (${loaded.method ?? 'given'}; ${where})`;
+  return `instruction files: ${loaded.method ?? 'given'}; ${where}`;
 }
 
 async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Promise<number> {
@@ -236,7 +230,7 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
     createInstructionFiles({
       ...(deps.patchSource ? { patchSource: deps.patchSource } : {}),
       flags: { graph_instruction_templates_enabled: false },
-      clock: Date.now,
+      clock: deps.clock ?? Date.now,
     });
   const loaded = await loader.load({
     workspaceDir,
@@ -256,14 +250,8 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
     },
     { budgets, tokenizer },
   );
-  const now = (deps.clock ?? Date.now)();
   if (options.json) {
-    const instructions = {
-      scope: scope ?? null,
-      method: loaded.method ?? null,
-      refreshed_at:
-        loaded.refreshedAtMs === undefined ? null : new Date(loaded.refreshedAtMs).toISOString(),
-    };
+    const instructions = { scope: scope ?? null, method: loaded.method ?? null };
     deps.stdout(`${JSON.stringify({ ...report, instructions }, null, 2)}\n`);
     for (const skip of loaded.skipped)
       deps.stderr(`forja context: skipped ${skip.path}: ${skip.reason}\n`);
@@ -274,7 +262,7 @@ async function run(options: ContextCommandOptions, deps: ContextCommandDeps): Pr
     });
     const firstLineEnd = text.indexOf('\n', text.indexOf('\n') + 1); // after agent and tokenizer
     deps.stdout(
-      `${text.slice(0, firstLineEnd + 1)}${cacheLine(loaded, scope, now)}\n${text.slice(firstLineEnd + 1)}`,
+      `${text.slice(0, firstLineEnd + 1)}${sourcesLine(loaded, scope)}\n${text.slice(firstLineEnd + 1)}`,
     );
   }
   return EXIT_OK;

@@ -268,7 +268,7 @@ describe.each(serverUrl ? [serverUrl] : [])(
         );
         await waitFor(survivors[0]!.url, sessionId, answeredTurn);
         // The killed turn's reservation was settled when its lane was taken over, not when the dead process's
-        // heartbeat goes stale (issue 18): its turn is answered elsewhere, and nothing of it is still reserved.
+        // heartbeat goes stale (ADR 0130): its turn is answered elsewhere, and nothing of it is still reserved.
         const killedCalls = await onServer<{ outcome: string }>(
           databaseUrl,
           `select outcome from token_usage where process_id = '${killedIdentity!.id}' and session_id = '${sessionId}'`,

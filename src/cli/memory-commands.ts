@@ -10,7 +10,7 @@ import { runRagRebuildCommand } from './rag-command.ts';
 import { runSeedCommand, type SeedCommandOptions } from './seed-command.ts';
 import { withConfiguredDatabase } from './with-configured-database.ts';
 
-/** Registers `forja seed`, `forja graph rebuild` and `forja rag rebuild` (ADR 0101). */
+/** Registers `forja seed`, `forja graph rebuild` and `forja rag rebuild` (record ADR 0101). */
 export function registerMemoryCommands(
   program: Command,
   io: CliIo,

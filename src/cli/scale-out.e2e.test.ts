@@ -25,7 +25,7 @@ import {
 import { onServer, scratchServerDatabase } from './testing/server-database.ts';
 
 /**
- * Issue 18's acceptance at its size: bursts of messages and kill -9 right after a 201 on one process (both
+ * Lanes across processes at scale (ADRs 0170, 0200): bursts of messages and kill -9 right after a 201 on one process (both
  * engines), and on two `forja serve` processes sharing one PostgreSQL server: a burst split across them, the
  * 60-turn budget race, and the LISTEN connections terminated. (Two processes need the server: on embedded
  * PGlite the data directory has one owner, which serve.e2e.test.ts proves.)

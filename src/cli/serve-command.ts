@@ -29,7 +29,7 @@ export async function serveCommand(
     watchLauncher(() => resolve('launcher exited'));
   });
   const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
-  // Beyond loopback, everyone on the network could read every project and approve any command (issue 20).
+  // Beyond loopback, everyone on the network could read every project and approve any command (ADR 0100).
   if (!isLoopbackHost(config.host) && !(await forja.accountsInUse())) {
     await forja.close();
     (options.stderr ?? ((text: string) => process.stderr.write(text)))(

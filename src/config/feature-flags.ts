@@ -1,5 +1,5 @@
 /**
- * New capabilities are born switched off (DESIGN §1.6). Each flag is read from the environment variable of
+ * New capabilities are born switched off (docs/records.md, the principles). Each flag is read from the environment variable of
  * its own name in capitals (`GRAPH_TEMPLATES_ENABLED=true`); the names are the records' own.
  */
 export const FEATURE_FLAG_NAMES = [

@@ -29,7 +29,7 @@ export interface ConversationDependencies {
   /** Who holds each lane (ADR 0170); absent, the in-process queue alone serialises lanes (tests of other parts). */
   leases?: LaneLeases;
   /**
-   * Settles, once this process holds a lane, the reservations its previous owner left open (issue 18);
+   * Settles, once this process holds a lane, the reservations its previous owner left open (ADR 0130);
    * absent, they wait for the owner's heartbeat to go stale (ADR 0130).
    */
   reservations?: { settleLane(sessionId: string, lane: string): Promise<number> };

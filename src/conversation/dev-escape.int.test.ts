@@ -18,7 +18,7 @@ import {
 import { MAP, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
 
-/** The attack of issue 11, as the model sends it: the worktree's `.git` pointed at a repository whose config runs a program. */
+/** An attack of ADR 0040, as the model sends it: the worktree's `.git` pointed at a repository whose config runs a program. */
 const attack = (marker: string) =>
   [
     'git init -q evil',

@@ -11,7 +11,7 @@ import { LINE_EVENTS } from '../domain/line/index.ts';
 const OUTPUT_TAIL_LINES = 40;
 
 /**
- * Merge in dependency order (issue 14), looked at after every turn of a session with finished tasks: each
+ * Merge in dependency order (ADR 0110), looked at after every turn of a session with finished tasks: each
  * module of the map whose tasks are all finished, whose dependencies are merged and whose last finish is newer
  * than its last failed merge, is merged into `dev` (a real merge commit in a scratch worktree) and the
  * integration check runs there (every merged module's check, this one's included, in the terminal's sandbox).

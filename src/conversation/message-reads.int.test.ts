@@ -73,7 +73,7 @@ function countingReads(database: Database) {
 }
 
 /**
- * Issue 19 (decisions 0210, 0262): a message to an idle agent, in a process that has heard of no append its view
+ * Decisions 0210 and 0262: a message to an idle agent, in a process that has heard of no append its view
  * lacks, reads none of the session's events — the message and its turn decide on the kept view and append
  * expecting its seq — and carries the view forward with its own appends; an open stream of the same process gets
  * the appended events without reading them back. An append it heard of (another process's) costs the message one

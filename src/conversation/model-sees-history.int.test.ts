@@ -14,7 +14,7 @@ import { newSessionThroughApi, startScriptedForja } from '../testing/scripted-fo
 /**
  * What the model is sent, checked by the scripted model's `expect`: a turn carries the conversation so far,
  * also after a restart, and Criativo's system prompt carries the rules recorded before it. These fail when
- * history is dropped (the stateless-echo bug of ADR 0008).
+ * history is dropped (the stateless-echo bug of record ADR 0008).
  */
 const RULE = {
   type: 'business_rule',

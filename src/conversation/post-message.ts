@@ -37,7 +37,7 @@ interface Message {
 /**
  * The person's message to `to` (an agent active in the session) or, without it, to the session's current
  * addressee: stored first with who it is for (nothing the person said is ever lost to a failing model), then
- * one streaming turn in that agent's lane (ADR 0008: one message = one turn). A lane that is busy takes the
+ * one streaming turn in that agent's lane (record ADR 0008: one message = one turn). A lane that is busy takes the
  * turn when its current one ends; other lanes go on meanwhile.
  */
 export async function postMessage(

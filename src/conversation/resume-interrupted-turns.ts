@@ -15,7 +15,7 @@ const TURNS_IN_PROGRESS = `
         and (closed.type in ('turn.failed', 'toolloop.limit_reached') or (closed.type = 'agent.response' and not closed.payload ? 'tool_calls'))
     )`;
 
-/** Lanes with a message acknowledged (201) that no later turn of its addressee answers (issue 18, item 4). */
+/** Lanes with a message acknowledged (201) that no later turn of its addressee answers (ADR 0200). */
 const UNANSWERED_MESSAGES = `
   select distinct m.session_id, m.payload->>'to' as agent from session_events m
   where m.type = 'chat.message' and m.payload ? 'to'

@@ -5,7 +5,7 @@ import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 
 /**
- * The block loop (issue 14), looked at after every turn of a session with blocks: a block the Arquiteto has
+ * The block loop (ADR 0110), looked at after every turn of a session with blocks: a block the Arquiteto has
  * not had a turn for starts (or queues) a turn in the Arquiteto's lane, whose task state names the blocked
  * dev, the module and what is missing; a block the Arquiteto resolved (a newer `module_contracts` version,
  * or `answer_block`) is recorded as `dev.unblocked` and gives the dev's lane a turn whose task state says

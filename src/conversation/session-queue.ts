@@ -2,7 +2,7 @@ import { createKeyedQueue } from '../lib/keyed-queue.ts';
 
 /**
  * Serialises work per lane inside this process: a lane is one agent of one session, so turns of one agent run
- * one after another (ADR 0008) while lanes of different agents — and different sessions — run side by side.
+ * one after another (record ADR 0008) while lanes of different agents — and different sessions — run side by side.
  * Session-wide operations (readiness, handoff transitions, activations, approvals' records) take the
  * `SESSION_LANE` of their session: they are serialised among themselves, and each appends with an expected
  * version, so a lane appending in between makes it decide again rather than act on a stale view.

@@ -19,7 +19,7 @@ interface Entry {
  * with none: the first use folds the whole log). Views unused for `idleMs` are released.
  *
  * With `heads` (the process's notifications), `peek` gives a view with no read while this process has heard of
- * no append it lacks and has been listening all along (issue 19). Such a view is very likely current, never
+ * no append it lacks and has been listening all along (ADR 0262). Such a view is very likely current, never
  * certainly: a notification can still be on its way, or lost with the process that committed. A caller decides
  * on it only with an append that expects its seq, and decides again on a `load` when that append conflicts.
  */

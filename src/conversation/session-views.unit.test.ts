@@ -144,7 +144,7 @@ describe('session views', () => {
     expect(views.size()).toBe(0);
   });
 
-  describe('peek: a view with no read while this process heard of nothing it lacks (issue 19)', () => {
+  describe('peek: a view with no read while this process heard of nothing it lacks (ADR 0262)', () => {
     /** The process's notifications: what a test makes it hear, and whether it listens. */
     function heads() {
       const observers = new Set<HeadsObserver>();

@@ -8,7 +8,7 @@ import { handleConversationCommand } from './session-command.ts';
 /**
  * `POST /api/sessions/:id/agents/:slug/start`: the activation rule (an accepted handoff addressed to the
  * agent, or a user-started agent) decides before anything runs; a refusal is a 409 with the reason. When
- * the person wrote before starting it, the agent's first turn starts at once and answers that (issue 16);
+ * the person wrote before starting it, the agent's first turn starts at once and answers that (ADR 0190);
  * otherwise it waits for the person's first message (its greeting is the page's, not the model's).
  */
 export async function startAgent(

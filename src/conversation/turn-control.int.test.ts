@@ -184,7 +184,7 @@ describe.each(testDatabaseEngines())('turn control on $name', (engine) => {
   });
 
   it("retries the PO's failed kickoff from where it failed: its handoff is completed, the backlog declared once", async () => {
-    // The PO declares the backlog, then its next model call fails: its handoff stayed "accepted" (issue 16).
+    // The PO declares the backlog, then its next model call fails: its handoff stayed "accepted" (ADR 0220).
     const script = [
       ...UP_TO_ARQUITETO.slice(0, 5),
       { agent: 'po', fail: { status: 400, message: 'the provider refused' } },

@@ -66,7 +66,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       ...(request.onBehalfOf === undefined ? {} : { onBehalfOf: request.onBehalfOf }),
     };
     const modelRequest = toModelRequest(request);
-    // The request is serialised once for both figures (issue 15: not stringified twice per call).
+    // The request is serialised once for both figures (ADR 0080: not stringified twice per call).
     const bytes = requestBytes(modelRequest);
     const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest, bytes);
     // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;

@@ -7,7 +7,7 @@ import type {
 
 /**
  * The one way agent code reaches a model. Agents receive this interface, never a provider: every turn passes
- * through metering and the project's budget (ADR 0008: "the engine never talks to the provider directly").
+ * through metering and the project's budget (record ADR 0008: "the engine never talks to the provider directly").
  */
 export interface ModelGateway {
   /** The configured provider and model, or why there is none (named environment variables to set). */

@@ -1,7 +1,7 @@
 import { DuplicateHookHandlerError } from './duplicate-hook-handler-error.ts';
 import { UnknownHookPhaseError } from './unknown-hook-phase-error.ts';
 
-/** The hook phases of ADR 0006. */
+/** The hook phases of record ADR 0006. */
 export const HOOK_PHASES = [
   'pre_tool_use',
   'post_tool_use',

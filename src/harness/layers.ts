@@ -1,5 +1,5 @@
 /**
- * The five prompt layers of ADR 0006, in prompt order, with their wire names, strategies and default budgets.
+ * The five prompt layers of record ADR 0006, in prompt order, with their wire names, strategies and default budgets.
  * Wire names are the records' names: they appear in `forja context --json` and must not be translated.
  */
 

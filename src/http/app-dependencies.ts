@@ -19,7 +19,7 @@ export interface AppDependencies {
   modelHealth: ModelHealth;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
-  /** The relational memory: graph, templates, RAG (ADR 0101). */
+  /** The relational memory: graph, templates, RAG (record ADR 0101). */
   memory: Memory;
   logger: Logger;
   version: string;

@@ -1,4 +1,4 @@
-// The relational memory's public surface (ADR 0101): named exports only.
+// The relational memory's public surface (record ADR 0101): named exports only.
 export type {
   EdgeWrite,
   GraphEdge,

@@ -12,7 +12,7 @@ const LONG_STATEMENT = 'select count(*)::integer as n from generate_series(1, 60
 
 /**
  * The engines `forja serve` opens that let derived work wait for a quiet moment: PGlite on its worker thread
- * (ADR 0245) and the PostgreSQL server (issue 19). In-process PGlite (tests, benchmarks of the plain engine)
+ * (ADR 0245) and the PostgreSQL server (its addendum). In-process PGlite (tests, benchmarks of the plain engine)
  * does not: there a loop of statements resolves with no turn of the event loop, and a timer would never come.
  */
 const engines = [

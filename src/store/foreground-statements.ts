@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
  * A background transaction (a memory drain) begins once no other statement of this process has been in flight
  * for this long: a message's statements come a few tenths of a millisecond apart, and a drain begun among them
  * delays the message — on PGlite it holds the one connection (ADR 0245); on the server its statements and rows
- * share this process's event loop and the host's cores (issue 19).
+ * share this process's event loop and the host's cores (ADR 0245, its addendum).
  */
 export const BACKGROUND_QUIET_MS = 3;
 /** …but never waits longer than this for the quiet: a busy database still drains. */

@@ -64,7 +64,7 @@ export async function openPgliteDatabase(
     listen: async (channel, onNotification) => {
       // PGlite hands a NOTIFY to its listeners while the statement that sent it is still returning; heard a turn
       // of the event loop later, as from the server, the sender has its result first (and, for an append, has
-      // given its events to this process's streams, which then have nothing to read: issue 19).
+      // given its events to this process's streams, which then have nothing to read: ADR 0210).
       let listening = true;
       const unsubscribe = await pglite.listen(channel, (payload) =>
         setImmediate(() => {

@@ -34,7 +34,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
     description: `PostgreSQL server at ${describeWithoutSecrets(options.connectionString)}`,
     query: (sql, params) => foreground.track(runQuery(pool, sql, params)),
     execute: async (script) => void (await foreground.track(pool.query(script))),
-    // Derived work begins in a quiet moment: its own connection, but this process's event loop (issue 19).
+    // Derived work begins in a quiet moment: its own connection, but this process's event loop (ADR 0245).
     transaction: async (work, transactionOptions) => {
       if (transactionOptions?.background === true) {
         await foreground.quiet();

@@ -66,7 +66,7 @@ async function expectPortugueseThatFits(page: Page): Promise<void> {
   expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
-/** Issue 16 item 5: one language per page — Portuguese for a Portuguese browser, English on request. */
+/** ADR 0185: one language per page — Portuguese for a Portuguese browser, English on request. */
 describe('the UI in the browser’s language, switchable in the header', { timeout: 180_000 }, () => {
   let served: ServedForja;
   let chromium: HeadlessChromium;

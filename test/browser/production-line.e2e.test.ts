@@ -36,7 +36,7 @@ const toolCompleted = (agent: string, tool: string, args: unknown) => ({
 });
 
 /**
- * What the PO, the Arquiteto and the dev agents record (issue 6), appended as they would append it, plus an
+ * What the PO, the Arquiteto and the dev agents record (ADR 0010), appended as they would append it, plus an
  * event type nobody knows yet: the page must show the first and survive the second.
  */
 const PRODUCTION_EVENTS = [

@@ -56,7 +56,7 @@ const SCRIPT = {
 const SCREENSHOTS =
   process.env['FORJA_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'forja-screenshots-'));
 
-/** Issue 16: readable answers, steps folded, any screen width, dark mode, the streamed text kept on reload. */
+/** ADRs 0120, 0121, 0190: readable answers, steps folded, any screen width, dark mode, the streamed text kept on reload. */
 describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
   const gated = gatedProvider(createScriptedProvider({ script: SCRIPT }));
   let served: ServedForja;

@@ -23,7 +23,7 @@ const importsOf = (path: string) =>
     ),
   ].map((match) => (match[1] ?? match[2])!);
 
-/** DESIGN §2: `web/` talks to the API only; it never imports the server's code. */
+/** `web/` talks to the API only (docs/architecture.md); it never imports the server's code. */
 describe('dependency rule: the web UI reaches Forja only through the API', () => {
   const files = sourceFiles(WEB_SOURCES);
 

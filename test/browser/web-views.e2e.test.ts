@@ -49,7 +49,7 @@ async function documentFits(page: Page): Promise<void> {
   expect(documentWidth).toBeLessThanOrEqual(viewport);
 }
 
-/** Issue 16: the C4 context drawn, commits with their diff; issue 18: interrupted calls in the usage panel. */
+/** ADR 0225: the C4 context drawn, commits with their diff, interrupted calls in the usage panel. */
 describe('the C4 diagram, commit diffs and interrupted calls in headless Chromium', {
   timeout: 180_000,
 }, () => {

@@ -24,7 +24,7 @@ export const ANAMNESE_COMPETENCIES: readonly string[] = [
 ];
 
 /**
- * The triage limits (ADR 0101): the shared budget of what the Anamnese reads, fragments included. Sized so the
+ * The triage limits (record ADR 0101): the shared budget of what the Anamnese reads, fragments included. Sized so the
  * whole window fits the `contexto_projeto` layer (8192 tokens ≈ 32 KiB) even at 4 bytes a character:
  * 30 × (200 characters + a line header) stays under 28 KiB, so the layer is never cut and a `degraded: true`
  * line at its end is always seen.

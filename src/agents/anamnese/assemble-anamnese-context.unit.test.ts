@@ -32,7 +32,7 @@ const found: RagSearchResult = {
   parts: ['fts', 'exact'],
 };
 
-describe('the Anamnese context with RAG (ADR 0101)', () => {
+describe('the Anamnese context with RAG (record ADR 0101)', () => {
   it('searches for the competencies still without a profile — their names only, never a profile text', async () => {
     const dependencies = companionTestDependencies({ rag: async () => found });
     const profiled = [

@@ -17,7 +17,7 @@ export type AnamneseOutcome =
   | { status: 'failed'; reason: string };
 
 /**
- * The Anamnese (ADR 0101): one model turn through the gateway over the session's recent events (and RAG
+ * The Anamnese (record ADR 0101): one model turn through the gateway over the session's recent events (and RAG
  * fragments for competencies without a profile); each profile the prohibition accepts is appended as
  * `anamnese.profile_recorded` (closed: competency of the project's vocabulary, level, evidence); each the
  * prohibition refuses as `anamnese.profile_refused`, with categories and paths only.

@@ -9,7 +9,7 @@ import { parseJsonAnswer } from '../companions/parse-json-answer.ts';
 import { ANAMNESE_MAX_PROFILES } from './anamnese-kickoff.ts';
 
 /**
- * A competence profile, closed by construction (ADR 0101's prohibition): a competency of the project's
+ * A competence profile, closed by construction (record ADR 0101's prohibition): a competency of the project's
  * vocabulary, a level of the fixed scale, and evidence as event references. There is no free-text field in
  * which an inference about the person could live.
  */

@@ -18,7 +18,7 @@ const AnswerBlockSchema = z.strictObject({
 });
 
 /**
- * `answer_block` (direct): `{dev, answer}` — the Arquiteto's other way out of a dev's block (issue 14): the
+ * `answer_block` (direct): `{dev, answer}` — the Arquiteto's other way out of a dev's block (ADR 0110): the
  * dev goes on without the missing interface, for the reason given. Recorded as `arquiteto.block_answered`
  * for the dev's oldest open block; the line then gives the dev's lane a turn with the answer. Refused when
  * that dev has no open block (the refusal lists who has).

@@ -1,11 +1,11 @@
 import type { ProjectArchitecture } from '../../domain/architecture/index.ts';
 import type { Backlog } from '../../domain/artifacts/index.ts';
 
-/** The Arquiteto's iteration ceiling (DESIGN §3: "Arquiteto: 14"). */
+/** The Arquiteto's iteration ceiling: 14 model calls a turn, as the records set it for the Arquiteto. */
 export const ARQUITETO_MAX_ITERATIONS = 14;
 
 /**
- * The Arquiteto's kickoff: the steps of the record, step 5 being the contracts (ADR 0200 §4), each one
+ * The Arquiteto's kickoff: the steps of the record, step 5 being the contracts (record ADR 0200), each one
  * tool call so the eight steps fit the ceiling of 14 model calls with room for corrections.
  */
 export const ARQUITETO_KICKOFF = [

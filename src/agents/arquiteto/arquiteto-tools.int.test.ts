@@ -32,7 +32,7 @@ const reasonOf = (validation: { ok: boolean }) =>
 const item = (assinatura = 'listarPaes(): Pao[]') => ({ tipo: 'funcao', assinatura });
 const contracts = (contratos: unknown[], version = 1) => ({ version, contratos });
 
-/** ADR 0200 §4: every refusal of declare_module_contracts, each returned to the model in full. */
+/** Record ADR 0200: every refusal of declare_module_contracts, each returned to the model in full. */
 const CONTRACT_REFUSALS: Array<[string, unknown, string]> = [
   [
     'a module not in the current map, listing the valid ones',

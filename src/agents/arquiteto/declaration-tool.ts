@@ -21,7 +21,7 @@ export interface DeclarationToolSpec<Data extends { version: number }> {
 }
 
 /**
- * A `direct` declare tool (ADR 0200 §4: an architectural declaration with no outside effect). The domain
+ * A `direct` declare tool (record ADR 0200: an architectural declaration with no outside effect). The domain
  * validation sees every argument, so its refusal is the full reason with every problem; a version lower
  * than the current one is refused too, because it would be recorded and never be current. An accepted
  * declaration is one `artifact.<type>` event carrying the whole list, and its docs/ file is rewritten and

@@ -12,7 +12,7 @@ import { openLineFixture, type LineFixture } from './test-support/line-fixture.t
 const RULE = 'refused by the rule "host git never trusts the worktree"';
 
 /**
- * What a hostile model would make its terminal do (the attack of issue 11): a repository of its own inside
+ * What a hostile model would make its terminal do (the attacks of ADR 0040): a repository of its own inside
  * the worktree whose configuration runs a program from a clean filter and from core.fsmonitor, a
  * `.gitattributes` that applies the filter, and the worktree's `.git` pointed at it — so that Forja's
  * `git add` on the host would run the program.

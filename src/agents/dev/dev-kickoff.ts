@@ -1,7 +1,7 @@
 import type { ModuleWorktree } from '../../workspace/index.ts';
 
 /**
- * A dev agent's kickoff (ADR 0200 §6): where its worktree is, that the contracts exist and are read with
+ * A dev agent's kickoff (record ADR 0200): where its worktree is, that the contracts exist and are read with
  * `listar_contratos_de_modulos`, and that another module's interface is never read in its worktree.
  */
 export function devKickoff(

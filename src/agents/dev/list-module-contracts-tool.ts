@@ -4,7 +4,7 @@ import { type Queryable, readProjectArchitecture } from '../../store/index.ts';
 import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 
 /**
- * `listar_contratos_de_modulos` (direct), exactly as ADR 0200 §5 says: no parameters — the schema is an
+ * `listar_contratos_de_modulos` (direct), exactly as record ADR 0200 says: no parameters — the schema is an
  * empty object that is not strict, so an argument the model sends is stripped, ignored and said to be
  * ignored; the project comes from the loop's route and the module from the loop context, never from the
  * model. The restrained read itself is `listModuleContractsForDev`.

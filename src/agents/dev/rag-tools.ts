@@ -58,7 +58,7 @@ const RagFeedbackSchema = z.strictObject({
 });
 
 /**
- * `rag_search` (direct, ADR 0200's dev tools): the project's fragments most relevant to a query — business
+ * `rag_search` (direct, record ADR 0200's dev tools): the project's fragments most relevant to a query — business
  * rules, agents' answers, the docs — scoped to the dev's own project by the loop. Says which searches ran and,
  * never hidden, when the search was degraded.
  */

@@ -23,7 +23,7 @@ const ReportBlockedSchema = z.strictObject({
 /**
  * `report_blocked` (direct): `{modulo, falta}` — the dev's task depends on an interface no contract
  * declares. Recorded as `dev.blocked` for the Arquiteto and the person; the dev does not write it into the
- * other module's code (ADR 0200 §6).
+ * other module's code (record ADR 0200).
  */
 export function reportBlockedTool(): AgentTool {
   return defineTool({

@@ -26,7 +26,7 @@ export type HandOffOutcome =
 
 /**
  * Completes the accepted handoff addressed to `from` and offers one handoff to each agent of `to`: rows and
- * `handoff.completed` / `handoff.offered` events in one transaction (ADR 0008 §3). Safe to run again — a
+ * `handoff.completed` / `handoff.offered` events in one transaction (record ADR 0008). Safe to run again — a
  * process stopped after this commit and before the tool's own record re-runs the tool — because agents
  * already offered the work are skipped and a completed handoff is not completed twice.
  */

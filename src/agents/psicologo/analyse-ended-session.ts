@@ -15,7 +15,7 @@ export type PsicologoOutcome =
   | { status: 'failed'; reason: string };
 
 /**
- * The Psicólogo's analysis of an ended session (ADR 0101): one model turn through the gateway (metered),
+ * The Psicólogo's analysis of an ended session (record ADR 0101): one model turn through the gateway (metered),
  * whose hypotheses — each about how the person works and backed by events of the session — are appended as
  * `hypothesis.proposed` for the person to accept or dismiss; those the prohibition refuses as
  * `hypothesis.refused`, with categories and paths only. A model that fails or answers nothing usable changes nothing.

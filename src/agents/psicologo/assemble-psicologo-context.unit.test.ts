@@ -31,7 +31,7 @@ async function promptWith(options: Parameters<typeof companionTestDependencies>[
   return { ...context, prompt: context.report.prompt, dependencies };
 }
 
-describe('the Psicólogo context with RAG (ADR 0101)', () => {
+describe('the Psicólogo context with RAG (record ADR 0101)', () => {
   it('is byte-identical to the context without RAG when RAG finds nothing', async () => {
     const withoutRag = await promptWith({ rag: null });
     const empty = await promptWith({

@@ -10,7 +10,7 @@ export const PSICOLOGO_KICKOFF = [
 ].join('\n');
 
 /**
- * The triage limits (ADR 0101): the shared budget of what the Psicólogo reads, fragments included. Sized so the
+ * The triage limits (record ADR 0101): the shared budget of what the Psicólogo reads, fragments included. Sized so the
  * whole window fits the `contexto_projeto` layer (8192 tokens ≈ 32 KiB) even at 4 bytes a character:
  * 30 × (200 characters + a line header) stays under 28 KiB, so the layer is never cut and a `degraded: true`
  * line at its end is always seen.

@@ -12,7 +12,7 @@ export interface ToolContext {
   projectId: string;
   sessionId: string;
   agent: string;
-  /** The dev agent's module (ADR 0200: "module from the loop context"), null for other agents. */
+  /** The dev agent's module (record ADR 0200: "module from the loop context"), null for other agents. */
   module: string | null;
   toolCallId: string;
   state: ConversationState;
@@ -34,7 +34,7 @@ export type ToolOutcome =
     }
   | { ok: false; result: string };
 
-/** `direct` tools run at once; `proposed` ones wait for the person's approval (ADR 0006 / DESIGN §3). */
+/** `direct` tools run at once; `proposed` ones wait for the person's approval (ADR 0006). */
 export type ToolMode = 'direct' | 'proposed';
 
 /**

@@ -9,7 +9,7 @@ import {
   type Tokenizer,
 } from '../../harness/index.ts';
 
-/** The layer texts an agent contributes; the harness decides what fits (ADR 0006). */
+/** The layer texts an agent contributes; the harness decides what fits (record ADR 0006). */
 export interface AgentPromptParts {
   /** contexto_projeto: what the agent must know of the project (brief, map, contracts…). */
   projectContext?: string;
@@ -42,7 +42,7 @@ export interface PromptSources {
 /**
  * Assembles an agent's system prompt through the harness: identity, instruction files (workspace AGENTS.md
  * files and the agent's database patches), project context, business rules and task state, each within its
- * budget. No agent builds its own prompt (DESIGN §1.2).
+ * budget. No agent builds its own prompt (docs/records.md: agents run only inside the harness).
  */
 export async function buildSystemPrompt(
   sources: PromptSources,

@@ -13,7 +13,7 @@ const PAGE = 1000;
 /**
  * A session's events and their fold, kept current by reading only what was appended since. A view is
  * updated in place: refreshing it folds the new events into its own state and appends them to its own
- * `events`, so a refresh costs what was appended, never a copy of the whole log or history (issue 15: at
+ * `events`, so a refresh costs what was appended, never a copy of the whole log or history (ADR 0080: at
  * 100,000 events, the seven refreshes of a turn each copied both). Whoever holds a view (or its state) sees
  * it current; keep a field's value, not the view, to remember how it was.
  */
@@ -43,7 +43,7 @@ export async function refreshSessionView(
  * Brings a view past an append this process just made, from what the append returned: when the appended
  * events follow the view's last seq they are folded in with no read of the log; when another append landed
  * in between (a gap), the view is refreshed from the log. Either way the view then holds the appended events.
- * A turn reads the log once when it starts and carries its view forward with its own appends (issue 19).
+ * A turn reads the log once when it starts and carries its view forward with its own appends (ADR 0210).
  */
 export async function viewAfterAppend(
   eventLog: EventLog,

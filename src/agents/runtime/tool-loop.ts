@@ -22,7 +22,7 @@ export interface ToolLoopDependencies {
   gateway: ModelGateway;
   liveTurns: LiveTurns;
   hooks: Hooks;
-  /** Fits each request into the model's window (DESIGN §3); without it the whole history is sent. */
+  /** Fits each request into the model's window (ADR 0080); without it the whole history is sent. */
   contextManager?: ContextManager;
   newId?: () => string;
 }

@@ -6,7 +6,7 @@ import { projectImageArtifact } from './project-image-schema.ts';
 
 /**
  * The five Arquiteto artifacts for the artifact registry, each a model-emitted, versioned `artifact.<type>`
- * event (ADR 0200: "module_map, project_image, module_routing, c4_diagram" plus `module_contracts`). Their
+ * event (record ADR 0200: "module_map, project_image, module_routing, c4_diagram" plus `module_contracts`). Their
  * current versions are what the project's `docs/` folder mirrors.
  */
 export const architectureArtifacts = [

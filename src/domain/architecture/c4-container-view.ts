@@ -14,7 +14,8 @@ export type C4ContainerView = {
 /**
  * Derives the container level from the current map: each module is a container (its stack the technology,
  * its responsibility the description) and each `dependsOn` is a relation. Derived, never declared, so the
- * picture cannot disagree with the map the cycle check already accepted (ADR 0068 via ADR 0200 §2).
+ * picture cannot disagree with the map the cycle check already accepted (record ADR 0200: the map is the
+ * container level).
  */
 export function deriveC4ContainerView(map: ModuleMap): C4ContainerView {
   return {

@@ -53,7 +53,7 @@ export const c4RelationSchema = strictObject({
 /**
  * `artifact.c4_diagram`: the context level (system, people, external systems) and how they meet the
  * system or its modules. The container level is NOT written here: it is the module map itself (modules as
- * containers, `dependsOn` as relations — ADR 0068, restated by ADR 0200 §2), so relations between two
+ * containers, `dependsOn` as relations, as record ADR 0200 restates an earlier record's rule), so relations between two
  * modules are refused and derived by `deriveC4ContainerView` instead.
  */
 export const c4DiagramSchema = strictObject({

@@ -43,7 +43,7 @@ export const ARCHITECTURE_TYPES = Object.keys(SCHEMAS) as ArchitectureArtifactTy
 
 /**
  * Resolves the current version of each artifact from the project's events in recording order: the
- * highest `version`, ties broken by the later event (ADR 0200 §1), the whole declaration, never merged.
+ * highest `version`, ties broken by the later event (record ADR 0200), the whole declaration, never merged.
  * A declaration that no longer parses is left out rather than half-read.
  */
 export function currentArchitecture(events: readonly SessionEvent[]): ProjectArchitecture {

@@ -6,7 +6,7 @@ export type VersionedDeclaration = {
 
 /**
  * The current declaration of a versioned artifact: the highest payload `version`, ties broken by event seq
- * (the later event wins) — ADR 0200 §1, the same resolution as the other Arquiteto artifacts. The winner is
+ * (the later event wins) — record ADR 0200, the same resolution as the other Arquiteto artifacts. The winner is
  * returned whole: each declaration carries the entire list and replaces the previous one, never merged.
  * The result depends only on the set of declarations, not on their order (seqs are unique in the log;
  * should two entries share version and seq, the one later in the array wins).

@@ -1,6 +1,6 @@
 /**
  * Every refusal of an Arquiteto declaration is a list of problems, each addressed to the field it concerns,
- * so the model can fix them all in one turn (ADR 0200 §4: "отказывает с полной причиной, которая
+ * so the model can fix them all in one turn (record ADR 0200: "отказывает с полной причиной, которая
  * возвращается модели").
  */
 export type DeclarationProblemCode =

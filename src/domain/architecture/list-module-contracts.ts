@@ -8,7 +8,7 @@ import { renderModuleContractsText } from './render-module-contracts.ts';
 
 export type { ListedModule, ModuleContractsListingData } from './module-contracts-listing.ts';
 
-/** "Потолок 120 элементов в тексте" (ADR 0200 §5). */
+/** "Потолок 120 элементов в тексте" (record ADR 0200). */
 export const MAX_LISTED_CONTRACT_ITEMS = 120;
 
 /** What `listar_contratos_de_modulos` reads; nothing here comes from the model. */
@@ -30,7 +30,7 @@ export type ModuleContractsListing = {
 };
 
 /**
- * The restrained read of ADR 0200 §5 for a dev agent: its own module and the modules it consumes in full,
+ * The restrained read of record ADR 0200 for a dev agent: its own module and the modules it consumes in full,
  * the modules that consume it and all others by name, at most `maxItems` contract items with what was left
  * out said, contracts of modules that left the map declared as such, and — with no contracts — the map with
  * `expoe: null` per module, a warning and what to do (§6). Deterministic: same inputs, same text.

@@ -7,7 +7,7 @@ export interface ModuleCheck {
 }
 
 /**
- * Forja's defaults for known stacks (issue 14), used when the map declares no `check`. Each runs only when
+ * Forja's defaults for known stacks (ADR 0110), used when the map declares no `check`. Each runs only when
  * the stack's marker file is in the worktree (a module that has not set up its stack's tooling yet is not
  * refused for it), and says so when it skips. Matched on the stack's words, first match wins.
  */

@@ -11,7 +11,7 @@ import {
   versionSchema,
 } from './schema-helpers.ts';
 
-/** `tipo ∈ funcao | rota | evento | dado`: what changes how an item is USED (ADR 0200 §2). */
+/** `tipo ∈ funcao | rota | evento | dado`: what changes how an item is USED (record ADR 0200). */
 export const CONTRACT_ITEM_TYPES = ['funcao', 'rota', 'evento', 'dado'] as const;
 export type ContractItemType = (typeof CONTRACT_ITEM_TYPES)[number];
 /** "от 1 до 40 элементов на модуль": the contract goes into every dev's context, so it stays small. */
@@ -24,7 +24,7 @@ export const MAX_ASSINATURA_CHARACTERS = 300;
  */
 export const MAX_DESCRICAO_CHARACTERS = 500;
 
-/** One item a module exposes. `assinatura` is free text: each module's stack is free (ADR 0200 §2). */
+/** One item a module exposes. `assinatura` is free text: each module's stack is free (record ADR 0200). */
 export const contractItemSchema = strictObject({
   tipo: z.enum(CONTRACT_ITEM_TYPES, {
     error: (issue) =>
@@ -77,7 +77,7 @@ export const moduleContractSchema = strictObject({
 
 /**
  * `artifact.module_contracts`: `{version, contratos: [{modulo, expoe}]}`. Each declaration carries the WHOLE
- * list and replaces the previous one (ADR 0200 §1), hence no repeated module and no empty list — an empty
+ * list and replaces the previous one (record ADR 0200), hence no repeated module and no empty list — an empty
  * declaration would silently erase every contract. Membership in the current map needs the map and is
  * checked by `validateModuleContractsDeclaration`.
  */

@@ -65,7 +65,7 @@ export const moduleNameSchema = z
   )
   .meta({ pattern: MODULE_NAME_PATTERN.source, maxLength: MAX_MODULE_NAME_CHARACTERS });
 
-/** One module: `{name, stack, responsibility, dependsOn[]}` (ADR 0200, "module_map … это {name, stack, responsibility, dependsOn[]}"). */
+/** One module: `{name, stack, responsibility, dependsOn[]}` (record ADR 0200, "module_map … это {name, stack, responsibility, dependsOn[]}"). */
 export const moduleSchema = strictObject({
   name: moduleNameSchema,
   stack: requiredText({

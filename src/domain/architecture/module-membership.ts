@@ -14,7 +14,7 @@ export function noModuleMapProblem(what: string): ProblemAtPath {
   };
 }
 
-/** Every reference to a module absent from the current map, each listing the valid modules (ADR 0200 §4). */
+/** Every reference to a module absent from the current map, each listing the valid modules (record ADR 0200). */
 export function modulesNotInMap(
   map: ModuleMap,
   references: readonly ModuleReference[],

@@ -15,7 +15,7 @@ export type ModuleScope = {
 /**
  * Groups the map around `module`: what it consumes is its `dependsOn` in the current map, who consumes it is
  * every module whose `dependsOn` names it. Consumption is derived here, never written in the contract
- * (ADR 0200 §2). Direct dependencies only: a dev calls what its module uses, not what those use in turn.
+ * (record ADR 0200). Direct dependencies only: a dev calls what its module uses, not what those use in turn.
  * With no module, or one absent from the map, every module is in `others`.
  */
 export function scopeModules(module: string | null, map: ModuleMap): ModuleScope {

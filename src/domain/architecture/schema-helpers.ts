@@ -92,7 +92,7 @@ export function optionalText(rule: Omit<TextRule, 'emptyCode'>) {
     .optional();
 }
 
-/** The `version` every versioned Arquiteto artifact carries in its payload (ADR 0200 §1). */
+/** The `version` every versioned Arquiteto artifact carries in its payload (record ADR 0200). */
 export const versionSchema = z
   .number()
   .check(

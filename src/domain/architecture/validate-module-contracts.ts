@@ -17,7 +17,7 @@ export const MODULE_CONTRACTS_FIELD_ORDER = [
 ] as const;
 
 /**
- * Validates the arguments of `declare_module_contracts` with every rule of ADR 0200 §4 — no module map; a
+ * Validates the arguments of `declare_module_contracts` with every rule of record ADR 0200 — no module map; a
  * module not in the current map (listing the valid ones); a repeated module; empty `expoe` or more than 40
  * items; unknown `tipo`; empty `assinatura` or longer than 300 characters — plus malformed arguments named by
  * field path. ALL problems are reported in one refusal, in document order, so the model fixes them in one

@@ -14,7 +14,7 @@ export type ArtifactDefinition = {
   readonly systemOnly: boolean;
   /** Told to the model when it tries a system-only type, so it learns the right path instead of retrying. */
   readonly systemOnlyReason?: string;
-  /** True when `data.version` orders declarations and the highest is current (ADR 0200). Metadata only here. */
+  /** True when `data.version` orders declarations and the highest is current (record ADR 0200). Metadata only here. */
   readonly versioned: boolean;
   /** True when the artifact must cite, in `origin`, the conversation events it came from; absent means false. */
   readonly originRequired?: boolean;

@@ -13,7 +13,7 @@ export type ArtifactRegistry = {
   get(type: string): ArtifactDefinition | undefined;
 };
 
-/** The artifacts of the Criativo → PO flow (ADR 0008). */
+/** The artifacts of the Criativo → PO flow (record ADR 0008). */
 export const CORE_ARTIFACT_DEFINITIONS: readonly ArtifactDefinition[] = [
   businessRuleDefinition,
   productBriefDefinition,

@@ -5,7 +5,7 @@ import { requiredText } from './artifact-text.ts';
 /** Wire name of the business rule artifact (`artifact.business_rule`). */
 export const BUSINESS_RULE_TYPE = 'business_rule';
 
-/** A rule Criativo heard in the conversation: `{ title, statement }` (ADR 0008). */
+/** A rule Criativo heard in the conversation: `{ title, statement }` (record ADR 0008). */
 export const BusinessRuleSchema = z.strictObject({
   title: requiredText(160),
   statement: requiredText(2000),

@@ -1,7 +1,7 @@
 import type { Handoff } from '../handoffs/handoff.ts';
 import type { ConversationState, RecordedProductBrief } from './conversation-state.ts';
 
-/** Who hands the brief over, and to whom (ADR 0008). */
+/** Who hands the brief over, and to whom (record ADR 0008). */
 export const BRIEF_SENDER = 'criativo';
 export const BRIEF_RECEIVER = 'po';
 

@@ -13,7 +13,7 @@ import type { NewSessionEvent, SessionEvent } from './session-event.ts';
 /**
  * Model-based check of the decider: random steps — commands through `decide`, and what the rest of the
  * system does (the person accepting handoffs, agents answering) — appended to a log and folded. Whatever
- * the order, the domain guarantees of ADR 0008 must hold over the resulting log.
+ * the order, the domain guarantees of record ADR 0008 must hold over the resulting log.
  */
 type Step =
   | { readonly kind: 'command'; readonly build: (state: ConversationState) => ConversationCommand }
@@ -91,7 +91,7 @@ const command = (
   build: typeof built === 'function' ? built : () => built,
 });
 
-/** The ADR 0008 flow, in order; random noise alone would almost never reach a brief or an activated PO. */
+/** The record ADR 0008 flow, in order; random noise alone would almost never reach a brief or an activated PO. */
 const happyPath: readonly Step[] = [
   command({ type: 'ActivateAgent', agent: 'criativo', actor: 'user' }),
   command({ type: 'StartTurn', agent: 'criativo', turn_id: 't1', kind: 'message' }),

@@ -18,7 +18,7 @@ export const READINESS_AGENT = 'criativo';
 
 /**
  * The person's "Estou pronto para produzir". Readiness is a person's action, never a model's inference
- * (ADR 0008 §5), so any other actor is refused; only while Criativo is active; and once per brief: again
+ * (record ADR 0008), so any other actor is refused; only while Criativo is active; and once per brief: again
  * only after the PO's handoff of the current brief was rejected (ADR 0160).
  */
 export function decideConfirmReadiness(

@@ -96,7 +96,7 @@ export const ActionProposedPayloadSchema = z.object({
   turn_id: z.string().min(1).optional(),
   tool: z.string().min(1),
   args: z.unknown(),
-  /** Why the person should look twice (the terminal's risky commands, issue 16); absent for other tools and older logs. */
+  /** Why the person should look twice (the terminal's risky commands, ADR 0190); absent for other tools and older logs. */
   risk: z
     .object({
       risky: z.boolean(),

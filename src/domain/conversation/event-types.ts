@@ -1,7 +1,7 @@
 /**
  * Wire names of the session events the conversation rules read or write.
  *
- * Names from the records (ADR 0008, 0101; see docs/records.md): `chat.message`, `agent.activated`, `agent.response`,
+ * Names from the records (record ADR 0008, 0101; see docs/records.md): `chat.message`, `agent.activated`, `agent.response`,
  * `artifact.<type>`, `handoff.<status>`, `toolloop.limit_reached`, `session.ended`.
  * Names chosen here, because the records leave them open:
  * - `turn.started` — a model turn began (one user message = one turn; also the consolidation turn).
@@ -14,7 +14,7 @@
  * - `action.proposed` / `action.approved` / `action.denied` — a `proposed` tool waiting for the person.
  * - `budget.exceeded` — the gateway refused a call on budget.
  * - `context.compacted` / `context.compaction_failed` — the ContextManager summarised an agent's history, or
- *   could not and sent a recorded window instead (the record names the first, DESIGN §3).
+ *   could not and sent a recorded window instead (ADR 0080; the record names the first).
  *
  * - `turn.stopped` — the person stopped a running turn; carries the text streamed so far (ADR 0220).
  * - `turn.stop_requested` — the person pressed Stop in a process that does not run the turn; the process that

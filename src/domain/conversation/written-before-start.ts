@@ -2,7 +2,7 @@ import { activeAgent, isInLane } from './conversation-queries.ts';
 import type { ChatHistoryEntry, ConversationState } from './conversation-state.ts';
 
 /**
- * What the person wrote, in `agent`'s lane, before the person started it (issue 16): its first turn
+ * What the person wrote, in `agent`'s lane, before the person started it (ADR 0190): its first turn
  * answers these at once instead of leaving them unanswered until the next message. Empty when the agent
  * came by a handoff (its kickoff has its own turn), is not active, or has already said anything.
  */

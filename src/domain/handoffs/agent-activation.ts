@@ -1,6 +1,6 @@
 import type { Handoff } from './handoff.ts';
 
-/** Agents a person starts directly, without a handoff (ADR 0008 §4): only Criativo. */
+/** Agents a person starts directly, without a handoff (record ADR 0008): only Criativo. */
 export const USER_STARTED_AGENTS: ReadonlySet<string> = new Set(['criativo']);
 
 export type ActivationDecision =

@@ -8,7 +8,7 @@ export const HANDOFF_PAYLOAD_VERSION = 1;
 
 /**
  * Payload of every `handoff.<status>` event: the whole handoff after the transition, so the log alone
- * rebuilds the table (the table is only the current state, ADR 0008 §3).
+ * rebuilds the table (the table is only the current state, record ADR 0008).
  */
 export const HandoffPayloadSchema = z.object({
   v: z.literal(HANDOFF_PAYLOAD_VERSION),

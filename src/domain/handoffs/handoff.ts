@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every status of a handoff (ADR 0008): `offered → accepted → completed`, or `offered → rejected`. */
+/** Every status of a handoff (record ADR 0008): `offered → accepted → completed`, or `offered → rejected`. */
 export const HANDOFF_STATUSES = ['offered', 'accepted', 'completed', 'rejected'] as const;
 
 export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];

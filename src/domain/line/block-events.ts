@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The block loop's events (issue 14), beside `dev.blocked`:
+ * The block loop's events (ADR 0110), beside `dev.blocked`:
  * - `arquiteto.block_answered` — `answer_block`: the Arquiteto tells a blocked dev to do without, and why.
  * - `dev.unblocked` — the line saw the block resolved (a newer `module_contracts` version, or the answer) and
  *   gave the dev's lane a turn saying so.

@@ -29,7 +29,7 @@ export const DevTaskFinishedPayloadSchema = z.object({
   branch: z.string().min(1),
   commit: z.string().min(1),
   files: z.array(z.string()),
-  /** The check that passed before the commit (absent in events before issue 14; null when there was none). */
+  /** The check that passed before the commit (absent in events before ADR 0110; null when there was none). */
   check: z
     .object({
       command: z.string(),

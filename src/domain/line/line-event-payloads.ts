@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The end of the line's events (issue 14): `module.merged {module, commit, checks}` — the module's branch
+ * The end of the line's events (ADR 0110): `module.merged {module, commit, checks}` — the module's branch
  * merged into `dev` and the integration check passed; `module.merge_failed {module, kind, paths | output}` — a
  * conflict or a failing integration check re-opened the module's work; `line.completed {commit}` — every
  * module with tasks merged; `line.merged_into_main {commit, dev_commit}` — the person merged that `dev` into

@@ -1,5 +1,5 @@
 /**
- * What the Anamnese must never infer about a person (ADR 0101): health, personality, age, gender.
+ * What the Anamnese must never infer about a person (record ADR 0101): health, personality, age, gender.
  * Terms are written normalised — lowercase, no accents — in Portuguese and English, because the check
  * normalises what it reads the same way. Field terms are matched against the words of a field name
  * (`birthDate` → `birth`, `date`); text terms against the words of every text value, multi-word terms as

@@ -1,5 +1,5 @@
 /**
- * Wire names of the events of the relational memory (ADR 0101). The record's names where it has them
+ * Wire names of the events of the relational memory (record ADR 0101). The record's names where it has them
  * (`session.ended`); the others are chosen here in the same dotted, past-tense grammar:
  * - `hypothesis.proposed` / `.accepted` / `.dismissed` — a Psicólogo hypothesis and the person's answer;
  *   `hypothesis.refused` — one the prohibition refused (categories and paths only, never its text).

@@ -4,7 +4,7 @@ import type { SessionEndReason } from './session-end-reason.ts';
 /**
  * The Psicólogo's `rag_search` query for each classified end reason. Fixed text, Portuguese with English
  * keywords because project fragments come in either: the query is derived ONLY from the trigger of the
- * analysis, never from free text of a hypothesis (ADR 0101), so it cannot echo what the model guessed.
+ * analysis, never from free text of a hypothesis (record ADR 0101), so it cannot echo what the model guessed.
  */
 export const PSYCHOLOGIST_RAG_QUERIES: Readonly<Record<SessionEndReason, string>> = {
   completed:

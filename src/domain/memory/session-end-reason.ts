@@ -4,12 +4,12 @@ import { EVENT_TYPES } from '../conversation/event-types.ts';
 import type { SessionEvent } from '../conversation/session-event.ts';
 import { handoffEventType } from '../handoffs/handoff-event.ts';
 
-/** Why a session ended, as `session.ended` records it and the Psicólogo's trigger reads it (ADR 0101). */
+/** Why a session ended, as `session.ended` records it and the Psicólogo's trigger reads it (record ADR 0101). */
 export const SESSION_END_REASONS = ['completed', 'abandoned', 'blocked', 'budget'] as const;
 
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
-/** Tools whose call means the agent declared itself stuck (the dev agent's `report_blocked`, ADR 0200). */
+/** Tools whose call means the agent declared itself stuck (the dev agent's `report_blocked`, record ADR 0200). */
 export const BLOCKING_TOOLS: ReadonlySet<string> = new Set(['report_blocked']);
 
 /**

@@ -9,7 +9,7 @@ export type TriageFragment = {
   readonly score: number;
 };
 
-/** The triage limits: the shared budget of what a companion agent reads (ADR 0101). */
+/** The triage limits: the shared budget of what a companion agent reads (record ADR 0101). */
 export type TriageLimits = {
   readonly recentEvents: readonly SessionEvent[];
   /** Most items (events + fragments) in the window. */

@@ -1,4 +1,4 @@
-/** The marker the harness appends where it cut text (ADR 0006's `[… truncado …]`). */
+/** The marker the harness appends where it cut text (record ADR 0006's `[… truncado …]`). */
 export const TRUNCATION_MARKER = '[… truncado …]';
 
 /**

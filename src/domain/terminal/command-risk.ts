@@ -1,5 +1,5 @@
 /**
- * Which shell commands a person should look at twice before approving them (issue 16). A flag, never a
+ * Which shell commands a person should look at twice before approving them (ADR 0190). A flag, never a
  * refusal: the sandbox (ADR 0040) is what confines a command; this only tells the person why one is risky.
  * Pure and cautious: a program is recognised at the start of any command of a line (after `;`, `&&`, `|`,
  * `(`, `$(`, a backquote, `sudo`, `env`, `xargs`, an absolute path…); a false alarm costs a second look, a

@@ -16,7 +16,7 @@ export interface ProcessIdentity {
   sweep(): Promise<number>;
   /**
    * Settles as interrupted the open reservations another process made for a lane this process now holds
-   * (issue 18): the lease they belonged to is gone, so they are settled at once, not when that process's
+   * (ADR 0130): the lease they belonged to is gone, so they are settled at once, not when that process's
    * heartbeat goes stale. Call it only while holding the lane's lease.
    */
   settleLane(sessionId: string, lane: string): Promise<number>;

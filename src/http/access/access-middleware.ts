@@ -86,7 +86,7 @@ export interface AccountsInUse {
 
 /**
  * Whether accounts are required: from the moment the first person exists (remembered after). Until then the
- * answer "no one" is kept, with no query per request (issue 19), for as long as this process listens for
+ * answer "no one" is kept, with no query per request, for as long as this process listens for
  * `createPerson`'s notification (any process, the CLI's `forja user add` too): a notification, or a loss of the
  * listening connection, makes the next request look again. A look that a notification or a loss overtook is
  * not kept.

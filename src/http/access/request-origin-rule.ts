@@ -1,5 +1,5 @@
 /**
- * The Host and Origin rule (issue 20, ADR 0100), pure. Every request's `Host` must name the address Forja
+ * The Host and Origin rule (ADR 0100), pure. Every request's `Host` must name the address Forja
  * listens on, or a name in FORJA_PUBLIC_URL: a page on `evil.example` that re-points its DNS name at
  * 127.0.0.1 (DNS rebinding) still sends `Host: evil.example`. A state-changing request must come from Forja's
  * own pages: a foreign `Origin`, or `Sec-Fetch-Site: cross-site`, is refused, because a cross-site form post

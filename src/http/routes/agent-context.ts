@@ -29,7 +29,7 @@ const agentContext = createRoute({
   },
 });
 
-/** The ContextManager's view of an agent in a session (DESIGN §3): what `forja context --session` prints. */
+/** The ContextManager's view of an agent in a session (ADR 0080): what `forja context --session` prints. */
 export function agentContextRoutes({ database, conversation }: AppDependencies) {
   return newRouter().openapi(agentContext, async (context) => {
     const { id, slug } = context.req.valid('param');

@@ -47,7 +47,7 @@ const moduleContracts = createRoute({
   method: 'get',
   path: '/api/projects/{id}/module-contracts',
   summary:
-    'The module contracts as the dev of `module` reads them (ADR 0200 §5); without `module`, every module in full',
+    'The module contracts as the dev of `module` reads them (record ADR 0200); without `module`, every module in full',
   request: { params: idOnly, query: ModuleQuerySchema },
   responses: {
     200: jsonContent(anything('ModuleContractsListing'), 'The listing, as text and as data'),

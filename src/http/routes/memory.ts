@@ -161,7 +161,7 @@ function refused(context: Context, outcome: Refusal): never {
   return context.json(apiError(outcome.code, outcome.message), outcome.status) as never;
 }
 
-/** The relational memory's routes (ADR 0101). */
+/** The relational memory's routes (record ADR 0101). */
 export function memoryRoutes({ database, eventLog, conversation, memory }: AppDependencies) {
   const app = newRouter()
     .openapi(endSession, async (context) => {

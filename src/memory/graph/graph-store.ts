@@ -1,5 +1,5 @@
 /**
- * The graph port (ADR 0101, DESIGN §2): a property graph of labelled nodes with natural keys and typed edges.
+ * The graph port (record ADR 0101, ADR 0020): a property graph of labelled nodes with natural keys and typed edges.
  * The Postgres adapter keeps it in the `graph` schema; the port keeps a Neo4j adapter possible later. Every
  * write is an idempotent upsert by natural key, so replaying the log — in any order, any number of times —
  * gives the same graph.

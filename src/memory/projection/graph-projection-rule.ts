@@ -5,7 +5,7 @@ import { isGraphProjected } from './project-event.ts';
 export const GRAPH_PROJECTION_AGGREGATE = 'graph_projection';
 
 /**
- * The outbox rule (ADR 0101): every appended event that matters to the graph gets, in the same transaction,
+ * The outbox rule (record ADR 0101): every appended event that matters to the graph gets, in the same transaction,
  * a second outbox row of aggregate type `graph_projection`. The row names the event; the projector reads it.
  */
 export const graphProjectionRule: OutboxRule = (event, sessionId) =>

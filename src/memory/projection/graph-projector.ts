@@ -31,7 +31,7 @@ export interface GraphProjectorOptions {
 export type GraphProjector = OutboxWorker;
 
 /**
- * The GraphProjector (ADR 0101): polls the `graph_projection` outbox rows and calls the idempotent write use
+ * The GraphProjector (record ADR 0101): polls the `graph_projection` outbox rows and calls the idempotent write use
  * cases. A `GraphUnavailableError` stops the whole cycle — the rest of the batch is not attempted, the row
  * stays unprocessed, untouched, and the next cycle retries it. Any other failure fails only its row, which
  * is retried after a backoff (a bug in one event must not stop the graph).

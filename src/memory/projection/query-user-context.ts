@@ -34,7 +34,7 @@ export interface UserContext {
 }
 
 /**
- * `query_user_context` (ADR 0101): what the graph knows about the project's person — the Psicólogo's
+ * `query_user_context` (record ADR 0101): what the graph knows about the project's person — the Psicólogo's
  * hypotheses with the events that support them, and the Anamnese's current competence profiles with theirs.
  * Hypotheses oldest first; profiles by competency.
  */

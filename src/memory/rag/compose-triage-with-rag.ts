@@ -24,7 +24,7 @@ export interface TriageWithRag {
 }
 
 /**
- * The companions' window (ADR 0101): the recent events they always read, plus `rag_search` fragments for a
+ * The companions' window (record ADR 0101): the recent events they always read, plus `rag_search` fragments for a
  * query derived from the trigger only. Fragments take slots from the recent window (`composeTriageWindow`);
  * as many are asked for as there are fragment slots. With no search, no query or no hit, the window is the
  * one without RAG, byte for byte; a degraded search adds only its `degraded: true` line.

@@ -11,7 +11,7 @@ export type ResolvedTemplate =
     };
 
 /**
- * Tries the template first and falls back to the agent's inline text (ADR 0101). The graph is additive:
+ * Tries the template first and falls back to the agent's inline text (record ADR 0101). The graph is additive:
  * when it fails the agent works exactly as it did without it, and the reason is returned, not thrown.
  */
 export async function resolveTemplate(options: {

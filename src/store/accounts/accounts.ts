@@ -23,7 +23,10 @@ export interface ApiTokenRow {
   revoked_at: string | null;
 }
 
-/** The channel `createPerson` notifies in its transaction: servers stop answering without accounts (issue 19). */
+/**
+ * The channel `createPerson` notifies in its transaction: a server that answered without accounts requires them from
+ * then on, heard rather than asked on every request (ADR 0245, its addendum).
+ */
 export const ACCOUNTS_CHANNEL = 'forja_accounts';
 
 /** The rule `people.username` follows (the table checks it too). */

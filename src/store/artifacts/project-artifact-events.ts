@@ -4,7 +4,7 @@ import { toSessionEvent, type SessionEventRow } from '../event-log/session-event
 
 /**
  * Every `artifact.<type>` event of the given types in all sessions of a project, in the order they were
- * recorded (time, then session, then seq): what the project-wide readers fold. The ADR 0200 readers are
+ * recorded (time, then session, then seq): what the project-wide readers fold. The record ADR 0200 readers are
  * scoped to the project ("project from the route"), so an artifact declared in any session of the project
  * counts.
  */

@@ -6,7 +6,7 @@ import {
 import type { Queryable } from '../database.ts';
 import { readProjectArtifactEvents } from './project-artifact-events.ts';
 
-/** The project's current Arquiteto artifacts, read from the event log (no table: ADR 0200 §1). */
+/** The project's current Arquiteto artifacts, read from the event log (no table: record ADR 0200). */
 export async function readProjectArchitecture(
   database: Queryable,
   projectId: string,

@@ -13,7 +13,7 @@ export type SessionEventsListener = (events: SessionEvent[]) => void;
 /**
  * What this process hears of the log's heads: every notification, of every session (`heard`), and the loss of
  * the listening connection (`deaf`: what is appended until it is back is not heard). Session views use it to
- * know when a view may still be current without a read (issue 19).
+ * know when a view may still be current without a read (ADR 0262).
  */
 export interface HeadsObserver {
   heard(sessionId: string, lastSeq: number): void;
@@ -34,7 +34,7 @@ export interface EventNotifications extends HeadsHeard {
    * An append of this process to the session is under way; call the function returned with the events it
    * committed (none when it failed). Meanwhile a notification of the session is not read for: the committed
    * events are handed to the session's feed in memory when they follow what it has read, so the append's own
-   * notification finds nothing new (issue 19). What they do not cover (another process's append, a gap, a
+   * notification finds nothing new (ADR 0210). What they do not cover (another process's append, a gap, a
    * read in flight) is read as before.
    */
   appending(sessionId: string): (committed: readonly SessionEvent[]) => void;

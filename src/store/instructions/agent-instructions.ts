@@ -7,7 +7,7 @@ export interface AgentInstructions {
   updated_at: string;
 }
 
-/** The agent's instruction patch for a project, the highest-priority instruction source (ADR 0006). */
+/** The agent's instruction patch for a project, the highest-priority instruction source (record ADR 0006). */
 export async function readAgentInstructions(
   database: Queryable,
   projectId: string,

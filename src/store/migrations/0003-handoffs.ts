@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Handoffs between agents (ADR 0008). The table is current state only; every transition is also an
+ * Handoffs between agents (record ADR 0008). The table is current state only; every transition is also an
  * immutable `handoff.<status>` event appended in the same transaction, from which the table can be rebuilt.
  */
 export const handoffs: Migration = {

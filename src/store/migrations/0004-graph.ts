@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * The relational memory (ADR 0101) as a property graph in its own schema: nodes and edges with labels,
+ * The relational memory (record ADR 0101) as a property graph in its own schema: nodes and edges with labels,
  * natural keys and jsonb properties. The graph is a projection of the event log (and of the template
  * seeder): nothing here is a primary record, so `forja graph rebuild` can empty it and replay.
  *

@@ -4,7 +4,7 @@ import type { Migration } from './migration.ts';
 export const RAG_VECTOR_DIMENSION = 256;
 
 /**
- * The RAG index (ADR 0101): project fragments cut into chunks, each with its embedding. A derived index of
+ * The RAG index (record ADR 0101): project fragments cut into chunks, each with its embedding. A derived index of
  * the event log (and of the workspace docs), rebuilt by `forja rag rebuild`.
  *
  * `embedding real[]` is always stored, L2-normalised, so cosine similarity is a dot product and the exact

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Accounts (issue 20, ADR 0100): people who sign in, their browser sessions and API tokens (both stored as
+ * Accounts (ADR 0100): people who sign in, their browser sessions and API tokens (both stored as
  * SHA-256 of a random secret, never the secret), and who belongs to which project.
  */
 export const accounts: Migration = {

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Budgets that stay true through crashes (issue 18, ADR 0130). A reservation belongs to the process that made
+ * Budgets that stay true through crashes (ADR 0130). A reservation belongs to the process that made
  * it (`token_usage.process_id`, a row of `forja_processes` kept alive by a heartbeat); when that process is
  * gone, its open reservations are settled at once as `interrupted`: the input tokens as estimated at the
  * reservation, the output tokens as streamed so far, counted as spent (the provider may have billed them).

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Appends that do not hold the notification lock through their commit (issue 19, ADR 0180). PostgreSQL takes
+ * Appends that do not hold the notification lock through their commit (ADR 0180). PostgreSQL takes
  * one database-wide lock for a transaction that has sent NOTIFY, from just before its commit until it ends —
  * through the commit's WAL flush — so appends that notify commit one at a time, each with a flush of its own,
  * where plain INSERTs share flushes (group commit). `forja_append_events` takes a fifth argument, `p_notify`:

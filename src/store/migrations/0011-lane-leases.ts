@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Leases of lanes across processes (issue 18, items 1 and 7; ADR 0170). A lane (session × agent) is run by one
+ * Leases of lanes across processes (ADR 0170). A lane (session × agent) is run by one
  * process at a time: the process holding its row of `forja_lane_leases` while `expires_at` is ahead, renewing it
  * while the lane runs. Each take raises `epoch`; the appends of a turn check, in their own transaction, that the
  * lease still names their owner and epoch (`forja_lane_fence`, which locks the row against a take meanwhile), so

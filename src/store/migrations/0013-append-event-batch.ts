@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Group commit of one session's queued appends (issue 19, ADR 0248). `forja_append_event_batch` takes several
+ * Group commit of one session's queued appends (ADR 0248). `forja_append_event_batch` takes several
  * appends to one session — `p_appends` is a JSON array of `{events, outbox, expected_seq?, fence?}` — and runs
  * them in order in one statement, so one round trip and one commit carry them all. Each append keeps its own
  * outcome: a fence that no longer holds (`forja_lane_fence`, the lease row locked `for share` until the commit)

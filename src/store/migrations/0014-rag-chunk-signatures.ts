@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * The signatures of the search without pgvector move to a narrow table of their own (issue 19, ADR 0260).
+ * The signatures of the search without pgvector move to a narrow table of their own (ADR 0260).
  * `rag.chunks` rows carry the text, the embedding and the `tsvector` (≈1.5 kB each, 156 MB at 100,000 chunks):
  * the signature scan read all of it on every search, more than the server's shared buffers, and pushed the
  * full-text search's pages out. `rag.chunk_signatures` holds only the key, the embedder and the 256 bits

@@ -16,7 +16,7 @@ export interface DrainOptions {
    * Takes no further row once the transaction has run this long, or once other requests wait for the
    * connection (`Database.requestsWaiting`): it commits, and the rest of the batch waits for the next cycle
    * (`outOfTime` says so). On PGlite a transaction's queries run on the process's own
-   * thread, so this bounds how long one drain holds the event loop (issue 19, ADR 0181).
+   * thread, so this bounds how long one drain holds the event loop (ADR 0181).
    */
   timeBudgetMs?: number;
 }

@@ -1,7 +1,7 @@
 import type { ModuleContracts } from '../../domain/architecture/index.ts';
 import { codeSpan, generatedNotice, oneLine } from './markdown.ts';
 
-/** `docs/module-contracts.md`: what each module EXPOSES, as declared (ADR 0200 §2). */
+/** `docs/module-contracts.md`: what each module EXPOSES, as declared (record ADR 0200). */
 export function renderModuleContractsDoc(contracts: ModuleContracts): string {
   const sections = contracts.contratos.flatMap((contract) => [
     `## ${oneLine(contract.modulo)}`,

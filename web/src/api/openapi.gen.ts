@@ -2083,7 +2083,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The module contracts as the dev of `module` reads them (ADR 0200 §5); without `module`, every module in full */
+    /** The module contracts as the dev of `module` reads them (record ADR 0200); without `module`, every module in full */
     get: {
       parameters: {
         query?: {

@@ -331,7 +331,7 @@ export const en = {
   'handoff.reason.required': 'Why? The agent that sent it is told, and works on it.',
   'chat.briefVersion': 'Product brief v{version} recorded: {title}',
   'brief.version': 'v{version}',
-  // web-needs-you (issue 16): the needs-you list, accept all, risky commands, module status, the greeting, readiness without rules
+  // web-needs-you (ADR 0190): the needs-you list, accept all, risky commands, module status, the greeting, readiness without rules
   'needsYou.title': 'Needs you',
   'needsYou.empty': 'Nothing waits for you right now.',
   'needsYou.handoff': '{from} hands the work to {to}: accept or reject it',

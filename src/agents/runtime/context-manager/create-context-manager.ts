@@ -111,7 +111,7 @@ export const LEFT_OUT_NOTE = (leftOut: number, reason: string) =>
   `[Nota do sistema: ${leftOut} mensagens anteriores desta conversa não foram enviadas nesta chamada porque não cabem na janela do modelo (${reason}). Estão guardadas no registro da sessão.]`;
 
 /**
- * The ContextManager (DESIGN §3): keeps each request inside the model's window. The history sent is the
+ * The ContextManager (ADR 0080): keeps each request inside the model's window. The history sent is the
  * agent's latest summary plus the messages after its `through_seq`; past the threshold a summarising call
  * moves the point forward; when that fails, the most recent messages that fit are sent with a note saying how
  * many were left out, and the failure is recorded. Never a silent cut, never an overflowing request.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-/** The paraphrases a word list once let through as "competence profiles" (issue 21). */
+/** The paraphrases a word list once let through as "competence profiles" (ADR 0023, its addendum). */
 export const KNOWN_PARAPHRASES = [
   'Tem 45 anos',
   'Ela é mãe de dois filhos',

@@ -3,7 +3,7 @@ import { t } from '../../i18n/t.ts';
 
 /**
  * Criativo's first bubble when it joins: a fixed greeting from its identity, shown by the page and never
- * stored or sent to the model, so scripts, history and budgets are as they were (issue 16).
+ * stored or sent to the model, so scripts, history and budgets are as they were (ADR 0190).
  */
 export function CriativoGreeting({ seq }: { seq: number }) {
   return (

@@ -8,7 +8,7 @@ export type BlocksDraft = { blocks: LineBlock[]; arquitetoTurnOpen: boolean };
 export const newBlocksDraft = (): BlocksDraft => ({ blocks: [], arquitetoTurnOpen: false });
 
 /**
- * The block loop as the server decides it (src/agents/dev/dev-blocks.ts, issue 14): a `dev.blocked` is open
+ * The block loop as the server decides it (src/agents/dev/dev-blocks.ts, ADR 0110): a `dev.blocked` is open
  * until a newer `module_contracts` or the Arquiteto's `arquiteto.block_answered` resolves it; once a turn of
  * the Arquiteto that started after it ends with the block still open, the person is needed.
  */

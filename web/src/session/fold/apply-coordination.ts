@@ -51,7 +51,7 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
   for (const turn of draft.openTurns.values()) if (turn.agent === action.agent) turn.paused = false;
 }
 
-/** `action.proposed`'s `risk` (issue 16), read defensively: reasons without a why are dropped. */
+/** `action.proposed`'s `risk` (ADR 0190), read defensively: reasons without a why are dropped. */
 function readRisk(value: unknown): ActionRisk | null {
   const risk = fields(value);
   if (typeof risk['risky'] !== 'boolean') return null;

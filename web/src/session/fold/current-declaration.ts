@@ -1,6 +1,6 @@
 import type { Declaration } from './session-view.ts';
 
-/** The current declaration of a versioned artifact: the highest `version`, ties broken by the later seq (ADR 0200). */
+/** The current declaration of a versioned artifact: the highest `version`, ties broken by the later seq (record ADR 0200). */
 export function currentDeclaration<Data>(
   declarations: readonly Declaration<Data>[],
 ): Declaration<Data> | null {

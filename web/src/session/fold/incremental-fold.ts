@@ -4,7 +4,7 @@ import { newSessionDraft, type SessionDraft } from './session-draft.ts';
 import type { SessionView } from './session-view.ts';
 
 /**
- * The session page's fold, carried from one render to the next (issue 16, decision 0231): the stream only ever
+ * The session page's fold, carried from one render to the next (decision 0231): the stream only ever
  * adds events after the ones it holds, so each new event is applied once to the draft the earlier ones left,
  * instead of folding the whole log again for every event. `foldSession(events)` remains the definition: a fold
  * continued over any chunking of the log equals it (`incremental-fold.unit.test.ts`).

@@ -37,8 +37,9 @@ import {
 } from './gateway/index.ts';
 import {
   createModelProbe,
-  createProviderFromConfig,
+  createModelRouting,
   type ModelProvider,
+  type ModelRouting,
 } from './gateway/providers/index.ts';
 import {
   contextWindowFor,
@@ -195,7 +196,7 @@ export async function createForja(
     processId: processIdentity.id,
     provider:
       options.provider ??
-      providerFromEnvironment(
+      modelsFromEnvironment(
         options.env ?? process.env,
         logger,
         await scriptedPositions(database, options.env ?? process.env, logger),
@@ -422,12 +423,13 @@ export async function createForja(
   };
 }
 
-function providerFromEnvironment(
+/** The model of each agent kind (`FORJA_MODEL`, `FORJA_MODEL_<KIND>`); a setting that does not work is logged. */
+function modelsFromEnvironment(
   env: NodeJS.ProcessEnv,
   logger: Logger,
   scriptedPositions: Record<string, Record<string, number>>,
-): ModelProvider | { notConfigured: string } {
-  const result = createProviderFromConfig(env, {
+): ModelRouting {
+  const { routing, problems } = createModelRouting(env, {
     scriptedPositions,
     retries: {
       onRetry: (notice) =>
@@ -437,9 +439,8 @@ function providerFromEnvironment(
         ),
     },
   });
-  if (result.ok) return result.provider;
-  logger.warn(result.error.message);
-  return { notConfigured: result.error.message };
+  for (const problem of problems) logger.warn(problem.error.message);
+  return routing;
 }
 
 /** A scripted model resumes after a restart: each script's cursor is the calls that already ended (ADR 0030). */
@@ -448,7 +449,11 @@ async function scriptedPositions(
   env: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<Record<string, Record<string, number>>> {
-  if (!env.FORJA_MODEL?.trim().startsWith('scripted:')) return {};
+  const scripted = Object.entries(env).some(
+    ([variable, value]) =>
+      variable.startsWith('FORJA_MODEL') && value?.trim().startsWith('scripted:') === true,
+  );
+  if (!scripted) return {};
   const positions = await countEndedCalls(database, 'scripted');
   if (Object.keys(positions).length > 0)
     logger.info({ turns_taken: positions }, 'scripted models resume where the log says');

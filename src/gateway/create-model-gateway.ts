@@ -19,15 +19,21 @@ import {
   ProviderCancelledError,
   reservableInputTokens,
   requestBytes,
-  type ModelProvider,
+  isModelRouting,
+  singleModelRouting,
+  type ModelRouting,
+  type ProviderOrReason,
 } from './providers/index.ts';
 import { SESSION_EVENTS } from '../domain/conversation/index.ts';
 
 export interface GatewayDependencies {
   database: Database;
   eventLog: EventLog;
-  /** The configured provider, or the message explaining which variables to set. */
-  provider: ModelProvider | { notConfigured: string };
+  /**
+   * The provider of every agent's calls, or the message explaining which variables to set; or a routing that
+   * gives each agent kind its own (`FORJA_MODEL_<KIND>`).
+   */
+  provider: ProviderOrReason | ModelRouting;
   logger: Logger;
   now?: () => number;
   /** The process's identity (`forja_processes`): its reservations are settled as interrupted if it dies mid-call. */
@@ -42,18 +48,24 @@ export interface GatewayDependencies {
  * never reaches the provider and appends `budget.exceeded` to the session.
  */
 export function createModelGateway(dependencies: GatewayDependencies): ModelGateway {
-  const { database, eventLog, provider, logger } = dependencies;
+  const { database, eventLog, logger } = dependencies;
+  const routing = isModelRouting(dependencies.provider)
+    ? dependencies.provider
+    : singleModelRouting(dependencies.provider);
   const now = dependencies.now ?? (() => performance.now());
 
-  const status = (): GatewayStatus =>
-    'notConfigured' in provider
+  const status = (agent = ''): GatewayStatus => {
+    const provider = routing.providerFor(agent);
+    return 'notConfigured' in provider
       ? { configured: false, message: provider.notConfigured }
       : { configured: true, provider: provider.name, model: provider.model };
+  };
 
   async function runTurn(
     request: GatewayTurnRequest,
     options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {},
   ): Promise<GatewayTurnOutcome> {
+    const provider = routing.providerFor(request.agent);
     if ('notConfigured' in provider)
       return { status: 'not_configured', message: provider.notConfigured };
     const call: CallIdentity = {
@@ -178,6 +190,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
   }
 
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
+    const provider = routing.providerFor(request.agent);
     if ('notConfigured' in provider)
       return { ok: false, status: 'not_configured', message: provider.notConfigured };
     const checked = await checkBudget(database, request.projectId, reservedTokensFor(request));
@@ -210,7 +223,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     return { status: 'budget_exceeded', usageId, message, figures };
   }
 
-  return { status, runTurn, preflight };
+  return { status, models: () => routing.assignments(), runTurn, preflight };
 }
 
 /** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */

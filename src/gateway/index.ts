@@ -29,6 +29,7 @@ export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.t
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
 export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';
 export type {
+  AgentModelAssignment,
   FinishReason,
   ModelMessage,
   ToolCallPart,

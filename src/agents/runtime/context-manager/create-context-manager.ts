@@ -125,7 +125,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   function frame(request: ContextRequest) {
     const window = contextWindowFor(
       dependencies.windows,
-      modelOf(dependencies.gateway),
+      modelOf(dependencies.gateway, request.agent),
       request.agent,
     );
     const systemTokens = tokenizer.count(request.system).tokens;
@@ -304,10 +304,9 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           append,
         );
       }
-      // Its own window setting if it has one, and never more than the agent's: the same model serves both.
       const summaryWindow = contextWindowFor(
         dependencies.windows,
-        modelOf(dependencies.gateway),
+        modelOf(dependencies.gateway, CONTEXT_MANAGER_AGENT),
         CONTEXT_MANAGER_AGENT,
       );
       const outcome = await summarizeHistory(
@@ -320,7 +319,12 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           agent: request.agent,
           previousSummary: point?.summary ?? null,
           entries: entries.slice(0, split).map((rendered) => rendered.entry),
-          windowTokens: Math.min(summaryWindow.tokens, shape.window.tokens),
+          windowTokens: summaryWindowTokens(
+            dependencies.gateway,
+            summaryWindow,
+            shape.window,
+            request.agent,
+          ),
           maxOutputTokens: Math.max(64, Math.floor(shape.budget * 0.25)),
           ...(request.signal ? { signal: request.signal } : {}),
         },
@@ -396,7 +400,23 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   }
 }
 
-function modelOf(gateway: ModelGateway): string {
-  const status = gateway.status();
+/**
+ * The summarising call fits the ContextManager's own model (`FORJA_MODEL_CONTEXT_MANAGER`). When that is the
+ * agent's model too, never more than the agent's window: a smaller setting for the agent says what that model
+ * takes.
+ */
+function summaryWindowTokens(
+  gateway: ModelGateway,
+  summaryWindow: ContextWindow,
+  agentWindow: ContextWindow,
+  agent: string,
+): number {
+  const same =
+    JSON.stringify(gateway.status(agent)) === JSON.stringify(gateway.status(CONTEXT_MANAGER_AGENT));
+  return same ? Math.min(summaryWindow.tokens, agentWindow.tokens) : summaryWindow.tokens;
+}
+
+function modelOf(gateway: ModelGateway, agent: string): string {
+  const status = gateway.status(agent);
   return status.configured ? status.model : '';
 }

@@ -34,10 +34,12 @@ import {
   startProcessIdentity,
   type ModelGateway,
   type ModelHealth,
+  type WatchedModel,
 } from './gateway/index.ts';
 import {
-  createModelProbe,
+  createEndpointProbe,
   createModelRouting,
+  singleModelRouting,
   type ModelProvider,
   type ModelRouting,
 } from './gateway/providers/index.ts';
@@ -189,22 +191,38 @@ export async function createForja(
             logger.warn({ err: error }, 'sharing live turn text with other processes failed'),
         })
       : createLiveTurns();
+  const routing = options.provider
+    ? singleModelRouting(options.provider)
+    : modelsFromEnvironment(
+        options.env ?? process.env,
+        logger,
+        await scriptedPositions(database, options.env ?? process.env, logger),
+      );
+  // Each agent's window: its settings, then what its model's server said (asked at start), then the family.
+  const windowFor = (agent: string) => {
+    const status = gateway.status(agent);
+    return contextWindowFor(
+      windows.settings,
+      status.configured ? status.model : '',
+      agent,
+      modelHealth.serverWindow(agent),
+    );
+  };
   const gateway = createModelGateway({
     database,
     eventLog,
     logger,
     processId: processIdentity.id,
-    provider:
-      options.provider ??
-      modelsFromEnvironment(
-        options.env ?? process.env,
-        logger,
-        await scriptedPositions(database, options.env ?? process.env, logger),
-      ),
+    provider: routing,
+    // A request past the point where its server cuts prompts silently (Ollama's num_ctx) is never sent.
+    silentCutAt: (agent) => {
+      const server = modelHealth.serverWindow(agent);
+      return server?.truncatesAt == null ? null : { tokens: server.truncatesAt, from: server.from };
+    },
   });
   const modelHealth = createModelHealth({
-    status: gateway.status(),
-    probe: options.provider ? null : createModelProbe(options.env ?? process.env),
+    models: watchedModels(routing),
+    windowOf: windowFor,
     logger,
   });
   const memory = await createMemory({
@@ -227,17 +245,13 @@ export async function createForja(
     tokenizerNameFromEnvironment(options.env ?? process.env),
   );
   // The instruction layer's budget follows each agent's window (decision 0090), as the ContextManager's history does.
-  const gatewayStatus = gateway.status();
-  const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
-  const windowSettings = windows.settings;
   const prompts = {
     identity: identityFrom(roster),
     instructionFiles,
     workspaceDirectory: (projectId: string) =>
       join(config.dataDirectory, 'projects', projectId, 'workspace'),
     tokenizer,
-    contextWindowTokens: (agent: string) =>
-      contextWindowFor(windowSettings, modelName, agent).tokens,
+    contextWindowTokens: (agent: string) => windowFor(agent).tokens,
   };
   // The production line after Criativo (issue 6): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(
@@ -272,6 +286,7 @@ export async function createForja(
   const contextManager = createContextManager({
     gateway,
     windows: windows.settings,
+    serverWindow: (agent) => modelHealth.serverWindow(agent),
     templates: { instruction: summaryInstruction },
   });
   const companions = {
@@ -367,6 +382,8 @@ export async function createForja(
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();
+  // The windows are asked of the servers at start: the first turns are sized to what they say.
+  await modelHealth.ready();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
   const pruneOutboxRows = setInterval(() => {
     pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
@@ -421,6 +438,39 @@ export async function createForja(
       if (options.database === undefined) await database.close();
     }),
   };
+}
+
+/** Each distinct endpoint with the agent kinds it serves, the default model's first (for health and windows). */
+function watchedModels(routing: ModelRouting): WatchedModel[] {
+  const watched = new Map<string, WatchedModel & { agents: string[] }>();
+  const assignments = [...routing.assignments()].sort(
+    (a, b) => Number(b.variable === 'FORJA_MODEL') - Number(a.variable === 'FORJA_MODEL'),
+  );
+  for (const assignment of assignments) {
+    const endpoint = routing.endpointFor(assignment.agent);
+    const key = JSON.stringify([assignment.variable === 'FORJA_MODEL' ? '' : assignment.variable]);
+    const known = watched.get(key);
+    if (known !== undefined) {
+      known.agents.push(assignment.agent);
+      continue;
+    }
+    watched.set(key, {
+      agents: [assignment.agent],
+      variable: assignment.variable,
+      status: assignment.configured
+        ? { configured: true, provider: assignment.provider, model: assignment.model }
+        : { configured: false, message: assignment.message },
+      probe: endpoint === null ? null : createEndpointProbe(endpoint),
+    });
+  }
+  if (watched.size === 0)
+    watched.set('', {
+      agents: [],
+      variable: 'FORJA_MODEL',
+      status: { configured: false, message: 'No model configured' },
+      probe: null,
+    });
+  return [...watched.values()];
 }
 
 /** The model of each agent kind (`FORJA_MODEL`, `FORJA_MODEL_<KIND>`); a setting that does not work is logged. */

@@ -40,6 +40,11 @@ export interface GatewayDependencies {
   processId?: string;
   /** How often the output streamed so far is written to the reservation, for an interrupted call's settlement. */
   streamedOutputEveryMs?: number;
+  /**
+   * Where the server of `agent`'s model cuts a prompt without saying so (Ollama's `num_ctx`), or null: a
+   * request whose input passes it is refused, recorded with no tokens, never sent.
+   */
+  silentCutAt?: (agent: string) => { tokens: number; from: string } | null;
 }
 
 /**
@@ -90,6 +95,9 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       inputEstimate,
     );
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+    const cut = dependencies.silentCutAt?.(request.agent) ?? null;
+    if (cut !== null && inputEstimate > cut.tokens)
+      return refuseOverCut(call, reservation.usageId, inputEstimate, cut);
     const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
     const startedAt = now();
@@ -186,6 +194,31 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
           );
       },
       settled: () => writing,
+    };
+  }
+
+  /** A request past the server's silent cut is not sent: it would lose its start without a word. */
+  async function refuseOverCut(
+    call: CallIdentity,
+    usageId: string,
+    inputTokens: number,
+    cut: { tokens: number; from: string },
+  ): Promise<GatewayTurnOutcome> {
+    const message = `Not sent: this request to ${call.provider}:${call.model} has about ${inputTokens} input tokens, past the ${cut.tokens} where its server cuts prompts without saying so (${cut.from}). Raise the server's window (Ollama: PARAMETER num_ctx or OLLAMA_CONTEXT_LENGTH) or lower FORJA_MODEL_CONTEXT_TOKENS to it.`;
+    await settleCall(database, usageId, {
+      outcome: 'error',
+      usage: { inputTokens: 0, outputTokens: 0, estimated: true },
+      latencyMs: 0,
+      timeToFirstTokenMs: null,
+      error: message,
+    });
+    logger.warn({ ...call, input_tokens: inputTokens, cut_at: cut.tokens }, message);
+    return {
+      status: 'failed',
+      usageId,
+      message,
+      errorName: 'ContextWindowExceeded',
+      partialText: '',
     };
   }
 

@@ -9,7 +9,14 @@ export type {
   TurnUsage,
 } from './model-gateway.ts';
 export { createModelGateway, type GatewayDependencies } from './create-model-gateway.ts';
-export { createModelHealth, type ModelHealth, type ModelHealthReport } from './model-health.ts';
+export {
+  createModelHealth,
+  type AgentModelHealth,
+  type AgentWindowReport,
+  type ModelHealth,
+  type ModelHealthReport,
+  type WatchedModel,
+} from './model-health.ts';
 export {
   createEmbeddingGateway,
   createEmbeddingProviderFromConfig,

@@ -108,7 +108,9 @@ export {
   type ProviderOrReason,
 } from './config/create-model-routing.ts';
 export type { ModelEndpoint } from './config/read-model-endpoint.ts';
+export type { ServerWindow } from './windows/server-window.ts';
 export {
+  createEndpointProbe,
   createModelProbe,
   type ModelProbe,
   type ProbeResult,

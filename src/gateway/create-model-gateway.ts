@@ -95,9 +95,11 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       inputEstimate,
     );
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+    // Measured both ways, the larger kept: the server's tokenizer is neither, and a cut is silent.
     const cut = dependencies.silentCutAt?.(request.agent) ?? null;
-    if (cut !== null && inputEstimate > cut.tokens)
-      return refuseOverCut(call, reservation.usageId, inputEstimate, cut);
+    const cutCount = Math.max(inputEstimate, estimateRequestTokens(modelRequest, bytes));
+    if (cut !== null && cutCount > cut.tokens)
+      return refuseOverCut(call, reservation.usageId, cutCount, cut);
     const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
     const startedAt = now();

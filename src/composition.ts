@@ -481,6 +481,11 @@ function modelsFromEnvironment(
 ): ModelRouting {
   const { routing, problems } = createModelRouting(env, {
     scriptedPositions,
+    onStrictRefused: (notice) =>
+      logger.warn(
+        { provider: notice.provider, model: notice.model, error: notice.message },
+        `${notice.provider}:${notice.model} refused strict tool schemas; its tools are sent without strict mode from now on`,
+      ),
     retries: {
       onRetry: (notice) =>
         logger.warn(

@@ -39,6 +39,7 @@ describe('loadSettings', () => {
     ],
     [{ FORJA_MODEL_DEV_BASE_URL: 'http://127.0.0.1:8000/v1' }, 'FORJA_MODEL_DEV_BASE_URL'],
     [{ FORJA_MODEL_DEVS: 'openai:m' }, 'FORJA_MODEL_DEVS'],
+    [{ FORJA_STRICT_TOOLS: 'yes' }, 'FORJA_STRICT_TOOLS'],
     [{ FORJA_MODEL_PSICOLOGO: 'scripted:/nowhere/forja-script.json' }, 'FORJA_MODEL_PSICOLOGO'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ FORJA_LANE_LEASE_SECONDS: '0' }, 'FORJA_LANE_LEASE_SECONDS'],

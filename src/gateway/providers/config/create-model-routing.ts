@@ -1,4 +1,5 @@
-import type { ModelNotConfiguredError } from '../errors/model-not-configured-error.ts';
+import { ModelNotConfiguredError } from '../errors/model-not-configured-error.ts';
+import { readStrictToolsMode } from '../strict/plan-strict-tools.ts';
 import type { ScriptInvalidError } from '../errors/script-invalid-error.ts';
 import type { ModelProvider } from '../model-provider.ts';
 import {
@@ -61,6 +62,17 @@ export function createModelRouting(
   options: ProviderConfigOptions = {},
 ): { routing: ModelRouting; problems: ModelSettingProblem[] } {
   const problems: ModelSettingProblem[] = [];
+  const strict = readStrictToolsMode(env);
+  if (!strict.ok)
+    problems.push({
+      variable: strict.variable,
+      error: new ModelNotConfiguredError({
+        problem: 'strict-tools-invalid',
+        variables: [strict.variable],
+        message: strict.message,
+      }),
+    });
+
   const unknown = findUnknownModelVariable(env);
   if (unknown !== null) problems.push({ variable: unknown.variables[0]!, error: unknown });
   const built = new Map<string, ProviderOrReason>();
@@ -68,7 +80,10 @@ export function createModelRouting(
     const key = endpointKey(endpoint);
     const known = built.get(key);
     if (known !== undefined) return known;
-    const result = createProviderFromEndpoint(endpoint, options);
+    const result = createProviderFromEndpoint(endpoint, {
+      ...options,
+      strictTools: options.strictTools ?? (strict.ok ? strict.mode : 'auto'),
+    });
     if (!result.ok) problems.push({ variable: endpoint.variable, error: result.error });
     const provider = result.ok ? result.provider : { notConfigured: result.error.message };
     built.set(key, provider);

@@ -8,6 +8,7 @@ import { withRetries, type RetryOptions } from '../retry/with-retries.ts';
 import type { ScriptPosition } from '../scripted/create-scripted-provider.ts';
 import { loadScriptedProvider } from '../scripted/load-scripted-provider.ts';
 import { readDefaultEndpoint, type ModelEndpoint } from './read-model-endpoint.ts';
+import { strictDialectFor, type StrictToolsMode } from '../strict/plan-strict-tools.ts';
 
 /** The environment variables read here (`process.env` fits). */
 export type ProviderEnvironment = Readonly<Record<string, string | undefined>>;
@@ -22,6 +23,10 @@ export type ProviderConfigOptions = {
    * turns calls already took, as the log says after a restart, so a demo resumes instead of replaying.
    */
   scriptedPositions?: Readonly<Record<string, ScriptPosition>>;
+  /** `FORJA_STRICT_TOOLS`: where tools are declared strict (`auto` by default). */
+  strictTools?: StrictToolsMode;
+  /** Told once per endpoint when its server refuses strict tools (the provider then sends them without). */
+  onStrictRefused?: (notice: { provider: string; model: string; message: string }) => void;
 };
 
 /** A provider, or the reason none could be built; bad configuration is an expected outcome. */
@@ -57,6 +62,11 @@ export function createProviderFromEndpoint(
   const adapterOptions = {
     model: endpoint.model,
     ...endpoint.credentials,
+    strictTools: strictDialectFor(
+      { kind: endpoint.kind, model: endpoint.model, ...endpoint.credentials },
+      options.strictTools ?? 'auto',
+    ),
+    ...(options.onStrictRefused ? { onStrictRefused: options.onStrictRefused } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };

@@ -6,7 +6,8 @@ export type ModelConfigurationProblem =
   | 'api-key-missing'
   | 'base-url-invalid'
   | 'agent-endpoint-without-model'
-  | 'variable-unknown';
+  | 'variable-unknown'
+  | 'strict-tools-invalid';
 
 /**
  * No usable model is configured. The message tells the person exactly which environment variables to

@@ -84,6 +84,7 @@ import {
   type Database,
   type EventLog,
   type EventNotifications,
+  type ProcessModel,
 } from './store/index.ts';
 import {
   createArchitectureDocs,
@@ -161,8 +162,16 @@ export async function createForja(
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
     }));
+  const routing = options.provider
+    ? singleModelRouting(options.provider)
+    : modelsFromEnvironment(
+        options.env ?? process.env,
+        logger,
+        await scriptedPositions(database, options.env ?? process.env, logger),
+      );
   // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
   const processIdentity = await startProcessIdentity(database, {
+    models: processModels(routing),
     onError: (error) =>
       logger.warn({ err: error }, 'the process heartbeat failed; it is tried again'),
   });
@@ -191,13 +200,6 @@ export async function createForja(
             logger.warn({ err: error }, 'sharing live turn text with other processes failed'),
         })
       : createLiveTurns();
-  const routing = options.provider
-    ? singleModelRouting(options.provider)
-    : modelsFromEnvironment(
-        options.env ?? process.env,
-        logger,
-        await scriptedPositions(database, options.env ?? process.env, logger),
-      );
   // Each agent's window: its settings, then what its model's server said (asked at start), then the family.
   const windowFor = (agent: string) => {
     const status = gateway.status(agent);
@@ -438,6 +440,16 @@ export async function createForja(
       if (options.database === undefined) await database.close();
     }),
   };
+}
+
+/** What `forja status` shows of this process's models: each agent kind's, and the variable that chose it. */
+function processModels(routing: ModelRouting): ProcessModel[] {
+  return routing.assignments().map((assignment) => ({
+    agent: assignment.agent,
+    variable: assignment.variable,
+    provider: assignment.configured ? assignment.provider : null,
+    model: assignment.configured ? assignment.model : null,
+  }));
 }
 
 /** Each distinct endpoint with the agent kinds it serves, the default model's first (for health and windows). */

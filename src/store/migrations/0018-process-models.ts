@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Which model each agent kind of a running process uses (issue 32, ADR 0286): `forja status` reads it from
+ * Which model each agent kind of a running process uses (issue 32, ADR 0285): `forja status` reads it from
  * the database the processes share, so it tells what each process was started with, not what the shell that
  * asks happens to have set. A JSON list of `{agent, variable, provider, model}`; empty for rows written before.
  */

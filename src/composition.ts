@@ -34,11 +34,14 @@ import {
   startProcessIdentity,
   type ModelGateway,
   type ModelHealth,
+  type WatchedModel,
 } from './gateway/index.ts';
 import {
-  createModelProbe,
-  createProviderFromConfig,
+  createEndpointProbe,
+  createModelRouting,
+  singleModelRouting,
   type ModelProvider,
+  type ModelRouting,
 } from './gateway/providers/index.ts';
 import {
   contextWindowFor,
@@ -81,6 +84,7 @@ import {
   type Database,
   type EventLog,
   type EventNotifications,
+  type ProcessModel,
 } from './store/index.ts';
 import {
   createArchitectureDocs,
@@ -158,8 +162,16 @@ export async function createForja(
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
     }));
+  const routing = options.provider
+    ? singleModelRouting(options.provider)
+    : modelsFromEnvironment(
+        options.env ?? process.env,
+        logger,
+        await scriptedPositions(database, options.env ?? process.env, logger),
+      );
   // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
   const processIdentity = await startProcessIdentity(database, {
+    models: processModels(routing),
     onError: (error) =>
       logger.warn({ err: error }, 'the process heartbeat failed; it is tried again'),
   });
@@ -188,22 +200,31 @@ export async function createForja(
             logger.warn({ err: error }, 'sharing live turn text with other processes failed'),
         })
       : createLiveTurns();
+  // Each agent's window: its settings, then what its model's server said (asked at start), then the family.
+  const windowFor = (agent: string) => {
+    const status = gateway.status(agent);
+    return contextWindowFor(
+      windows.settings,
+      status.configured ? status.model : '',
+      agent,
+      modelHealth.serverWindow(agent),
+    );
+  };
   const gateway = createModelGateway({
     database,
     eventLog,
     logger,
     processId: processIdentity.id,
-    provider:
-      options.provider ??
-      providerFromEnvironment(
-        options.env ?? process.env,
-        logger,
-        await scriptedPositions(database, options.env ?? process.env, logger),
-      ),
+    provider: routing,
+    // A request past the point where its server cuts prompts silently (Ollama's num_ctx) is never sent.
+    silentCutAt: (agent) => {
+      const server = modelHealth.serverWindow(agent);
+      return server?.truncatesAt == null ? null : { tokens: server.truncatesAt, from: server.from };
+    },
   });
   const modelHealth = createModelHealth({
-    status: gateway.status(),
-    probe: options.provider ? null : createModelProbe(options.env ?? process.env),
+    models: watchedModels(routing),
+    windowOf: windowFor,
     logger,
   });
   const memory = await createMemory({
@@ -226,17 +247,13 @@ export async function createForja(
     tokenizerNameFromEnvironment(options.env ?? process.env),
   );
   // The instruction layer's budget follows each agent's window (decision 0090), as the ContextManager's history does.
-  const gatewayStatus = gateway.status();
-  const modelName = gatewayStatus.configured ? gatewayStatus.model : '';
-  const windowSettings = windows.settings;
   const prompts = {
     identity: identityFrom(roster),
     instructionFiles,
     workspaceDirectory: (projectId: string) =>
       join(config.dataDirectory, 'projects', projectId, 'workspace'),
     tokenizer,
-    contextWindowTokens: (agent: string) =>
-      contextWindowFor(windowSettings, modelName, agent).tokens,
+    contextWindowTokens: (agent: string) => windowFor(agent).tokens,
   };
   // The production line after Criativo (ADR 0010): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = createTerminalRunner(
@@ -271,6 +288,7 @@ export async function createForja(
   const contextManager = createContextManager({
     gateway,
     windows: windows.settings,
+    serverWindow: (agent) => modelHealth.serverWindow(agent),
     templates: { instruction: summaryInstruction },
   });
   const companions = {
@@ -366,6 +384,8 @@ export async function createForja(
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();
+  // The windows are asked of the servers at start: the first turns are sized to what they say.
+  await modelHealth.ready();
   // The outbox is a delivery queue: processed rows older than the retention are deleted (hourly, unref'd).
   const pruneOutboxRows = setInterval(() => {
     pruneOutbox(database, DEFAULT_OUTBOX_RETENTION_MS).then(
@@ -422,13 +442,62 @@ export async function createForja(
   };
 }
 
-function providerFromEnvironment(
+/** What `forja status` shows of this process's models: each agent kind's, and the variable that chose it. */
+function processModels(routing: ModelRouting): ProcessModel[] {
+  return routing.assignments().map((assignment) => ({
+    agent: assignment.agent,
+    variable: assignment.variable,
+    provider: assignment.configured ? assignment.provider : null,
+    model: assignment.configured ? assignment.model : null,
+  }));
+}
+
+/** Each distinct endpoint with the agent kinds it serves, the default model's first (for health and windows). */
+function watchedModels(routing: ModelRouting): WatchedModel[] {
+  const watched = new Map<string, WatchedModel & { agents: string[] }>();
+  const assignments = [...routing.assignments()].sort(
+    (a, b) => Number(b.variable === 'FORJA_MODEL') - Number(a.variable === 'FORJA_MODEL'),
+  );
+  for (const assignment of assignments) {
+    const endpoint = routing.endpointFor(assignment.agent);
+    const key = JSON.stringify([assignment.variable === 'FORJA_MODEL' ? '' : assignment.variable]);
+    const known = watched.get(key);
+    if (known !== undefined) {
+      known.agents.push(assignment.agent);
+      continue;
+    }
+    watched.set(key, {
+      agents: [assignment.agent],
+      variable: assignment.variable,
+      status: assignment.configured
+        ? { configured: true, provider: assignment.provider, model: assignment.model }
+        : { configured: false, message: assignment.message },
+      probe: endpoint === null ? null : createEndpointProbe(endpoint),
+    });
+  }
+  if (watched.size === 0)
+    watched.set('', {
+      agents: [],
+      variable: 'FORJA_MODEL',
+      status: { configured: false, message: 'No model configured' },
+      probe: null,
+    });
+  return [...watched.values()];
+}
+
+/** The model of each agent kind (`FORJA_MODEL`, `FORJA_MODEL_<KIND>`); a setting that does not work is logged. */
+function modelsFromEnvironment(
   env: NodeJS.ProcessEnv,
   logger: Logger,
   scriptedPositions: Record<string, Record<string, number>>,
-): ModelProvider | { notConfigured: string } {
-  const result = createProviderFromConfig(env, {
+): ModelRouting {
+  const { routing, problems } = createModelRouting(env, {
     scriptedPositions,
+    onStrictRefused: (notice) =>
+      logger.warn(
+        { provider: notice.provider, model: notice.model, error: notice.message },
+        `${notice.provider}:${notice.model} refused strict tool schemas; its tools are sent without strict mode from now on`,
+      ),
     retries: {
       onRetry: (notice) =>
         logger.warn(
@@ -437,9 +506,8 @@ function providerFromEnvironment(
         ),
     },
   });
-  if (result.ok) return result.provider;
-  logger.warn(result.error.message);
-  return { notConfigured: result.error.message };
+  for (const problem of problems) logger.warn(problem.error.message);
+  return routing;
 }
 
 /** A scripted model resumes after a restart: each script's cursor is the calls that already ended (ADR 0030). */
@@ -448,7 +516,11 @@ async function scriptedPositions(
   env: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<Record<string, Record<string, number>>> {
-  if (!env.FORJA_MODEL?.trim().startsWith('scripted:')) return {};
+  const scripted = Object.entries(env).some(
+    ([variable, value]) =>
+      variable.startsWith('FORJA_MODEL') && value?.trim().startsWith('scripted:') === true,
+  );
+  if (!scripted) return {};
   const positions = await countEndedCalls(database, 'scripted');
   if (Object.keys(positions).length > 0)
     logger.info({ turns_taken: positions }, 'scripted models resume where the log says');

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { rosterProblems, type AgentDefinition } from './agent-definition.ts';
 import { AGENT_ROSTER, AGENT_SLUGS, definitionOf, identityFrom, isAgentSlug } from './roster.ts';
 import { revisorDefinition } from './testing/revisor/revisor-definition.ts';
+import { AGENT_MODEL_KINDS } from '../gateway/providers/index.ts';
+import { CONTEXT_MANAGER_AGENT } from './runtime/context-manager/summarize-history.ts';
 
 /** The roster with one definition changed (`slug` names it). */
 const withChanged = (slug: string, change: Partial<AgentDefinition>) =>
@@ -75,5 +77,9 @@ describe('the roster', () => {
     expect(isAgentSlug('arquiteto')).toBe(true);
     expect(isAgentSlug('ux-designer')).toBe(false);
     expect(isAgentSlug('Criativo')).toBe(false);
+  });
+
+  it('gives every roster agent and the ContextManager a FORJA_MODEL_<AGENT> of its own', () => {
+    expect([...AGENT_SLUGS, CONTEXT_MANAGER_AGENT].sort()).toEqual([...AGENT_MODEL_KINDS].sort());
   });
 });

@@ -27,6 +27,7 @@ export function formatStatus(status: ForjaStatus, source: StatusSource): string 
           : status.database === 'pglite'
             ? 'not running (left by a process that stopped without a clean exit)'
             : 'not running (no heartbeat: stopped or stalled)'),
+      ...modelLines(process.models),
     );
 
   lines.push('', 'Outbox');
@@ -76,6 +77,19 @@ export function formatStatus(status: ForjaStatus, source: StatusSource): string 
       );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A process's models, one line per model with the agents it serves: `dev → openai:qwen2.5 (FORJA_MODEL_DEV)`. */
+function modelLines(models: ForjaStatus['processes'][number]['models']): string[] {
+  const byModel = new Map<string, string[]>();
+  for (const entry of models) {
+    const model =
+      entry.provider === null || entry.model === null
+        ? `no model (${entry.variable})`
+        : `${entry.provider}:${entry.model} (${entry.variable})`;
+    byModel.set(model, [...(byModel.get(model) ?? []), entry.agent]);
+  }
+  return [...byModel].map(([model, agents]) => `    ${agents.join(', ')} → ${model}`);
 }
 
 function count(n: number, noun: string): string {

@@ -1,7 +1,7 @@
 import { loadConfig, type ConfigError, type ForjaConfig } from '../config/config.ts';
 import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
 import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
-import { createProviderFromConfig } from '../gateway/providers/config/create-provider-from-config.ts';
+import { createModelRouting } from '../gateway/providers/config/create-model-routing.ts';
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
 import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
 import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
@@ -34,18 +34,17 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   const baseUrl = checkBaseUrls(env);
   if (baseUrl !== null)
     return { variable: baseUrl.variables[0] ?? 'OPENAI_BASE_URL', message: baseUrl.message };
-  // Unset FORJA_MODEL is allowed: Forja starts, and each agent turn says what to set. A set one must work.
-  const model = createProviderFromConfig(env, { retries: false });
-  if (!model.ok) {
-    const { error } = model;
-    if (!(error instanceof ModelNotConfiguredError))
-      return {
-        variable: 'FORJA_MODEL',
-        message: `FORJA_MODEL names a script that cannot be used: ${error.message}`,
-      };
-    if (error.problem !== 'model-unset')
-      return { variable: error.variables[0] ?? 'FORJA_MODEL', message: error.message };
-  }
+  // Unset FORJA_MODEL is allowed: Forja starts, and each agent turn says what to set. A set one must work,
+  // and so must every FORJA_MODEL_<AGENT> with its base URL and key.
+  const [model] = createModelRouting(env, { retries: false }).problems;
+  if (model !== undefined)
+    return {
+      variable: model.variable,
+      message:
+        model.error instanceof ModelNotConfiguredError
+          ? model.error.message
+          : `${model.variable} names a script that cannot be used: ${model.error.message}`,
+    };
   const embeddings = createEmbeddingProviderFromConfig(env);
   if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };
   const terminal = readTerminalSettings(env);

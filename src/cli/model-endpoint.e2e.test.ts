@@ -106,7 +106,8 @@ describe('forja serve with a model endpoint that is not up yet', { timeout: 120_
       up = (await (await fetch(`${url}/api/health?check=model`)).json()) as Health;
     }
     expect(up.model).toMatchObject({ reachable: true, reason: null });
-    expect(new Set(requests)).toEqual(new Set(['GET /v1/models']));
+    // The model list, and Ollama's /api/show (which says a model's window; this server is not Ollama): no tokens.
+    expect(new Set(requests)).toEqual(new Set(['GET /v1/models', 'POST /api/show']));
     await logged(/the model endpoint answers again/);
     expect((await fetch(`${url}/api/health?check=everything`)).status).toBe(400);
 

@@ -87,6 +87,8 @@ describe('forja context --session on the embedded database', () => {
       tokens: 4000,
       source: 'setting',
       from: 'FORJA_MODEL_CONTEXT_TOKENS',
+      truncates_at: null,
+      warning: null,
     });
     expect(
       report.request_tokens + report.max_output_tokens + report.margin_tokens,

@@ -112,6 +112,23 @@ async function sessionMidTurn(server: RunningForja): Promise<string> {
   return sessionId;
 }
 
+/** A second script, the ContextManager's own model (`FORJA_MODEL_CONTEXT_MANAGER`): `forja status` shows both. */
+function summaryScript(directory: string): string {
+  const file = join(directory, 'summaries.json');
+  writeFileSync(file, JSON.stringify({ turns: [{ agent: 'context-manager', text: 'Resumo.' }] }));
+  return file;
+}
+
+/** `forja status` says which model each agent kind of the process uses, and which variable chose it. */
+function expectModels(text: string, directory: string) {
+  expect(text).toContain(
+    `    criativo, po, arquiteto, dev, psicologo, anamnese → scripted:${join(directory, 'script.json')} (FORJA_MODEL)`,
+  );
+  expect(text).toContain(
+    `    context-manager → scripted:${join(directory, 'summaries.json')} (FORJA_MODEL_CONTEXT_MANAGER)`,
+  );
+}
+
 /** `laneOwnerPid`: on the server, the pid of the process holding Criativo's lane; on PGlite no lane is leased. */
 function expectMidTurn(status: ForjaStatus, sessionId: string, laneOwnerPid?: number) {
   const session = status.sessions.find((shown) => shown.session_id === sessionId);
@@ -136,6 +153,7 @@ describe('forja status on embedded PGlite', { timeout: 300_000 }, () => {
     const server = await startServer({
       ...env,
       FORJA_MODEL: `scripted:${slowScript(dataDirectory)}`,
+      FORJA_MODEL_CONTEXT_MANAGER: `scripted:${summaryScript(dataDirectory)}`,
     });
     const sessionId = await sessionMidTurn(server);
 
@@ -172,6 +190,13 @@ describe('forja status on embedded PGlite', { timeout: 300_000 }, () => {
     expect(text.stdout).toContain('messages waiting for a turn: 1');
     expect(text.stdout).toContain('turn in progress: criativo (message, since ');
     expect(text.stdout).toContain('1 model call open, holding ');
+    expectModels(text.stdout, dataDirectory);
+    expect(status.processes[0]!.models).toContainEqual({
+      agent: 'context-manager',
+      variable: 'FORJA_MODEL_CONTEXT_MANAGER',
+      provider: 'scripted',
+      model: join(dataDirectory, 'summaries.json'),
+    });
   });
 
   it('on a data directory where nothing is stored, says so instead of creating one', async () => {
@@ -196,6 +221,7 @@ if (serverUrl)
         const server = await startServer({
           ...env,
           FORJA_MODEL: `scripted:${slowScript(dataDirectory)}`,
+          FORJA_MODEL_CONTEXT_MANAGER: `scripted:${summaryScript(dataDirectory)}`,
         });
         const sessionId = await sessionMidTurn(server);
         const shown = await runStatus(env, ['--json']);
@@ -208,6 +234,7 @@ if (serverUrl)
         expect(text.stdout).toContain(`pid ${server.process.pid} on `);
         expect(text.stdout).toMatch(/last seen \d+ s ago — alive/);
         expect(text.stdout).toContain(`lane criativo: held by pid ${server.process.pid} (epoch `);
+        expectModels(text.stdout, dataDirectory);
         // Not SIGTERM: a clean stop lets the turn end, and this one streams for ten minutes.
         server.process.kill('SIGKILL');
         await server.exited;

@@ -19,21 +19,32 @@ import {
   ProviderCancelledError,
   reservableInputTokens,
   requestBytes,
-  type ModelProvider,
+  isModelRouting,
+  singleModelRouting,
+  type ModelRouting,
+  type ProviderOrReason,
 } from './providers/index.ts';
 import { SESSION_EVENTS } from '../domain/conversation/index.ts';
 
 export interface GatewayDependencies {
   database: Database;
   eventLog: EventLog;
-  /** The configured provider, or the message explaining which variables to set. */
-  provider: ModelProvider | { notConfigured: string };
+  /**
+   * The provider of every agent's calls, or the message explaining which variables to set; or a routing that
+   * gives each agent kind its own (`FORJA_MODEL_<KIND>`).
+   */
+  provider: ProviderOrReason | ModelRouting;
   logger: Logger;
   now?: () => number;
   /** The process's identity (`forja_processes`): its reservations are settled as interrupted if it dies mid-call. */
   processId?: string;
   /** How often the output streamed so far is written to the reservation, for an interrupted call's settlement. */
   streamedOutputEveryMs?: number;
+  /**
+   * Where the server of `agent`'s model cuts a prompt without saying so (Ollama's `num_ctx`), or null: a
+   * request whose input passes it is refused, recorded with no tokens, never sent.
+   */
+  silentCutAt?: (agent: string) => { tokens: number; from: string } | null;
 }
 
 /**
@@ -42,18 +53,24 @@ export interface GatewayDependencies {
  * never reaches the provider and appends `budget.exceeded` to the session.
  */
 export function createModelGateway(dependencies: GatewayDependencies): ModelGateway {
-  const { database, eventLog, provider, logger } = dependencies;
+  const { database, eventLog, logger } = dependencies;
+  const routing = isModelRouting(dependencies.provider)
+    ? dependencies.provider
+    : singleModelRouting(dependencies.provider);
   const now = dependencies.now ?? (() => performance.now());
 
-  const status = (): GatewayStatus =>
-    'notConfigured' in provider
+  const status = (agent = ''): GatewayStatus => {
+    const provider = routing.providerFor(agent);
+    return 'notConfigured' in provider
       ? { configured: false, message: provider.notConfigured }
       : { configured: true, provider: provider.name, model: provider.model };
+  };
 
   async function runTurn(
     request: GatewayTurnRequest,
     options: { signal?: AbortSignal; onTextDelta?: (text: string) => void } = {},
   ): Promise<GatewayTurnOutcome> {
+    const provider = routing.providerFor(request.agent);
     if ('notConfigured' in provider)
       return { status: 'not_configured', message: provider.notConfigured };
     const call: CallIdentity = {
@@ -78,6 +95,11 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       inputEstimate,
     );
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+    // Measured both ways, the larger kept: the server's tokenizer is neither, and a cut is silent.
+    const cut = dependencies.silentCutAt?.(request.agent) ?? null;
+    const cutCount = Math.max(inputEstimate, estimateRequestTokens(modelRequest, bytes));
+    if (cut !== null && cutCount > cut.tokens)
+      return refuseOverCut(call, reservation.usageId, cutCount, cut);
     const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
 
     const startedAt = now();
@@ -177,7 +199,33 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     };
   }
 
+  /** A request past the server's silent cut is not sent: it would lose its start without a word. */
+  async function refuseOverCut(
+    call: CallIdentity,
+    usageId: string,
+    inputTokens: number,
+    cut: { tokens: number; from: string },
+  ): Promise<GatewayTurnOutcome> {
+    const message = `Not sent: this request to ${call.provider}:${call.model} has about ${inputTokens} input tokens, past the ${cut.tokens} where its server cuts prompts without saying so (${cut.from}). Raise the server's window (Ollama: PARAMETER num_ctx or OLLAMA_CONTEXT_LENGTH) or lower FORJA_MODEL_CONTEXT_TOKENS to it.`;
+    await settleCall(database, usageId, {
+      outcome: 'error',
+      usage: { inputTokens: 0, outputTokens: 0, estimated: true },
+      latencyMs: 0,
+      timeToFirstTokenMs: null,
+      error: message,
+    });
+    logger.warn({ ...call, input_tokens: inputTokens, cut_at: cut.tokens }, message);
+    return {
+      status: 'failed',
+      usageId,
+      message,
+      errorName: 'ContextWindowExceeded',
+      partialText: '',
+    };
+  }
+
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
+    const provider = routing.providerFor(request.agent);
     if ('notConfigured' in provider)
       return { ok: false, status: 'not_configured', message: provider.notConfigured };
     const checked = await checkBudget(database, request.projectId, reservedTokensFor(request));
@@ -210,7 +258,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     return { status: 'budget_exceeded', usageId, message, figures };
   }
 
-  return { status, runTurn, preflight };
+  return { status, models: () => routing.assignments(), runTurn, preflight };
 }
 
 /** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */

@@ -9,7 +9,14 @@ export type {
   TurnUsage,
 } from './model-gateway.ts';
 export { createModelGateway, type GatewayDependencies } from './create-model-gateway.ts';
-export { createModelHealth, type ModelHealth, type ModelHealthReport } from './model-health.ts';
+export {
+  createModelHealth,
+  type AgentModelHealth,
+  type AgentWindowReport,
+  type ModelHealth,
+  type ModelHealthReport,
+  type WatchedModel,
+} from './model-health.ts';
 export {
   createEmbeddingGateway,
   createEmbeddingProviderFromConfig,
@@ -29,6 +36,7 @@ export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.t
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
 export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';
 export type {
+  AgentModelAssignment,
   FinishReason,
   ModelMessage,
   ToolCallPart,

@@ -1,4 +1,5 @@
 import type {
+  AgentModelAssignment,
   ModelMessage,
   ToolCallPart,
   ToolDefinition,
@@ -10,8 +11,13 @@ import type {
  * through metering and the project's budget (record ADR 0008: "the engine never talks to the provider directly").
  */
 export interface ModelGateway {
-  /** The configured provider and model, or why there is none (named environment variables to set). */
-  status(): GatewayStatus;
+  /**
+   * The provider and model `agent`'s calls go to (`FORJA_MODEL_<KIND>`, else `FORJA_MODEL`), or why there is
+   * none (named environment variables to set). Without an agent: the default model.
+   */
+  status(agent?: string): GatewayStatus;
+  /** Each agent kind's model and the variable that chose it (health, the session page, `forja status`). */
+  models(): readonly AgentModelAssignment[];
   runTurn(request: GatewayTurnRequest, options?: GatewayTurnOptions): Promise<GatewayTurnOutcome>;
   /**
    * Whether `runTurn(request)` would be refused now (no provider, or the budget does not cover it), recording

@@ -68,6 +68,7 @@ describe('model health', () => {
     const { probe, set } = probeAnswering({
       reachable: false,
       reason: 'http://127.0.0.1:11434/v1/models does not answer (ECONNREFUSED)',
+      window: null,
     });
     let now = 1_000_000;
     const health = createModelHealth({ status: CONFIGURED, probe, logger, clock: () => now });
@@ -91,7 +92,7 @@ describe('model health', () => {
       ),
     ]);
 
-    set({ reachable: true, reason: null });
+    set({ reachable: true, reason: null, window: null });
     now += 10_000;
     expect(await health.check()).toMatchObject({ reachable: true, reason: null });
     expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'the model endpoint answers again' });
@@ -99,7 +100,7 @@ describe('model health', () => {
 
   it('looks on demand at most once per minRecheckMs, and joins a look under way', async () => {
     const { logger } = recordingLogger();
-    const { probe } = probeAnswering({ reachable: true, reason: null });
+    const { probe } = probeAnswering({ reachable: true, reason: null, window: null });
     let now = 0;
     const health = createModelHealth({
       status: CONFIGURED,
@@ -120,7 +121,7 @@ describe('model health', () => {
 
   it('looks again by itself while started, and stops looking when stopped', async () => {
     const { logger } = recordingLogger();
-    const { probe } = probeAnswering({ reachable: false, reason: 'down' });
+    const { probe } = probeAnswering({ reachable: false, reason: 'down', window: null });
     const health = createModelHealth({
       status: CONFIGURED,
       probe,
@@ -134,5 +135,67 @@ describe('model health', () => {
     const looks = probe.looks;
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(probe.looks).toBe(looks);
+  });
+
+  it("reports each agent's model and window, and is reachable only when every endpoint is", async () => {
+    const { logger, lines } = recordingLogger();
+    const ollamaWindow = {
+      tokens: 8192,
+      from: 'Ollama num_ctx',
+      truncatesAt: 8192,
+      note: 'Ollama runs qwen with num_ctx 8192 though the model takes 32768',
+    };
+    const local = probeAnswering({ reachable: true, reason: null, window: ollamaWindow });
+    const hosted = probeAnswering({ reachable: false, reason: 'refused the key', window: null });
+    const health = createModelHealth({
+      models: [
+        {
+          agents: ['criativo', 'po'],
+          variable: 'FORJA_MODEL',
+          status: CONFIGURED,
+          probe: local.probe,
+        },
+        {
+          agents: ['dev'],
+          variable: 'FORJA_MODEL_DEV',
+          status: { configured: true, provider: 'anthropic', model: 'claude-sonnet-4-5' },
+          probe: hosted.probe,
+        },
+      ],
+      windowOf: (agent) => ({
+        tokens: agent === 'dev' ? 200_000 : 8192,
+        source: agent === 'dev' ? 'model_family' : 'server',
+        from: agent === 'dev' ? 'claude' : 'Ollama num_ctx',
+        truncates_at: agent === 'dev' ? null : 8192,
+        warning: null,
+      }),
+      logger,
+      minRecheckMs: 0,
+    });
+    expect(health.serverWindow('criativo')).toBeNull();
+    const report = await health.check();
+    expect(report).toMatchObject({
+      model: 'llama3.1',
+      reachable: false,
+      reason: 'refused the key',
+    });
+    expect(
+      report.agents.map((agent) => [
+        agent.agent,
+        agent.variable,
+        agent.model,
+        agent.reachable,
+        agent.window?.tokens,
+      ]),
+    ).toEqual([
+      ['criativo', 'FORJA_MODEL', 'llama3.1', true, 8192],
+      ['po', 'FORJA_MODEL', 'llama3.1', true, 8192],
+      ['dev', 'FORJA_MODEL_DEV', 'claude-sonnet-4-5', false, 200_000],
+    ]);
+    expect(health.serverWindow('po')).toEqual(ollamaWindow);
+    expect(health.serverWindow('dev:billing')).toBeNull();
+    expect(health.serverWindow('revisor')).toEqual(ollamaWindow);
+    await health.check();
+    expect(lines.filter((line) => line.msg === ollamaWindow.note)).toHaveLength(1);
   });
 });

@@ -4,7 +4,8 @@
  *
  * The window comes, first found: `FORJA_MODEL_CONTEXT_TOKENS_<AGENT>` (the agent's slug in capitals, any
  * other character as `_`: `dev:billing` → `DEV_BILLING`, and `DEV` for every dev agent), then
- * `FORJA_MODEL_CONTEXT_TOKENS`, then the model's family (below), then a conservative default.
+ * `FORJA_MODEL_CONTEXT_TOKENS`, then what the agent's model server said (Ollama's `num_ctx`, vLLM's
+ * `max_model_len`, a listed `context_length`), then the model's family (below), then a conservative default.
  */
 
 export const CONTEXT_TOKENS_VARIABLE = 'FORJA_MODEL_CONTEXT_TOKENS';
@@ -57,14 +58,34 @@ export interface ContextWindowSettings {
   readonly perAgent: Readonly<Record<string, number>>;
 }
 
-export type ContextWindowSource = 'agent_setting' | 'setting' | 'model_family' | 'default';
+export type ContextWindowSource =
+  | 'agent_setting'
+  | 'setting'
+  | 'server'
+  | 'model_family'
+  | 'default';
 
 /** A model's window for one agent, and where the figure came from (shown by `forja context`). */
 export interface ContextWindow {
   readonly tokens: number;
   readonly source: ContextWindowSource;
-  /** The variable that set it, or the family that matched. */
+  /** The variable that set it, what the server said (`Ollama num_ctx`), or the family that matched. */
   readonly from: string;
+  /** Where the model's server cuts a prompt without saying so (Ollama's `num_ctx`), or null. */
+  readonly truncates_at: number | null;
+  /** What the person should know of this window (a setting past the server's cut, an assumed default), or null. */
+  readonly warning: string | null;
+}
+
+/**
+ * What the model's server said of the window (the gateway's probe asks it): the figure, where from, where it
+ * cuts prompts silently, and a note. Structurally the gateway's `ServerWindow`.
+ */
+export interface ServerContext {
+  readonly tokens: number;
+  readonly from: string;
+  readonly truncatesAt: number | null;
+  readonly note: string | null;
 }
 
 export const NO_CONTEXT_WINDOW_SETTINGS: ContextWindowSettings = Object.freeze({
@@ -118,25 +139,60 @@ export function modelFamilyWindow(model: string): { family: string; tokens: numb
   return found === undefined ? null : { family: found.family, tokens: found.tokens };
 }
 
-/** The window `agent` gets on `model`: its own setting, the global one, the model's family, or the default. */
+/**
+ * The window `agent` gets on `model`: its own setting, the global one, what the model's server said, the
+ * model's family, or the default. A setting past the point where the server cuts prompts silently stands (the
+ * person's word), with a warning: the gateway refuses, rather than sends, a request past that point.
+ */
 export function contextWindowFor(
   settings: ContextWindowSettings,
   model: string,
   agent: string,
+  server: ServerContext | null = null,
 ): ContextWindow {
+  const truncatesAt = server?.truncatesAt ?? null;
+  const setting = (tokens: number, source: ContextWindowSource, from: string): ContextWindow => ({
+    tokens,
+    source,
+    from,
+    truncates_at: truncatesAt,
+    warning:
+      truncatesAt !== null && tokens > truncatesAt
+        ? `${from} says ${tokens} tokens, but the model's server cuts prompts past ${truncatesAt} without saying so (${server?.from}): a request past ${truncatesAt} tokens is refused, not sent. Raise the server's window or lower ${from}.`
+        : null,
+  });
   const own = agentVariableSuffix(agent);
   const base = agentVariableSuffix(agent.split(':')[0] ?? agent);
   for (const suffix of own === base ? [own] : [own, base]) {
     const tokens = settings.perAgent[suffix];
     if (tokens !== undefined)
-      return { tokens, source: 'agent_setting', from: `${CONTEXT_TOKENS_VARIABLE}_${suffix}` };
+      return setting(tokens, 'agent_setting', `${CONTEXT_TOKENS_VARIABLE}_${suffix}`);
   }
-  if (settings.global !== null)
-    return { tokens: settings.global, source: 'setting', from: CONTEXT_TOKENS_VARIABLE };
+  if (settings.global !== null) return setting(settings.global, 'setting', CONTEXT_TOKENS_VARIABLE);
+  if (server !== null)
+    return {
+      tokens: server.tokens,
+      source: 'server',
+      from: server.from,
+      truncates_at: truncatesAt,
+      warning: server.note,
+    };
   const family = modelFamilyWindow(model);
   if (family !== null)
-    return { tokens: family.tokens, source: 'model_family', from: family.family };
-  return { tokens: DEFAULT_CONTEXT_TOKENS, source: 'default', from: 'default' };
+    return {
+      tokens: family.tokens,
+      source: 'model_family',
+      from: family.family,
+      truncates_at: null,
+      warning: null,
+    };
+  return {
+    tokens: DEFAULT_CONTEXT_TOKENS,
+    source: 'default',
+    from: 'default',
+    truncates_at: null,
+    warning: null,
+  };
 }
 
 /** The tokens of a window kept free for miscounting. */

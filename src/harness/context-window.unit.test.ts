@@ -44,28 +44,74 @@ describe('the context window', () => {
       tokens: 9000,
       source: 'agent_setting',
       from: 'FORJA_MODEL_CONTEXT_TOKENS_PO',
+      truncates_at: null,
+      warning: null,
     });
     expect(contextWindowFor(settings, 'gpt-4o', 'dev:billing').tokens).toBe(6000);
     expect(contextWindowFor(settings, 'gpt-4o', 'dev:catalog')).toEqual({
       tokens: 7000,
       source: 'agent_setting',
       from: 'FORJA_MODEL_CONTEXT_TOKENS_DEV',
+      truncates_at: null,
+      warning: null,
     });
     expect(contextWindowFor(settings, 'gpt-4o', 'criativo')).toEqual({
       tokens: 4000,
       source: 'setting',
       from: 'FORJA_MODEL_CONTEXT_TOKENS',
+      truncates_at: null,
+      warning: null,
     });
     expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'gpt-4o', 'criativo')).toEqual({
       tokens: 128_000,
       source: 'model_family',
       from: 'gpt-4o',
+      truncates_at: null,
+      warning: null,
     });
     expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'scripted.json', 'criativo')).toEqual({
       tokens: DEFAULT_CONTEXT_TOKENS,
       source: 'default',
       from: 'default',
+      truncates_at: null,
+      warning: null,
     });
+  });
+
+  it("takes what the model's server said after the settings and before the family", () => {
+    const ollama = {
+      tokens: 8192,
+      from: 'Ollama num_ctx',
+      truncatesAt: 8192,
+      note: null,
+    };
+    expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'qwen2.5:7b', 'criativo', ollama)).toEqual({
+      tokens: 8192,
+      source: 'server',
+      from: 'Ollama num_ctx',
+      truncates_at: 8192,
+      warning: null,
+    });
+    const vllm = { tokens: 65_536, from: 'vLLM max_model_len', truncatesAt: null, note: null };
+    expect(contextWindowFor(NO_CONTEXT_WINDOW_SETTINGS, 'llama-3.1-8b', 'po', vllm).tokens).toBe(
+      65_536,
+    );
+    expect(
+      contextWindowFor(settingsOf({ FORJA_MODEL_CONTEXT_TOKENS: '6000' }), 'qwen', 'po', ollama),
+    ).toMatchObject({ tokens: 6000, source: 'setting', truncates_at: 8192, warning: null });
+  });
+
+  it("keeps a setting past the server's silent cut, and warns that such requests are refused", () => {
+    const window = contextWindowFor(
+      settingsOf({ FORJA_MODEL_CONTEXT_TOKENS_DEV: '32768' }),
+      'qwen',
+      'dev:billing',
+      { tokens: 8192, from: 'Ollama num_ctx', truncatesAt: 8192, note: null },
+    );
+    expect(window).toMatchObject({ tokens: 32_768, source: 'agent_setting', truncates_at: 8192 });
+    expect(window.warning).toMatch(
+      /^FORJA_MODEL_CONTEXT_TOKENS_DEV says 32768 tokens, but the model's server cuts prompts past 8192 without saying so \(Ollama num_ctx\)/,
+    );
   });
 
   it('refuses a setting that is not a whole number in range, naming the variable', () => {

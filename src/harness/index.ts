@@ -14,6 +14,7 @@ export {
   readContextWindowSettings,
   type ContextWindow,
   type ContextWindowSettings,
+  type ServerContext,
   type RequestFrame,
 } from './context-window.ts';
 export {

@@ -75,6 +75,7 @@ export {
 export {
   readForjaStatus,
   type ForjaProcessStatus,
+  type ProcessModel,
   type ForjaStatus,
   type OutboxStatus,
   type SessionQueueStatus,

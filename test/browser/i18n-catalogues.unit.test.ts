@@ -16,6 +16,8 @@ const SAME_IN_BOTH = new Set([
   'agent.anamnese',
   'agent.system',
   'agent.dev',
+  'agent.devs',
+  'agent.context-manager',
   'stepper.backlog',
   'production.tab.backlog',
   'model.configured',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Database, Queryable } from '../../store/index.ts';
+import type { Database, ProcessModel, Queryable } from '../../store/index.ts';
 
 /** The error an interrupted reservation is settled with: the call never ended, its process did. */
 export const interruptedCallError = 'interrupted (the process making the call stopped during it)';
@@ -31,6 +31,8 @@ export interface ProcessIdentityOptions {
   staleAfterMs?: number;
   onError?: (error: unknown) => void;
   pid?: number;
+  /** Which model each agent kind of this process uses, for `forja status` (migration 0018). */
+  models?: readonly ProcessModel[];
 }
 
 const settleInterrupted = (where: string) => `
@@ -51,11 +53,11 @@ export async function startProcessIdentity(
   const id = randomUUID();
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const staleAfterMs = options.staleAfterMs ?? Math.max(heartbeatMs * 4, 15_000);
-  await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
-    id,
-    options.pid ?? process.pid,
-    hostname(),
-  ]);
+  const models = JSON.stringify(options.models ?? []);
+  await database.query(
+    'insert into forja_processes (id, pid, host, models) values ($1, $2, $3, $4::jsonb)',
+    [id, options.pid ?? process.pid, hostname(), models],
+  );
 
   async function sweep(): Promise<number> {
     if (database.kind === 'pglite') {
@@ -92,9 +94,9 @@ export async function startProcessIdentity(
               // An upsert: a process whose row was swept after a stall comes back, or other processes would
               // take every lane it leases as a dead process's (ADR 0170).
               database.query(
-                `insert into forja_processes (id, pid, host) values ($1, $2, $3)
+                `insert into forja_processes (id, pid, host, models) values ($1, $2, $3, $4::jsonb)
                  on conflict (id) do update set last_seen = now()`,
-                [id, options.pid ?? process.pid, hostname()],
+                [id, options.pid ?? process.pid, hostname(), models],
               ),
             )
             .then(() => sweep())

@@ -94,6 +94,23 @@ export {
   type ProviderEnvironment,
 } from './config/create-provider-from-config.ts';
 export {
+  AGENT_MODEL_KINDS,
+  agentModelKind,
+  agentModelVariable,
+  type AgentModelKind,
+} from './config/agent-model-kinds.ts';
+export {
+  createModelRouting,
+  isModelRouting,
+  singleModelRouting,
+  type AgentModelAssignment,
+  type ModelRouting,
+  type ProviderOrReason,
+} from './config/create-model-routing.ts';
+export type { ModelEndpoint } from './config/read-model-endpoint.ts';
+export type { ServerWindow } from './windows/server-window.ts';
+export {
+  createEndpointProbe,
   createModelProbe,
   type ModelProbe,
   type ProbeResult,

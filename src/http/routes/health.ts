@@ -3,21 +3,46 @@ import { newRouter } from '../router.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { errorResponses, jsonContent } from '../schemas.ts';
 
-const ModelHealthSchema = z
+const endpointFields = {
+  configured: z.boolean(),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  target: z.string().nullable().openapi({
+    description: 'The endpoint looked at, without credentials; null for scripted or no model.',
+  }),
+  reachable: z
+    .boolean()
+    .nullable()
+    .openapi({ description: 'Whether it answered the last look; null before the first.' }),
+  checked_at: z.string().nullable(),
+  reason: z.string().nullable(),
+};
+
+const AgentModelHealthSchema = z
   .object({
-    configured: z.boolean(),
-    provider: z.string().nullable(),
-    model: z.string().nullable(),
-    target: z.string().nullable().openapi({
-      description: 'The endpoint looked at, without credentials; null for scripted or no model.',
+    agent: z.string().openapi({ description: 'The agent kind: criativo, po, arquiteto, dev, …' }),
+    variable: z.string().openapi({
+      description: 'FORJA_MODEL_<AGENT> when the kind has a model of its own, else FORJA_MODEL.',
     }),
-    reachable: z
-      .boolean()
+    ...endpointFields,
+    window: z
+      .object({
+        tokens: z.number().int(),
+        source: z.string(),
+        from: z.string(),
+        truncates_at: z.number().int().nullable(),
+        warning: z.string().nullable(),
+      })
       .nullable()
-      .openapi({ description: 'Whether it answered the last look; null before the first.' }),
-    checked_at: z.string().nullable(),
-    reason: z.string().nullable(),
+      .openapi({
+        description:
+          "The window the agent's requests are sized to: a setting, what its server said (Ollama's num_ctx, vLLM's max_model_len), or the model's family.",
+      }),
   })
+  .openapi('AgentModelHealth');
+
+const ModelHealthSchema = z
+  .object({ ...endpointFields, agents: z.array(AgentModelHealthSchema) })
   .openapi('ModelHealth');
 
 const HealthSchema = z
@@ -34,8 +59,9 @@ const health = createRoute({
   path: '/api/health',
   summary: 'Whether the server and its database answer, and whether the model endpoint does',
   description:
-    'The model part is the last periodic look (a GET of its model list, no tokens). `?check=model` looks again first ' +
-    '(at most once per 5 s); an unreachable model does not make the server unhealthy.',
+    "The model part is the last periodic look at each model endpoint (a GET of its model list, and Ollama's /api/show, no tokens), " +
+    "with each agent's model and window under `agents`. `?check=model` looks again first (at most once per 5 s); " +
+    'an unreachable model does not make the server unhealthy.',
   request: { query: z.object({ check: z.enum(['model']).optional() }) },
   responses: { 200: jsonContent(HealthSchema, 'Healthy'), ...errorResponses(400, 503) },
 });

@@ -115,7 +115,10 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
       const { id } = context.req.valid('param');
       if (!(await findSession(database, id))) return context.json(sessionNotFound(id), 404);
       const { history: _history, ...state } = (await conversation.views.load(id)).state;
-      return context.json({ ...state, model: gateway.status() } as Record<string, unknown>, 200);
+      return context.json(
+        { ...state, model: gateway.status(), models: gateway.models() } as Record<string, unknown>,
+        200,
+      );
     })
     .openapi(listEvents, async (context) => {
       const { id } = context.req.valid('param');

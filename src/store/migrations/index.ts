@@ -12,6 +12,7 @@ import { laneLeases } from './0011-lane-leases.ts';
 import { fencedAppend } from './0012-fenced-append.ts';
 import { appendEventBatch } from './0013-append-event-batch.ts';
 import { ragChunkSignatures } from './0014-rag-chunk-signatures.ts';
+import { processModels } from './0018-process-models.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   fencedAppend,
   appendEventBatch,
   ragChunkSignatures,
+  processModels,
 ];

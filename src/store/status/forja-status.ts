@@ -14,6 +14,16 @@ export interface ForjaProcessStatus {
    * embedded database holds its data directory, so a row found there was left by a process that stopped.
    */
   alive: boolean;
+  /** Which model each agent kind of the process uses, as it recorded when it started (migration 0018). */
+  models: ProcessModel[];
+}
+
+/** One agent kind's model in a process: the variable that chose it, or null provider/model when none works. */
+export interface ProcessModel {
+  agent: string;
+  variable: string;
+  provider: string | null;
+  model: string | null;
 }
 
 export interface TurnInProgressStatus {
@@ -96,8 +106,9 @@ export async function readForjaStatus(
       started_at: Date;
       last_seen: Date;
       silent_ms: number;
+      models: ProcessModel[] | string;
     }>(
-      `select id, pid, host, started_at, last_seen,
+      `select id, pid, host, started_at, last_seen, models,
               (extract(epoch from now() - last_seen) * 1000)::float8 as silent_ms
        from forja_processes order by started_at, id`,
     );
@@ -141,6 +152,7 @@ export async function readForjaStatus(
         last_seen: row.last_seen.toISOString(),
         silent_ms: Math.max(0, Math.round(row.silent_ms)),
         alive: database.kind === 'postgres' && row.silent_ms <= options.staleAfterMs,
+        models: typeof row.models === 'string' ? JSON.parse(row.models) : row.models,
       })),
       outbox: {
         pending: byType.reduce((sum, row) => sum + row.pending, 0),

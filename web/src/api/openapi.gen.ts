@@ -11,7 +11,7 @@ export interface paths {
     };
     /**
      * Whether the server and its database answer, and whether the model endpoint does
-     * @description The model part is the last periodic look (a GET of its model list, no tokens). `?check=model` looks again first (at most once per 5 s); an unreachable model does not make the server unhealthy.
+     * @description The model part is the last periodic look at each model endpoint (a GET of its model list, and Ollama's /api/show, no tokens), with each agent's model and window under `agents`. `?check=model` looks again first (at most once per 5 s); an unreachable model does not make the server unhealthy.
      */
     get: {
       parameters: {
@@ -3474,6 +3474,30 @@ export interface components {
       reachable: boolean | null;
       checked_at: string | null;
       reason: string | null;
+      agents: components['schemas']['AgentModelHealth'][];
+    };
+    AgentModelHealth: {
+      /** @description The agent kind: criativo, po, arquiteto, dev, … */
+      agent: string;
+      /** @description FORJA_MODEL_<AGENT> when the kind has a model of its own, else FORJA_MODEL. */
+      variable: string;
+      configured: boolean;
+      provider: string | null;
+      model: string | null;
+      /** @description The endpoint looked at, without credentials; null for scripted or no model. */
+      target: string | null;
+      /** @description Whether it answered the last look; null before the first. */
+      reachable: boolean | null;
+      checked_at: string | null;
+      reason: string | null;
+      /** @description The window the agent's requests are sized to: a setting, what its server said (Ollama's num_ctx, vLLM's max_model_len), or the model's family. */
+      window: {
+        tokens: number;
+        source: string;
+        from: string;
+        truncates_at: number | null;
+        warning: string | null;
+      } | null;
     };
     Error: {
       error: {

@@ -45,7 +45,10 @@ export type ModelStatus =
   | { configured: true; provider: string; model: string }
   | { configured: false; message: string };
 
-export type SessionState = Schemas['SessionState'] & { model?: ModelStatus };
+/** One agent kind's model in the session state's `models` (the server's `AgentModelAssignment`). */
+export type AgentModel = { agent: string; variable: string } & ModelStatus;
+
+export type SessionState = Schemas['SessionState'] & { model?: ModelStatus; models?: AgentModel[] };
 
 /** Live messages of a running turn on the event stream (not stored, never replayed; the document says only "an event stream"). */
 export type AgentDelta = { session_id: string; agent: string; turn_id: string; text: string };

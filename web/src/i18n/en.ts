@@ -208,6 +208,8 @@ export const en = {
     'In this project, model calls cut off because Forja stopped in the middle of an answer: {count}. Their {tokens} tokens count as spent, since the provider may have charged for them.',
   'usage.project': 'Project: {spent} of {max} tokens',
   'usage.projectUnlimited': 'Project: {spent} tokens, no budget set',
+  'usage.models': 'Models by agent',
+  'usage.modelNone': 'no model',
   'usage.unavailable': 'Usage is unavailable right now.',
 
   'c4.summary':
@@ -313,6 +315,8 @@ export const en = {
   'agent.system': 'Forja',
   'agent.user': 'You',
   'agent.dev': 'Dev · {module}',
+  'agent.devs': 'Devs',
+  'agent.context-manager': 'ContextManager',
 
   // merge-main
   'lineEnd.showChanges': 'What the merge brought to main:',

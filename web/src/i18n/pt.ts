@@ -215,6 +215,8 @@ export const pt: Messages = {
     'Neste projeto, chamadas ao modelo interrompidas porque o Forja parou no meio de uma resposta: {count}. Os {tokens} tokens delas contam como gastos, pois o provedor pode tê-los cobrado.',
   'usage.project': 'Projeto: {spent} de {max} tokens',
   'usage.projectUnlimited': 'Projeto: {spent} tokens, sem limite definido',
+  'usage.models': 'Modelos por agente',
+  'usage.modelNone': 'sem modelo',
   'usage.unavailable': 'O uso não está disponível agora.',
 
   'c4.summary':
@@ -321,6 +323,8 @@ export const pt: Messages = {
   'agent.system': 'Forja',
   'agent.user': 'Você',
   'agent.dev': 'Dev · {module}',
+  'agent.devs': 'Devs',
+  'agent.context-manager': 'ContextManager',
 
   // merge-main
   'lineEnd.showChanges': 'O que o merge trouxe para a main:',

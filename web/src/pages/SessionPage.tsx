@@ -111,7 +111,12 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 <RulesPanel rules={view.rules} />
                 <BriefCard brief={view.brief} />
                 <PendingActionsPanel actions={view.actions} />
-                <UsagePanel sessionId={sessionId} projectId={projectId} refreshKey={view.lastSeq} />
+                <UsagePanel
+                  sessionId={sessionId}
+                  projectId={projectId}
+                  refreshKey={view.lastSeq}
+                  models={state.data?.models}
+                />
               </aside>
             </div>
             <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />

@@ -11,6 +11,7 @@ import {
   historyBudget,
   type ContextWindow,
   type ContextWindowSettings,
+  type ServerContext,
   type Tokenizer,
 } from '../../../harness/index.ts';
 import type { NewSessionEvent } from '../../../store/index.ts';
@@ -41,6 +42,8 @@ export const MIN_HISTORY_TOKENS = 128;
 export interface ContextManagerDependencies {
   gateway: ModelGateway;
   windows: ContextWindowSettings;
+  /** What the server of an agent's model said of its window (the gateway's probe), or null. */
+  serverWindow?: (agent: string) => ServerContext | null;
   templates: SummaryTemplates;
   tokenizer?: Tokenizer;
   compactAt?: number;
@@ -61,6 +64,8 @@ export interface ContextRequest {
 /** What the next call of an agent sends and why: the figures `forja context --session` prints. */
 export interface ContextReport {
   agent: string;
+  /** The model the agent's calls go to (`FORJA_MODEL_<AGENT>`, else `FORJA_MODEL`), or null when none is set. */
+  model: { provider: string; model: string } | null;
   window: ContextWindow;
   system_tokens: number;
   tool_tokens: number;
@@ -121,13 +126,17 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   const compactAt = dependencies.compactAt ?? DEFAULT_COMPACT_AT;
   const points: CompactionPoints = createCompactionPoints();
   const rendered = new WeakMap<ChatHistoryEntry, RenderedEntry & { cap: number }>();
+  /** The window of the agent's own model: settings, then its server's word, then its family. */
+  const windowOf = (agent: string): ContextWindow =>
+    contextWindowFor(
+      dependencies.windows,
+      modelOf(dependencies.gateway, agent),
+      agent,
+      dependencies.serverWindow?.(agent) ?? null,
+    );
 
   function frame(request: ContextRequest) {
-    const window = contextWindowFor(
-      dependencies.windows,
-      modelOf(dependencies.gateway),
-      request.agent,
-    );
+    const window = windowOf(request.agent);
     const systemTokens = tokenizer.count(request.system).tokens;
     const toolTokens =
       request.tools.length === 0 ? 0 : tokenizer.count(JSON.stringify(request.tools)).tokens;
@@ -222,6 +231,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
       inputTokens,
       report: {
         agent: request.agent,
+        model: modelNamed(dependencies.gateway, request.agent),
         window: shape.window,
         system_tokens: shape.systemTokens,
         tool_tokens: shape.toolTokens,
@@ -304,12 +314,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           append,
         );
       }
-      // Its own window setting if it has one, and never more than the agent's: the same model serves both.
-      const summaryWindow = contextWindowFor(
-        dependencies.windows,
-        modelOf(dependencies.gateway),
-        CONTEXT_MANAGER_AGENT,
-      );
+      const summaryWindow = windowOf(CONTEXT_MANAGER_AGENT);
       const outcome = await summarizeHistory(
         dependencies.gateway,
         dependencies.templates,
@@ -320,7 +325,12 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           agent: request.agent,
           previousSummary: point?.summary ?? null,
           entries: entries.slice(0, split).map((rendered) => rendered.entry),
-          windowTokens: Math.min(summaryWindow.tokens, shape.window.tokens),
+          windowTokens: summaryWindowTokens(
+            dependencies.gateway,
+            summaryWindow,
+            shape.window,
+            request.agent,
+          ),
           maxOutputTokens: Math.max(64, Math.floor(shape.budget * 0.25)),
           ...(request.signal ? { signal: request.signal } : {}),
         },
@@ -396,7 +406,28 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   }
 }
 
-function modelOf(gateway: ModelGateway): string {
-  const status = gateway.status();
+/**
+ * The summarising call fits the ContextManager's own model (`FORJA_MODEL_CONTEXT_MANAGER`). When that is the
+ * agent's model too, never more than the agent's window: a smaller setting for the agent says what that model
+ * takes.
+ */
+function summaryWindowTokens(
+  gateway: ModelGateway,
+  summaryWindow: ContextWindow,
+  agentWindow: ContextWindow,
+  agent: string,
+): number {
+  const same =
+    JSON.stringify(gateway.status(agent)) === JSON.stringify(gateway.status(CONTEXT_MANAGER_AGENT));
+  return same ? Math.min(summaryWindow.tokens, agentWindow.tokens) : summaryWindow.tokens;
+}
+
+function modelNamed(gateway: ModelGateway, agent: string): ContextReport['model'] {
+  const status = gateway.status(agent);
+  return status.configured ? { provider: status.provider, model: status.model } : null;
+}
+
+function modelOf(gateway: ModelGateway, agent: string): string {
+  const status = gateway.status(agent);
   return status.configured ? status.model : '';
 }

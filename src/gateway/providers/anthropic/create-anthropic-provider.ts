@@ -29,7 +29,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         ? {}
         : { 'x-api-key': options.apiKey }),
     },
-    body: (request) => toAnthropicRequestBody({ model: options.model, request }),
+    body: (request, strict) => toAnthropicRequestBody({ model: options.model, request, strict }),
     decode: decodeAnthropicStream,
   });
 }

@@ -1,4 +1,10 @@
-import type { ModelMessage, ModelRequest, ModelToolCall } from '../model-provider.ts';
+import type {
+  ModelMessage,
+  ModelRequest,
+  ModelToolCall,
+  ToolDefinition,
+} from '../model-provider.ts';
+import type { StrictToolPlan } from '../strict/plan-strict-tools.ts';
 
 type AnthropicBlock = Record<string, unknown>;
 type AnthropicMessage = { role: 'user' | 'assistant'; content: string | AnthropicBlock[] };
@@ -11,6 +17,8 @@ type AnthropicMessage = { role: 'user' | 'assistant'; content: string | Anthropi
 export function toAnthropicRequestBody(fields: {
   model: string;
   request: ModelRequest;
+  /** Tools declared `strict: true`, with the schema each is sent with (null: none). */
+  strict?: StrictToolPlan | null;
 }): Record<string, unknown> {
   const { request } = fields;
   return {
@@ -21,14 +29,24 @@ export function toAnthropicRequestBody(fields: {
     ...(request.tools.length === 0
       ? {}
       : {
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.parameters,
-          })),
+          tools: request.tools.map((tool) => toAnthropicTool(tool, fields.strict ?? null)),
         }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     stream: true,
+  };
+}
+
+/** A tool; with its strict schema and `strict: true` when the plan has one for it. */
+export function toAnthropicTool(
+  tool: ToolDefinition,
+  strict: StrictToolPlan | null,
+): Record<string, unknown> {
+  const schema = strict?.schemas.get(tool.name);
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: schema ?? tool.parameters,
+    ...(schema === undefined ? {} : { strict: true }),
   };
 }
 

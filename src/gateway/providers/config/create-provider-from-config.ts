@@ -7,13 +7,8 @@ import { createOpenAiProvider } from '../openai/create-openai-provider.ts';
 import { withRetries, type RetryOptions } from '../retry/with-retries.ts';
 import type { ScriptPosition } from '../scripted/create-scripted-provider.ts';
 import { loadScriptedProvider } from '../scripted/load-scripted-provider.ts';
-import {
-  modelMalformedError,
-  modelUnsetError,
-  unknownProviderError,
-} from './model-configuration-errors.ts';
-import { parseModelSetting } from './parse-model-setting.ts';
-import { readCredentials } from './read-credentials.ts';
+import { readDefaultEndpoint, type ModelEndpoint } from './read-model-endpoint.ts';
+import { strictDialectFor, type StrictToolsMode } from '../strict/plan-strict-tools.ts';
 
 /** The environment variables read here (`process.env` fits). */
 export type ProviderEnvironment = Readonly<Record<string, string | undefined>>;
@@ -28,6 +23,10 @@ export type ProviderConfigOptions = {
    * turns calls already took, as the log says after a restart, so a demo resumes instead of replaying.
    */
   scriptedPositions?: Readonly<Record<string, ScriptPosition>>;
+  /** `FORJA_STRICT_TOOLS`: where tools are declared strict (`auto` by default). */
+  strictTools?: StrictToolsMode;
+  /** Told once per endpoint when its server refuses strict tools (the provider then sends them without). */
+  onStrictRefused?: (notice: { provider: string; model: string; message: string }) => void;
 };
 
 /** A provider, or the reason none could be built; bad configuration is an expected outcome. */
@@ -44,26 +43,35 @@ export function createProviderFromConfig(
   env: ProviderEnvironment,
   options: ProviderConfigOptions = {},
 ): ProviderConfigResult {
-  const setting = parseModelSetting(env['FORJA_MODEL']);
-  if (!setting.ok) {
-    if (setting.problem === 'model-unset') return { ok: false, error: modelUnsetError() };
-    if (setting.problem === 'unknown-provider')
-      return { ok: false, error: unknownProviderError(setting.provider ?? '') };
-    return { ok: false, error: modelMalformedError(env['FORJA_MODEL']?.trim() ?? '') };
-  }
-  if (setting.kind === 'scripted')
-    return loadScripted(setting.model, options.retries, options.scriptedPositions?.[setting.model]);
-
-  const read = readCredentials({ env, provider: setting.kind, model: setting.model });
+  const read = readDefaultEndpoint(env);
   if (!read.ok) return read;
+  return createProviderFromEndpoint(read.endpoint, options);
+}
+
+/** The provider of one endpoint (the default model's, or an agent kind's own), retried unless told not to. */
+export function createProviderFromEndpoint(
+  endpoint: ModelEndpoint,
+  options: ProviderConfigOptions = {},
+): ProviderConfigResult {
+  if (endpoint.kind === 'scripted')
+    return loadScripted(
+      endpoint.model,
+      options.retries,
+      options.scriptedPositions?.[endpoint.model],
+    );
   const adapterOptions = {
-    model: setting.model,
-    ...read.credentials,
+    model: endpoint.model,
+    ...endpoint.credentials,
+    strictTools: strictDialectFor(
+      { kind: endpoint.kind, model: endpoint.model, ...endpoint.credentials },
+      options.strictTools ?? 'auto',
+    ),
+    ...(options.onStrictRefused ? { onStrictRefused: options.onStrictRefused } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   const adapter =
-    setting.kind === 'openai'
+    endpoint.kind === 'openai'
       ? createOpenAiProvider(adapterOptions)
       : createAnthropicProvider(adapterOptions);
   return {

@@ -16,23 +16,31 @@ export function modelUnsetError(): ModelNotConfiguredError {
   });
 }
 
-export function modelMalformedError(value: string): ModelNotConfiguredError {
+export function modelMalformedError(
+  value: string,
+  variable = 'FORJA_MODEL',
+): ModelNotConfiguredError {
   return new ModelNotConfiguredError({
     problem: 'model-malformed',
-    variables: ['FORJA_MODEL'],
-    message: `FORJA_MODEL="${value}" is not provider:model: ${howToConfigure}`,
+    variables: [variable],
+    message: `${variable}="${value}" is not provider:model: ${howToConfigure.replace('FORJA_MODEL', variable)}`,
   });
 }
 
-export function unknownProviderError(provider: string): ModelNotConfiguredError {
+export function unknownProviderError(
+  provider: string,
+  variable = 'FORJA_MODEL',
+): ModelNotConfiguredError {
   return new ModelNotConfiguredError({
     problem: 'unknown-provider',
-    variables: ['FORJA_MODEL'],
-    message: `FORJA_MODEL names an unknown provider "${provider}": ${howToConfigure}`,
+    variables: [variable],
+    message: `${variable} names an unknown provider "${provider}": ${howToConfigure.replace('FORJA_MODEL', variable)}`,
   });
 }
 
 export function apiKeyMissingError(fields: {
+  /** The variable that names the model (`FORJA_MODEL`, `FORJA_MODEL_DEV`). */
+  modelVariable?: string;
   setting: string;
   keyVariable: string;
   baseUrlVariable: string;
@@ -42,8 +50,32 @@ export function apiKeyMissingError(fields: {
     problem: 'api-key-missing',
     variables: [fields.keyVariable, fields.baseUrlVariable],
     message:
-      `FORJA_MODEL=${fields.setting} needs ${fields.keyVariable}; or set ${fields.baseUrlVariable} to a ` +
+      `${fields.modelVariable ?? 'FORJA_MODEL'}=${fields.setting} needs ${fields.keyVariable}; or set ${fields.baseUrlVariable} to a ` +
       `server that needs no key (for example ${fields.example})`,
+  });
+}
+
+/** `FORJA_MODEL_<KIND>_BASE_URL` or `_API_KEY` set while `FORJA_MODEL_<KIND>` is not: which model would they serve? */
+export function agentEndpointWithoutModelError(
+  variable: string,
+  modelVariable: string,
+): ModelNotConfiguredError {
+  return new ModelNotConfiguredError({
+    problem: 'agent-endpoint-without-model',
+    variables: [variable, modelVariable],
+    message: `${variable} is set but ${modelVariable} is not: set ${modelVariable}=provider:model for the agent it serves, or unset ${variable}`,
+  });
+}
+
+/** A `FORJA_MODEL_…` variable Forja does not read (a typo would otherwise be ignored in silence). */
+export function unknownModelVariableError(
+  variable: string,
+  known: readonly string[],
+): ModelNotConfiguredError {
+  return new ModelNotConfiguredError({
+    problem: 'variable-unknown',
+    variables: [variable],
+    message: `${variable} is not a Forja setting: a model per agent is FORJA_MODEL_<AGENT> (with _BASE_URL and _API_KEY), AGENT one of ${known.join(', ')}; windows are FORJA_MODEL_CONTEXT_TOKENS[_<AGENT>]`,
   });
 }
 

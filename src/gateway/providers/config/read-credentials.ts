@@ -2,7 +2,7 @@ import type { ModelNotConfiguredError } from '../errors/model-not-configured-err
 import { apiKeyMissingError, baseUrlInvalidError } from './model-configuration-errors.ts';
 
 /** Where each HTTP provider takes its key and base URL from. */
-const credentialVariables = {
+export const credentialVariables = {
   openai: {
     keyVariable: 'OPENAI_API_KEY',
     baseUrlVariable: 'OPENAI_BASE_URL',
@@ -58,7 +58,8 @@ export function checkBaseUrls(
   return null;
 }
 
-function isHttpUrl(value: string): boolean {
+/** Whether `value` is an absolute http:// or https:// URL. */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';

@@ -4,7 +4,10 @@ export type ModelConfigurationProblem =
   | 'model-malformed'
   | 'unknown-provider'
   | 'api-key-missing'
-  | 'base-url-invalid';
+  | 'base-url-invalid'
+  | 'agent-endpoint-without-model'
+  | 'variable-unknown'
+  | 'strict-tools-invalid';
 
 /**
  * No usable model is configured. The message tells the person exactly which environment variables to

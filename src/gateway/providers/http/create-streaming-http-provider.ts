@@ -7,6 +7,10 @@ import type {
   ModelStreamPart,
 } from '../model-provider.ts';
 import { fetchServerSentEvents } from './fetch-server-sent-events.ts';
+import { ProviderHttpError } from '../errors/provider-http-error.ts';
+import { planStrictTools, type StrictToolPlan } from '../strict/plan-strict-tools.ts';
+import { restoreOptionalNulls } from '../strict/restore-optional-nulls.ts';
+import type { StrictDialect } from '../strict/strict-tool-schema.ts';
 import {
   defaultProviderTimeouts,
   realTimeoutScheduler,
@@ -18,6 +22,10 @@ import {
 export type HttpProviderOptions = {
   model: string;
   apiKey?: string;
+  /** Declare tools strict in this dialect where their schemas qualify (null or absent: never). */
+  strictTools?: StrictDialect | null;
+  /** Told once when the server refuses strict tools; the provider then sends them without. */
+  onStrictRefused?: (notice: { provider: string; model: string; message: string }) => void;
   timeouts?: Partial<ProviderTimeouts>;
   /** Injected by tests to fire timeouts on cue; real timers otherwise. */
   scheduleTimeout?: TimeoutScheduler;
@@ -30,7 +38,7 @@ export type StreamingProtocol = {
   name: string;
   url: string;
   headers: Record<string, string>;
-  body(request: ModelRequest): unknown;
+  body(request: ModelRequest, strict: StrictToolPlan | null): unknown;
   decode(
     events: AsyncIterable<EventSourceMessage>,
     request: ModelRequest,
@@ -47,16 +55,46 @@ export function createStreamingHttpProvider(
   protocol: StreamingProtocol,
 ): ModelProvider {
   const timeouts = { ...defaultProviderTimeouts, ...options.timeouts };
+  let strictDialect = options.strictTools ?? null;
 
   async function* stream(
     request: ModelRequest,
+    streamOptions: ModelStreamOptions,
+  ): AsyncGenerator<ModelStreamPart> {
+    const plan =
+      strictDialect === null || request.tools.length === 0
+        ? null
+        : planStrictTools(request.tools, strictDialect);
+    let sent = false;
+    try {
+      for await (const part of send(request, plan, streamOptions)) {
+        sent = true;
+        yield part;
+      }
+    } catch (error) {
+      // A server that refuses the strict schemas gets the same request without them, now and from now on.
+      if (sent || plan === null || plan.schemas.size === 0 || !refusesStrictTools(error))
+        throw error;
+      strictDialect = null;
+      options.onStrictRefused?.({
+        provider: protocol.name,
+        model: options.model,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      yield* send(request, null, streamOptions);
+    }
+  }
+
+  async function* send(
+    request: ModelRequest,
+    plan: StrictToolPlan | null,
     { signal }: ModelStreamOptions,
   ): AsyncGenerator<ModelStreamPart> {
     const events = fetchServerSentEvents({
       provider: protocol.name,
       url: protocol.url,
       headers: protocol.headers,
-      body: protocol.body(request),
+      body: protocol.body(request, plan),
       signal,
       timeouts,
       scheduleTimeout: options.scheduleTimeout ?? realTimeoutScheduler,
@@ -64,12 +102,33 @@ export function createStreamingHttpProvider(
       secret: options.apiKey,
       now: options.now ?? Date.now,
     });
+    const schemas = new Map(request.tools.map((tool) => [tool.name, tool.parameters]));
     for await (const part of protocol.decode(events, request)) {
       // Parts decoded from an already-received chunk must not outrun an abort.
       if (signal.aborted) throw new ProviderCancelledError(protocol.name);
-      yield part;
+      // OpenAI's strict schemas made optional properties nullable: their nulls go back out.
+      yield plan?.dialect === 'openai' &&
+      part.type === 'tool-call' &&
+      part.arguments !== undefined &&
+      plan.schemas.has(part.name)
+        ? { ...part, arguments: restoreOptionalNulls(part.arguments, schemas.get(part.name) ?? {}) }
+        : part;
     }
   }
 
   return { name: protocol.name, model: options.model, stream };
+}
+
+/**
+ * A 400 that names the strict schemas: OpenAI's `invalid_function_parameters` ("Invalid schema for function
+ * …"), Anthropic's "tools.0.custom.strict: Extra inputs are not permitted", a compatible server's refusal.
+ */
+export function refusesStrictTools(error: unknown): boolean {
+  return (
+    error instanceof ProviderHttpError &&
+    error.status === 400 &&
+    /\bstrict\b|invalid schema|invalid_function_parameters|json schema/i.test(
+      `${error.message} ${error.body}`,
+    )
+  );
 }

@@ -24,11 +24,14 @@ export async function toProviderHttpError(fields: {
   });
 }
 
-// Both OpenAI (`{error: {message}}`) and Anthropic (`{type: 'error', error: {message}}`) nest it alike.
+// Both OpenAI (`{error: {message}}`) and Anthropic (`{type: 'error', error: {message}}`) nest it alike; vLLM
+// (and servers built like it) answer a flat `{object: 'error', message, type, code}`.
 function readErrorMessage(body: string): string | undefined {
   try {
     const parsed: unknown = JSON.parse(body);
-    if (typeof parsed !== 'object' || parsed === null || !('error' in parsed)) return undefined;
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    if (!('error' in parsed))
+      return 'message' in parsed && typeof parsed.message === 'string' ? parsed.message : undefined;
     const error = parsed.error;
     if (typeof error === 'string') return error;
     if (

@@ -31,7 +31,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
       options.apiKey === undefined || options.apiKey === ''
         ? {}
         : { authorization: `Bearer ${options.apiKey}` },
-    body: (request) => toOpenAiRequestBody({ model: options.model, request, maxTokensField }),
+    body: (request, strict) =>
+      toOpenAiRequestBody({ model: options.model, request, maxTokensField, strict }),
     decode: decodeOpenAiStream,
   });
 }

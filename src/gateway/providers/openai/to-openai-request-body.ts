@@ -1,4 +1,5 @@
-import type { ModelMessage, ModelRequest } from '../model-provider.ts';
+import type { ModelMessage, ModelRequest, ToolDefinition } from '../model-provider.ts';
+import type { StrictToolPlan } from '../strict/plan-strict-tools.ts';
 
 /** Which field carries the output limit; see `toOpenAiRequestBody`. */
 export type OpenAiMaxTokensField = 'max_tokens' | 'max_completion_tokens';
@@ -12,6 +13,8 @@ export function toOpenAiRequestBody(fields: {
   model: string;
   request: ModelRequest;
   maxTokensField: OpenAiMaxTokensField;
+  /** Tools declared `strict: true`, with the schema each is sent with (null: none). */
+  strict?: StrictToolPlan | null;
 }): Record<string, unknown> {
   const { request } = fields;
   const system = request.system === '' ? [] : [{ role: 'system', content: request.system }];
@@ -21,19 +24,29 @@ export function toOpenAiRequestBody(fields: {
     ...(request.tools.length === 0
       ? {}
       : {
-          tools: request.tools.map((tool) => ({
-            type: 'function',
-            function: {
-              name: tool.name,
-              description: tool.description,
-              parameters: tool.parameters,
-            },
-          })),
+          tools: request.tools.map((tool) => toOpenAiTool(tool, fields.strict ?? null)),
         }),
     [fields.maxTokensField]: request.maxOutputTokens,
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     stream: true,
     stream_options: { include_usage: true },
+  };
+}
+
+/** A function tool; with its strict schema and `strict: true` when the plan has one for it. */
+export function toOpenAiTool(
+  tool: ToolDefinition,
+  strict: StrictToolPlan | null,
+): Record<string, unknown> {
+  const schema = strict?.schemas.get(tool.name);
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: schema ?? tool.parameters,
+      ...(schema === undefined ? {} : { strict: true }),
+    },
   };
 }
 

@@ -5,6 +5,17 @@
  */
 export { startSseTestServer } from './start-sse-test-server.ts';
 export { startAnthropicTestServer, startOpenAiTestServer } from './start-provider-test-servers.ts';
+export {
+  startAnthropicModelServer,
+  startOllamaTestServer,
+  startVllmTestServer,
+  type AnthropicTestModel,
+  type OllamaTestModel,
+  type OllamaTestServer,
+  type VllmTestModel,
+} from './start-model-servers.ts';
+export { scriptedWireHandler, type ScriptedWireOptions } from './scripted-wire-handler.ts';
+export { fromAnthropicRequestBody, fromOpenAiRequestBody } from './from-wire-request.ts';
 export type {
   ExchangeOutcome,
   RecordedRequest,
@@ -12,6 +23,7 @@ export type {
   StreamStep,
   TestServerHandler,
   TestServerResponse,
+  TestServerRoute,
 } from './sse-test-server-types.ts';
 export { serverSentEventFrame } from './server-sent-event-frame.ts';
 export { chunkText, type WireTurn } from './wire-turn.ts';

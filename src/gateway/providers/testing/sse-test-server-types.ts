@@ -36,7 +36,12 @@ export type RecordedRequest = {
 export type TestServerHandler = (
   request: RecordedRequest,
   requestIndex: number,
-) => TestServerResponse;
+) => TestServerResponse | Promise<TestServerResponse>;
+
+/** Answers one of a server's other routes (its model list, Ollama's `/api/show`). */
+export type TestServerRoute = (
+  request: RecordedRequest,
+) => TestServerResponse | Promise<TestServerResponse>;
 
 /** A local server speaking a provider's streaming wire format, scripted per request. */
 export type SseTestServer = {

@@ -8,6 +8,7 @@ import type {
   StreamStep,
   TestServerHandler,
   TestServerResponse,
+  TestServerRoute,
 } from './sse-test-server-types.ts';
 
 /**
@@ -17,6 +18,13 @@ import type {
 export async function startSseTestServer(options: {
   path: string;
   baseUrlSuffix: string;
+  /** Other routes the server answers (`GET /v1/models`, `POST /api/show`), keyed `METHOD /path`. */
+  routes?: Readonly<Record<string, TestServerRoute>>;
+  /**
+   * Looked at before the queue for every request to `path`: an answer here is what the real server says
+   * before any model runs (model not found, context too long, tools unsupported); null lets it through.
+   */
+  guard?: (request: RecordedRequest) => TestServerResponse | null;
 }): Promise<SseTestServer> {
   const queue: TestServerResponse[] = [];
   const requests: RecordedRequest[] = [];
@@ -45,12 +53,16 @@ export async function startSseTestServer(options: {
     };
     const requestIndex = requests.push(recorded) - 1;
     for (const wake of requestWaiters.splice(0)) wake();
+    const route = options.routes?.[`${recorded.method} ${recorded.path}`];
     const response =
-      recorded.path !== options.path
-        ? jsonError(404, `test server: no route ${recorded.method} ${recorded.path}`)
-        : (queue.shift() ??
-          handler?.(recorded, requestIndex) ??
-          jsonError(500, `test server: no response scripted for request #${requestIndex}`));
+      route !== undefined
+        ? await route(recorded)
+        : recorded.path !== options.path
+          ? jsonError(404, `test server: no route ${recorded.method} ${recorded.path}`)
+          : (options.guard?.(recorded) ??
+            queue.shift() ??
+            (await handler?.(recorded, requestIndex)) ??
+            jsonError(500, `test server: no response scripted for request #${requestIndex}`));
     await send(outgoing, response, () => {
       serverDisconnected = true;
     });

@@ -1,5 +1,6 @@
 import { getJson } from '../../api/client.ts';
-import type { Usage } from '../../api/types.ts';
+import type { AgentModel, Usage } from '../../api/types.ts';
+import { AgentModels } from './AgentModels.tsx';
 import { useApiData } from '../../components/use-api-data.ts';
 import { agentName } from '../../i18n/agent-name.ts';
 import { formatNumber } from '../../i18n/format-number.ts';
@@ -15,10 +16,13 @@ export function UsagePanel({
   sessionId,
   projectId,
   refreshKey,
+  models,
 }: {
   sessionId: string;
   projectId: string | null;
   refreshKey: number;
+  /** Each agent's model, from the session state: listed when they differ. */
+  models?: AgentModel[] | undefined;
 }) {
   const usage = useApiData(
     () =>
@@ -37,6 +41,7 @@ export function UsagePanel({
   return (
     <section className="panel" data-testid="usage-panel">
       <h2>{t('usage.title')}</h2>
+      <AgentModels models={models} />
       {failed && <p className="muted small">{t('usage.unavailable')}</p>}
       {!failed && session === null && <p className="muted small">{t('common.loading')}</p>}
       {session && (

@@ -301,6 +301,54 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     );
   });
 
+  it("reads a message the person sent while its tool call waited after that call's result (a request a strict provider takes)", async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const { forja, provider } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: '',
+            tool_calls: [{ name: 'deploy', arguments: { target: 'staging' } }],
+          },
+          // The scripted model refuses a request whose message sits between a call and its result (HTTP 400).
+          {
+            agent: 'tester',
+            text: 'Deployed; noted.',
+            expect: { messages: ['deployed', 'deadline is 20:00'] },
+          },
+          // The message came after the turn began, so the lane still owes it a turn of its own.
+          { agent: 'tester', text: 'Noted: 20:00.' },
+        ],
+      },
+      runs,
+    );
+    const { sessionId } = await testerSession(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'deploy?' });
+    await forja.conversation.idle(sessionId);
+    const actionId = (
+      (await forja.eventLog.read(sessionId)).at(-1)!.payload as { action_id: string }
+    ).action_id;
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'the deadline is 20:00 now',
+    });
+    await forja.conversation.idle(sessionId);
+    expect((await requestJson(forja, 'POST', `/api/actions/${actionId}/approve`)).status).toBe(202);
+    await forja.conversation.idle(sessionId);
+    expect(runs.deploy).toEqual(['staging']);
+    const answers = async () =>
+      (await forja.eventLog.read(sessionId))
+        .filter((event) => event.type === 'agent.response')
+        .map((event) => (event.payload as { text: string }).text);
+    await expect
+      .poll(answers, { timeout: 20_000 })
+      .toEqual(['', 'Deployed; noted.', 'Noted: 20:00.']);
+    await forja.conversation.idle(sessionId);
+    provider.assertAllTurnsConsumed();
+  });
+
   it('tells the model when the person denies an action, and goes on', async () => {
     const database = await openDatabase();
     const runs = { note: [] as string[], deploy: [] as string[] };

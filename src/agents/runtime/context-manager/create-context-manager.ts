@@ -37,7 +37,13 @@ export const DEFAULT_COMPACT_AT = 0.8;
 export const KEEP_RECENT_FRACTION = 0.4;
 /** A tool result is never sent longer than this (nor than a quarter of the history budget). */
 export const TOOL_RESULT_CAP_TOKENS = 4000;
-/** A lean compaction is enough when it brings the history under this share of its budget. */
+/** What a lean compaction keeps whole: the most recent messages up to this share of the budget. */
+export const LEAN_KEEP_RECENT_FRACTION = 0.1;
+/** A lean compaction is tried from this share of the budget on (it costs no model call). */
+export const LEAN_AT = 0.5;
+/** …and made only when it saves at least this share of the budget (each one changes the request's bytes). */
+export const LEAN_MIN_SAVING = 0.15;
+/** At the threshold, a lean compaction is enough when it brings the history under this share of its budget. */
 export const LEAN_ENOUGH = 0.6;
 /** Below this, the fixed parts of the request leave no useful room for a conversation. */
 export const MIN_HISTORY_TOKENS = 128;
@@ -50,6 +56,8 @@ export interface ContextManagerDependencies {
   templates: SummaryTemplates;
   tokenizer?: Tokenizer;
   compactAt?: number;
+  /** False: compact by summary alone, never lean first (the benchmark's baseline); default true. */
+  lean?: boolean;
 }
 
 /** One call's frame: everything the request carries besides the history. */
@@ -312,6 +320,10 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     async prepare(request, append) {
       const { shape, point, entries, total, due } = current(request);
       if (shape.budget < MIN_HISTORY_TOKENS) return tooSmall(request, shape);
+      if (total > shape.budget * LEAN_AT) {
+        const leaned = await leanFirst(request, shape, { point, entries, total, due }, append);
+        if (leaned !== null) return leaned;
+      }
       if (!due) return assemble(request, shape, { point, entries, from: 0, note: null, due });
       const split = compactionSplit(entries, Math.floor(shape.budget * KEEP_RECENT_FRACTION));
       if (split === 0) {
@@ -329,8 +341,6 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           append,
         );
       }
-      const leaned = await leanFirst(request, shape, { point, entries, split, total }, append);
-      if (leaned !== null) return leaned;
       const summaryWindow = windowOf(CONTEXT_MANAGER_AGENT);
       const outcome = await summarizeHistory(
         dependencies.gateway,
@@ -409,11 +419,16 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   async function leanFirst(
     request: ContextRequest,
     shape: ReturnType<typeof frame>,
-    due: { point: CompactionPoint | null; entries: RenderedEntry[]; split: number; total: number },
+    due: { point: CompactionPoint | null; entries: RenderedEntry[]; total: number; due: boolean },
     append: (events: NewSessionEvent[]) => Promise<void>,
   ): Promise<PreparedContext | null> {
-    const leanThrough = due.entries[due.split - 1]!.entry.seq;
-    if (leanThrough <= (due.point?.payloads_through_seq ?? 0)) return null;
+    const split = compactionSplit(
+      due.entries,
+      Math.floor(shape.budget * LEAN_KEEP_RECENT_FRACTION),
+    );
+    const leanThrough = split === 0 ? 0 : due.entries[split - 1]!.entry.seq;
+    if (dependencies.lean === false || leanThrough <= (due.point?.payloads_through_seq ?? 0))
+      return null;
     const next: CompactionPoint = {
       seq: 0,
       through_seq: due.point?.through_seq ?? 0,
@@ -424,7 +439,12 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     };
     const entries = tail(request.view, request.agent, next, shape.budget);
     const tokensAfter = summaryMessage(next).tokens + sumTokens(entries);
-    if (tokensAfter > shape.budget * LEAN_ENOUGH) return null;
+    // Worth a change of the request's bytes only if it saves much; at the threshold, only if it is enough.
+    const goal = Math.min(
+      due.total - shape.budget * LEAN_MIN_SAVING,
+      due.due ? shape.budget * LEAN_ENOUGH : Number.POSITIVE_INFINITY,
+    );
+    if (tokensAfter > goal) return null;
     await append([
       SESSION_EVENTS.contextCompacted.create(CONTEXT_MANAGER_AGENT, {
         v: 1,

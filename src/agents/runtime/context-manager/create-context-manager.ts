@@ -350,7 +350,8 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           projectId: request.projectId,
           sessionId: request.sessionId,
           agent: request.agent,
-          previousSummary: point?.summary ?? null,
+          previousSummary: point?.summary || null,
+          agentSystem: request.system,
           entries: entries.slice(0, split).map((rendered) => leanHistoryEntry(rendered.entry)),
           windowTokens: summaryWindowTokens(
             dependencies.gateway,

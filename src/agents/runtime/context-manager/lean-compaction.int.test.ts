@@ -9,6 +9,7 @@ import {
   type ModelRequest,
   type ScriptInput,
 } from '../../../gateway/providers/index.ts';
+import { SESSION_EVENTS } from '../../../domain/conversation/index.ts';
 import type { Database } from '../../../store/index.ts';
 import { testDatabaseEngines } from '../../../store/testing/test-databases.ts';
 import { requestJson } from '../../../testing/forja-harness.ts';
@@ -26,9 +27,9 @@ const fileContent = (index: number) =>
   ).join('\n');
 
 /** A dev-like agent that writes files, one call after another, in one long turn. */
-function writerAgent(written: string[]): LoopAgent {
+function writerAgent(written: string[], slug = 'writer'): LoopAgent {
   return {
-    slug: 'writer',
+    slug,
     maxIterations: WRITES + 2,
     maxOutputTokens: 1000,
     buildSystemPrompt: async () => 'You write the files of your task.',
@@ -127,5 +128,58 @@ describe.each(testDatabaseEngines())('a lean compaction on $name', (engine) => {
     const drop = sizes.findIndex((size, index) => index > 0 && size < sizes[index - 1]!);
     expect(drop).toBeGreaterThan(0);
     expect(sizes[drop]!).toBeLessThan(sizes[drop - 1]! * 0.7);
+  });
+
+  it("asks a dev's summary for the state of its work and gives it what the dev's system prompt holds", async () => {
+    const slug = 'dev:regras';
+    const writes = Array.from({ length: WRITES }, (_, index) => ({
+      agent: slug,
+      tool_calls: [
+        {
+          name: 'write_file',
+          arguments: { path: `src/f-${index}.js`, content: fileContent(index) },
+        },
+      ],
+    }));
+    const script: ScriptInput = {
+      turns: [
+        ...writes,
+        { agent: slug, text: 'All files written.' },
+        {
+          agent: 'context-manager',
+          text: 'Escreveu src/f-0.js e seguintes; falta o check.',
+          expect: {
+            messages: [
+              'You write the files of your task.',
+              'src/f-0.js',
+              'os arquivos que ele escreveu',
+            ],
+          },
+        },
+      ],
+    };
+    const env = { FORJA_MODEL_CONTEXT_TOKENS: String(WINDOW) };
+    const loaded = loadConfig(env);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const database = await engine.open();
+    const provider = createScriptedProvider({ script });
+    const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+      database,
+      env,
+      provider,
+      extraAgents: [writerAgent([], slug)],
+      contextManager: { lean: false },
+    });
+    opened.push({ forja, database });
+    const { sessionId } = await newSessionThroughApi(forja);
+    await forja.eventLog.append(sessionId, [
+      SESSION_EVENTS.agentActivated.create('system', { v: 1, agent: slug, handoff_id: null }),
+    ]);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'write' });
+    await forja.conversation.idle(sessionId);
+    const events = await forja.eventLog.read(sessionId);
+    expect(events.some((event) => event.type === 'context.compaction_failed')).toBe(false);
+    expect(events.filter((event) => event.type === 'context.compacted')).toHaveLength(1);
+    provider.assertAllTurnsConsumed();
   });
 });

@@ -37,11 +37,13 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
           handoff.to_agent.startsWith('dev:') &&
           handoff.status !== 'rejected',
       );
+      // contexto_projeto keeps its head (truncate_tail): the brief and the Arquiteto's own declarations
+      // first, then the whole backlog with what the PO wrote in it, whose last items go first when over budget.
       const projectContext = [
         renderBrief(view.state.product_brief),
-        renderBacklog(backlog, { criteria: true }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
+        renderBacklog(backlog, { criteria: true, descriptions: true }),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
       const rejected = rejectedHandoffsNote(view.events, 'arquiteto');

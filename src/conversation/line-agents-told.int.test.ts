@@ -1,10 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../composition.ts';
 import type { ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
-import { ARQUITETO, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
+import {
+  ARQUITETO,
+  CATALOGO_CODE,
+  MAP,
+  UP_TO_ARQUITETO,
+} from './testing/production-line-script.ts';
 import { startLine } from './testing/start-line.ts';
 
 type Turn = ScriptInput['turns'][number];
@@ -19,6 +25,22 @@ const arquitetoExpecting = (expected: Record<number, string[]>): Turn[] =>
           expect: { ...turn.expect, system: [...(turn.expect?.system ?? []), ...expected[index]] },
         },
   );
+
+/** The version of node a command in the sandbox meets (the sandbox shows the host's /usr read-only). */
+const NODE_VERSION = execFileSync('node', ['--version'], {
+  env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+  encoding: 'utf8',
+}).trim();
+
+/** The check a real model wrote on a 7-module line: git has no repository in the sandbox, so cd fails. */
+const GIT_CHECK = 'cd "$(git rev-parse --show-toplevel)/packages/catalogo" && node --test';
+const mapWithCatalogoCheck = (version: number, check: string) => ({
+  ...MAP,
+  version,
+  modules: MAP.modules.map((module) =>
+    module.name === 'catalogo' ? { ...module, check } : module,
+  ),
+});
 
 /** Accepts the handoff to `dev:<module>` and waits for its kickoff to end. */
 async function acceptDev(forja: Forja, sessionId: string, module: string): Promise<void> {
@@ -85,5 +107,101 @@ describe.each(testDatabaseEngines())('what each agent of the line is told, on $n
     await acceptDev(forja, sessionId, 'catalogo');
     expect(await failures(forja, sessionId)).toEqual([]);
     provider.assertAllTurnsConsumed();
+  });
+
+  it('the Arquiteto and a dev are told where check and terminal run; a check broken by the map is refused to the dev and routed to the Arquiteto, whose new map unblocks the dev', {
+    timeout: 120_000,
+  }, async () => {
+    const sandbox = [
+      '## Onde check e terminal rodam',
+      '/bin/sh -c na raiz do worktree do módulo',
+      `node ${NODE_VERSION}`,
+      'Sem rede',
+      'git não está disponível dentro do sandbox',
+    ];
+    const arquiteto = arquitetoExpecting({ 0: sandbox });
+    arquiteto[1] = {
+      agent: 'arquiteto',
+      tool_calls: [{ name: 'declare_module_map', arguments: mapWithCatalogoCheck(1, GIT_CHECK) }],
+    };
+    const finish = {
+      name: 'finish_task',
+      arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' },
+    };
+    const line = await startLine(engine, {
+      turns: [
+        ...UP_TO_ARQUITETO,
+        ...arquiteto,
+        {
+          agent: 'dev:catalogo',
+          expect: {
+            system: [...sandbox, `Check (finish_task o roda, declarado no mapa): ${GIT_CHECK}`],
+          },
+          tool_calls: [
+            { name: 'write_file', arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE } },
+          ],
+        },
+        { agent: 'dev:catalogo', tool_calls: [finish] },
+        {
+          agent: 'dev:catalogo',
+          expect: {
+            messages: [
+              'finish_task refused: the check',
+              "This is a problem of the module map's check, not of your code: the check cannot cd",
+              'reported to the Arquiteto as a block of kind check',
+            ],
+          },
+          text: 'O check do mapa está quebrado; avisei o Arquiteto.',
+        },
+        {
+          agent: 'arquiteto',
+          expect: {
+            system: [
+              'dev:catalogo (módulo catalogo',
+              'tipo check) está bloqueado em catalogo: o check do módulo catalogo está quebrado pelo mapa',
+              "can't cd to /packages/catalogo",
+              'resolva com declare_module_map',
+            ],
+          },
+          tool_calls: [
+            {
+              name: 'declare_module_map',
+              arguments: mapWithCatalogoCheck(2, 'test -f src/catalogo.ts'),
+            },
+          ],
+        },
+        { agent: 'arquiteto', text: 'Mapa na versão 2: o check de catalogo roda na raiz.' },
+        {
+          agent: 'dev:catalogo',
+          expect: {
+            system: [
+              'Check (finish_task o roda, declarado no mapa): test -f src/catalogo.ts',
+              'Desbloqueado',
+              'mapa de módulos na versão 2',
+              'chame finish_task de novo',
+            ],
+          },
+          tool_calls: [finish],
+        },
+        {
+          agent: 'dev:catalogo',
+          expect: { messages: ['passed (exit code 0'] },
+          text: 'AT-001 feita.',
+        },
+      ],
+    });
+    close = line.close;
+    const { forja, provider } = line;
+    const { sessionId } = await playUpToTheDevs(forja);
+    await acceptDev(forja, sessionId, 'catalogo');
+    expect(await failures(forja, sessionId)).toEqual([]);
+    provider.assertAllTurnsConsumed();
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    expect(log.filter((event) => event.type === 'dev.blocked')).toMatchObject([
+      { payload: { agent: 'dev:catalogo', modulo: 'catalogo', kind: 'check' } },
+    ]);
+    expect(log.filter((event) => event.type === 'dev.unblocked')).toMatchObject([
+      { payload: { resolution: { kind: 'module_map', version: 2 } } },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ModuleMap } from '../../domain/architecture/index.ts';
+import { moduleCheck, type ModuleMap } from '../../domain/architecture/index.ts';
 import type { Backlog } from '../../domain/artifacts/index.ts';
 
 /**
@@ -15,6 +15,7 @@ export function renderModuleTasks(module: string, map: ModuleMap | null, backlog
           `## Módulo ${module} [${entry.stack}]`,
           entry.responsibility,
           `Depende de: ${entry.dependsOn.join(', ') || '(nada)'}`,
+          checkLine(entry),
         ];
   const tasks = backlog.tasks.filter((task) => task.module === module);
   if (tasks.length === 0)
@@ -47,4 +48,11 @@ export function renderModuleTasks(module: string, map: ModuleMap | null, backlog
     ];
   });
   return [...header, '', '## Suas tarefas', ...taskLines].join('\n');
+}
+
+/** The check finish_task runs for the module: the map's, or the stack's default, or none. */
+function checkLine(entry: ModuleMap['modules'][number]): string {
+  const check = moduleCheck(entry);
+  if (check === null) return 'Check: nenhum (o mapa não declara e a stack não tem padrão).';
+  return `Check (finish_task o roda${check.source === 'declared' ? ', declarado no mapa' : ', padrão da stack'}): ${check.command}`;
 }

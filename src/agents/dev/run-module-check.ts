@@ -1,4 +1,8 @@
-import { moduleCheck, type ModuleDeclaration } from '../../domain/architecture/index.ts';
+import {
+  checkMapProblem,
+  moduleCheck,
+  type ModuleDeclaration,
+} from '../../domain/architecture/index.ts';
 import type { TerminalRunner } from '../../workspace/index.ts';
 
 /** Lines of the output's tail a failing check returns to the model. */
@@ -6,6 +10,8 @@ export const CHECK_OUTPUT_TAIL_LINES = 40;
 
 export type CheckRun = {
   passed: boolean;
+  /** Why a failing check failed for a reason of the module map (its command), not of the code; else null. */
+  mapProblem: string | null;
   /** What the model is told: the command, where it came from, the exit code and (failing) the output's tail. */
   report: string;
   record: {
@@ -35,8 +41,9 @@ export async function runModuleCheck(
   const started = Date.now();
   const outcome = await terminal.run(directory, check.command);
   const duration_ms = Date.now() - started;
-  const failed = (exit_code: number, why: string) => ({
+  const failed = (exit_code: number, why: string, mapProblem: string | null = null) => ({
     passed: false,
+    mapProblem,
     report: `the check \`${check.command}\` (${origin}) ${why}.`,
     record: { ...check, exit_code, duration_ms },
   });
@@ -54,9 +61,11 @@ export async function runModuleCheck(
     return failed(
       outcome.exitCode,
       `failed with exit code ${outcome.exitCode} in ${duration_ms} ms; output tail:\n${tail}\n`,
+      checkMapProblem(outcome.exitCode, outcome.output),
     );
   return {
     passed: true,
+    mapProblem: null,
     report: `The check \`${check.command}\` (${origin}) passed (exit code 0, ${duration_ms} ms).`,
     record: { ...check, exit_code: 0, duration_ms },
   };

@@ -204,4 +204,63 @@ describe.each(testDatabaseEngines())('what each agent of the line is told, on $n
       { payload: { resolution: { kind: 'module_map', version: 2 } } },
     ]);
   });
+
+  it('a failing check shows the dev the failing test and its diagnostics, not only the totals below it', {
+    timeout: 120_000,
+  }, async () => {
+    const arquiteto = [...ARQUITETO];
+    arquiteto[1] = {
+      agent: 'arquiteto',
+      tool_calls: [
+        { name: 'declare_module_map', arguments: mapWithCatalogoCheck(1, 'node --test') },
+      ],
+    };
+    // One failing test, then forty passing ones: node --test prints the failure far above its totals.
+    const tests = [
+      "const test = require('node:test');",
+      "const assert = require('node:assert');",
+      "test('lista os pães com preço', () => assert.strictEqual(1, 2, 'esperava 2 pães'));",
+      ...Array.from({ length: 40 }, (_, index) => `test('passa ${index}', () => {});`),
+    ].join('\n');
+    const line = await startLine(engine, {
+      turns: [
+        ...UP_TO_ARQUITETO,
+        ...arquiteto,
+        {
+          agent: 'dev:catalogo',
+          tool_calls: [
+            { name: 'write_file', arguments: { path: 'test/catalogo.test.js', content: tests } },
+          ],
+        },
+        {
+          agent: 'dev:catalogo',
+          tool_calls: [
+            {
+              name: 'finish_task',
+              arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' },
+            },
+          ],
+        },
+        {
+          agent: 'dev:catalogo',
+          expect: {
+            messages: [
+              'finish_task refused: the check `node --test`',
+              'failed with exit code 1',
+              'lista os pães com preço',
+              'esperava 2 pães',
+              'passa 39',
+            ],
+          },
+          text: 'O teste de preço falha: corrijo.',
+        },
+      ],
+    });
+    close = line.close;
+    const { forja, provider } = line;
+    const { sessionId } = await playUpToTheDevs(forja);
+    await acceptDev(forja, sessionId, 'catalogo');
+    expect(await failures(forja, sessionId)).toEqual([]);
+    provider.assertAllTurnsConsumed();
+  });
 });

@@ -21,7 +21,7 @@ const FinishTaskSchema = z.strictObject({
 
 /**
  * `finish_task` (direct): runs the module's check (the map's `check`, or the default for its stack) in the
- * same sandbox as `terminal`; a failing check refuses with the exit code and the output's tail, and nothing
+ * same sandbox as `terminal`; a failing check refuses with the exit code, the failing tests and the output's tail, and nothing
  * is committed. Then commits every change of the worktree on the module's branch, with the task id in
  * the message, and records `dev.task_finished` with the commit. Refused for a task that is not in the
  * backlog or belongs to another module, and when there is nothing to commit.

@@ -8,6 +8,7 @@ import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
 import {
   ARQUITETO,
   CATALOGO_CODE,
+  CONTRACTS,
   MAP,
   UP_TO_ARQUITETO,
 } from './testing/production-line-script.ts';
@@ -262,5 +263,101 @@ describe.each(testDatabaseEngines())('what each agent of the line is told, on $n
     await acceptDev(forja, sessionId, 'catalogo');
     expect(await failures(forja, sessionId)).toEqual([]);
     provider.assertAllTurnsConsumed();
+  });
+
+  it('a block of kind task is answered with what will happen, reaches the Arquiteto as such, and a new module map (not contracts) resolves it', {
+    timeout: 120_000,
+  }, async () => {
+    const line = await startLine(engine, {
+      turns: [
+        ...UP_TO_ARQUITETO,
+        ...ARQUITETO,
+        {
+          agent: 'dev:catalogo',
+          expect: { tools: ['report_blocked'] },
+          tool_calls: [
+            {
+              name: 'report_blocked',
+              arguments: {
+                kind: 'task',
+                modulo: 'pedidos',
+                falta: 'AT-001 pede o preço do dia, que é regra de pedidos',
+              },
+            },
+          ],
+        },
+        {
+          agent: 'dev:catalogo',
+          expect: {
+            messages: [
+              'report_blocked(',
+              'tool: Recorded: blocked (task) on pedidos',
+              'The Arquiteto redraws the module map in a new version',
+              'You get a turn when it is resolved',
+            ],
+          },
+          text: 'Bloqueado: a tarefa é de pedidos.',
+        },
+        {
+          agent: 'arquiteto',
+          expect: {
+            system: [
+              'dev:catalogo (módulo catalogo',
+              'tipo task) está bloqueado em pedidos: tarefa ou fronteira de módulo errada',
+              'resolva com declare_module_map',
+            ],
+          },
+          // Contracts do not resolve a task block: the block stays open until the new map.
+          tool_calls: [
+            {
+              name: 'declare_module_contracts',
+              arguments: { ...CONTRACTS, version: 2 },
+            },
+          ],
+        },
+        {
+          agent: 'arquiteto',
+          tool_calls: [
+            {
+              name: 'declare_module_map',
+              arguments: {
+                ...MAP,
+                version: 2,
+                modules: MAP.modules.map((module) =>
+                  module.name === 'catalogo'
+                    ? {
+                        ...module,
+                        responsibility: 'Os pães à venda; o preço do dia vem de pedidos',
+                      }
+                    : module,
+                ),
+              },
+            },
+          ],
+        },
+        { agent: 'arquiteto', text: 'Mapa na versão 2.' },
+        {
+          agent: 'dev:catalogo',
+          expect: {
+            system: [
+              'Os pães à venda; o preço do dia vem de pedidos',
+              'Desbloqueado',
+              'mapa de módulos na versão 2',
+            ],
+          },
+          text: 'Sigo com o mapa novo.',
+        },
+      ],
+    });
+    close = line.close;
+    const { forja, provider } = line;
+    const { sessionId } = await playUpToTheDevs(forja);
+    await acceptDev(forja, sessionId, 'catalogo');
+    expect(await failures(forja, sessionId)).toEqual([]);
+    provider.assertAllTurnsConsumed();
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    expect(log.filter((event) => event.type === 'dev.unblocked')).toMatchObject([
+      { payload: { resolution: { kind: 'module_map', version: 2 } } },
+    ]);
   });
 });

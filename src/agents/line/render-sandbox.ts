@@ -14,7 +14,7 @@ export function renderSandbox(
   const absent = found.filter(([, version]) => version === null).map(([tool]) => tool);
   const versions =
     tools.unknown !== null
-      ? `Versões: não detectadas (${tools.unknown}).`
+      ? `Versões: não detectadas (${tools.unknown.slice(0, 200)}).`
       : `Versões no sandbox: ${present.map(([tool, version]) => `${tool} ${version}`).join(', ') || '(nenhuma)'}${absent.length === 0 ? '' : `; não instalados: ${absent.join(', ')}`}.`;
   return [
     '## Onde check e terminal rodam',

@@ -268,6 +268,10 @@ export async function runToolLoop(
           name: call.name,
           arguments: call.arguments ?? null,
           ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
+          // Arguments left incomplete by the output cap are a cut, not a model's mistake: it must split them.
+          ...(call.parseError !== undefined && outcome.finishReason === 'length'
+            ? { cut_at_tokens: agent.maxOutputTokens }
+            : {}),
         }));
         await append([
           SESSION_EVENTS.agentResponse.create(agent.slug, {

@@ -21,8 +21,8 @@ const FinishTaskSchema = z.strictObject({
 
 /**
  * `finish_task` (direct): runs the module's check (the map's `check`, or the default for its stack) in the
- * same sandbox as `terminal`; a failing check refuses with the exit code, the failing tests and the output's tail, and nothing
- * is committed. Then commits every change of the worktree on the module's branch, with the task id in
+ * same sandbox as `terminal`; a failing check refuses with the exit code, the failing tests and the output's
+ * tail, and nothing is committed. Then commits every change of the worktree on the module's branch, with the task id in
  * the message, and records `dev.task_finished` with the commit. Refused for a task that is not in the
  * backlog or belongs to another module, and when there is nothing to commit.
  */
@@ -32,7 +32,7 @@ export function finishTaskTool(
   return defineTool({
     name: 'finish_task',
     description:
-      'When a task is done: runs your module\'s check, then commits your worktree on your branch. {task_id: "AT-001", resumo: "what was done"}. A failing check refuses it with the output: fix and call again.',
+      'When a task is done: runs your module\'s check, then commits your worktree on your branch. {task_id: "AT-001", resumo: "what was done"}. A failing check refuses it with the failing tests: fix and call again (a check the module map broke is reported to the Arquiteto for you).',
     parameters: FinishTaskSchema,
     mode: 'direct',
     run: ({ task_id, resumo }, context) =>

@@ -31,6 +31,7 @@ export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';
 export { DEFAULT_BUBBLEWRAP_PATH, createTerminalRunner } from './terminal/terminal-runner.ts';
 export type { SandboxProbe, TerminalOutcome, TerminalRunner } from './terminal/terminal-runner.ts';
+export { SANDBOX_TOOLS, type SandboxTool, type SandboxTools } from './terminal/sandbox-tools.ts';
 export {
   DEFAULT_TERMINAL_SETTINGS,
   readTerminalSettings,

@@ -74,6 +74,23 @@ describe('the needs-you list', () => {
       string,
     ];
 
+  it('resolves a block of kind check by a new module map, not by new contracts, as the server does', () => {
+    const checkBlock = log(
+      ['dev.blocked', { ...blocked(1), modulo: 'web', kind: 'check' }, 'dev:web'],
+      arquiteto('turn.started', { kind: 'message' }),
+      ['artifact.module_contracts', { v: 1, data: { version: 2, contratos: [] } }, 'arquiteto'],
+      arquiteto('agent.response', { text: 'Contratos novos.' }),
+    );
+    expect(needsYou(foldSession(checkBlock))).toMatchObject([{ kind: 'block', modulo: 'web' }]);
+    const fixed = log(
+      ...checkBlock.map(
+        (event) => [event.type, event.payload, event.actor] as [string, unknown, string],
+      ),
+      ['artifact.module_map', { v: 1, data: { version: 2, modules: [] } }, 'arquiteto'],
+    );
+    expect(needsYou(foldSession(fixed))).toEqual([]);
+  });
+
   it("lists a block only once the Arquiteto's turn ended without resolving it, and drops it when resolved", () => {
     const open = log(
       ['dev.blocked', blocked(1), 'dev:web'],

@@ -178,7 +178,7 @@ export async function runToolLoop(
           ok: outcome.ok,
           result: outcome.result,
         });
-        await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
+        await append([...(outcome.events ?? []), completed]);
         break;
       }
 

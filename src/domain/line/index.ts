@@ -6,11 +6,12 @@ export {
 } from './block-events.ts';
 export type { BlockResolution, DevUnblockedPayload } from './block-events.ts';
 export {
+  BLOCK_KINDS,
   DEV_EVENT_TYPES,
   DevBlockedPayloadSchema,
   DevTaskFinishedPayloadSchema,
 } from './dev-events.ts';
-export type { DevBlockedPayload, DevTaskFinishedPayload } from './dev-events.ts';
+export type { BlockKind, DevBlockedPayload, DevTaskFinishedPayload } from './dev-events.ts';
 export {
   LINE_EVENT_TYPES,
   LineCompletedPayloadSchema,

@@ -159,6 +159,8 @@ export type LineBlock = {
   module: string;
   modulo: string;
   falta: string;
+  /** What it is about, which says what resolves it: interface (contracts), check or task (module map), other (either). */
+  kind: 'interface' | 'check' | 'task' | 'other';
   status: 'open' | 'resolved' | 'unblocked';
   arquitetoTurns: number;
   needsPerson: boolean;

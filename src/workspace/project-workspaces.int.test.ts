@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -54,6 +54,35 @@ describe('project workspaces', () => {
       'Forja: the project workspace',
     ]);
     expect((await git().raw(['rev-list', '--count', 'dev'])).trim()).toBe('1');
+  });
+
+  it('never writes or reads through a link in the repository: the outside file stays as it was', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'forja-outside-'));
+    try {
+      await writeFile(join(outside, 'secret'), 'host file\n');
+      const workspace = await workspaces.ensureWorkspace(PROJECT);
+      await mkdir(join(workspace, 'docs'));
+      await symlink(join(outside, 'secret'), join(workspace, 'docs', 'project-image.md'));
+      await symlink(outside, join(workspace, 'linked'));
+      await expect(
+        workspaces.commitToMain(PROJECT, [{ path: 'docs/project-image.md', content: 'x' }], 'm'),
+      ).rejects.toThrow(/docs\/project-image\.md was not written: .*symbolic link/);
+      // Equal content read through the link would be "nothing changed": it is never read.
+      await expect(
+        workspaces.commitToMain(
+          PROJECT,
+          [{ path: 'docs/project-image.md', content: 'host file\n' }],
+          'm',
+        ),
+      ).rejects.toThrow(/symbolic link/);
+      await expect(
+        workspaces.commitToMain(PROJECT, [{ path: 'linked/secret', content: 'x' }], 'm'),
+      ).rejects.toThrow(/linked is a symbolic link/);
+      expect(await readFile(join(outside, 'secret'), 'utf8')).toBe('host file\n');
+      expect((await git().raw(['rev-list', '--count', 'main'])).trim()).toBe('1');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('gives each module its own worktree on dev-<module>, made from dev, and commits there only', async () => {

@@ -167,3 +167,33 @@ export async function openChild(
   const flags = constants.O_RDONLY | NO_FOLLOW | (asDirectory ? constants.O_DIRECTORY : 0);
   return open(at(directory, name), flags).catch(() => null);
 }
+
+/**
+ * Goes down an opened directory through descriptors — each entry opened inside its directory with
+ * O_NOFOLLOW (`openChild`), so no symbolic link is ever followed; `.git` is never entered — and calls
+ * `onFile` with each regular file's handle and its path, in name order. `onFile` returning true ends the walk
+ * (and the walk returns true). Handles are closed here.
+ */
+export async function visitFilesBeneath(
+  directory: FileHandle,
+  shown: string,
+  onFile: (handle: FileHandle, shown: string) => Promise<boolean>,
+): Promise<boolean> {
+  const children = (await readOpenedDirectory(directory)).filter(
+    (child) => child.name !== '.git' && (child.isDirectory() || child.isFile()),
+  );
+  for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) {
+    const handle = await openChild(directory, child.name, child.isDirectory());
+    if (handle === null) continue;
+    const childShown = shown === '.' ? child.name : `${shown}/${child.name}`;
+    try {
+      const stop = (await handle.stat()).isDirectory()
+        ? await visitFilesBeneath(handle, childShown, onFile)
+        : await onFile(handle, childShown);
+      if (stop) return true;
+    } finally {
+      await handle.close();
+    }
+  }
+  return false;
+}

@@ -5,3 +5,8 @@ export type {
   WorkspacePathRefusalCode,
   WorktreePathResolution,
 } from './resolve-inside-worktree.ts';
+export {
+  FORJA_OWNED_DIRECTORY,
+  isForjaOwnedPath,
+  linkTargetEscape,
+} from './link-target-rule.ts';

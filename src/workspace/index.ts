@@ -28,6 +28,10 @@ export type {
   ModuleIntegration,
 } from './git/integrate-module.ts';
 export type { MainMerge } from './git/merge-into-main.ts';
+export type {
+  CommittedInstructionFile,
+  CommittedInstructionFiles,
+} from './git/instruction-files-of.ts';
 export type { IntegrationSync } from './git/sync-integration.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';

@@ -10,3 +10,8 @@ export {
   isForjaOwnedPath,
   linkTargetEscape,
 } from './link-target-rule.ts';
+export {
+  INSTRUCTION_FILE_NAME,
+  INSTRUCTION_FILE_NAMES,
+  isInstructionFilePath,
+} from './instruction-file-names.ts';

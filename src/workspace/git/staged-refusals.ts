@@ -1,4 +1,8 @@
-import { isForjaOwnedPath, linkTargetEscape } from '../../domain/workspace-paths/index.ts';
+import {
+  isForjaOwnedPath,
+  isInstructionFilePath,
+  linkTargetEscape,
+} from '../../domain/workspace-paths/index.ts';
 
 /** git run in a module's worktree: its output, or why it was not run. */
 export type WorktreeGit = (args: readonly string[]) => Promise<string | { refused: string }>;
@@ -8,7 +12,8 @@ const LINK_MODE = '120000';
 /**
  * Why the changes staged in a dev's worktree may not be committed, or null when they may (ADR 0301): a
  * change under `docs/` (Forja writes it from the Arquiteto's artifacts), or a symbolic link added or
- * changed whose target may lead out of the repository (`linkTargetEscape`). Read from git's index (`diff
+ * changed whose target may lead out of the repository (`linkTargetEscape`), or that is an instruction file
+ * (what it points to would escape the review of ADR 0302). Read from git's index (`diff
  * --cached --raw`, the link's target from its blob), never from the files themselves.
  */
 export async function stagedRefusal(git: WorktreeGit): Promise<string | null> {
@@ -24,7 +29,9 @@ export async function stagedRefusal(git: WorktreeGit): Promise<string | null> {
     if (newMode !== LINK_MODE || status === 'D') continue;
     const target = await git(['cat-file', 'blob', newBlob!]);
     if (typeof target !== 'string') return target.refused;
-    const escape = linkTargetEscape(path, target);
+    const escape = isInstructionFilePath(path)
+      ? 'an instruction file is never a link: write the file itself'
+      : linkTargetEscape(path, target);
     if (escape !== null) links.push(`${path} is a symbolic link and ${escape}`);
   }
   const reasons = [

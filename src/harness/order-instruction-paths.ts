@@ -1,7 +1,5 @@
 import { Buffer } from 'node:buffer';
 
-import { INSTRUCTION_FILE_NAMES } from '../domain/workspace-paths/index.ts';
-
 export {
   INSTRUCTION_FILE_NAME,
   INSTRUCTION_FILE_NAMES,

@@ -107,6 +107,39 @@ describe('project workspaces', () => {
     expect((await git().raw(['rev-list', '--count', 'dev..dev-catalogo'])).trim()).toBe('0');
   });
 
+  it('refuses a module commit with a link leading out, an instruction file that is a link, or a change of docs/', async () => {
+    const pedidos = await workspaces.ensureWorktree(PROJECT, 'pedidos');
+    const tipBefore = (await git().raw(['rev-parse', 'dev-pedidos'])).trim();
+    await mkdir(join(pedidos.directory, 'src'));
+    await writeFile(join(pedidos.directory, 'src', 'notes.md'), 'notes');
+    await symlink('src/notes.md', join(pedidos.directory, 'AGENTS.md'));
+    await symlink('../../escape', join(pedidos.directory, 'src', 'up'));
+    await symlink('notes.md', join(pedidos.directory, 'src', 'inside'));
+    await mkdir(join(pedidos.directory, 'docs'), { recursive: true });
+    await writeFile(join(pedidos.directory, 'docs', 'project-image.md'), 'mine');
+    const refused = await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1');
+    expect(refused).toEqual({
+      ok: false,
+      reason: expect.stringContaining('Nothing was committed'),
+    });
+    const reason = (refused as { reason: string }).reason;
+    expect(reason).toContain(
+      'AGENTS.md is a symbolic link and an instruction file is never a link',
+    );
+    expect(reason).toContain(
+      'src/up is a symbolic link and its target "../../escape" climbs 2 directories',
+    );
+    expect(reason).toContain('docs/project-image.md is under docs/, which Forja writes');
+    expect(reason).not.toContain('src/inside');
+    expect((await git().raw(['rev-parse', 'dev-pedidos'])).trim()).toBe(tipBefore);
+    for (const path of ['AGENTS.md', 'src/up', 'docs'])
+      await rm(join(pedidos.directory, path), { recursive: true });
+    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1')).toMatchObject({
+      ok: true,
+      files: ['src/inside', 'src/notes.md'],
+    });
+  });
+
   it('recreates a worktree removed by hand on the same branch, keeping its commits', async () => {
     const pedidos = await workspaces.ensureWorktree(PROJECT, 'pedidos');
     await writeFile(join(pedidos.directory, 'pedido.ts'), 'export {};\n');

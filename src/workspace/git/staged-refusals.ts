@@ -29,10 +29,10 @@ export async function stagedRefusal(git: WorktreeGit): Promise<string | null> {
     if (newMode !== LINK_MODE || status === 'D') continue;
     const target = await git(['cat-file', 'blob', newBlob!]);
     if (typeof target !== 'string') return target.refused;
-    const escape = isInstructionFilePath(path)
+    const why = isInstructionFilePath(path)
       ? 'an instruction file is never a link: write the file itself'
       : linkTargetEscape(path, target);
-    if (escape !== null) links.push(`${path} is a symbolic link and ${escape}`);
+    if (why !== null) links.push(`${path} is a symbolic link and ${why}`);
   }
   const reasons = [
     ...links,

@@ -26,7 +26,7 @@ export async function commitFiles(
     const current = await readWorktreeFile(repository, file.path);
     if (current.ok && current.text === file.content) continue;
     const written = await writeWorktreeFile(repository, file.path, file.content);
-    if (!written.ok) throw new Error(`${file.path} was not written: ${written.reason}`);
+    if (!written.ok) throw new Error(written.reason);
     changed.push(file.path);
   }
   if (changed.length === 0) return null;

@@ -1,6 +1,14 @@
-import { constants, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { lstat, mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
-import { resolveInsideWorktree } from '../../domain/workspace-paths/index.ts';
+import { isInside, resolveInsideWorktree } from '../../domain/workspace-paths/index.ts';
 
 /**
  * The kernel's name for an open directory: a path through `/proc/self/fd/<fd>` is resolved from the very
@@ -196,4 +204,34 @@ export async function visitFilesBeneath(
     }
   }
   return false;
+}
+
+/** A descriptor opened by `openInsideSync`, with its stat. The caller closes it. */
+export type InsideOpen = { ok: true; fd: number; stat: Stats } | { ok: false; reason: string };
+
+/**
+ * Opens a file of a repository for reading, synchronously, for readers that open many small files at once (the
+ * harness's instruction files): the final name is never followed (O_NOFOLLOW; O_NONBLOCK so a FIFO cannot
+ * hang), and the descriptor is kept only when the file it holds is a regular file whose own path, read back
+ * from the kernel (`/proc/self/fd/<fd>`), is inside `rootRealPath`. Whatever was swapped in on the way after
+ * any earlier check, the bytes read come from a file of the repository, or nothing is read.
+ */
+export function openInsideSync(rootRealPath: string, absolutePath: string): InsideOpen {
+  let fd: number;
+  try {
+    fd = openSync(absolutePath, constants.O_RDONLY | NO_FOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : String(code) };
+  }
+  const refuse = (reason: string): InsideOpen => (closeSync(fd), { ok: false, reason });
+  try {
+    const opened = readlinkSync(`/proc/self/fd/${fd}`);
+    if (!isInside(rootRealPath, opened)) return refuse(`it is ${opened}, outside the repository`);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return refuse('it is not a regular file');
+    return { ok: true, fd, stat };
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -113,6 +113,14 @@ describe.each(testDatabaseEngines())('dev-written instruction files on $name', (
     );
     expect(merged).toMatchObject({ status: 201, body: { instruction_files: ['AGENTS.md'] } });
 
+    expect(
+      await requestJson(
+        forja,
+        'POST',
+        '/api/sessions/0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f/instructions/accept',
+      ),
+    ).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+
     // A new session of the project: Criativo's prompt does not have the dev's text.
     const second = (
       await requestJson(forja, 'POST', `/api/projects/${projectId}/sessions`, { title: 'Outra' })

@@ -40,13 +40,13 @@ export async function mergeLineIntoMain(
     const view = await dependencies.views.load(sessionId);
     const decision = mergeIntoMainDecision(view.events);
     if (!decision.ok) return refusal(409, decision.code, decision.message);
-    const instructions = await line.workspaces.instructionFilesOf(
+    // Before merging, only to refuse a line with more instruction files than a person can review.
+    const ahead = await line.workspaces.instructionFilesOf(
       session.project_id,
       decision.devCommit,
       DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
     );
-    if (!instructions.ok)
-      return refusal(409, 'merge_refused', `${instructions.reason}; nothing was merged`);
+    if (!ahead.ok) return refusal(409, 'merge_refused', `${ahead.reason}; nothing was merged`);
     const merged = await line.workspaces.mergeIntoMain(
       session.project_id,
       decision.devCommit,
@@ -60,6 +60,15 @@ export async function mergeLineIntoMain(
             `refused by the rule "main takes dev only by a clean merge": merging dev into main conflicts in ${merged.conflicts.join(', ')}; main is as it was and nothing was recorded`,
           )
         : refusal(409, 'merge_refused', merged.message);
+    // What the merge brought (its first parent to it): the same after a merge made but not recorded.
+    const instructions = await line.workspaces.instructionFilesOf(
+      session.project_id,
+      merged.commit,
+      DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
+      `${merged.commit}^1`,
+    );
+    if (!instructions.ok)
+      throw new Error(`could not list the instruction files of the merge: ${instructions.reason}`);
     const payload = LineMergedIntoMainPayloadSchema.parse({
       v: 1,
       commit: merged.commit,

@@ -15,7 +15,8 @@ export type CommittedInstructionFiles =
 
 /**
  * The instruction files (AGENTS.md, AGENTS.override.md, CLAUDE.md, in any directory) that `commit` adds or
- * changes against where it meets `main` (`main...commit`: what the line's devs wrote), read from git's
+ * changes against where it meets `base`, `main` unless told (`git diff --merge-base`: for `main` and the line's `dev`, what the
+ * line's devs wrote; for a merge's first parent and the merge, what the merge brought), read from git's
  * objects — never from a file of the workspace. More than `MAX_MERGED_INSTRUCTION_FILES` is a refusal. A
  * file over `maxBytes` is not read (its text is empty; the instruction reader skips such a file anyway).
  */
@@ -23,6 +24,7 @@ export async function instructionFilesOf(
   repository: string,
   commit: string,
   maxBytes: number,
+  base: string = MAIN_BRANCH,
 ): Promise<CommittedInstructionFiles> {
   const git = gitAt(repository);
   const paths = (
@@ -32,7 +34,10 @@ export async function instructionFilesOf(
       '-z',
       '--no-renames',
       '--diff-filter=AMT',
-      `${MAIN_BRANCH}...${commit}`,
+      '--merge-base',
+      base,
+      commit,
+      '--',
     ])
   )
     .split('\0')

@@ -81,6 +81,7 @@ import {
   openDatabase,
   pruneOutbox,
   readAgentInstructions,
+  readQuarantinedInstructions,
   type Database,
   type EventLog,
   type EventNotifications,
@@ -254,6 +255,8 @@ export async function createForja(
     instructionFiles,
     workspaceDirectory: (projectId: string) =>
       join(config.dataDirectory, 'projects', projectId, 'workspace'),
+    quarantinedInstructions: (projectId: string) =>
+      readQuarantinedInstructions(database, projectId),
     tokenizer,
     contextWindowTokens: (agent: string) => windowFor(agent).tokens,
   };

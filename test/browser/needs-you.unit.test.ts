@@ -151,4 +151,48 @@ describe('the needs-you list', () => {
     });
     expect(view.actions[1]!.risk).toBeNull();
   });
+
+  it('lists the instruction files a merge into main brought until the person accepts them', () => {
+    const digest = (path: string, sha: string) => ({ path, sha256: sha.repeat(64) });
+    const merged = log([
+      'line.merged_into_main',
+      {
+        v: 1,
+        commit: 'a'.repeat(40),
+        dev_commit: 'b'.repeat(40),
+        actor: 'user',
+        instruction_files: [digest('AGENTS.md', '1'), digest('src/CLAUDE.md', '2')],
+      },
+      'user',
+    ]);
+    expect(needsYou(foldSession(merged))).toEqual([
+      { kind: 'instructions', seq: 1, paths: ['AGENTS.md', 'src/CLAUDE.md'] },
+    ]);
+    // Seq 2: after the merge.
+    const [, accepted] = log(
+      ['noop', {}],
+      [
+        'line.instructions_accepted',
+        {
+          v: 1,
+          merge_commit: 'a'.repeat(40),
+          instruction_files: [digest('AGENTS.md', '1'), digest('src/CLAUDE.md', '2')],
+          actor: 'user',
+        },
+        'user',
+      ],
+    );
+    expect(needsYou(foldSession([...merged, accepted!]))).toEqual([]);
+    // A merge before instruction files were recorded waits for nothing.
+    expect(
+      needsYou(
+        foldSession(
+          log([
+            'line.merged_into_main',
+            { v: 1, commit: 'a'.repeat(40), dev_commit: 'b'.repeat(40) },
+          ]),
+        ),
+      ),
+    ).toEqual([]);
+  });
 });

@@ -13,11 +13,14 @@ export {
 } from './dev-events.ts';
 export type { BlockKind, DevBlockedPayload, DevTaskFinishedPayload } from './dev-events.ts';
 export {
+  InstructionFileDigestSchema,
   LINE_EVENT_TYPES,
   LineCompletedPayloadSchema,
+  LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
+  MAX_MERGED_INSTRUCTION_FILES,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
 } from './line-event-payloads.ts';
-export type { LineMergedIntoMainPayload } from './line-event-payloads.ts';
+export type { InstructionFileDigest, LineMergedIntoMainPayload } from './line-event-payloads.ts';
 export { LINE_EVENTS, type LineEventMap } from './line-events.ts';

@@ -7,6 +7,7 @@ import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
+import { limitNotes } from '../workspace/index.ts';
 
 const OUTPUT_TAIL_LINES = 40;
 
@@ -82,7 +83,12 @@ export function mergeLine(
           });
           if (exit_code !== 0) {
             const output = run.ok
-              ? run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n')
+              ? [
+                  run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n'),
+                  ...limitNotes(run, line.terminal.settings.limits).map(
+                    (note) => `[limit: ${note}]`,
+                  ),
+                ].join('\n')
               : run.reason;
             report.failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
             return { passed: false, report };

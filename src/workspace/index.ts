@@ -38,6 +38,13 @@ export {
 } from './terminal/terminal-settings.ts';
 export type { TerminalSettings } from './terminal/terminal-settings.ts';
 export {
+  DEFAULT_SANDBOX_LIMITS,
+  describeLimits,
+  limitNotes,
+  readSandboxLimits,
+} from './terminal/sandbox-limits.ts';
+export type { SandboxLimits } from './terminal/sandbox-limits.ts';
+export {
   INTEGRATION_BRANCH,
   MAIN_BRANCH,
   integrationDirectory,

@@ -20,9 +20,9 @@ export const SMALL_LIMITS: SandboxLimits = {
 export const FORK_BOMB =
   'mkfifo /tmp/hold; (sleep 2; set -- /proc/[0-9]*; echo "processes: $#") & sleep 0.3; bomb() { bomb & bomb & read x < /tmp/hold; }; bomb';
 
-/** Fills /tmp past 16 MiB, then says how much it holds. */
+/** Fills /tmp past 16 MiB; when a write fails, says how much it holds and fails. */
 export const TMP_FILL =
-  'for part in a b c d e; do head -c 4M /dev/zero > /tmp/$part; done; echo "tmp bytes: $(cat /tmp/* | wc -c)"';
+  'for part in a b c d e; do head -c 4M /dev/zero > /tmp/$part || { echo "tmp bytes: $(cat /tmp/* | wc -c)"; exit 1; }; done';
 
 /** Asks for 400 MB in one string. */
 export const MEMORY_HOG = `awk 'BEGIN { s = sprintf("%400000000s", ""); print length(s) }'`;

@@ -44,6 +44,7 @@ export {
   readSandboxLimits,
 } from './terminal/sandbox-limits.ts';
 export type { SandboxLimits } from './terminal/sandbox-limits.ts';
+export { readGitTimeout, setHostGitTimeout } from './git/host-git.ts';
 export {
   INTEGRATION_BRANCH,
   MAIN_BRANCH,

@@ -7,7 +7,7 @@ import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
-import { limitNotes } from '../workspace/index.ts';
+import { limitNotes } from '../domain/terminal/index.ts';
 
 const OUTPUT_TAIL_LINES = 40;
 

@@ -42,8 +42,8 @@ export {
   describeLimits,
   limitNotes,
   readSandboxLimits,
-} from './terminal/sandbox-limits.ts';
-export type { SandboxLimits } from './terminal/sandbox-limits.ts';
+} from '../domain/terminal/index.ts';
+export type { SandboxLimits } from '../domain/terminal/index.ts';
 export { readGitTimeout, setHostGitTimeout } from './git/host-git.ts';
 export {
   INTEGRATION_BRANCH,

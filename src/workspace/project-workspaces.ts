@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitFiles, type RepositoryFile } from './git/commit-files.ts';
 import { commitWorktree, type WorktreeCommit } from './git/commit-worktree.ts';
-import { DEFAULT_SANDBOX_LIMITS } from './terminal/sandbox-limits.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../domain/terminal/index.ts';
 import { gitAt } from './git/git-at.ts';
 import { ensureRepository, hasBranch } from './git/ensure-repository.ts';
 import { ensureWorktree } from './git/ensure-worktree.ts';

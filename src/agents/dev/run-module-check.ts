@@ -1,5 +1,6 @@
 import { moduleCheck, type ModuleDeclaration } from '../../domain/architecture/index.ts';
-import { limitNotes, type TerminalRunner } from '../../workspace/index.ts';
+import { limitNotes } from '../../domain/terminal/index.ts';
+import type { TerminalRunner } from '../../workspace/index.ts';
 
 /** Lines of the output's tail a failing check returns to the model. */
 export const CHECK_OUTPUT_TAIL_LINES = 40;

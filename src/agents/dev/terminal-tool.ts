@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { assessCommand } from '../../domain/terminal/index.ts';
-import { describeLimits, limitNotes } from '../../workspace/index.ts';
+import { assessCommand, describeLimits, limitNotes } from '../../domain/terminal/index.ts';
 import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { inModuleWorktree } from './module-worktree.ts';

@@ -1,4 +1,4 @@
-import { limitCommand, type SandboxLimits } from './sandbox-limits.ts';
+import { limitCommand, type SandboxLimits } from '../../domain/terminal/index.ts';
 
 /** How one top-level directory of the host looks: a real directory, or a link (`/bin -> usr/bin`). */
 export type HostRootEntry =

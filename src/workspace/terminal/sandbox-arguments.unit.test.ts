@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxArguments, scrubbedEnvironment } from './sandbox-arguments.ts';
-import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../../domain/terminal/index.ts';
 import { readTerminalSettings } from './terminal-settings.ts';
 
 describe('sandboxArguments', () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readHostRoots } from './host-roots.ts';
 import { runProcess } from './run-process.ts';
 import { sandboxArguments, scrubbedEnvironment } from './sandbox-arguments.ts';
-import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../../domain/terminal/index.ts';
 import { createTerminalRunner, DEFAULT_BUBBLEWRAP_PATH } from './terminal-runner.ts';
 import { DEFAULT_TERMINAL_SETTINGS } from './terminal-settings.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { limitNotes } from './sandbox-limits.ts';
+import { limitNotes } from '../../domain/terminal/index.ts';
 import { createTerminalRunner, type TerminalRunner } from './terminal-runner.ts';
 import { DEFAULT_TERMINAL_SETTINGS } from './terminal-settings.ts';
 import { FORK_BOMB, MEMORY_HOG, SMALL_LIMITS, TMP_FILL } from './test-support/small-limits.ts';

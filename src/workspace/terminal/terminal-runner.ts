@@ -12,7 +12,7 @@ import {
 } from './pids-cgroup.ts';
 import { runProcess, type ProcessRequest, type ProcessResult } from './run-process.ts';
 import { sandboxArguments, scrubbedEnvironment, type HostRootEntry } from './sandbox-arguments.ts';
-import { limitCommand } from './sandbox-limits.ts';
+import { limitCommand } from '../../domain/terminal/index.ts';
 import type { TerminalSettings } from './terminal-settings.ts';
 
 export const DEFAULT_BUBBLEWRAP_PATH = '/usr/bin/bwrap';

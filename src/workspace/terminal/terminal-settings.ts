@@ -1,4 +1,8 @@
-import { DEFAULT_SANDBOX_LIMITS, readSandboxLimits, type SandboxLimits } from './sandbox-limits.ts';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  readSandboxLimits,
+  type SandboxLimits,
+} from '../../domain/terminal/index.ts';
 
 /** How a dev agent's `terminal` is offered and run. */
 export interface TerminalSettings {

@@ -1,4 +1,4 @@
-import type { SandboxLimits } from '../sandbox-limits.ts';
+import type { SandboxLimits } from '../../../domain/terminal/index.ts';
 
 const MIB = 1024 * 1024;
 

@@ -1,12 +1,14 @@
 /**
  * What one sandboxed command may use (ADR 0310). The kernel enforces each: processes (RLIMIT_NPROC, and a pids
- * cgroup where the kernel does not count the sandbox's user), memory per process (RLIMIT_DATA), CPU time per
+ * cgroup where the kernel does not count the sandbox's user), memory per process (RLIMIT_DATA) and, where a
+ * memory cgroup can be made, for the whole command (`totalMemoryBytes`, its /tmp included), CPU time per
  * process (RLIMIT_CPU), the size of any file it writes (RLIMIT_FSIZE), the size of its /tmp (a tmpfs with a
  * size). `commitBytes` bounds what one commit of a worktree may add, checked before git reads the files.
  */
 export interface SandboxLimits {
   processes: number;
   memoryBytes: number;
+  totalMemoryBytes: number;
   cpuSeconds: number;
   fileSizeBytes: number;
   tmpBytes: number;
@@ -18,6 +20,7 @@ const MIB = 1024 * 1024;
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   processes: 256,
   memoryBytes: 1024 * MIB,
+  totalMemoryBytes: 2048 * MIB,
   cpuSeconds: 600,
   fileSizeBytes: 512 * MIB,
   tmpBytes: 256 * MIB,
@@ -28,6 +31,13 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 export const SANDBOX_LIMIT_VARIABLES = [
   { field: 'processes', variable: 'FORJA_SANDBOX_MAX_PROCESSES', unit: 1, min: 16, max: 65_536 },
   { field: 'memoryBytes', variable: 'FORJA_SANDBOX_MEMORY_MB', unit: MIB, min: 64, max: 1_048_576 },
+  {
+    field: 'totalMemoryBytes',
+    variable: 'FORJA_SANDBOX_TOTAL_MEMORY_MB',
+    unit: MIB,
+    min: 64,
+    max: 1_048_576,
+  },
   { field: 'cpuSeconds', variable: 'FORJA_SANDBOX_CPU_SECONDS', unit: 1, min: 1, max: 86_400 },
   {
     field: 'fileSizeBytes',
@@ -132,14 +142,18 @@ const SIGNAL_NOTES: ReadonlyArray<{
 
 /**
  * Which limits a command's run shows it reached, in words for the model and the person: from the signal or
- * exit status the kernel's limit signals leave, and from what the usual programs print when a limit refuses
- * them. Empty when none shows. Pure.
+ * exit status the kernel's limit signals leave, from the memory cgroup's kills, and from what the usual
+ * programs print when a limit refuses them. Empty when none shows. Pure.
  */
 export function limitNotes(
-  run: { exitCode: number | null; signal: string | null; output: string },
+  run: { exitCode: number | null; signal: string | null; output: string; oomKills?: number },
   limits: SandboxLimits,
 ): string[] {
   const notes = new Set<string>();
+  if ((run.oomKills ?? 0) > 0)
+    notes.add(
+      `the memory limit of the whole command (${mib(limits.totalMemoryBytes)} MiB, /tmp included) was reached: the kernel killed ${run.oomKills} of its processes`,
+    );
   for (const entry of SIGNAL_NOTES)
     if (run.signal === entry.signal || run.exitCode === entry.code) notes.add(entry.note(limits));
   for (const entry of MESSAGES) if (entry.pattern.test(run.output)) notes.add(entry.note(limits));

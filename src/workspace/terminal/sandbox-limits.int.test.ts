@@ -5,9 +5,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { limitNotes } from '../../domain/terminal/index.ts';
+import { findCgroupParents } from './sandbox-cgroups.ts';
 import { createTerminalRunner, type TerminalRunner } from './terminal-runner.ts';
 import { DEFAULT_TERMINAL_SETTINGS } from './terminal-settings.ts';
-import { FORK_BOMB, MEMORY_HOG, SMALL_LIMITS, TMP_FILL } from './test-support/small-limits.ts';
+import {
+  FORK_BOMB,
+  MEMORY_CROWD,
+  MEMORY_HOG,
+  SMALL_LIMITS,
+  TMP_FILL,
+} from './test-support/small-limits.ts';
 
 const MIB = 1024 * 1024;
 
@@ -73,6 +80,19 @@ describe('the sandbox limits', () => {
     expect(outcome.output).not.toContain('400000000');
     expect(limitNotes(outcome, SMALL_LIMITS)).toContain(
       'the memory limit (256 MiB per process) was reached',
+    );
+  });
+
+  it('bounds the memory of the whole command where a memory cgroup can be made', async () => {
+    const outcome = await inSandbox(runner, worktree, MEMORY_CROWD);
+    if (outcome === null) return;
+    if (!(await findCgroupParents(['memory'])).length) return;
+    expect(outcome.oomKills).toBeGreaterThan(0);
+    expect(outcome.output.match(/100000000/g)?.length ?? 0).toBeLessThan(3);
+    expect(limitNotes(outcome, SMALL_LIMITS)).toContainEqual(
+      expect.stringContaining(
+        'the memory limit of the whole command (192 MiB, /tmp included) was reached',
+      ),
     );
   });
 

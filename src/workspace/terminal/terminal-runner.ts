@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { clearSetIdBits } from './clear-set-id-bits.ts';
 import { readHostRoots } from './host-roots.ts';
 import {
-  createPidsCgroup,
-  findPidsCgroupParent,
-  type PidsCgroup,
-  type PidsCgroupParent,
-} from './pids-cgroup.ts';
+  type CgroupParent,
+  createSandboxCgroups,
+  findCgroupParents,
+  type SandboxCgroups,
+} from './sandbox-cgroups.ts';
 import { runProcess, type ProcessRequest, type ProcessResult } from './run-process.ts';
 import { sandboxArguments, scrubbedEnvironment, type HostRootEntry } from './sandbox-arguments.ts';
 import { limitCommand } from '../../domain/terminal/index.ts';
@@ -19,7 +19,7 @@ export const DEFAULT_BUBBLEWRAP_PATH = '/usr/bin/bwrap';
 
 /** A command's run, or why it was not run. */
 export type TerminalOutcome =
-  | ({ ok: true; sandboxed: boolean } & ProcessResult)
+  | ({ ok: true; sandboxed: boolean; oomKills: number } & ProcessResult)
   | { ok: false; reason: string };
 
 /** Whether commands can be sandboxed here, found once. */
@@ -36,7 +36,7 @@ export interface TerminalRunner {
   ): Promise<TerminalOutcome>;
 }
 
-type Probed = { probe: SandboxProbe; roots: HostRootEntry[]; cgroups: PidsCgroupParent | null };
+type Probed = { probe: SandboxProbe; roots: HostRootEntry[]; cgroups: CgroupParent[] };
 
 /**
  * Runs dev commands in the worktree inside a bubblewrap sandbox (no network, only the worktree writable),
@@ -64,9 +64,9 @@ export function createTerminalRunner(
       };
       if (probe.available) {
         const args = sandboxArguments(worktree, command, roots, settings.limits);
-        const result = await inPidsCgroup(cgroups, settings.limits.processes, (cgroup) =>
+        const result = await inCgroups(cgroups, settings, (made) =>
           runProcess({
-            ...joiningCgroup(cgroup, bubblewrap, args),
+            ...joiningCgroups(made, bubblewrap, args),
             env: scrubbedEnvironment('/tmp'),
             ...common,
           }),
@@ -85,6 +85,7 @@ export function createTerminalRunner(
       return {
         ok: true,
         sandboxed: false,
+        oomKills: 0,
         ...(await runProcess({
           file: prlimit!,
           args: [...limits, '/bin/sh', '-c', command],
@@ -97,58 +98,64 @@ export function createTerminalRunner(
 }
 
 /**
- * The program to start: bubblewrap itself, or — with a pids cgroup — a host shell that puts itself in the
- * cgroup and then becomes bubblewrap, so every process of the sandbox is born inside it.
+ * The program to start: bubblewrap itself, or — with cgroups — a host shell that writes itself into each
+ * cgroup and then becomes bubblewrap, so every process of the sandbox is born inside them.
  */
-function joiningCgroup(
-  cgroup: PidsCgroup | null,
+function joiningCgroups(
+  cgroups: SandboxCgroups | null,
   bubblewrap: string,
   args: readonly string[],
 ): Pick<ProcessRequest, 'file' | 'args'> {
-  if (cgroup === null) return { file: bubblewrap, args };
+  if (cgroups === null || cgroups.procsFiles.length === 0) return { file: bubblewrap, args };
   return {
     file: '/bin/sh',
     args: [
       '-c',
-      'echo $$ > "$1" || exit 125; shift; exec "$@"',
+      'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"',
       'forja-sandbox',
-      cgroup.procsFile,
+      ...cgroups.procsFiles,
+      '--',
       bubblewrap,
       ...args,
     ],
   };
 }
 
-/** Runs `run` in a fresh pids cgroup under `parent` (none without one), removed after. */
-async function inPidsCgroup(
-  parent: PidsCgroupParent | null,
-  processes: number,
-  run: (cgroup: PidsCgroup | null) => Promise<ProcessResult>,
-): Promise<ProcessResult | { reason: string }> {
-  if (parent === null) return run(null);
-  let cgroup: PidsCgroup;
+/** Runs `run` in fresh cgroups under `parents` (none without them), removed after; with the memory cgroup's kills. */
+async function inCgroups(
+  parents: readonly CgroupParent[],
+  settings: TerminalSettings,
+  run: (cgroups: SandboxCgroups | null) => Promise<ProcessResult>,
+): Promise<(ProcessResult & { oomKills: number }) | { reason: string }> {
+  if (parents.length === 0) return { ...(await run(null)), oomKills: 0 };
+  let cgroups: SandboxCgroups;
   try {
-    cgroup = await createPidsCgroup(parent, processes);
+    cgroups = await createSandboxCgroups(parents, {
+      processes: settings.limits.processes,
+      memoryBytes: settings.limits.totalMemoryBytes,
+    });
   } catch (error) {
     return {
-      reason: `terminal refused: the pids cgroup that bounds the command's processes could not be made (${error instanceof Error ? error.message : String(error)}). Nothing was run.`,
+      reason: `terminal refused: the cgroups that bound the command could not be made (${error instanceof Error ? error.message : String(error)}). Nothing was run.`,
     };
   }
   try {
-    return await run(cgroup);
+    const result = await run(cgroups);
+    return { ...result, oomKills: await cgroups.oomKills() };
   } finally {
-    await cgroup.remove();
+    await cgroups.remove();
   }
 }
 
 /**
- * Makes one sandbox, with the limits, to know commands can run. As root the kernel does not count the
- * sandbox's processes against RLIMIT_NPROC (its uid is root's outside), so the process limit needs a pids
- * cgroup: without one, the sandbox is reported unavailable.
+ * Makes one sandbox, with the limits, to know commands can run, and finds where pids and memory cgroups can
+ * be made (used when they can). As root the kernel does not count the sandbox's processes against
+ * RLIMIT_NPROC (its uid is root's outside), so the process limit needs a pids cgroup: without one, the
+ * sandbox is reported unavailable.
  */
 async function probeSandbox(bubblewrap: string, settings: TerminalSettings): Promise<Probed> {
   const roots = await readHostRoots();
-  const cgroups = process.getuid?.() === 0 ? await findPidsCgroupParent() : null;
+  const cgroups = await findCgroupParents(['pids', 'memory']);
   const unavailable = (reason: string): Probed => ({
     probe: { available: false, reason },
     roots,
@@ -159,16 +166,16 @@ async function probeSandbox(bubblewrap: string, settings: TerminalSettings): Pro
     (error: Error) => error.message,
   );
   if (missing !== null) return unavailable(`${bubblewrap} cannot be started: ${missing}`);
-  if (process.getuid?.() === 0 && cgroups === null)
+  if (process.getuid?.() === 0 && !cgroups.some((parent) => parent.controller === 'pids'))
     return unavailable(
       'Forja runs as root, where the kernel does not apply the process limit to the sandbox, and no pids cgroup could be made to bound it; run Forja as another user, or give it a writable pids cgroup',
     );
   const scratch = await mkdtemp(join(tmpdir(), 'forja-sandbox-probe-'));
   try {
-    const result = await inPidsCgroup(cgroups, settings.limits.processes, (cgroup) =>
+    const result = await inCgroups(cgroups, settings, (made) =>
       runProcess({
-        ...joiningCgroup(
-          cgroup,
+        ...joiningCgroups(
+          made,
           bubblewrap,
           sandboxArguments(scratch, 'true', roots, settings.limits),
         ),

@@ -6,6 +6,7 @@ const MIB = 1024 * 1024;
 export const SMALL_LIMITS: SandboxLimits = {
   processes: 64,
   memoryBytes: 256 * MIB,
+  totalMemoryBytes: 192 * MIB,
   cpuSeconds: 2,
   fileSizeBytes: 8 * MIB,
   tmpBytes: 16 * MIB,
@@ -23,6 +24,9 @@ export const FORK_BOMB =
 /** Fills /tmp past 16 MiB; when a write fails, says how much it holds and fails. */
 export const TMP_FILL =
   'for part in a b c d e; do head -c 4M /dev/zero > /tmp/$part || { echo "tmp bytes: $(cat /tmp/* | wc -c)"; exit 1; }; done';
+
+/** Three processes holding 100 MB each at once: within the per-process limit, past the whole command's. */
+export const MEMORY_CROWD = `for i in 1 2 3; do awk 'BEGIN { s = sprintf("%100000000s", ""); system("sleep 3"); print length(s) }' & done; wait`;
 
 /** Asks for 400 MB in one string. */
 export const MEMORY_HOG = `awk 'BEGIN { s = sprintf("%400000000s", ""); print length(s) }'`;

@@ -20,7 +20,7 @@ const MIB = 1024 * 1024;
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   processes: 256,
   memoryBytes: 1024 * MIB,
-  totalMemoryBytes: 2048 * MIB,
+  totalMemoryBytes: 4096 * MIB,
   cpuSeconds: 600,
   fileSizeBytes: 512 * MIB,
   tmpBytes: 256 * MIB,

@@ -72,7 +72,7 @@ describe('limitNotes', () => {
       'the memory limit (1024 MiB per process) was reached',
     ]);
     expect(limitNotes({ ...run(null, '', 'SIGKILL'), oomKills: 2 }, limits)).toEqual([
-      'the memory limit of the whole command (2048 MiB, /tmp included) was reached: the kernel killed 2 of its processes',
+      'the memory limit of the whole command (4096 MiB, /tmp included) was reached: the kernel killed 2 of its processes',
     ]);
     expect(limitNotes(run(0, 'all fine'), limits)).toEqual([]);
   });

@@ -26,7 +26,7 @@ export const TMP_FILL =
   'for part in a b c d e; do head -c 4M /dev/zero > /tmp/$part || { echo "tmp bytes: $(cat /tmp/* | wc -c)"; exit 1; }; done';
 
 /** Three processes holding 100 MB each at once: within the per-process limit, past the whole command's. */
-export const MEMORY_CROWD = `for i in 1 2 3; do awk 'BEGIN { s = sprintf("%100000000s", ""); system("sleep 3"); print length(s) }' & done; wait`;
+export const MEMORY_CROWD = `for i in 1 2 3; do awk 'BEGIN { s = sprintf("%100000000s", ""); system("sleep 3"); print "held" }' & done; wait`;
 
 /** Asks for 400 MB in one string. */
 export const MEMORY_HOG = `awk 'BEGIN { s = sprintf("%400000000s", ""); print length(s) }'`;

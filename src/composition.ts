@@ -92,6 +92,8 @@ import {
   createProjectWorkspaces,
   createTerminalRunner,
   readCommitDiff,
+  readGitTimeout,
+  setHostGitTimeout,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -264,7 +266,14 @@ export async function createForja(
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
-  const workspaces = createProjectWorkspaces({ dataDirectory: config.dataDirectory });
+  // Every host git of this process has a time limit (ADR 0310); a wrong value keeps the default, reported.
+  const gitTimeout = readGitTimeout(options.env ?? process.env);
+  if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
+  else logger.error(`${gitTimeout.message} Host git keeps its default time limit.`);
+  const workspaces = createProjectWorkspaces({
+    dataDirectory: config.dataDirectory,
+    commitMaxBytes: terminal.settings.limits.commitBytes,
+  });
   const line = {
     prompts,
     database,

@@ -6,6 +6,7 @@ import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-c
 import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
 import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
+import { readGitTimeout } from '../workspace/git/host-git.ts';
 import { readLaneLeaseSettings } from '../store/index.ts';
 
 /**
@@ -49,6 +50,8 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };
   const terminal = readTerminalSettings(env);
   if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
+  const gitTimeout = readGitTimeout(env);
+  if (!gitTimeout.ok) return { variable: gitTimeout.variable, message: gitTimeout.message };
   const windows = readContextWindowSettings(env);
   if (!windows.ok) return { variable: windows.variable, message: windows.message };
   const lease = readLaneLeaseSettings(env);

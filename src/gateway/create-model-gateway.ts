@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Database, EventLog } from '../store/index.ts';
@@ -282,7 +283,19 @@ function toModelRequest(request: GatewayTurnRequest) {
     tools: request.tools,
     maxOutputTokens: request.maxOutputTokens,
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    cacheKey: laneCacheKey(request),
   });
+}
+
+/**
+ * The prompt-cache key of a request's lane: the same for every call of one agent in one session of one
+ * project, different between lanes, and revealing none of them (a hash; OpenAI allows 64 characters).
+ */
+export function laneCacheKey(
+  request: Pick<GatewayTurnRequest, 'projectId' | 'sessionId' | 'agent'>,
+) {
+  const lane = JSON.stringify([request.projectId, request.sessionId, request.agent]);
+  return `forja-${createHash('sha256').update(lane).digest('hex').slice(0, 40)}`;
 }
 
 const budgetMessage = (figures: BudgetFigures) =>

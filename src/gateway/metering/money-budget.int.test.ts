@@ -21,7 +21,10 @@ import {
   type ModelPrice,
   type PriceTable,
 } from './prices/price-table.ts';
+import { startProcessIdentity } from './process-identity.ts';
 import { setProjectBudget, setProjectMoneyBudget } from './project-budget.ts';
+import { reserveCall } from './reserve-call.ts';
+import { expireStaleReservations } from './settle-call.ts';
 import { summariseUsage } from './usage-summary.ts';
 
 const silent = pino({ level: 'silent' });
@@ -229,5 +232,35 @@ describe.each(testDatabaseEngines())('a budget in money on $name', (engine) => {
         cost_usd: expect.closeTo(third, 9),
       },
     ]);
+  });
+
+  it('counts the money a reservation held as spent when its process stopped during the call', async () => {
+    const scope = await newScope();
+    const call = { ...scope, agent: 'criativo', provider: 'scripted', model: 'priced.json' };
+    const abandoned = await reserveCall(database, call, 1000, 100, 0.25);
+    const interrupted = await reserveCall(database, call, 1000, 100, 0.5);
+    const unpriced = await reserveCall(database, call, 1000, 100, null);
+    expect((await summariseUsage(database, { projectId: scope.projectId })).reserved_usd).toBe(
+      0.75,
+    );
+    await database.query(
+      `update token_usage set created_at = now() - interval '1 hour' where id = $1`,
+      [abandoned.usageId],
+    );
+    expect(await expireStaleReservations(database)).toBe(1);
+    const identity = await startProcessIdentity(database, { heartbeatMs: 60_000 });
+    await identity.settleLane(scope.sessionId, 'criativo');
+    await identity.close();
+    const rows = await database.query<{ id: string; cost: number | null }>(
+      'select id, cost_usd::float8 as cost from token_usage where project_id = $1',
+      [scope.projectId],
+    );
+    expect(Object.fromEntries(rows.rows.map((row) => [row.id, row.cost]))).toEqual({
+      [abandoned.usageId]: 0.25,
+      [interrupted.usageId]: 0.5,
+      [unpriced.usageId]: null,
+    });
+    const summary = await summariseUsage(database, { projectId: scope.projectId });
+    expect(summary).toMatchObject({ total_cost_usd: 0.75, reserved_usd: 0, reserved_tokens: 0 });
   });
 });

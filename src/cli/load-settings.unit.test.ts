@@ -18,6 +18,8 @@ describe('loadSettings', () => {
       'ANTHROPIC_BASE_URL',
     ],
     [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE'],
+    [{ FORJA_PROMPT_CACHE: 'sometimes' }, 'FORJA_PROMPT_CACHE'],
+    [{ FORJA_PRICES: '/nowhere/prices.json' }, 'FORJA_PRICES'],
     [{ FORJA_TERMINAL_TIMEOUT_SECONDS: '0' }, 'FORJA_TERMINAL_TIMEOUT_SECONDS'],
     [{ FORJA_TERMINAL_ALLOW_UNSANDBOXED: 'perhaps' }, 'FORJA_TERMINAL_ALLOW_UNSANDBOXED'],
     [{ FORJA_EMBEDDING_MODEL: 'anthropic:x' }, 'FORJA_EMBEDDING_MODEL'],

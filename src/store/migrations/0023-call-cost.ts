@@ -5,7 +5,7 @@ import type { Migration } from './migration.ts';
  * prompt cache (part of `input_tokens`), the call's cost in US dollars at settlement (null: no price known)
  * and the money its open reservation holds (null: no price known); `project_budgets.max_usd` is a budget in
  * money beside the one in tokens, and `max_tokens` may now be unset while `max_usd` is set.
- * `forja_reserve_call` takes the reservation's cost as an eleventh argument and refuses a call either budget
+ * `forja_reserve_call` takes the reservation's cost as an eleventh argument (null by default: no price known) and refuses a call either budget
  * does not cover, or one with no known price under a money budget, under the same row lock as before.
  */
 export const callCost: Migration = {
@@ -21,7 +21,7 @@ export const callCost: Migration = {
     drop function forja_reserve_call(uuid, uuid, uuid, text, text, text, bigint, text, uuid, bigint);
     create function forja_reserve_call(p_id uuid, p_project_id uuid, p_session_id uuid, p_agent text, p_provider text,
                                        p_model text, p_requested bigint, p_on_behalf_of text, p_process_id uuid,
-                                       p_input_estimate bigint, p_requested_usd numeric)
+                                       p_input_estimate bigint, p_requested_usd numeric default null)
     returns table (reserved boolean, max_tokens bigint, spent_tokens bigint, reserved_tokens bigint,
                    max_usd numeric, spent_usd numeric, reserved_usd numeric)
     language plpgsql as $$

@@ -1,5 +1,6 @@
 import { loadConfig, type ConfigError, type ForjaConfig } from '../config/config.ts';
 import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
+import { readPrices } from '../gateway/metering/prices/read-prices-file.ts';
 import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
 import { createModelRouting } from '../gateway/providers/config/create-model-routing.ts';
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
@@ -58,5 +59,7 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!lease.ok) return { variable: lease.variable, message: lease.message };
   const streamBuffer = readStreamBufferSetting(env);
   if (!streamBuffer.ok) return { variable: streamBuffer.variable, message: streamBuffer.message };
+  const prices = readPrices(env);
+  if (!prices.ok) return { variable: prices.variable, message: prices.message };
   return null;
 }

@@ -271,6 +271,11 @@ export async function createForja(
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
+  // Probed now, not at the first command: in `auto` mode every command waits until the sandbox is known to work.
+  void terminal.probe().then((probe) => {
+    if (!probe.available)
+      logger.warn({ reason: probe.reason }, 'the terminal sandbox is not available');
+  });
   // Every host git of this process has a time limit (ADR 0310); a wrong value keeps the default, reported.
   const gitTimeout = readGitTimeout(options.env ?? process.env);
   if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
@@ -392,6 +397,7 @@ export async function createForja(
     liveTurns,
     gateway,
     modelHealth,
+    terminal,
     instructionFiles,
     conversation,
     memory,

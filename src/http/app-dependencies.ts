@@ -6,7 +6,7 @@ import type { ModelGateway, ModelHealth, PriceTable } from '../gateway/index.ts'
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
-import type { CommitDiff } from '../workspace/index.ts';
+import type { CommitDiff, TerminalRunner } from '../workspace/index.ts';
 import type { NetworkPolicy } from './access/request-origin-rule.ts';
 
 /** What the HTTP layer is given. Routes receive ports and use cases, never construct them. */
@@ -17,6 +17,8 @@ export interface AppDependencies {
   liveTurns: LiveTurns;
   gateway: ModelGateway;
   modelHealth: ModelHealth;
+  /** The dev agents' terminal: its approval mode and whether its sandbox works, for `GET /api/health`. */
+  terminal?: Pick<TerminalRunner, 'settings' | 'probe'>;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   /** The relational memory: graph, templates, RAG (record ADR 0101). */

@@ -43,7 +43,7 @@ export {
   readTerminalSettings,
   terminalSettingsOrDefaults,
 } from './terminal/terminal-settings.ts';
-export type { TerminalSettings } from './terminal/terminal-settings.ts';
+export type { TerminalMode, TerminalSettings } from './terminal/terminal-settings.ts';
 export {
   DEFAULT_SANDBOX_LIMITS,
   describeLimits,

@@ -6,6 +6,13 @@ import { inModuleWorktree } from './module-worktree.ts';
 
 export const MAX_COMMAND_CHARACTERS = 8000;
 
+/** What the tool's description says of approvals, per mode. */
+const APPROVAL_SENTENCE = {
+  auto: ' Commands that delete, overwrite history, escalate privileges or pipe downloads into a shell wait for the person to approve them; the rest run at once.',
+  proposed: ' Each command waits for the person to approve it.',
+  direct: '',
+} as const;
+
 /**
  * `terminal`: one shell command in the agent's worktree, inside the sandbox (no network, only the worktree
  * writable), with a time limit, an output cap and a scrubbed environment. `proposed` (the person approves
@@ -19,7 +26,7 @@ export function terminalTool(
     name: 'terminal',
     description:
       `Run one shell command (sh -c) in your worktree: no network, only your worktree is writable, at most ${settings.timeoutMs / 1000} s and ${settings.outputLimitBytes} bytes of output; limits: ${describeLimits(settings.limits)}.` +
-      (settings.mode === 'proposed' ? ' Each command waits for the person to approve it.' : ''),
+      APPROVAL_SENTENCE[settings.mode],
     parameters: z.strictObject({
       command: z
         .string()
@@ -27,8 +34,14 @@ export function terminalTool(
         .min(1, 'must not be empty')
         .max(MAX_COMMAND_CHARACTERS, `must be at most ${MAX_COMMAND_CHARACTERS} characters`),
     }),
-    mode: settings.mode,
+    mode: settings.mode === 'direct' ? 'direct' : 'proposed',
     assessRisk: ({ command }) => assessCommand(command),
+    // auto: the sandbox bounds what a command can do, so only what the risk check flags waits — and every
+    // command while the sandbox is not known to work (ADR 0327).
+    needsApproval: ({ command }) =>
+      settings.mode !== 'auto' ||
+      dependencies.terminal.probed()?.available !== true ||
+      assessCommand(command).risky,
     run: ({ command }, context) =>
       inModuleWorktree(dependencies, context, async (worktree) => {
         const outcome = await dependencies.terminal.run(

@@ -54,6 +54,11 @@ export interface AgentTool {
    * undefined when the arguments are not the tool's (the call will be refused when it runs).
    */
   assessRisk?(args: unknown): CommandRiskVerdict | undefined;
+  /**
+   * Whether this call of a `proposed` tool waits for the person (default: every call does). False for
+   * arguments that are not the tool's: the call is refused when it runs, with nothing to approve.
+   */
+  needsApproval?(args: unknown): boolean;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -64,6 +69,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
   parameters: Schema;
   mode: ToolMode;
   assessRisk?(args: z.output<Schema>): CommandRiskVerdict;
+  needsApproval?(args: z.output<Schema>): boolean;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -75,7 +81,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
 export function defineTool<Schema extends z.ZodType>(
   specification: ToolSpecification<Schema>,
 ): AgentTool {
-  const { parameters, assessRisk } = specification;
+  const { parameters, assessRisk, needsApproval } = specification;
   return {
     name: specification.name,
     description: specification.description,
@@ -87,6 +93,14 @@ export function defineTool<Schema extends z.ZodType>(
           assessRisk: (args: unknown) => {
             const parsed = parameters.safeParse(args);
             return parsed.success ? assessRisk(parsed.data) : undefined;
+          },
+        }),
+    ...(needsApproval === undefined
+      ? {}
+      : {
+          needsApproval: (args: unknown) => {
+            const parsed = parameters.safeParse(args);
+            return parsed.success && needsApproval(parsed.data);
           },
         }),
     run: async (args, context) => {

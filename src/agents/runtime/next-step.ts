@@ -23,8 +23,8 @@ export type NextStep =
 export interface NextStepInput {
   agent: string;
   maxIterations: number;
-  /** Names of this agent's tools that wait for approval. */
-  proposedTools: ReadonlySet<string>;
+  /** Whether a call waits for the person's approval (a `proposed` tool's, unless its rule says not this one). */
+  needsApproval: (call: RecordedToolCall) => boolean;
 }
 
 /** Decides the next step of the turn in progress in `input.agent`'s lane. Pure; other lanes do not count. */
@@ -60,8 +60,7 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
   for (const call of calls) {
     if (completed.has(call.id)) continue;
     const action = lane.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
-    if (!input.proposedTools.has(call.name))
-      return { kind: 'run_tool', call, approvedAction: null };
+    if (!input.needsApproval(call)) return { kind: 'run_tool', call, approvedAction: null };
     if (action === null) return { kind: 'propose', call };
     if (action.status === 'approved') return { kind: 'run_tool', call, approvedAction: action };
     awaiting.push(action);

@@ -58,7 +58,11 @@ const given = (...specs: EventSpec[]) =>
     ]),
   );
 const decideFor = (specs: EventSpec[], maxIterations = 5) =>
-  nextStep(given(...specs), { agent: 'dev', maxIterations, proposedTools: new Set(['terminal']) });
+  nextStep(given(...specs), {
+    agent: 'dev',
+    maxIterations,
+    needsApproval: (call) => call.name === 'terminal',
+  });
 
 describe('nextStep', () => {
   it('is done when no turn of the agent is in progress', () => {

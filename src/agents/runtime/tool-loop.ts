@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   turnInProgress,
   type PendingAction,
+  type RecordedToolCall,
   SESSION_EVENTS,
 } from '../../domain/conversation/index.ts';
 import type { ModelGateway } from '../../gateway/index.ts';
@@ -73,9 +74,11 @@ export async function runToolLoop(
 ): Promise<LoopResult> {
   const { eventLog, gateway, liveTurns, hooks } = dependencies;
   const newId = dependencies.newId ?? randomUUID;
-  const proposedTools = new Set(
-    agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name),
-  );
+  const needsApproval = (call: RecordedToolCall): boolean => {
+    const tool = agent.tools.find((candidate) => candidate.name === call.name);
+    if (tool === undefined || tool.mode !== 'proposed') return false;
+    return tool.needsApproval === undefined ? true : tool.needsApproval(call.arguments);
+  };
   // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
   // loop's own appends, read again only when another append landed in between.
   let view =
@@ -108,7 +111,7 @@ export async function runToolLoop(
     const step = nextStep(view.state, {
       agent: agent.slug,
       maxIterations: agent.maxIterations,
-      proposedTools,
+      needsApproval,
     });
     switch (step.kind) {
       case 'done':

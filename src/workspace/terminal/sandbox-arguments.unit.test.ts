@@ -91,16 +91,23 @@ describe('sandboxArguments', () => {
 });
 
 describe('readTerminalSettings', () => {
-  it('defaults to the safe choices', () => {
+  it('defaults to the safe choices: auto approvals (risky commands wait), never unsandboxed', () => {
     expect(readTerminalSettings({})).toEqual({
       ok: true,
       settings: {
-        mode: 'proposed',
+        mode: 'auto',
         allowUnsandboxed: false,
         timeoutMs: 120_000,
         outputLimitBytes: 65_536,
         limits: DEFAULT_SANDBOX_LIMITS,
       },
+    });
+  });
+
+  it.each(['auto', 'proposed', 'direct'] as const)('reads %s mode', (mode) => {
+    expect(readTerminalSettings({ FORJA_TERMINAL_MODE: ` ${mode.toUpperCase()} ` })).toMatchObject({
+      ok: true,
+      settings: { mode },
     });
   });
 

@@ -34,6 +34,8 @@ export type SandboxProbe = { available: true } | { available: false; reason: str
 export interface TerminalRunner {
   readonly settings: TerminalSettings;
   probe(): Promise<SandboxProbe>;
+  /** What the probe found, once it has run; null before (a decision that needs it must not assume it works). */
+  probed(): SandboxProbe | null;
   /** `signal` aborted (the turn was stopped): the command and every process it started are killed. */
   run(
     worktree: string,
@@ -58,11 +60,17 @@ export function createTerminalRunner(
 ): TerminalRunner {
   const bubblewrap = options.bubblewrapPath ?? DEFAULT_BUBBLEWRAP_PATH;
   let probed: Promise<Probed> | null = null;
-  const probeOnce = () => (probed ??= probeSandbox(bubblewrap, settings));
+  let known: SandboxProbe | null = null;
+  const probeOnce = () =>
+    (probed ??= probeSandbox(bubblewrap, settings).then((found) => {
+      known = found.probe;
+      return found;
+    }));
   let tools: Promise<SandboxTools> | null = null;
   const runner: TerminalRunner = {
     settings,
     probe: async () => (await probeOnce()).probe,
+    probed: () => known,
     tools: () => (tools ??= findTools(runner)),
     async run(worktree, command, options = {}) {
       const { probe, roots, cgroups } = await probeOnce();

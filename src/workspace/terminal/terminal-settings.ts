@@ -6,8 +6,12 @@ import {
 
 /** How a dev agent's `terminal` is offered and run. */
 export interface TerminalSettings {
-  /** `proposed` (default): every command waits for the person's approval; `direct`: runs at once. */
-  mode: 'proposed' | 'direct';
+  /**
+   * `auto` (default): commands run in the sandbox at once, except those the risk check flags, which wait for
+   * the person — and every command waits while the sandbox is not known to work; `proposed`: every command
+   * waits; `direct`: none does (ADR 0327).
+   */
+  mode: TerminalMode;
   /** When the bubblewrap sandbox cannot be made: refuse (default) or run commands without it. */
   allowUnsandboxed: boolean;
   timeoutMs: number;
@@ -16,8 +20,11 @@ export interface TerminalSettings {
   limits: SandboxLimits;
 }
 
+export type TerminalMode = 'auto' | 'proposed' | 'direct';
+const TERMINAL_MODES: readonly string[] = ['auto', 'proposed', 'direct'];
+
 export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
-  mode: 'proposed',
+  mode: 'auto',
   allowUnsandboxed: false,
   timeoutMs: 120_000,
   outputLimitBytes: 64 * 1024,
@@ -28,19 +35,19 @@ const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
 
 /**
- * Reads `FORJA_TERMINAL_MODE` (`proposed` | `direct`), `FORJA_TERMINAL_ALLOW_UNSANDBOXED` (true | false) and
+ * Reads `FORJA_TERMINAL_MODE` (`auto` | `proposed` | `direct`), `FORJA_TERMINAL_ALLOW_UNSANDBOXED` (true | false) and
  * `FORJA_TERMINAL_TIMEOUT_SECONDS` (1–3600), and the sandbox's limits (`readSandboxLimits`). A value that is none of these is an error naming the variable,
  * never a silent default. Unset means the safe choice.
  */
 export function readTerminalSettings(
   env: NodeJS.ProcessEnv,
 ): { ok: true; settings: TerminalSettings } | { ok: false; variable: string; message: string } {
-  const mode = (env.FORJA_TERMINAL_MODE ?? '').trim().toLowerCase() || 'proposed';
-  if (mode !== 'proposed' && mode !== 'direct') {
+  const mode = (env.FORJA_TERMINAL_MODE ?? '').trim().toLowerCase() || 'auto';
+  if (!isTerminalMode(mode)) {
     return {
       ok: false,
       variable: 'FORJA_TERMINAL_MODE',
-      message: `FORJA_TERMINAL_MODE must be proposed or direct, not "${env.FORJA_TERMINAL_MODE}".`,
+      message: `FORJA_TERMINAL_MODE must be auto, proposed or direct, not "${env.FORJA_TERMINAL_MODE}".`,
     };
   }
   const unsandboxed = (env.FORJA_TERMINAL_ALLOW_UNSANDBOXED ?? '').trim().toLowerCase();
@@ -87,3 +94,5 @@ export function terminalSettingsOrDefaults(
   );
   return DEFAULT_TERMINAL_SETTINGS;
 }
+
+const isTerminalMode = (value: string): value is TerminalMode => TERMINAL_MODES.includes(value);

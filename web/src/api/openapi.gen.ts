@@ -3550,6 +3550,7 @@ export interface components {
         description: string;
       };
       model: components['schemas']['ModelHealth'];
+      terminal: components['schemas']['TerminalHealth'];
     };
     ModelHealth: {
       configured: boolean;
@@ -3586,6 +3587,16 @@ export interface components {
         warning: string | null;
       } | null;
     };
+    TerminalHealth: {
+      /**
+       * @description auto: commands run in the sandbox at once, risky ones wait for the person; proposed: every command waits; direct: none does.
+       * @enum {string}
+       */
+      mode: 'auto' | 'proposed' | 'direct';
+      sandbox_available: boolean;
+      /** @description Why the sandbox cannot be made; null when it can. */
+      reason: string | null;
+    } | null;
     Error: {
       error: {
         code: string;

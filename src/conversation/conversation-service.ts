@@ -11,6 +11,8 @@ import { mergeLineIntoMain } from './merge-into-main.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
+import { answerQuestion } from './answer-question.ts';
+import type { PersonReply } from '../domain/conversation/index.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
 import { createLaneTakeover } from './lane-takeover.ts';
 import { startAgent } from './start-agent.ts';
@@ -57,6 +59,9 @@ export function createConversationService(
       if (outcome.ok) await startKickoffsAfterAction(dependencies, actionId);
       return outcome;
     },
+    /** The person's answer to an agent's question; the asking lane goes on with it. */
+    answerQuestion: (sessionId: string, questionId: string, reply: PersonReply, actor?: string) =>
+      answerQuestion(dependencies, sessionId, questionId, reply, actor),
     /** The person's Stop, Retry and Regenerate on a turn (ADR 0220). */
     stopTurn: (sessionId: string, turnId: string, actor?: string) =>
       stopTurn(dependencies, sessionId, turnId, actor),

@@ -1,7 +1,14 @@
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
 import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
-import { renderBacklog, renderBrief, renderModuleMapSummary } from '../line/render-line-context.ts';
+import {
+  renderBacklog,
+  renderBrief,
+  renderDecisions,
+  renderModuleMapSummary,
+} from '../line/render-line-context.ts';
+import { askPersonTool } from '../line/ask-person-tool.ts';
+import { recordDecisionTool } from '../line/record-decision-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
 import { answerBlockTool } from './answer-block-tool.ts';
@@ -25,6 +32,8 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       assignTasksTool(dependencies),
       handOffToDevsTool(dependencies),
       answerBlockTool(),
+      askPersonTool(),
+      recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture] = await Promise.all([
@@ -39,6 +48,7 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       );
       const projectContext = [
         renderBrief(view.state.product_brief),
+        renderDecisions(view.state, { records: true }),
         renderBacklog(backlog, { criteria: true }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),

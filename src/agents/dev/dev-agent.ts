@@ -12,6 +12,8 @@ import { ragFeedbackTool, ragSearchTool } from './rag-tools.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { terminalTool } from './terminal-tool.ts';
+import { askPersonTool } from '../line/ask-person-tool.ts';
+import { renderDecisions } from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const DEV_MAX_ITERATIONS = 20;
@@ -32,6 +34,7 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       ragFeedbackTool(),
       reportBlockedTool(),
       finishTaskTool(dependencies),
+      askPersonTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, worktree] = await Promise.all([
@@ -39,11 +42,10 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
         readProjectArchitecture(dependencies.database, scope.projectId),
         dependencies.workspaces.ensureWorktree(scope.projectId, module),
       ]);
-      const projectContext = renderModuleTasks(
-        module,
-        architecture.module_map?.data ?? null,
-        backlog,
-      );
+      const projectContext = [
+        renderModuleTasks(module, architecture.module_map?.data ?? null, backlog),
+        renderDecisions(view.state),
+      ].join('\n\n');
       const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
       const reopened = renderReopened(view.events, module);
       const taskState = [

@@ -52,7 +52,19 @@ export interface AgentTool {
    * undefined when the arguments are not the tool's (the call will be refused when it runs).
    */
   assessRisk?(args: unknown): CommandRiskVerdict | undefined;
+  /**
+   * A tool that asks the person (`ask_person`): the question its arguments ask, recorded as `person.asked`; the
+   * call waits for `person.answered`, then `run` answers it. Undefined when the arguments are not the tool's.
+   */
+  asksPerson?(args: unknown): QuestionForThePerson | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** What an agent asks the person: the question, the options it offers, why it asks. */
+export interface QuestionForThePerson {
+  question: string;
+  options?: string[];
+  why?: string;
 }
 
 /** A tool as it is written: `run` and `assessRisk` take the arguments its schema outputs. */
@@ -62,6 +74,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
   parameters: Schema;
   mode: ToolMode;
   assessRisk?(args: z.output<Schema>): CommandRiskVerdict;
+  asksPerson?(args: z.output<Schema>): QuestionForThePerson;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -73,7 +86,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
 export function defineTool<Schema extends z.ZodType>(
   specification: ToolSpecification<Schema>,
 ): AgentTool {
-  const { parameters, assessRisk } = specification;
+  const { parameters, assessRisk, asksPerson } = specification;
   return {
     name: specification.name,
     description: specification.description,
@@ -85,6 +98,14 @@ export function defineTool<Schema extends z.ZodType>(
           assessRisk: (args: unknown) => {
             const parsed = parameters.safeParse(args);
             return parsed.success ? assessRisk(parsed.data) : undefined;
+          },
+        }),
+    ...(asksPerson === undefined
+      ? {}
+      : {
+          asksPerson: (args: unknown) => {
+            const parsed = parameters.safeParse(args);
+            return parsed.success ? asksPerson(parsed.data) : undefined;
           },
         }),
     run: async (args, context) => {

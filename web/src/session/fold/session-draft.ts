@@ -8,7 +8,9 @@ import type {
   Declaration,
   DevProgress,
   Epic,
+  HandoffDecisionView,
   HandoffView,
+  QuestionView,
   ModuleContracts,
   ModuleMap,
   OpenTurn,
@@ -32,6 +34,9 @@ export type SessionDraft = {
   readinessConfirmed: boolean;
   handoffs: Record<string, HandoffView>;
   actions: Map<string, ActionView>;
+  questions: Map<string, QuestionView>;
+  /** Decisions each agent made by itself that no handoff of its own lists yet. */
+  unlistedDecisions: Record<string, HandoffDecisionView[]>;
   openTurns: Map<string, OpenTurn>;
   epics: Map<string, Epic>;
   stories: Map<string, Story>;
@@ -67,6 +72,8 @@ export function newSessionDraft(): SessionDraft {
     readinessConfirmed: false,
     handoffs: {},
     actions: new Map(),
+    questions: new Map(),
+    unlistedDecisions: {},
     openTurns: new Map(),
     epics: new Map(),
     stories: new Map(),

@@ -14,6 +14,7 @@ const questionText = (what: string) =>
     .min(1, 'must not be empty')
     .max(MAX_QUESTION_CHARACTERS, `must be at most ${MAX_QUESTION_CHARACTERS} characters`)
     .refine(noNul, 'must not contain NUL characters')
+    .refine((value) => value.isWellFormed(), 'must not contain a lone UTF-16 surrogate')
     .describe(what);
 
 const AskPersonSchema = z.strictObject({

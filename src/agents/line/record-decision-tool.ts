@@ -18,6 +18,7 @@ const text = (max: number, what: string) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters')
+    .refine((value) => value.isWellFormed(), 'must not contain a lone UTF-16 surrogate')
     .describe(what);
 
 const RecordDecisionSchema = z.strictObject({

@@ -97,6 +97,6 @@ export function checkAnswer(
 /** What the asking agent is told once the person answered: the tool call's result. */
 export function answerForTheAgent(question: PersonQuestion): string {
   if (question.decide_yourself)
-    return `The person asked you to decide yourself: "${question.question}". Decide, then record it with record_decision (question, answer, reason) if you have that tool, or say what you decided and why.`;
+    return `The person asked you to decide yourself: "${question.question}". Decide, then record it with record_decision (question, answer, reason, question_id: "${question.question_id}") if you have that tool, or say what you decided and why.`;
   return `The person answered "${question.question}": ${question.answer ?? ''}`;
 }

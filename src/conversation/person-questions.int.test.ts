@@ -55,6 +55,9 @@ const LINE: ScriptInput['turns'] = [
     },
     text: 'Registro o que decidi e escrevo o backlog.',
     tool_calls: [
+      DECLARE_BACKLOG,
+      // Handing off before every open question is closed is refused, naming them.
+      { name: 'hand_off_to_arquiteto', arguments: {} },
       {
         name: 'record_decision',
         arguments: {
@@ -63,10 +66,20 @@ const LINE: ScriptInput['turns'] = [
           reason: 'A padaria fecha aos domingos',
         },
       },
-      DECLARE_BACKLOG,
     ],
   },
-  { agent: 'po', text: '', tool_calls: [{ name: 'hand_off_to_arquiteto', arguments: {} }] },
+  {
+    agent: 'po',
+    expect: {
+      messages: [
+        'tool: hand_off_to_arquiteto refused: the brief lists 2 open question(s) and 1 are closed',
+        `- ${SUNDAYS}`,
+        'tool: Recorded the decision (decided by you)',
+      ],
+    },
+    text: '',
+    tool_calls: [{ name: 'hand_off_to_arquiteto', arguments: {} }],
+  },
   { agent: 'po', text: 'Backlog pronto.' },
   {
     agent: 'arquiteto',

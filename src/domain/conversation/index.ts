@@ -88,6 +88,7 @@ export type { ConversationEventMap } from './session-events.ts';
 export {
   answerForTheAgent,
   checkAnswer,
+  openQuestionsCheck,
   MAX_ANSWER_CHARACTERS,
   MAX_QUESTION_CHARACTERS,
   MAX_QUESTION_OPTIONS,
@@ -96,6 +97,7 @@ export {
 } from './person-questions.ts';
 export type {
   AnswerCheck,
+  OpenQuestionsCheck,
   PersonAnsweredPayload,
   PersonAskedPayload,
   PersonQuestion,

@@ -100,3 +100,39 @@ export function answerForTheAgent(question: PersonQuestion): string {
     return `The person asked you to decide yourself: "${question.question}". Decide, then record it with record_decision (question, answer, reason, question_id: "${question.question_id}") if you have that tool, or say what you decided and why.`;
   return `The person answered "${question.question}": ${question.answer ?? ''}`;
 }
+
+/** What a brief's open questions need before the line goes on: how many, how many are closed, what still waits. */
+export type OpenQuestionsCheck = {
+  readonly open: readonly string[];
+  readonly closed: number;
+  readonly waiting: readonly PersonQuestion[];
+};
+
+/**
+ * How far `agent` closed the brief's open questions: each closes by the person's answer (not "decide yourself")
+ * or by a recorded decision, an answer recorded as a decision counting once. The count is what can be checked
+ * without judging the words; the tool that hands the work on refuses while it is short or a question waits.
+ */
+export function openQuestionsCheck(
+  openQuestions: readonly string[],
+  questions: readonly PersonQuestion[],
+  decisions: readonly { readonly recorded_by: string; readonly question_id?: string | undefined }[],
+  agent: string,
+): OpenQuestionsCheck {
+  const own = questions.filter((question) => question.agent === agent);
+  const answered = new Set(
+    own
+      .filter((question) => question.status === 'answered' && !question.decide_yourself)
+      .map((question) => question.question_id),
+  );
+  const decided = decisions.filter(
+    (decision) =>
+      decision.recorded_by === agent &&
+      (decision.question_id === undefined || !answered.has(decision.question_id)),
+  );
+  return {
+    open: openQuestions,
+    closed: answered.size + decided.length,
+    waiting: own.filter((question) => question.status === 'asked'),
+  };
+}

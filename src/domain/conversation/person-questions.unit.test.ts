@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decisionsByHandoff } from './handoff-decisions.ts';
-import { checkAnswer, type PersonQuestion } from './person-questions.ts';
+import { checkAnswer, openQuestionsCheck, type PersonQuestion } from './person-questions.ts';
 import { rehydrate } from './rehydrate.ts';
 import { buildSessionEvents, type EventSpec } from './test-support/build-session-events.ts';
 
@@ -129,5 +129,29 @@ describe('the decisions on a handoff', () => {
     expect(questions('h1')).toEqual(['one']);
     expect(questions('h2')).toEqual(['two']);
     expect(questions('h3')).toEqual(['theirs']);
+  });
+});
+
+describe("closing the brief's open questions", () => {
+  const decision = (recordedBy: string, questionId?: string) => ({
+    recorded_by: recordedBy,
+    ...(questionId === undefined ? {} : { question_id: questionId }),
+  });
+  const answeredBy = (id: string, decideYourself: boolean): PersonQuestion => ({
+    ...question(id, 'answered'),
+    decide_yourself: decideYourself,
+  });
+
+  it("counts the person's answers and the agent's own decisions once each, never another agent's, and lists what waits", () => {
+    const check = openQuestionsCheck(
+      ['a?', 'b?', 'c?'],
+      [answeredBy('q1', false), answeredBy('q2', true), question('q3', 'asked')],
+      [decision('po', 'q1'), decision('po', 'q2'), decision('arquiteto')],
+      'po',
+    );
+    // q1 by the person (its decision counts once), q2 decided by the PO; the Arquiteto's is not the PO's.
+    expect(check.closed).toBe(2);
+    expect(check.waiting.map((waiting) => waiting.question_id)).toEqual(['q3']);
+    expect(openQuestionsCheck([], [], [], 'po')).toEqual({ open: [], closed: 0, waiting: [] });
   });
 });

@@ -84,7 +84,8 @@ describe('record_decision', () => {
   const decidedBy = async (specs: EventSpec[], extra: Record<string, unknown> = {}) => {
     const outcome = await tool.run({ ...args, ...extra }, contextOf(specs));
     if (!outcome.ok) return outcome.result;
-    return (outcome.events?.[0]?.payload as { data: { decided_by: string } }).data.decided_by;
+    const payload = outcome.events?.[0]?.payload as { data: { decided_by: string } } | undefined;
+    return payload?.data.decided_by;
   };
 
   it('says who decided from the log, never from the model', async () => {

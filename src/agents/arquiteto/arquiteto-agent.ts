@@ -7,6 +7,7 @@ import {
   renderDecisions,
   renderModuleMapSummary,
 } from '../line/render-line-context.ts';
+import { renderSandbox } from '../line/render-sandbox.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
 import { recordDecisionTool } from '../line/record-decision-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
@@ -36,9 +37,10 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture] = await Promise.all([
+      const [backlog, architecture, tools] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
+        dependencies.terminal.tools(),
       ]);
       const handedOff = view.state.handoffs.some(
         (handoff) =>
@@ -46,12 +48,16 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
           handoff.to_agent.startsWith('dev:') &&
           handoff.status !== 'rejected',
       );
+      // contexto_projeto keeps its head (truncate_tail): where checks run, the brief and the Arquiteto's own
+      // declarations first, then the whole backlog with what the PO wrote in it, whose last items go first
+      // when over budget.
       const projectContext = [
+        renderSandbox(tools, dependencies.terminal.settings),
         renderBrief(view.state.product_brief),
         renderDecisions(view.state, { records: true }),
-        renderBacklog(backlog, { criteria: true }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
+        renderBacklog(backlog, { criteria: true, descriptions: true }),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
       const rejected = rejectedHandoffsNote(view.events, 'arquiteto');

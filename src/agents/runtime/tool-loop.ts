@@ -114,7 +114,7 @@ export async function runToolLoop(
       ok: outcome.ok,
       result: outcome.result,
     });
-    await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
+    await append([...(outcome.events ?? []), completed]);
   };
 
   for (;;) {

@@ -141,6 +141,8 @@ export const ContextCompactedPayloadSchema = z.object({
   tokens_after: z.number().int().nonnegative(),
   omitted: z.number().int().nonnegative().optional(),
   usage_id: z.string().min(1).optional(),
+  /** The agent's tool payloads up to this seq are sent as references to their events (a lean compaction). */
+  payloads_through_seq: z.number().int().nonnegative().optional(),
 });
 
 /**

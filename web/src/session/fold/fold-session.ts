@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
 import { applyBlocks } from './apply-blocks.ts';
+import { applyInstructions, pendingInstructions } from './apply-instructions.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
 import { applyQuestion, QUESTION_EVENTS } from './apply-questions.ts';
@@ -22,6 +23,7 @@ export function foldSession(events: readonly StoredEvent[]): SessionView {
 export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
   try {
     applyBlocks(draft.lineBlocks, event);
+    draft.instructions = applyInstructions(draft.instructions, event);
     if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
     else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
     else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
@@ -62,6 +64,7 @@ export function toView(draft: SessionDraft): SessionView {
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
     checking: [...new Set(draft.pendingChecks.values())],
     blocks: draft.lineBlocks.blocks,
+    instructions: pendingInstructions(draft.instructions),
     unreadable: draft.unreadable,
   };
 }

@@ -65,7 +65,7 @@ function NeedsYouRow({ sessionId, item }: { sessionId: string; item: NeedsYouIte
         <QuestionAnswer sessionId={sessionId} questionId={item.questionId} options={item.options} />
       </li>
     );
-  const { text, go, label } = describe(item);
+  const { text, go, label } = describe(sessionId, item);
   return (
     <li
       className={`needs-you-item kind-${item.kind}${item.kind === 'action' && item.risky ? ' risky' : ''}`}
@@ -81,12 +81,21 @@ function NeedsYouRow({ sessionId, item }: { sessionId: string; item: NeedsYouIte
   );
 }
 
-function describe(item: Exclude<NeedsYouItem, { kind: 'question' }>): {
-  text: string;
-  label: string;
-  go: () => void;
-} {
+function describe(
+  sessionId: string,
+  item: Exclude<NeedsYouItem, { kind: 'question' }>,
+): { text: string; label: string; go: () => void } {
   switch (item.kind) {
+    case 'instructions':
+      // Accepted, the item leaves with the event the stream brings; a refusal (already accepted) changes nothing.
+      return {
+        text: t('needsYou.instructions', { paths: item.paths.join(', ') }),
+        label: t('needsYou.go.instructions'),
+        go: () =>
+          void postJson(`/api/sessions/${encodeURIComponent(sessionId)}/instructions/accept`).catch(
+            () => undefined,
+          ),
+      };
     case 'handoff':
       return {
         text: t('needsYou.handoff', { from: agentName(item.from), to: agentName(item.to) }),

@@ -13,6 +13,7 @@ import { fencedAppend } from './0012-fenced-append.ts';
 import { appendEventBatch } from './0013-append-event-batch.ts';
 import { ragChunkSignatures } from './0014-rag-chunk-signatures.ts';
 import { processModels } from './0018-process-models.ts';
+import { callCost } from './0023-call-cost.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   appendEventBatch,
   ragChunkSignatures,
   processModels,
+  callCost,
 ];

@@ -2,6 +2,7 @@ import {
   turnInProgress,
   type ConversationState,
   type SessionEvent,
+  waitingQuestions,
 } from '../domain/conversation/index.ts';
 import { rejectionTurnsOwed } from '../domain/handoffs/index.ts';
 import { pendingKickoffs, unansweredMessage } from './pending-kickoffs.ts';
@@ -25,9 +26,10 @@ export function pendingLaneWork(
   const turn = turnInProgress(state, agent);
   if (turn !== null) {
     if (turn.kind === 'consolidation') return { kind: 'close_interrupted', turn_id: turn.turn_id };
-    const awaitsPerson = state.pending_actions.some(
-      (action) => action.agent === agent && action.status === 'proposed',
-    );
+    const awaitsPerson =
+      state.pending_actions.some(
+        (action) => action.agent === agent && action.status === 'proposed',
+      ) || waitingQuestions(state, agent).length > 0;
     return awaitsPerson ? null : { kind: 'continue' };
   }
   if (unansweredMessage(state, events, agent)) return { kind: 'start' };

@@ -74,19 +74,34 @@ export async function resolveAction(
     },
   });
   if (!handled.ok) return handled;
-  const resolved = { agent: handled.value };
-  const turn = inLane(dependencies, sessionId, resolved.agent, 'line', async () => {
-    const result = await continueTurn(dependencies, sessionId, session.project_id, resolved.agent);
+  return {
+    ok: true,
+    turn: resumeAfterPerson(dependencies, sessionId, session.project_id, handled.value),
+  };
+}
+
+/**
+ * The lane that waited for the person (an action approved or denied, a question answered) goes on from the
+ * log; a message the person sent that lane meanwhile is answered after the turn.
+ */
+export function resumeAfterPerson(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+  agent: string,
+): Promise<TurnResult> {
+  const turn = inLane(dependencies, sessionId, agent, 'line', async () => {
+    const result = await continueTurn(dependencies, sessionId, projectId, agent);
     const view = await dependencies.views.load(sessionId);
-    if (result.status !== 'paused' && unansweredMessage(view.state, view.events, resolved.agent)) {
-      void runUnanswered(dependencies, sessionId, session.project_id, resolved.agent);
+    if (result.status !== 'paused' && unansweredMessage(view.state, view.events, agent)) {
+      void runUnanswered(dependencies, sessionId, projectId, agent);
     }
     return result;
   });
   turn.catch((error: unknown) =>
     dependencies.logger.error({ err: error, session_id: sessionId }, 'resumed turn crashed'),
   );
-  return { ok: true, turn };
+  return turn;
 }
 
 /** The turn for a message that reached the lane while it waited for the person. */

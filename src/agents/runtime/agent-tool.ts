@@ -59,7 +59,19 @@ export interface AgentTool {
    * arguments that are not the tool's: the call is refused when it runs, with nothing to approve.
    */
   needsApproval?(args: unknown): boolean;
+  /**
+   * A tool that asks the person (`ask_person`): the question its arguments ask, recorded as `person.asked`; the
+   * call waits for `person.answered`, then `run` answers it. Undefined when the arguments are not the tool's.
+   */
+  asksPerson?(args: unknown): QuestionForThePerson | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** What an agent asks the person: the question, the options it offers, why it asks. */
+export interface QuestionForThePerson {
+  question: string;
+  options?: string[];
+  why?: string;
 }
 
 /** A tool as it is written: `run` and `assessRisk` take the arguments its schema outputs. */
@@ -70,6 +82,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
   mode: ToolMode;
   assessRisk?(args: z.output<Schema>): CommandRiskVerdict;
   needsApproval?(args: z.output<Schema>): boolean;
+  asksPerson?(args: z.output<Schema>): QuestionForThePerson;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -81,7 +94,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
 export function defineTool<Schema extends z.ZodType>(
   specification: ToolSpecification<Schema>,
 ): AgentTool {
-  const { parameters, assessRisk, needsApproval } = specification;
+  const { parameters, assessRisk, needsApproval, asksPerson } = specification;
   return {
     name: specification.name,
     description: specification.description,
@@ -101,6 +114,14 @@ export function defineTool<Schema extends z.ZodType>(
           needsApproval: (args: unknown) => {
             const parsed = parameters.safeParse(args);
             return parsed.success && needsApproval(parsed.data);
+          },
+        }),
+    ...(asksPerson === undefined
+      ? {}
+      : {
+          asksPerson: (args: unknown) => {
+            const parsed = parameters.safeParse(args);
+            return parsed.success ? asksPerson(parsed.data) : undefined;
           },
         }),
     run: async (args, context) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   turnInProgress,
   type PendingAction,
+  type PersonQuestion,
   type RecordedToolCall,
   SESSION_EVENTS,
 } from '../../domain/conversation/index.ts';
@@ -56,7 +57,7 @@ export interface LoopScope {
 export type LoopResult =
   | { status: 'idle' }
   | { status: 'completed'; text: string; view: SessionView }
-  | { status: 'paused'; actions: PendingAction[] }
+  | { status: 'paused'; actions: PendingAction[]; questions: PersonQuestion[] }
   | { status: 'limit_reached'; iterations: number }
   | { status: 'stopped'; text: string }
   | { status: 'failed'; reason: string; message: string };
@@ -79,6 +80,9 @@ export async function runToolLoop(
     if (tool === undefined || tool.mode !== 'proposed') return false;
     return tool.needsApproval === undefined ? true : tool.needsApproval(call.arguments);
   };
+  const questionTools = new Set(
+    agent.tools.filter((tool) => tool.asksPerson !== undefined).map((tool) => tool.name),
+  );
   // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
   // loop's own appends, read again only when another append landed in between.
   let view =
@@ -90,6 +94,30 @@ export async function runToolLoop(
     if (!outcome.success)
       throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
     view = await viewAfterAppend(eventLog, scope.sessionId, view, outcome.events);
+  };
+
+  // Runs one call and records its effect with its `tool.completed`, in one append.
+  const runTool = async (call: RecordedToolCall) => {
+    const outcome = await runToolCall(call, agent.tools, hooks, {
+      projectId: scope.projectId,
+      sessionId: scope.sessionId,
+      agent: agent.slug,
+      module: scope.module,
+      state: view.state,
+      events: view.events,
+      ...(scope.signal ? { signal: scope.signal } : {}),
+    });
+    const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
+      v: 1,
+      agent: agent.slug,
+      turn_id: turnInProgress(view.state, agent.slug)?.turn_id ?? '',
+      tool_call_id: call.id,
+      tool: call.name,
+      args: call.arguments ?? {},
+      ok: outcome.ok,
+      result: outcome.result,
+    });
+    await append([...(outcome.events ?? []), completed]);
   };
 
   for (;;) {
@@ -112,6 +140,7 @@ export async function runToolLoop(
       agent: agent.slug,
       maxIterations: agent.maxIterations,
       needsApproval,
+      questionTools,
     });
     switch (step.kind) {
       case 'done':
@@ -125,7 +154,7 @@ export async function runToolLoop(
           turn_id: turnId,
           status: 'paused',
         });
-        return { status: 'paused', actions: step.actions };
+        return { status: 'paused', actions: step.actions, questions: step.questions };
 
       case 'limit_reached':
         await append([
@@ -163,28 +192,30 @@ export async function runToolLoop(
         break;
       }
 
-      case 'run_tool': {
-        const outcome = await runToolCall(step.call, agent.tools, hooks, {
-          projectId: scope.projectId,
-          sessionId: scope.sessionId,
-          agent: agent.slug,
-          module: scope.module,
-          state: view.state,
-          events: view.events,
-          ...(scope.signal ? { signal: scope.signal } : {}),
-        });
-        const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
-          v: 1,
-          ...lane,
-          tool_call_id: step.call.id,
-          tool: step.call.name,
-          args: step.call.arguments ?? {},
-          ok: outcome.ok,
-          result: outcome.result,
-        });
-        await append([...(outcome.events ?? []), completed]);
+      case 'ask_person': {
+        // The question waits for the person; arguments the tool refuses are answered at once, as any tool's.
+        const question = agent.tools
+          .find((tool) => tool.name === step.call.name)
+          ?.asksPerson?.(step.call.arguments ?? {});
+        if (question !== undefined && step.call.parse_error === undefined) {
+          await append([
+            SESSION_EVENTS.personAsked.create(agent.slug, {
+              v: 1,
+              question_id: newId(),
+              tool_call_id: step.call.id,
+              ...lane,
+              ...question,
+            }),
+          ]);
+          break;
+        }
+        await runTool(step.call);
         break;
       }
+
+      case 'run_tool':
+        await runTool(step.call);
+        break;
 
       case 'call_model': {
         const system = await agent.buildSystemPrompt(view, scope);

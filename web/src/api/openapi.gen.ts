@@ -1519,6 +1519,97 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/questions/{questionId}/answer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answer an agent's question (ask_person), or leave it to the agent with decide_yourself: the agent's turn goes on with it */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          questionId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['QuestionAnswer'];
+        };
+      };
+      responses: {
+        /** @description Recorded; the agent goes on with the answer */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              question_id: string;
+              agent: string;
+            };
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions/{id}/handoffs': {
     parameters: {
       query?: never;
@@ -1538,14 +1629,14 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Handoffs */
+        /** @description Handoffs, each with the decisions its sender made by itself */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             'application/json': {
-              handoffs: components['schemas']['Handoff'][];
+              handoffs: components['schemas']['ListedHandoff'][];
             };
           };
         };
@@ -3739,6 +3830,21 @@ export interface components {
       artifact_id: string | null;
       /** @enum {string} */
       status: 'offered' | 'accepted' | 'completed' | 'rejected';
+    };
+    QuestionAnswer: {
+      answer?: string;
+      /** @enum {boolean} */
+      decide_yourself?: true;
+    };
+    ListedHandoff: components['schemas']['Handoff'] & {
+      decisions: components['schemas']['HandoffDecision'][];
+    };
+    HandoffDecision: {
+      seq: number;
+      question: string;
+      answer: string;
+      reason: string;
+      decided_by: string;
     };
     Rejection: {
       reason: string;

@@ -66,7 +66,7 @@ const devs = get(
 );
 const lineRoute = get(
   '/api/sessions/{id}/line',
-  "Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
+  "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
   'SessionLine',
 );
 const MergedIntoMainSchema = z

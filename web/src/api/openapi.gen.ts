@@ -2344,7 +2344,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
+    /** Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
     get: {
       parameters: {
         query?: never;
@@ -2356,7 +2356,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
+        /** @description Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
         200: {
           headers: {
             [name: string]: unknown;

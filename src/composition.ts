@@ -16,6 +16,7 @@ import {
   createLiveTurns,
   type LiveTurns,
   shareLiveTurns,
+  readOutputLimits,
 } from './agents/index.ts';
 import {
   createConversationService,
@@ -155,6 +156,8 @@ export async function createForja(
     throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
   const streamBuffer = readStreamBufferSetting(options.env ?? process.env);
   if (!streamBuffer.ok) throw new Error(streamBuffer.message);
+  const outputLimits = readOutputLimits(options.env ?? process.env);
+  if (!outputLimits.ok) throw new Error(outputLimits.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -353,6 +356,7 @@ export async function createForja(
       ),
       views,
       contextManager,
+      outputLimits: outputLimits.limits,
       newId: randomUUID,
       line: { workspaces: line.workspaces, terminal },
     },

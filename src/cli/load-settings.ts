@@ -7,6 +7,7 @@ import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../
 import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
 import { readLaneLeaseSettings } from '../store/index.ts';
+import { readOutputLimits } from '../agents/index.ts';
 
 /**
  * Every setting checked at start-up, in one place: Forja's own (`loadConfig`) and those each part reads itself —
@@ -55,5 +56,7 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!lease.ok) return { variable: lease.variable, message: lease.message };
   const streamBuffer = readStreamBufferSetting(env);
   if (!streamBuffer.ok) return { variable: streamBuffer.variable, message: streamBuffer.message };
+  const outputLimits = readOutputLimits(env);
+  if (!outputLimits.ok) return { variable: outputLimits.variable, message: outputLimits.message };
   return null;
 }

@@ -60,7 +60,8 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
   for (const call of calls) {
     if (completed.has(call.id)) continue;
     const action = lane.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
-    if (!input.proposedTools.has(call.name))
+    // A call Forja refused is answered at once: there is nothing for the person to approve.
+    if (!input.proposedTools.has(call.name) || call.refused !== undefined)
       return { kind: 'run_tool', call, approvedAction: null };
     if (action === null) return { kind: 'propose', call };
     if (action.status === 'approved') return { kind: 'run_tool', call, approvedAction: action };

@@ -6,12 +6,14 @@ import {
 } from '../../domain/conversation/index.ts';
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
-import type { EventLog, NewSessionEvent } from '../../store/index.ts';
+import { type EventLog, LaneLeaseLostError, type NewSessionEvent } from '../../store/index.ts';
 import type { AgentTool } from './agent-tool.ts';
 import type { ContextManager } from './context-manager/create-context-manager.ts';
 import { historyToMessages } from './history-to-messages.ts';
 import type { LiveTurns } from './live-turns.ts';
+import { boundedResponse } from './bounded-response.ts';
 import { nextStep } from './next-step.ts';
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output-limits.ts';
 import { runToolCall } from './run-tool-call.ts';
 import { refreshSessionView, viewAfterAppend, type SessionView } from './session-view.ts';
 import { toToolDefinitions } from './tool-definitions.ts';
@@ -24,6 +26,8 @@ export interface ToolLoopDependencies {
   hooks: Hooks;
   /** Fits each request into the model's window (ADR 0080); without it the whole history is sent. */
   contextManager?: ContextManager;
+  /** How much of one answer is taken (ADR 0306); unset, `DEFAULT_OUTPUT_LIMITS`. */
+  outputLimits?: OutputLimits;
   newId?: () => string;
 }
 
@@ -71,7 +75,65 @@ export async function runToolLoop(
   agent: LoopAgent,
   scope: LoopScope,
 ): Promise<LoopResult> {
+  try {
+    return await runSteps(dependencies, agent, scope);
+  } catch (error) {
+    if (!(error instanceof AppendFailedError)) throw error;
+    return failUnstored(dependencies, agent, scope, error);
+  }
+}
+
+/** An append of the loop that the log refused (not a lost lane): what the turn produced could not be stored. */
+class AppendFailedError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'AppendFailedError';
+  }
+}
+
+/**
+ * A step's events the log could not store: the turn ends with `turn.failed` (`unstorable_output`), so its lane
+ * answers the next message and a restart finds the turn closed instead of running the step again (ADR 0305).
+ * If even that cannot be stored, the original error goes on.
+ */
+async function failUnstored(
+  dependencies: ToolLoopDependencies,
+  agent: LoopAgent,
+  scope: LoopScope,
+  error: AppendFailedError,
+): Promise<LoopResult> {
+  const view = await refreshSessionView(dependencies.eventLog, scope.sessionId, scope.view);
+  const turnId = turnInProgress(view.state, agent.slug)?.turn_id;
+  if (turnId === undefined) throw error.cause;
+  const reason = 'unstorable_output';
+  const message = `Forja could not store what this turn produced (${error.message.slice(0, 500)}); the turn ends here.`;
+  const failed = await dependencies.eventLog.append(scope.sessionId, [
+    SESSION_EVENTS.turnFailed.create('system', {
+      v: 1,
+      turn_id: turnId,
+      agent: agent.slug,
+      reason,
+      message,
+    }),
+  ]);
+  if (!failed.success) throw error.cause;
+  dependencies.liveTurns.publish({
+    type: 'agent.done',
+    session_id: scope.sessionId,
+    agent: agent.slug,
+    turn_id: turnId,
+    status: 'failed',
+  });
+  return { status: 'failed', reason, message };
+}
+
+async function runSteps(
+  dependencies: ToolLoopDependencies,
+  agent: LoopAgent,
+  scope: LoopScope,
+): Promise<LoopResult> {
   const { eventLog, gateway, liveTurns, hooks } = dependencies;
+  const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
   const newId = dependencies.newId ?? randomUUID;
   const proposedTools = new Set(
     agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name),
@@ -83,7 +145,11 @@ export async function runToolLoop(
       ? scope.view
       : await refreshSessionView(eventLog, scope.sessionId, scope.view);
   const append = async (events: NewSessionEvent[]) => {
-    const outcome = await eventLog.append(scope.sessionId, events);
+    const outcome = await eventLog.append(scope.sessionId, events).catch((error: unknown) => {
+      // A lane lost to another process is that process's to go on with; any other refusal is the content's.
+      if (error instanceof LaneLeaseLostError) throw error;
+      throw new AppendFailedError(error);
+    });
     if (!outcome.success)
       throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
     view = await viewAfterAppend(eventLog, scope.sessionId, view, outcome.events);
@@ -219,6 +285,8 @@ export async function runToolLoop(
           });
           return { status: 'failed', reason: context.reason, message: context.message };
         }
+        // Deltas stop at the answer's limit: a running turn's partial text is kept for tabs that connect.
+        let streamed = 0;
         const outcome = await gateway.runTurn(
           {
             projectId: scope.projectId,
@@ -233,14 +301,15 @@ export async function runToolLoop(
           {
             ...(scope.signal ? { signal: scope.signal } : {}),
             onTextDelta: (text) => {
-              if (scope.streamDeltas !== false)
-                liveTurns.publish({
-                  type: 'agent.delta',
-                  session_id: scope.sessionId,
-                  agent: agent.slug,
-                  turn_id: turnId,
-                  text,
-                });
+              if (scope.streamDeltas === false || streamed >= limits.maxAnswerChars) return;
+              streamed += text.length;
+              liveTurns.publish({
+                type: 'agent.delta',
+                session_id: scope.sessionId,
+                agent: agent.slug,
+                turn_id: turnId,
+                text,
+              });
             },
           },
         );
@@ -263,17 +332,13 @@ export async function runToolLoop(
           });
           return { status: 'failed', reason, message };
         }
-        const toolCalls = outcome.toolCalls.map((call) => ({
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments ?? null,
-          ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
-        }));
+        // What passes a limit is not stored; the model reads the refusal, with the limit (ADR 0306).
+        const { text, toolCalls } = boundedResponse(outcome.text, outcome.toolCalls, limits);
         await append([
           SESSION_EVENTS.agentResponse.create(agent.slug, {
             v: 1,
             ...lane,
-            text: outcome.text,
+            text,
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
             usage_id: outcome.usageId,
           }),
@@ -286,7 +351,7 @@ export async function runToolLoop(
             turn_id: turnId,
             status: 'completed',
           });
-          return { status: 'completed', text: outcome.text, view };
+          return { status: 'completed', text, view };
         }
         break;
       }

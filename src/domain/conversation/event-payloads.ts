@@ -24,6 +24,8 @@ export const RecordedToolCallSchema = z.object({
   arguments: z.unknown(),
   /** Set when the model's arguments were not a JSON object; the call is then answered with this problem. */
   parse_error: z.string().optional(),
+  /** Set when Forja did not take the call (a limit passed, arguments it cannot store): the tool result, ADR 0306. */
+  refused: z.string().optional(),
 });
 
 /**

@@ -21,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
   'session-fold': () => import('./web/session-fold.ts'),
+  'output-memory': () => import('./conversation/output-memory.ts'),
 };
 
 const filters = process.argv.slice(2);

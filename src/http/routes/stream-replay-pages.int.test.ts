@@ -60,7 +60,11 @@ describe.each(testDatabaseEngines())('the replay of a large session on $name', (
         limit: 200,
         maxBytes: 600 * 1024,
       });
-      expect(page.events.length).toBeGreaterThan(0);
+      // `more` may be said of a page that ended at its bound just before the end: the next one is empty.
+      if (page.events.length === 0) {
+        expect(page.more).toBe(false);
+        break;
+      }
       // Under the bound, or over it by its last event only.
       expect(page.bytes - (EVENT_CHARS + 100)).toBeLessThan(600 * 1024);
       expect(page.events.length).toBeLessThanOrEqual(4);

@@ -24,6 +24,7 @@ const REPLAYED_EVENTS = 500;
 const EVENT_CHARS = 31_000;
 const CLIENTS = 50;
 const CYCLES = Number(process.env.FORJA_BENCH_CYCLES ?? 5);
+const STALL_MS = Number(process.env.FORJA_BENCH_STALL_MS ?? 3000);
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -131,9 +132,26 @@ async function stalledReplay(forja: Forja, url: string): Promise<BenchReport['ro
     const sockets = Array.from({ length: CLIENTS }, () => stalledClient(url, sessionId));
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    await sleep(3000);
+    for (let waited = 0; waited < STALL_MS; waited += 1000) {
+      await sleep(1000);
+      if (process.env.FORJA_BENCH_DEBUG) {
+        const { streamReplays } = await import('../../src/http/routes/stream.ts');
+        console.log(cycle, waited, JSON.stringify(streamReplays), mb(process.memoryUsage().rss));
+      }
+    }
     clearInterval(sampler);
     const stalled = mb(process.memoryUsage().rss);
+    if (process.env.FORJA_BENCH_DEBUG) {
+      const { streamReplays } = await import('../../src/http/routes/stream.ts');
+      const usage = process.memoryUsage();
+      console.log(
+        cycle,
+        JSON.stringify(streamReplays),
+        mb(usage.heapTotal),
+        mb(usage.external),
+        mb(usage.arrayBuffers),
+      );
+    }
     const heapStalled = heapAfterGc();
     for (const socket of sockets) socket.destroy();
     await sleep(1000);

@@ -110,6 +110,12 @@ export function streamRoutes({
       );
       // The stored events are replayed at the client's pace, a page at a time; then the session's feed follows.
       const replayedTo = await replay(database, id, resumeFrom, queue, () => stream.aborted);
+      // A client that left during the replay is not subscribed: its feed would read the rest of the session for no one.
+      if (stream.aborted) {
+        unsubscribeLive();
+        queue.close();
+        return;
+      }
       const unsubscribeEvents = notifications.subscribe(id, replayedTo, (events) => {
         for (const event of events) queue.push(sessionEventMessage(event));
       });

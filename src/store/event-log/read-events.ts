@@ -46,8 +46,8 @@ export async function readEventPage(
 ): Promise<EventPage> {
   const result = await database.query<SessionEventRow & { size: number }>(
     `with sized as (
-       select seq, octet_length(payload::text) as size from session_events
-       where session_id = $1 and seq > $2 order by seq limit $3
+       select seq, octet_length(payload::text) as size
+       from session_events where session_id = $1 and seq > $2 order by seq limit $3
      ), page as (
        select seq, size, sum(size) over (order by seq) - size as before from sized
      )

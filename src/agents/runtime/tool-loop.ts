@@ -11,6 +11,7 @@ import type { AgentTool } from './agent-tool.ts';
 import type { ContextManager } from './context-manager/create-context-manager.ts';
 import { historyToMessages } from './history-to-messages.ts';
 import type { LiveTurns } from './live-turns.ts';
+import { storableText } from '../../lib/storable-text.ts';
 import { boundedResponse } from './bounded-response.ts';
 import { nextStep } from './next-step.ts';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output-limits.ts';
@@ -351,7 +352,8 @@ async function runSteps(
             turn_id: turnId,
             status: 'completed',
           });
-          return { status: 'completed', text, view };
+          // The text as stored: a caller that writes it elsewhere (a handoff's brief) writes what the log holds.
+          return { status: 'completed', text: storableText(text), view };
         }
         break;
       }

@@ -11,21 +11,30 @@ export interface ModelToolCall {
   parseError?: string | undefined;
 }
 
+/** How many calls' worth of arguments (`maxToolArgumentChars`) one answer's calls may take together. */
+export const ANSWER_ARGUMENT_CALLS = 4;
+
 /** The longest tool call id or tool name kept; a longer one is cut (it is the model's text, not a key of ours). */
 export const MAX_TOOL_NAME_CHARS = 256;
 
 /**
  * What Forja stores of one model answer (ADR 0306): at most `maxAnswerChars` of its text, with a note saying
  * where it was cut; at most `maxToolCalls` calls, plus one refused call that tells the model the rest were not
- * taken; a call whose arguments are longer than `maxToolArgumentChars`, nested too deep, or hold a NUL or a
- * lone surrogate is recorded without them and refused (`refused`: the tool result the model reads). Pure.
+ * taken; a call whose arguments are longer than `maxToolArgumentChars` (or would bring the answer's past four
+ * times that), nested too deep, or hold a NUL or a lone surrogate is recorded without them and refused (`refused`: the tool result the model reads). Pure.
  */
 export function boundedResponse(
   text: string,
   toolCalls: readonly ModelToolCall[],
   limits: OutputLimits,
 ): { text: string; toolCalls: RecordedToolCall[] } {
-  const taken = toolCalls.slice(0, limits.maxToolCalls).map((call) => boundedCall(call, limits));
+  // One answer's calls together take at most four calls' worth of arguments: 64 calls of 2 Mi each would not.
+  let budget = ANSWER_ARGUMENT_CALLS * limits.maxToolArgumentChars;
+  const taken = toolCalls.slice(0, limits.maxToolCalls).map((call) => {
+    const recorded = boundedCall(call, limits, budget);
+    if (recorded.refused === undefined) budget -= call.rawArguments.length;
+    return recorded;
+  });
   const first = toolCalls[limits.maxToolCalls];
   if (first !== undefined) {
     const left = toolCalls.length - limits.maxToolCalls;
@@ -45,7 +54,7 @@ export function boundedText(text: string, max: number): string {
   return `${text.slice(0, end)}\n\n[Forja cut this answer at ${max} characters (FORJA_MAX_ANSWER_CHARS); the other ${text.length - end} characters were not stored.]`;
 }
 
-function boundedCall(call: ModelToolCall, limits: OutputLimits): RecordedToolCall {
+function boundedCall(call: ModelToolCall, limits: OutputLimits, budget: number): RecordedToolCall {
   const recorded = idAndName(call);
   const refuse = (why: string): RecordedToolCall => ({
     ...recorded,
@@ -55,6 +64,10 @@ function boundedCall(call: ModelToolCall, limits: OutputLimits): RecordedToolCal
   if (call.rawArguments.length > limits.maxToolArgumentChars)
     return refuse(
       `were ${call.rawArguments.length} characters; Forja takes at most ${limits.maxToolArgumentChars} for one call (FORJA_MAX_TOOL_ARGUMENT_CHARS) — write a large file in parts`,
+    );
+  if (call.rawArguments.length > budget)
+    return refuse(
+      `would bring this answer's arguments past ${ANSWER_ARGUMENT_CALLS * limits.maxToolArgumentChars} characters in all (${ANSWER_ARGUMENT_CALLS} × FORJA_MAX_TOOL_ARGUMENT_CHARS) — make this call in your next answer`,
     );
   if (call.parseError !== undefined)
     return { ...recorded, arguments: null, parse_error: call.parseError };

@@ -78,6 +78,22 @@ describe('what Forja takes of one answer', () => {
     });
   });
 
+  it("refuses the calls that would bring one answer's arguments past four times the limit, and takes the others", () => {
+    const calls = Array.from({ length: 6 }, (_, index) => call(index, { text: 'z'.repeat(1000) }));
+    const taken = boundedResponse('', calls, { ...limits, maxToolCalls: 10 }).toolCalls;
+    expect(taken.map((recorded) => recorded.refused === undefined)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(taken[4]!.refused).toContain(
+      "would bring this answer's arguments past 4096 characters in all (4 × FORJA_MAX_TOOL_ARGUMENT_CHARS)",
+    );
+  });
+
   it('refuses a call whose arguments hold a NUL or a lone surrogate, naming where, or nest too deep', () => {
     const [nul, surrogate, key, fine] = boundedResponse(
       '',

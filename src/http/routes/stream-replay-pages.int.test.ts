@@ -1,10 +1,12 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Forja } from '../../composition.ts';
+import pino from 'pino';
+import { createForja, type Forja } from '../../composition.ts';
+import { loadConfig } from '../../config/config.ts';
 import { SESSION_EVENTS } from '../../domain/conversation/index.ts';
-import { readEventPage } from '../../store/index.ts';
+import { type Database, readEventPage } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
-import { requestJson, startTestForja } from '../../testing/forja-harness.ts';
+import { requestJson } from '../../testing/forja-harness.ts';
 import { readServerSentEvents } from '../../testing/read-server-sent-events.ts';
 import { listen, type ListeningServer } from '../listen.ts';
 import { REPLAY_PAGE_BYTES, streamReplays } from './stream.ts';
@@ -29,8 +31,24 @@ describe.each(testDatabaseEngines())('the replay of a large session on $name', (
   let forja: Forja;
   let server: ListeningServer;
   let sessionId: string;
+  /** Reads of a page of session events (replays and session feeds alike), counted as they are sent. */
+  let pageReads = 0;
   beforeAll(async () => {
-    forja = await startTestForja(engine);
+    const database = await engine.open();
+    const loaded = loadConfig({});
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const counting: Database = {
+      ...database,
+      query: (sql, params) => {
+        if (sql.includes('octet_length(payload::text)')) pageReads += 1;
+        return database.query(sql, params);
+      },
+    };
+    const opened = await createForja(loaded.config, pino({ level: 'silent' }), {
+      env: {},
+      database: counting,
+    });
+    forja = { ...opened, close: async () => (await opened.close(), await database.close()) };
     server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
     const project = await requestJson(forja, 'POST', '/api/projects', { name: 'p' });
     sessionId = (await requestJson(forja, 'POST', `/api/projects/${project.body.id}/sessions`, {}))
@@ -94,6 +112,7 @@ describe.each(testDatabaseEngines())('the replay of a large session on $name', (
       Math.floor((EVENTS * EVENT_CHARS) / REPLAY_PAGE_BYTES),
     );
 
+    const feedReadsBefore = pageReads - streamReplays.pages;
     const clients = Array.from({ length: STALLED }, () => stalledClient(server.url, sessionId));
     await expect.poll(() => streamReplays.active, { timeout: 60_000 }).toBe(STALLED);
     await expect.poll(() => streamReplays.heldEvents, { timeout: 60_000 }).toBeGreaterThan(0);
@@ -105,5 +124,8 @@ describe.each(testDatabaseEngines())('the replay of a large session on $name', (
     await expect.poll(() => streamReplays.active, { timeout: 60_000 }).toBe(0);
     expect(streamReplays.heldEvents).toBe(0);
     expect(streamReplays.heldBytes).toBe(0);
+    // Clients that left during the replay were not subscribed: no session feed read the rest of the log for them.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pageReads - streamReplays.pages).toBe(feedReadsBefore);
   }, 120_000);
 });

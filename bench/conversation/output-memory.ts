@@ -4,7 +4,7 @@
  * - one answer of 20 MiB characters (20 deltas of 1 MiB): RSS before, the highest sampled during the turn, after;
  * - a session of 15.5 MB (500 events of 31 KB) replayed to 50 event-stream clients that connect and never read
  *   (raw sockets, paused), five cycles of connect, stall, close: RSS while they stall and after they leave.
- * Not a test: nothing fails on a number. RSS after a garbage collection (`--expose-gc` set at run time).
+ * Not a test: nothing fails on a number. `FORJA_BENCH_ENGINE=server` runs it on the PostgreSQL server. RSS after a garbage collection (`--expose-gc` set at run time).
  */
 import { connect, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
 import { listen } from '../../src/http/listen.ts';
-import { openBenchPglite } from '../lib/bench-databases.ts';
+import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 
 const ANSWER_DELTAS = 20;
@@ -37,7 +37,10 @@ const heapAfterGc = () => (
 );
 
 export async function run(): Promise<BenchReport> {
-  const bench = await openBenchPglite();
+  // FORJA_BENCH_ENGINE=server: on the PostgreSQL server, so the figures are this process's alone.
+  const server = process.env.FORJA_BENCH_ENGINE === 'server' ? await openBenchServer() : null;
+  if (server !== null && 'unavailable' in server) throw new Error(server.unavailable);
+  const bench = server ?? (await openBenchPglite());
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.error.message);
   const answer = `${'x'.repeat(DELTA_CHARS)} `.repeat(ANSWER_DELTAS);
@@ -51,13 +54,20 @@ export async function run(): Promise<BenchReport> {
     database: bench.database,
     provider,
   });
-  const server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
+  const listening = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
   const rows: BenchReport['rows'] = [];
   try {
-    rows.push(await bigAnswer(forja));
-    rows.push(...(await stalledReplay(forja, server.url)));
+    // FORJA_BENCH_CASES=replay measures the replay alone (its baseline not raised by the answer's).
+    if (process.env.FORJA_BENCH_CASES !== 'replay')
+      rows.push({ ...(await bigAnswer(forja)), engine: bench.engine });
+    rows.push(
+      ...(await stalledReplay(forja, listening.url)).map((row) => ({
+        ...row,
+        engine: bench.engine,
+      })),
+    );
   } finally {
-    await server.close();
+    await listening.close();
     await forja.close();
     await bench.dispose();
   }

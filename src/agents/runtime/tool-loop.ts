@@ -133,7 +133,7 @@ async function runSteps(
   agent: LoopAgent,
   scope: LoopScope,
 ): Promise<LoopResult> {
-  const { eventLog, gateway, liveTurns, hooks } = dependencies;
+  const { eventLog, liveTurns, hooks } = dependencies;
   const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
   const newId = dependencies.newId ?? randomUUID;
   const proposedTools = new Set(
@@ -250,10 +250,69 @@ async function runSteps(
       }
 
       case 'call_model': {
-        const system = await agent.buildSystemPrompt(view, scope);
-        const tools = toToolDefinitions(agent.tools);
-        const frame = {
-          view,
+        const ended = await callModel({
+          dependencies,
+          agent,
+          scope,
+          limits,
+          turnId,
+          view: () => view,
+          append,
+          stop,
+        });
+        if (ended !== null) return ended;
+        break;
+      }
+    }
+  }
+}
+
+/** What one step of the loop works with: the loop's view as it is now, its append, its stop check. */
+interface StepFrame {
+  dependencies: ToolLoopDependencies;
+  agent: LoopAgent;
+  scope: LoopScope;
+  limits: OutputLimits;
+  turnId: string;
+  view(): SessionView;
+  append(events: NewSessionEvent[]): Promise<void>;
+  stop(text: string): Promise<LoopResult | null>;
+}
+
+/**
+ * The `call_model` step: the prompt and the history fitted to the window, the model's call, and its answer
+ * appended as `agent.response`, bounded (ADR 0306). Returns how the turn ended, or null when it goes on (tool calls).
+ */
+async function callModel(frame: StepFrame): Promise<LoopResult | null> {
+  const { dependencies, agent, scope, limits, turnId } = frame;
+  const { gateway, liveTurns } = dependencies;
+  const done = (status: 'completed' | 'failed') =>
+    liveTurns.publish({
+      type: 'agent.done',
+      session_id: scope.sessionId,
+      agent: agent.slug,
+      turn_id: turnId,
+      status,
+    });
+  const fail = async (reason: string, message: string): Promise<LoopResult> => {
+    await frame.append([
+      SESSION_EVENTS.turnFailed.create('system', {
+        v: 1,
+        turn_id: turnId,
+        agent: agent.slug,
+        reason,
+        message,
+      }),
+    ]);
+    done('failed');
+    return { status: 'failed', reason, message };
+  };
+  const system = await agent.buildSystemPrompt(frame.view(), scope);
+  const tools = toToolDefinitions(agent.tools);
+  const context = dependencies.contextManager
+    ? await dependencies.contextManager.prepare(
+        {
+          view: frame.view(),
           projectId: scope.projectId,
           sessionId: scope.sessionId,
           agent: agent.slug,
@@ -261,102 +320,59 @@ async function runSteps(
           tools,
           maxOutputTokens: agent.maxOutputTokens,
           ...(scope.signal ? { signal: scope.signal } : {}),
-        };
-        const context = dependencies.contextManager
-          ? await dependencies.contextManager.prepare(frame, append)
-          : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
-        if (!context.ok) {
-          const stopped = await stop('');
-          if (stopped !== null) return stopped;
-          await append([
-            SESSION_EVENTS.turnFailed.create('system', {
-              v: 1,
-              turn_id: turnId,
-              agent: agent.slug,
-              reason: context.reason,
-              message: context.message,
-            }),
-          ]);
-          liveTurns.publish({
-            type: 'agent.done',
-            session_id: scope.sessionId,
-            agent: agent.slug,
-            turn_id: turnId,
-            status: 'failed',
-          });
-          return { status: 'failed', reason: context.reason, message: context.message };
-        }
-        // Deltas stop at the answer's limit: a running turn's partial text is kept for tabs that connect.
-        let streamed = 0;
-        const outcome = await gateway.runTurn(
-          {
-            projectId: scope.projectId,
-            sessionId: scope.sessionId,
-            agent: agent.slug,
-            system,
-            messages: context.messages,
-            tools,
-            maxOutputTokens: agent.maxOutputTokens,
-            ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
-          },
-          {
-            ...(scope.signal ? { signal: scope.signal } : {}),
-            onTextDelta: (text) => {
-              if (scope.streamDeltas === false || streamed >= limits.maxAnswerChars) return;
-              streamed += text.length;
-              liveTurns.publish({
-                type: 'agent.delta',
-                session_id: scope.sessionId,
-                agent: agent.slug,
-                turn_id: turnId,
-                text,
-              });
-            },
-          },
-        );
-        if (outcome.status !== 'completed') {
-          const partial = 'partialText' in outcome ? outcome.partialText : '';
-          const stopped = await stop(partial);
-          if (stopped !== null) return stopped;
-          const message =
-            outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
-          const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
-          await append([
-            SESSION_EVENTS.turnFailed.create('system', { v: 1, ...lane, reason, message }),
-          ]);
-          liveTurns.publish({
-            type: 'agent.done',
-            session_id: scope.sessionId,
-            agent: agent.slug,
-            turn_id: turnId,
-            status: 'failed',
-          });
-          return { status: 'failed', reason, message };
-        }
-        // What passes a limit is not stored; the model reads the refusal, with the limit (ADR 0306).
-        const { text, toolCalls } = boundedResponse(outcome.text, outcome.toolCalls, limits);
-        await append([
-          SESSION_EVENTS.agentResponse.create(agent.slug, {
-            v: 1,
-            ...lane,
-            text,
-            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-            usage_id: outcome.usageId,
-          }),
-        ]);
-        if (toolCalls.length === 0) {
-          liveTurns.publish({
-            type: 'agent.done',
-            session_id: scope.sessionId,
-            agent: agent.slug,
-            turn_id: turnId,
-            status: 'completed',
-          });
-          // The text as stored: a caller that writes it elsewhere (a handoff's brief) writes what the log holds.
-          return { status: 'completed', text: storableText(text), view };
-        }
-        break;
-      }
-    }
+        },
+        frame.append,
+      )
+    : { ok: true as const, messages: historyToMessages(frame.view().state.history, agent.slug) };
+  if (!context.ok) return (await frame.stop('')) ?? fail(context.reason, context.message);
+  // Deltas stop at the answer's limit: a running turn's partial text is kept for tabs that connect.
+  let streamed = 0;
+  const outcome = await gateway.runTurn(
+    {
+      projectId: scope.projectId,
+      sessionId: scope.sessionId,
+      agent: agent.slug,
+      system,
+      messages: context.messages,
+      tools,
+      maxOutputTokens: agent.maxOutputTokens,
+      ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
+    },
+    {
+      ...(scope.signal ? { signal: scope.signal } : {}),
+      onTextDelta: (text) => {
+        if (scope.streamDeltas === false || streamed >= limits.maxAnswerChars) return;
+        streamed += text.length;
+        liveTurns.publish({
+          type: 'agent.delta',
+          session_id: scope.sessionId,
+          agent: agent.slug,
+          turn_id: turnId,
+          text,
+        });
+      },
+    },
+  );
+  if (outcome.status !== 'completed') {
+    const stopped = await frame.stop('partialText' in outcome ? outcome.partialText : '');
+    if (stopped !== null) return stopped;
+    const message = outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
+    return fail(outcome.status === 'failed' ? 'provider_error' : outcome.status, message);
   }
+  // What passes a limit is not stored; the model reads the refusal, with the limit (ADR 0306).
+  const { text, toolCalls } = boundedResponse(outcome.text, outcome.toolCalls, limits);
+  await frame.append([
+    SESSION_EVENTS.agentResponse.create(agent.slug, {
+      v: 1,
+      agent: agent.slug,
+      turn_id: turnId,
+      text,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      usage_id: outcome.usageId,
+    }),
+  ]);
+  if (toolCalls.length > 0) return null;
+  done('completed');
+  // The text as stored: a caller that writes it elsewhere (a handoff's brief) writes what the log holds.
+  return { status: 'completed', text: storableText(text), view: frame.view() };
 }

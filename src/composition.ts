@@ -16,6 +16,7 @@ import {
   createLiveTurns,
   type LiveTurns,
   shareLiveTurns,
+  readOutputLimits,
 } from './agents/index.ts';
 import {
   createConversationService,
@@ -164,6 +165,8 @@ export async function createForja(
   // What each model costs, for money budgets and the cost in `GET /usage` (FORJA_PRICES over the built-in list).
   const prices = readPrices(options.env ?? process.env);
   if (!prices.ok) throw new Error(prices.message);
+  const outputLimits = readOutputLimits(options.env ?? process.env);
+  if (!outputLimits.ok) throw new Error(outputLimits.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -378,6 +381,7 @@ export async function createForja(
       ),
       views,
       contextManager,
+      outputLimits: outputLimits.limits,
       newId: randomUUID,
       line: { workspaces: line.workspaces, terminal },
     },

@@ -56,6 +56,9 @@ describe('loadSettings', () => {
     [{ FORJA_STREAM_BUFFER_BYTES: '1000' }, 'FORJA_STREAM_BUFFER_BYTES'],
     [{ FORJA_STREAM_BUFFER_BYTES: '-1' }, 'FORJA_STREAM_BUFFER_BYTES'],
     [{ FORJA_STREAM_BUFFER_BYTES: '1e7' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_MAX_ANSWER_CHARS: '1Mi' }, 'FORJA_MAX_ANSWER_CHARS'],
+    [{ FORJA_MAX_TOOL_CALLS: '0' }, 'FORJA_MAX_TOOL_CALLS'],
+    [{ FORJA_MAX_TOOL_ARGUMENT_CHARS: '100' }, 'FORJA_MAX_TOOL_ARGUMENT_CHARS'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadSettings(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

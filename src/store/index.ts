@@ -15,7 +15,13 @@ export {
   isAppendConflict,
 } from './event-log/append-outcome.ts';
 export type { NewSessionEvent, OutboxMessage, SessionEvent } from './event-log/session-event.ts';
-export { DEFAULT_READ_LIMIT, readEvents, type ReadOptions } from './event-log/read-events.ts';
+export {
+  DEFAULT_READ_LIMIT,
+  type EventPage,
+  readEventPage,
+  readEvents,
+  type ReadOptions,
+} from './event-log/read-events.ts';
 export {
   drainOutbox,
   defaultRetryDelayMs,

@@ -73,7 +73,9 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
       continue;
     }
     const action = lane.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
-    if (!input.needsApproval(call)) return { kind: 'run_tool', call, approvedAction: null };
+    // A call Forja refused is answered at once: there is nothing for the person to approve.
+    if (!input.needsApproval(call) || call.refused !== undefined)
+      return { kind: 'run_tool', call, approvedAction: null };
     if (action === null) return { kind: 'propose', call };
     if (action.status === 'approved') return { kind: 'run_tool', call, approvedAction: action };
     awaiting.push(action);

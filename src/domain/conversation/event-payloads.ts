@@ -26,6 +26,8 @@ export const RecordedToolCallSchema = z.object({
   parse_error: z.string().optional(),
   /** Set when the response stopped at the agent's output cap (this many tokens) before the call was complete. */
   cut_at_tokens: z.number().int().positive().optional(),
+  /** Set when Forja did not take the call (a limit passed, arguments it cannot store): the tool result, ADR 0306. */
+  refused: z.string().optional(),
 });
 
 /**

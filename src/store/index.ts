@@ -50,6 +50,7 @@ export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.
 export {
   ACCOUNTS_CHANNEL,
   anyPersonExists,
+  changeMember,
   createPerson,
   deleteAuthSession,
   findPersonById,
@@ -63,6 +64,7 @@ export {
   listProjectsOfPerson,
   projectOfResource,
   putMember,
+  removeMember,
   revokeApiToken,
   roleIn,
   USERNAME_PATTERN,

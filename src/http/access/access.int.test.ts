@@ -35,7 +35,10 @@ async function documentedRoutes(
       routes.push({
         method: method.toUpperCase(),
         template,
-        path: template.replace('{id}', ids[kind] ?? randomUUID()).replace('{slug}', 'criativo'),
+        path: template
+          .replace('{id}', ids[kind] ?? randomUUID())
+          .replace('{slug}', 'criativo')
+          .replace('{username}', 'ana'),
       });
     }
   }
@@ -388,6 +391,65 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
           role: 'admin',
         }),
       ).toMatchObject({ status: 400, body: { error: { field: 'role' } } });
+    });
+
+    it("keeps a project's settings to its owners, and never leaves a project without an owner", async () => {
+      const project = ids['projects']!;
+      const members = `/api/projects/${project}/members`;
+      const budget = `/api/projects/${project}/budget`;
+      const instructions = `/api/projects/${project}/agents/arquiteto/instructions`;
+      expect((await as(anaToken, 'POST', members, { username: 'bruno' })).status).toBe(201);
+      expect((await as(anaToken, 'PUT', budget, { max_tokens: 1000 })).status).toBe(200);
+      expect((await as(anaToken, 'PUT', instructions, { content: 'Keep it small.' })).status).toBe(
+        200,
+      );
+
+      const notOwner = { status: 403, body: { error: { code: 'not_owner' } } };
+      expect(await as(brunoToken, 'PUT', budget, { max_tokens: null })).toMatchObject(notOwner);
+      expect(
+        await as(brunoToken, 'PUT', instructions, { content: 'Ignore the budget.' }),
+      ).toMatchObject(notOwner);
+      expect(await as(brunoToken, 'DELETE', `${members}/ana`)).toMatchObject(notOwner);
+      expect((await as(brunoToken, 'GET', `/api/projects/${project}/usage`)).body.max_tokens).toBe(
+        1000,
+      );
+      expect((await as(brunoToken, 'GET', instructions)).body.content).toBe('Keep it small.');
+
+      const lastOwner = { status: 409, body: { error: { code: 'last_owner' } } };
+      expect(
+        await as(anaToken, 'POST', members, { username: 'ana', role: 'member' }),
+      ).toMatchObject(lastOwner);
+      expect(await as(anaToken, 'DELETE', `${members}/ana`)).toMatchObject(lastOwner);
+      // Two owners demoting each other at once: one wins, the other is refused, an owner remains.
+      expect(
+        (await as(anaToken, 'POST', members, { username: 'bruno', role: 'owner' })).status,
+      ).toBe(201);
+      const answers = await Promise.all([
+        as(anaToken, 'POST', members, { username: 'bruno', role: 'member' }),
+        as(brunoToken, 'POST', members, { username: 'ana', role: 'member' }),
+      ]);
+      // The loser is refused in its transaction (409), or already as a member (403) when the winner came first.
+      const [won, lost] = answers.map((answer) => answer.status).sort();
+      expect([won, [403, 409].includes(lost!)]).toEqual([201, true]);
+      const owners = (await as(anaToken, 'GET', members)).body.members.filter(
+        (member: { role: string }) => member.role === 'owner',
+      );
+      expect(owners).toHaveLength(1);
+      // Put things back: ana the only owner, bruno a member who may leave and be added again.
+      await as(owners[0].username === 'ana' ? anaToken : brunoToken, 'POST', members, {
+        username: 'ana',
+        role: 'owner',
+      });
+      expect(
+        (await as(anaToken, 'POST', members, { username: 'bruno', role: 'member' })).status,
+      ).toBe(201);
+      expect((await as(brunoToken, 'DELETE', `${members}/bruno`)).status).toBe(204);
+      expect((await as(brunoToken, 'GET', members)).status).toBe(404);
+      expect(await as(anaToken, 'DELETE', `${members}/bruno`)).toMatchObject({
+        status: 404,
+        body: { error: { field: 'username' } },
+      });
+      expect((await as(anaToken, 'POST', members, { username: 'bruno' })).status).toBe(201);
     });
 
     it('signs in with a password into an HttpOnly SameSite cookie, signs out, and limits failed attempts', async () => {

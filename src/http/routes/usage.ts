@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { readProjectBudget, setProjectBudget, summariseUsage } from '../../gateway/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
+import { notOwnerError } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -62,7 +63,7 @@ const putBudget = createRoute({
   request: { params: parameters, body: jsonBody(BudgetSchema) },
   responses: {
     200: jsonContent(BudgetSchema, 'The budget now'),
-    ...errorResponses(400, 404, 413, 415),
+    ...errorResponses(400, 403, 404, 413, 415),
   },
 });
 
@@ -85,6 +86,8 @@ export function usageRoutes({ database }: AppDependencies) {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id)))
         return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
+      const notOwner = notOwnerError(context, "sets the project's budget");
+      if (notOwner !== null) return context.json(notOwner, 403);
       const { max_tokens } = context.req.valid('json');
       await setProjectBudget(database, id, max_tokens);
       return context.json({ max_tokens }, 200);

@@ -185,7 +185,10 @@ describe('forja status on embedded PGlite', { timeout: 300_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`No Forja process runs on ${dataDirectory}`);
     expect(text.stdout).toContain(`pid ${server.process.pid} on `);
-    expect(text.stdout).toContain('not running (left by a process that stopped');
+    expect(text.stdout).toContain(
+      'not running: it stopped without a clean exit (killed or crashed)',
+    );
+    expect(text.stdout).not.toContain('stopped cleanly');
     expect(text.stdout).toContain(`${sessionId} "madrugada"`);
     expect(text.stdout).toContain('messages waiting for a turn: 1');
     expect(text.stdout).toContain('turn in progress: criativo (message, since ');
@@ -197,6 +200,35 @@ describe('forja status on embedded PGlite', { timeout: 300_000 }, () => {
       provider: 'scripted',
       model: join(dataDirectory, 'summaries.json'),
     });
+  });
+
+  it('tells a clean stop (SIGTERM) from a crash (kill -9)', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-status-'));
+    const env = { FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '' };
+    const stopped = await startServer(env);
+    stopped.process.kill('SIGTERM');
+    expect(await stopped.exited).toBe(0);
+    const clean = await runStatus(env);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(
+      new RegExp(`pid ${stopped.process.pid} on .*, started \\S+ — stopped cleanly at \\S+`),
+    );
+    expect(clean.stdout).not.toContain('without a clean exit');
+    const cleanJson = JSON.parse((await runStatus(env, ['--json'])).stdout) as ForjaStatus;
+    expect(cleanJson.processes).toEqual([]);
+    expect(cleanJson.stopped_cleanly).toMatchObject([{ pid: stopped.process.pid }]);
+
+    const killed = await startServer(env);
+    killed.process.kill('SIGKILL');
+    await killed.exited;
+    const crashed = await runStatus(env);
+    expect(crashed.stdout).toContain(`pid ${killed.process.pid} on `);
+    expect(crashed.stdout).toMatch(
+      new RegExp(`pid ${killed.process.pid} on .*not running: it stopped without a clean exit`),
+    );
+    expect(crashed.stdout).not.toMatch(
+      new RegExp(`pid ${killed.process.pid} on .*stopped cleanly`),
+    );
   });
 
   it('on a data directory where nothing is stored, says so instead of creating one', async () => {

@@ -81,6 +81,7 @@ import {
   openDatabase,
   pruneOutbox,
   readAgentInstructions,
+  signInFailuresIn,
   type Database,
   type EventLog,
   type EventNotifications,
@@ -363,7 +364,7 @@ export async function createForja(
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
     accountsInUse: accounts.inUse,
-    signInLimiter: options.signInLimiter ?? createSignInLimiter(),
+    signInLimiter: options.signInLimiter ?? createSignInLimiter(signInFailuresIn(database)),
   };
   const app = createApp({
     database,

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, passwordProblem, UNKNOWN_PERSON_HASH, verifyPassword } from './passwords.ts';
 import { hashSecret, newSecret, TOKEN_PREFIX } from './secrets.ts';
-import { createSignInLimiter } from './sign-in-limiter.ts';
+import { backoffSeconds, DEFAULT_SIGN_IN_BACKOFF } from './sign-in-limiter.ts';
 
 describe('passwords', () => {
   it('hashes with scrypt and a salt of its own, and verifies only the right password', async () => {
@@ -32,40 +33,34 @@ describe('secrets', () => {
   });
 });
 
-describe('the sign-in limiter', () => {
-  it('stops an account after 5 failures and an address after 20, until the window moves on', () => {
-    let now = 0;
-    const limiter = createSignInLimiter({
-      perAccount: 5,
-      perAddress: 20,
-      windowMs: 60_000,
-      clock: () => now,
-    });
-    for (let attempt = 0; attempt < 5; attempt++) {
-      expect(limiter.allow('ana', '10.0.0.1')).toEqual({ ok: true });
-      limiter.failed('ana', '10.0.0.1');
-    }
-    expect(limiter.allow('ana', '10.0.0.2')).toEqual({ ok: false, retryAfterSeconds: 60 });
-    expect(limiter.allow('bruno', '10.0.0.1')).toEqual({ ok: true });
-    for (let name = 0; name < 15; name++) limiter.failed(`name${name}`, '10.0.0.1');
-    expect(limiter.allow('bruno', '10.0.0.1')).toMatchObject({ ok: false });
-    expect(limiter.allow('bruno', '10.0.0.3')).toEqual({ ok: true });
-    now = 60_001;
-    expect(limiter.allow('ana', '10.0.0.1')).toEqual({ ok: true });
+describe('the sign-in backoff', () => {
+  const backoff = DEFAULT_SIGN_IN_BACKOFF;
+
+  it('costs nothing while free, then waits 1, 2, 4 … seconds, up to 15 minutes', () => {
+    expect([5, 6, 7, 8, 9].map((failures) => backoffSeconds(failures, 5, backoff))).toEqual([
+      0, 1, 2, 4, 8,
+    ]);
+    expect(backoffSeconds(20, 5, backoff)).toBe(15 * 60);
+    expect(backoffSeconds(1_000_000, 5, backoff)).toBe(15 * 60);
   });
 
-  it('a success clears the account, not the address', () => {
-    const limiter = createSignInLimiter({
-      perAccount: 2,
-      perAddress: 3,
-      windowMs: 60_000,
-      clock: () => 0,
-    });
-    limiter.failed('ana', 'a');
-    limiter.failed('ana', 'a');
-    limiter.succeeded('ana');
-    expect(limiter.allow('ana', 'b')).toEqual({ ok: true });
-    limiter.failed('ana', 'a');
-    expect(limiter.allow('carla', 'a')).toMatchObject({ ok: false });
+  it('is never negative, never above the maximum, and never shorter after another failure', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 86_400 }),
+        (failures, free, base, max) => {
+          const limits = { ...backoff, baseDelaySeconds: base, maxDelaySeconds: max };
+          const wait = backoffSeconds(failures, free, limits);
+          expect(wait).toBeGreaterThanOrEqual(0);
+          expect(wait).toBeLessThanOrEqual(max);
+          expect(Number.isFinite(wait)).toBe(true);
+          expect(backoffSeconds(failures + 1, free, limits)).toBeGreaterThanOrEqual(wait);
+          if (failures <= free) expect(wait).toBe(0);
+        },
+      ),
+    );
   });
 });

@@ -75,6 +75,12 @@ export {
   type ResourceKind,
 } from './accounts/accounts.ts';
 export {
+  clearSignInFailures,
+  recordSignInFailure,
+  signInFailuresIn,
+  signInWaitSeconds,
+} from './accounts/sign-in-failures.ts';
+export {
   readForjaStatus,
   type ForjaProcessStatus,
   type ProcessModel,

@@ -3,14 +3,15 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../accounts/passwords.ts';
 import { newSecret, TOKEN_PREFIX } from '../../accounts/secrets.ts';
-import { createSignInLimiter } from '../../accounts/sign-in-limiter.ts';
+import { createSignInLimiter, DEFAULT_SIGN_IN_BACKOFF } from '../../accounts/sign-in-limiter.ts';
 import { createForja, type Forja } from '../../composition.ts';
-import { loadConfig } from '../../config/config.ts';
+import { type ForjaConfig, loadConfig } from '../../config/config.ts';
 import {
   createPerson,
   insertApiToken,
   insertHandoff,
   revokeApiToken,
+  signInFailuresIn,
   type Database,
   type Person,
 } from '../../store/index.ts';
@@ -19,6 +20,13 @@ import { requestJson, startTestForja } from '../../testing/forja-harness.ts';
 import { classifyPath } from './access-middleware.ts';
 
 const PASSWORD = 'a long enough password';
+/** Two failures free per account and address, then 60 s, 120 s, … */
+const TEST_BACKOFF = {
+  ...DEFAULT_SIGN_IN_BACKOFF,
+  freePerAccountAndAddress: 2,
+  freePerAddress: 100,
+  baseDelaySeconds: 60,
+};
 
 /** Every documented route, with its path parameters filled in from the given ids. */
 async function documentedRoutes(
@@ -168,6 +176,7 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
 
   describe('bound to 0.0.0.0 with accounts', () => {
     let forja: Forja;
+    let config: ForjaConfig;
     let database: Database;
     let ana: Person;
     let bruno: Person;
@@ -182,6 +191,7 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
         FORJA_PUBLIC_URL: 'https://forja.example.com',
       });
       if (!loaded.ok) throw new Error(loaded.error.message);
+      config = loaded.config;
       database = await engine.open();
       const passwordHash = await hashPassword(PASSWORD);
       ana = (await createPerson(database, { username: 'ana', passwordHash })).person;
@@ -189,12 +199,7 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       forja = await createForja(loaded.config, pino({ level: 'silent' }), {
         env: {},
         database,
-        signInLimiter: createSignInLimiter({
-          perAccount: 3,
-          perAddress: 100,
-          windowMs: 60_000,
-          clock: () => 0,
-        }),
+        signInLimiter: createSignInLimiter(signInFailuresIn(database), TEST_BACKOFF),
       });
       const tokenOf = async (person: Person) => {
         const { secret, hash } = newSecret(TOKEN_PREFIX);
@@ -492,6 +497,44 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       });
       expect(limited.headers.get('retry-after')).toBe('60');
       expect((await signIn('nobody', PASSWORD)).status).toBe(401);
+    });
+
+    it('slows wrong passwords from one address without locking the owner out elsewhere; every process counts them', async () => {
+      const signInFrom = (target: Forja, address: string, password: string) =>
+        target.app.request(
+          '/api/auth/sign-in',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'ana', password }),
+          },
+          { incoming: { socket: { remoteAddress: address } } },
+        );
+      for (let attempt = 0; attempt < 3; attempt++)
+        expect((await signInFrom(forja, '203.0.113.1', `guess ${attempt}`)).status).toBe(401);
+      const slowed = await signInFrom(forja, '203.0.113.1', PASSWORD);
+      expect(slowed.status).toBe(429);
+      expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await slowed.json()) as { error: { code: string } }).error.code).toBe(
+        'too_many_attempts',
+      );
+      // The owner, from another address, signs in at once: no account is locked.
+      expect((await signInFrom(forja, '198.51.100.7', PASSWORD)).status).toBe(200);
+
+      // A second process on the same database, with its own limiter, sees the same failures.
+      const other = await createForja(config, pino({ level: 'silent' }), {
+        env: {},
+        database,
+        signInLimiter: createSignInLimiter(signInFailuresIn(database)),
+      });
+      try {
+        const elsewhere = await signInFrom(other, '203.0.113.1', PASSWORD);
+        expect(elsewhere.status).toBe(429);
+        expect(Number(elsewhere.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect((await signInFrom(other, '198.51.100.7', PASSWORD)).status).toBe(200);
+      } finally {
+        await other.close();
+      }
     });
 
     it('lets in the public name and IP addresses on the port, not another DNS name', async () => {

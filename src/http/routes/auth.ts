@@ -70,7 +70,7 @@ const signIn = createRoute({
   method: 'post',
   path: '/api/auth/sign-in',
   summary:
-    'Sign in with name and password: sets the HttpOnly session cookie (at most 5 failures per account and 20 per address in 15 minutes)',
+    'Sign in with name and password: sets the HttpOnly session cookie (after 5 failures for an account from one address, or 20 from one address, each further attempt from there waits twice as long: 429 with Retry-After)',
   request: { body: jsonBody(SignInSchema) },
   responses: {
     200: jsonContent(PersonSchema, 'Signed in'),
@@ -160,7 +160,7 @@ export function authRoutes({ database, access }: AppDependencies) {
         );
       const { username, password } = context.req.valid('json');
       const address = clientAddress(context);
-      const allowance = access.signInLimiter.allow(username, address);
+      const allowance = await access.signInLimiter.allow(username, address);
       if (!allowance.ok) {
         context.header('Retry-After', String(allowance.retryAfterSeconds));
         return context.json(
@@ -174,10 +174,10 @@ export function authRoutes({ database, access }: AppDependencies) {
       const person = await findPersonByUsername(database, username);
       const matches = await verifyPassword(password, person?.password_hash ?? UNKNOWN_PERSON_HASH);
       if (person === null || !matches) {
-        access.signInLimiter.failed(username, address);
+        await access.signInLimiter.failed(username, address);
         return context.json(apiError('wrong_credentials', 'Wrong name or password.'), 401);
       }
-      access.signInLimiter.succeeded(username);
+      await access.signInLimiter.succeeded(username, address);
       const { secret, hash } = newSecret(SESSION_PREFIX);
       const maxAge = SESSION_DAYS * 24 * 60 * 60;
       await insertAuthSession(database, {

@@ -4,7 +4,7 @@ import type { Migration } from './migration.ts';
  * Two facts the processes sharing a database agree on. `forja_process_exits`: the processes that stopped
  * cleanly (a row of `forja_processes` moves here on a clean stop), so `forja status` tells a clean stop from a
  * crash; only the newest few are kept. `forja_data_directory`: the one data directory whose repositories
- * belong to this database's projects, by the id written in that directory.
+ * belong to this database's projects, by the id written in that directory (ADR 0316).
  */
 export const cleanExitsAndDataDirectory: Migration = {
   version: 20,

@@ -276,6 +276,37 @@ if (serverUrl)
     });
   });
 
+if (serverUrl)
+  describe('forja status on the PostgreSQL server, after a stop', { timeout: 300_000 }, () => {
+    it('lists a process stopped by SIGTERM as stopped cleanly, and not one killed with -9', async () => {
+      const name = `forja_status_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+      await onServer(serverUrl, `create database ${name}`);
+      try {
+        const url = new URL(serverUrl);
+        url.pathname = `/${name}`;
+        const env = {
+          FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-status-')),
+          DATABASE_URL: url.toString(),
+        };
+        const stopped = await startServer(env);
+        stopped.process.kill('SIGTERM');
+        expect(await stopped.exited).toBe(0);
+        const killed = await startServer(env);
+        killed.process.kill('SIGKILL');
+        await killed.exited;
+
+        const status = JSON.parse((await runStatus(env, ['--json'])).stdout) as ForjaStatus;
+        expect(status.stopped_cleanly.map((exit) => exit.pid)).toEqual([stopped.process.pid]);
+        expect(status.processes.map((process) => process.pid)).toEqual([killed.process.pid]);
+        expect((await runStatus(env)).stdout).toMatch(
+          new RegExp(`pid ${stopped.process.pid} on .* — stopped cleanly at `),
+        );
+      } finally {
+        await onServer(serverUrl, `drop database if exists ${name} with (force)`);
+      }
+    });
+  });
+
 async function onServer(connectionString: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();

@@ -129,10 +129,11 @@ const removeMemberRoute = createRoute({
     params: projectParameters.extend({
       username: UsernameSchema.openapi({ param: { name: 'username', in: 'path' } }),
     }),
+    body: noBody,
   },
   responses: {
     204: { description: 'Removed' },
-    ...errorResponses(400, 403, 404, 409),
+    ...errorResponses(400, 403, 404, 409, 413, 415),
     401: error('Not signed in'),
   },
 });

@@ -167,7 +167,7 @@ export function authRoutes({ database, access }: AppDependencies) {
         return context.json(
           apiError(
             'too_many_attempts',
-            `Too many failed sign-ins for this account or from this address; try again in ${allowance.retryAfterSeconds} s.`,
+            `Too many failed sign-ins from this address (for this account, or for any); try again in ${allowance.retryAfterSeconds} s.`,
           ),
           429,
         );

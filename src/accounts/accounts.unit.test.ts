@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, passwordProblem, UNKNOWN_PERSON_HASH, verifyPassword } from './passwords.ts';
 import { hashSecret, newSecret, TOKEN_PREFIX } from './secrets.ts';
-import { backoffSeconds, DEFAULT_SIGN_IN_BACKOFF } from './sign-in-limiter.ts';
+import { backoffSeconds, clientKey, DEFAULT_SIGN_IN_BACKOFF } from './sign-in-limiter.ts';
 
 describe('passwords', () => {
   it('hashes with scrypt and a salt of its own, and verifies only the right password', async () => {
@@ -59,6 +59,41 @@ describe('the sign-in backoff', () => {
           expect(Number.isFinite(wait)).toBe(true);
           expect(backoffSeconds(failures + 1, free, limits)).toBeGreaterThanOrEqual(wait);
           if (failures <= free) expect(wait).toBe(0);
+        },
+      ),
+    );
+  });
+});
+
+describe('the client a failed sign-in is counted for', () => {
+  it('is the IPv4 address, however written, and an IPv6 address’s /64', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:0DB8:0001:0002:ffff:1:2:3%eth0')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey('in-process')).toBe('in-process');
+  });
+
+  it('gives every address of one /64 one key, and addresses of two /64s two', () => {
+    const group = fc.integer({ min: 0, max: 0xffff }).map((value) => value.toString(16));
+    const half = fc.array(group, { minLength: 4, maxLength: 4 });
+    fc.assert(
+      fc.property(half, half, half, (prefix, oneHost, otherHost) => {
+        const one = clientKey([...prefix, ...oneHost].join(':'));
+        expect(clientKey([...prefix, ...otherHost].join(':'))).toBe(one);
+        const otherPrefix = [
+          ...prefix.slice(0, 3),
+          ((Number.parseInt(prefix[3]!, 16) + 1) % 0x10000).toString(16),
+        ];
+        expect(clientKey([...otherPrefix, ...oneHost].join(':'))).not.toBe(one);
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.ipV6().filter((address) => !/^::ffff:[\d.]+$/i.test(address)),
+        (address) => {
+          expect(clientKey(address)).toMatch(/^([0-9a-f]{1,4}:){4}:\/64$/);
         },
       ),
     );

@@ -1,3 +1,5 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
 /** What the limiter answers: go ahead, or wait this long. */
 export type SignInAllowance = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -68,10 +70,10 @@ export function createSignInLimiter(
   store: SignInFailureStore,
   backoff: SignInBackoff = DEFAULT_SIGN_IN_BACKOFF,
 ): SignInLimiter {
-  const keys = (username: string, address: string) => ({
-    pair: `pair:${address} ${username}`,
-    address: `address:${address}`,
-  });
+  const keys = (username: string, address: string) => {
+    const client = clientKey(address);
+    return { pair: `pair:${client} ${username}`, address: `address:${client}` };
+  };
   return {
     async allow(username, address) {
       const { pair, address: byAddress } = keys(username, address);
@@ -92,4 +94,33 @@ export function createSignInLimiter(
       await store.clear(keys(username, address).pair);
     },
   };
+}
+
+/**
+ * The client a failure is counted for: an IPv4 address (also written IPv4-mapped, `::ffff:1.2.3.4`), or an IPv6
+ * address's /64 — one host is given a whole /64, so counting single IPv6 addresses would let it rotate past
+ * every limit. Anything else (an in-process request) is its own key. Pure.
+ */
+export function clientKey(address: string): string {
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(.+)$/.exec(plain)?.[1];
+  if (mapped !== undefined && isIPv4(mapped)) return mapped;
+  if (!isIPv6(plain)) return plain;
+  return `${expandIPv6(plain).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight groups of an IPv6 address, without leading zeros (`::` expanded, a trailing IPv4 part converted). */
+function expandIPv6(address: string): string[] {
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':').flatMap(ipv4AsGroups));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const middle = Array(8 - left.length - right.length).fill('0');
+  return [...left, ...middle, ...right].map((group) => Number.parseInt(group, 16).toString(16));
+}
+
+function ipv4AsGroups(group: string): string[] {
+  if (!isIPv4(group)) return [group];
+  const [a, b, c, d] = group.split('.').map(Number) as [number, number, number, number];
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
 }

@@ -25,7 +25,7 @@ const areas = {
  */
 const mayImport = {
   domain: ['lib'],
-  harness: ['domain', 'lib'],
+  harness: ['domain', 'lib', 'noFollowFiles'],
   store: ['domain', 'lib'],
   gateway: ['domain', 'store', 'lib'],
   agents: ['domain', 'harness', 'gatewayInterface', 'store', 'lib'],
@@ -62,6 +62,9 @@ const surfaces = {
     '^src/gateway/(index|model-gateway|consume-stream)\\.ts$|^src/gateway/embeddings/(index|embedding-gateway|embedding-provider)\\.ts$|^src/gateway/metering/',
   memoryInterface: '^src/memory/index\\.ts$',
   workspaceInterface: '^src/workspace/index\\.ts$',
+  // The one primitive that reads a file of a repository without following a link (ADR 0300): the harness's
+  // instruction-file readers read through it, and only they (`harness-reads-files-only-in-its-readers`).
+  noFollowFiles: '^src/workspace/files/beneath\\.ts$',
 };
 
 const testCode = '(\\.test\\.ts$|/testing/|/test-support/|/__fixtures__/)';
@@ -151,6 +154,14 @@ module.exports = {
     ...typeOnlyRules,
     ...publicIndexRules,
     ...pureCodeRules,
+    {
+      name: 'harness-reads-files-only-in-its-readers',
+      comment:
+        "only the harness's instruction-file readers use the no-follow file primitive; the rest of the harness is pure",
+      severity: 'error',
+      from: { path: areas.harness, pathNot: `${testCode}|${harnessInstructionFileReaders}` },
+      to: { path: surfaces.noFollowFiles },
+    },
     {
       name: 'only-composition-imports-composition',
       severity: 'error',

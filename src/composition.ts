@@ -82,6 +82,7 @@ import {
   pruneOutbox,
   claimDataDirectory,
   readAgentInstructions,
+  readQuarantinedInstructions,
   signInFailuresIn,
   type Database,
   type EventLog,
@@ -145,6 +146,8 @@ export interface ForjaOptions {
   signInLimiter?: SignInLimiter;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected (tests set it small). */
   streamBufferBytes?: number;
+  /** `lean: false` compacts by summary alone, as before ADR 0326 (the benchmark's baseline). */
+  contextManager?: { lean?: boolean };
 }
 
 /** The composition root: opens the database and wires every part. The only place that knows them all. */
@@ -265,6 +268,8 @@ export async function createForja(
     instructionFiles,
     workspaceDirectory: (projectId: string) =>
       join(config.dataDirectory, 'projects', projectId, 'workspace'),
+    quarantinedInstructions: (projectId: string) =>
+      readQuarantinedInstructions(database, projectId),
     tokenizer,
     contextWindowTokens: (agent: string) => windowFor(agent).tokens,
   };
@@ -303,6 +308,7 @@ export async function createForja(
     windows: windows.settings,
     serverWindow: (agent) => modelHealth.serverWindow(agent),
     templates: { instruction: summaryInstruction },
+    ...(options.contextManager?.lean === false ? { lean: false } : {}),
   });
   const companions = {
     database,

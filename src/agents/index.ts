@@ -11,6 +11,7 @@ export { consolidationTask } from './criativo/criativo-kickoff.ts';
 export { devBlocks } from './dev/dev-blocks.ts';
 export { devProgress } from './dev/dev-progress.ts';
 export { lineModules, mergeIntoMainDecision } from './dev/line-events.ts';
+export { instructionDigest } from './runtime/instruction-quarantine.ts';
 export { sessionLine } from './dev/session-line.ts';
 export { AGENT_ROSTER, AGENT_SLUGS, identityFrom, isAgentSlug } from './roster.ts';
 export {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ForjaConfig } from '../config/config.ts';
-import { createMemory, readWorkspaceDocuments, rebuildRagIndex } from '../memory/index.ts';
+import { createMemory, rebuildRagIndex } from '../memory/index.ts';
+import { readWorkspaceDocuments } from '../workspace/index.ts';
 import type { Database } from '../store/index.ts';
 
 /**

@@ -8,6 +8,7 @@ import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { describeAgentContext } from './describe-agent-context.ts';
 import { endSession } from './end-session.ts';
 import { mergeLineIntoMain } from './merge-into-main.ts';
+import { acceptInstructionFiles } from './accept-instruction-files.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
@@ -70,6 +71,9 @@ export function createConversationService(
     /** The person's "Merge into main": once, after line.completed. */
     mergeLineIntoMain: (sessionId: string, actor?: string) =>
       mergeLineIntoMain(dependencies, sessionId, actor),
+    /** The person accepts the instruction files the line's devs brought into main (ADR 0302). */
+    acceptInstructionFiles: (sessionId: string, actor?: string) =>
+      acceptInstructionFiles(dependencies, sessionId, actor),
     resumeInterruptedTurns: () => resumeInterruptedTurns(dependencies),
     /** Takes over the lanes of processes that stopped renewing their leases (ADR 0170; shared leases only). */
     takeOverOrphanedLanes: createLaneTakeover(dependencies),

@@ -1,4 +1,5 @@
-import { mergeIntoMainDecision } from '../agents/index.ts';
+import { instructionDigest, mergeIntoMainDecision } from '../agents/index.ts';
+import { DEFAULT_MAX_INSTRUCTION_FILE_BYTES } from '../harness/index.ts';
 import { LINE_EVENTS, LineMergedIntoMainPayloadSchema } from '../domain/line/index.ts';
 import { PERSON_ACTOR } from '../domain/conversation/index.ts';
 import { findSession } from '../store/index.ts';
@@ -12,13 +13,16 @@ export interface MergedIntoMain {
   commit: string;
   /** The dev commit it merged: line.completed's. */
   dev_commit: string;
+  /** The instruction files the line's devs added or changed: they wait for the person (ADR 0302). */
+  instruction_files: string[];
   seq: number;
 }
 
 /**
  * The person's "Merge into main", the line's last step: allowed once, and only after `line.completed`. Merges
  * the `dev` commit the line completed on into `main` with a real merge commit (under the project's git lock)
- * and records `line.merged_into_main {commit, dev_commit, actor}`. In the session lane, so it never races
+ * and records `line.merged_into_main {commit, dev_commit, actor, instruction_files}` — the instruction files
+ * the line's devs added or changed, which govern no agent until the person accepts them (ADR 0302). In the session lane, so it never races
  * the line's own merges or a second press. A conflict with main (docs/ changed on both) is a 409 naming the
  * paths, main untouched and nothing recorded.
  */
@@ -36,6 +40,13 @@ export async function mergeLineIntoMain(
     const view = await dependencies.views.load(sessionId);
     const decision = mergeIntoMainDecision(view.events);
     if (!decision.ok) return refusal(409, decision.code, decision.message);
+    // Before merging, only to refuse a line with more instruction files than a person can review.
+    const ahead = await line.workspaces.instructionFilesOf(
+      session.project_id,
+      decision.devCommit,
+      DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
+    );
+    if (!ahead.ok) return refusal(409, 'merge_refused', `${ahead.reason}; nothing was merged`);
     const merged = await line.workspaces.mergeIntoMain(
       session.project_id,
       decision.devCommit,
@@ -49,11 +60,24 @@ export async function mergeLineIntoMain(
             `refused by the rule "main takes dev only by a clean merge": merging dev into main conflicts in ${merged.conflicts.join(', ')}; main is as it was and nothing was recorded`,
           )
         : refusal(409, 'merge_refused', merged.message);
+    // What the merge brought (its first parent to it): the same after a merge made but not recorded.
+    const instructions = await line.workspaces.instructionFilesOf(
+      session.project_id,
+      merged.commit,
+      DEFAULT_MAX_INSTRUCTION_FILE_BYTES,
+      `${merged.commit}^1`,
+    );
+    if (!instructions.ok)
+      throw new Error(`could not list the instruction files of the merge: ${instructions.reason}`);
     const payload = LineMergedIntoMainPayloadSchema.parse({
       v: 1,
       commit: merged.commit,
       dev_commit: decision.devCommit,
       actor,
+      instruction_files: instructions.files.map((file) => ({
+        path: file.path,
+        sha256: instructionDigest(file.content),
+      })),
     });
     const appended = await dependencies.eventLog.append(sessionId, [
       LINE_EVENTS.lineMergedIntoMain.create(actor, payload),
@@ -65,6 +89,7 @@ export async function mergeLineIntoMain(
       ok: true,
       commit: merged.commit,
       dev_commit: decision.devCommit,
+      instruction_files: instructions.files.map((file) => file.path),
       seq: appended.events[0]!.seq,
     };
   });

@@ -1,14 +1,12 @@
 import { lineModules } from '../agents/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
-import { moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
+import { checkOutputExcerpt, moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../store/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
-
-const OUTPUT_TAIL_LINES = 40;
 
 /**
  * Merge in dependency order (ADR 0110), looked at after every turn of a session with finished tasks: each
@@ -81,9 +79,8 @@ export function mergeLine(
             duration_ms: Date.now() - started,
           });
           if (exit_code !== 0) {
-            const output = run.ok
-              ? run.output.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES).join('\n')
-              : run.reason;
+            // The failing tests first, then the tail (ADR 0322).
+            const output = run.ok ? checkOutputExcerpt(run.output) : run.reason;
             report.failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
             return { passed: false, report };
           }

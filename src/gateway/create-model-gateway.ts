@@ -19,6 +19,7 @@ import {
   ProviderCancelledError,
   reservableInputTokens,
   requestBytes,
+  toValidMessageProtocol,
   isModelRouting,
   singleModelRouting,
   type ModelRouting,
@@ -272,15 +273,16 @@ export function reservedTokensFor(request: GatewayTurnRequest, bytes?: number): 
   );
 }
 
+/** The provider-neutral request, its messages in the order the strictest provider accepts (ADR 0325). */
 function toModelRequest(request: GatewayTurnRequest) {
-  return {
+  return toValidMessageProtocol({
     agent: request.agent,
     system: request.system,
     messages: request.messages,
     tools: request.tools,
     maxOutputTokens: request.maxOutputTokens,
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-  };
+  });
 }
 
 const budgetMessage = (figures: BudgetFigures) =>

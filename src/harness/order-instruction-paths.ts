@@ -1,18 +1,9 @@
 import { Buffer } from 'node:buffer';
 
-/** The name the walk collects, matched case-sensitively as git and the records spell it. */
-export const INSTRUCTION_FILE_NAME = 'AGENTS.md';
-
-/**
- * The names read as a directory's instructions, in preference order: one file per directory is used, the
- * first of these that it has and that is usable. `AGENTS.override.md` is Codex's local override of
- * `AGENTS.md`; `CLAUDE.md` is read where a directory has neither.
- */
-export const INSTRUCTION_FILE_NAMES = [
-  'AGENTS.override.md',
+export {
   INSTRUCTION_FILE_NAME,
-  'CLAUDE.md',
-] as const;
+  INSTRUCTION_FILE_NAMES,
+} from '../domain/workspace-paths/index.ts';
 
 /** The directory an instruction file governs: its own, relative to the workspace ('' for the root). */
 export function governedDirectory(relativePath: string): string {

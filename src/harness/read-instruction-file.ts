@@ -1,14 +1,7 @@
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { closeSync, lstatSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { openInsideSync } from '../workspace/files/beneath.ts';
 import type { InstructionSkip } from './instruction-sources.ts';
 
 // fatal: a file that is not valid UTF-8 is skipped by name rather than read with replacement characters.
@@ -29,28 +22,30 @@ function messageOf(error: unknown): string {
 }
 
 function readBytes(
+  rootRealPath: string,
   realPath: string,
   found: Stats,
   relative: string,
   maxBytes: number,
 ): Uint8Array | InstructionSkip {
-  // Checked before opening: opening a FIFO for reading blocks until a writer comes, which may be never.
+  // Checked before opening, as the reason to give; the open itself takes nothing on trust (openInsideSync).
   if (!found.isFile()) return { path: relative, reason: 'not_regular_file' };
   if (found.size > maxBytes)
     return { path: relative, reason: 'too_large', detail: `${found.size} bytes > ${maxBytes}` };
-  let descriptor: number | undefined;
+  const opened = openInsideSync(rootRealPath, realPath);
+  if (!opened.ok) return { path: relative, reason: 'unreadable', detail: opened.reason };
   try {
-    // O_NONBLOCK too, should the path be swapped for a FIFO between the check and the open.
-    // (A FIFO swapped in after the check then fails to read with EAGAIN: an `unreadable` skip, no hang.)
-    descriptor = openSync(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
-    const bytes = readFileSync(descriptor);
-    if (bytes.length > maxBytes)
-      return { path: relative, reason: 'too_large', detail: `${bytes.length} bytes > ${maxBytes}` };
-    return bytes;
+    // One byte more than allowed: a file that grew past the limit since the check is skipped, not cut.
+    const buffer = Buffer.allocUnsafe(Math.min(opened.stat.size, maxBytes) + 1);
+    const bytesRead = readSync(opened.fd, buffer, 0, buffer.length, 0);
+    if (bytesRead > maxBytes)
+      return { path: relative, reason: 'too_large', detail: `more than ${maxBytes} bytes` };
+    return buffer.subarray(0, bytesRead);
   } catch (error) {
+    // A FIFO swapped in after the check fails to read with EAGAIN: an `unreadable` skip, no hang.
     return { path: relative, reason: 'unreadable', detail: messageOf(error) };
   } finally {
-    if (descriptor !== undefined) closeSync(descriptor);
+    closeSync(opened.fd);
   }
 }
 
@@ -70,7 +65,9 @@ export type InstructionFileOutcome = ({ read: InstructionFileRead } | { skip: In
  * the thread-pool round trips of the asynchronous calls (a cold discovery of 200 files went from ~50 ms to
  * a few). Never throws: a file that cannot be resolved or read, is not a regular file (a FIFO, a device, a
  * directory), is larger than `maxBytes`, is not valid UTF-8, is empty (or only whitespace), or is a
- * symbolic link resolving outside the workspace comes back as a named skip. A leading byte-order mark is dropped.
+ * symbolic link resolving outside the workspace comes back as a named skip. The bytes are read from a
+ * descriptor checked to hold a regular file inside the workspace (`openInsideSync`, ADR 0300), so a link
+ * swapped in after the checks is not followed out. A leading byte-order mark is dropped.
  */
 export function readInstructionFile(
   _root: string,
@@ -94,7 +91,7 @@ export function readInstructionFile(
   } catch (error) {
     return { skip: { path: relative, reason: 'unreadable', detail: messageOf(error) } };
   }
-  const bytes = readBytes(realPath, found, relative, maxBytes);
+  const bytes = readBytes(rootRealPath, realPath, found, relative, maxBytes);
   if (!(bytes instanceof Uint8Array)) return { skip: bytes, stat: found };
   let content: string;
   try {

@@ -97,7 +97,6 @@ export {
   type RagRebuildOutcome,
   type ReadProjectDocuments,
 } from './rag/rebuild-rag-index.ts';
-export { readWorkspaceDocuments } from './rag/read-workspace-documents.ts';
 export { recordRagFeedback, type RagFeedback } from './rag/rag-feedback.ts';
 export {
   composeTriageWithRag,

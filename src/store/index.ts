@@ -105,6 +105,10 @@ export { createInProcessLaneLeases } from './lanes/in-process-lane-leases.ts';
 export { createPostgresLaneLeases } from './lanes/postgres-lane-leases.ts';
 export { fenceAppends } from './lanes/fenced-event-log.ts';
 export { DEFAULT_LANE_LEASE_SECONDS, readLaneLeaseSettings } from './lanes/lane-lease-settings.ts';
-export { readProjectArtifactEvents } from './artifacts/project-artifact-events.ts';
+export {
+  readProjectArtifactEvents,
+  readProjectEvents,
+} from './artifacts/project-artifact-events.ts';
+export { readQuarantinedInstructions } from './instructions/quarantined-instructions.ts';
 export { readProjectArchitecture } from './artifacts/read-project-architecture.ts';
 export { readProjectBacklog } from './artifacts/read-project-backlog.ts';

@@ -6,6 +6,8 @@ export {
 export { createArchitectureDocs, type ArchitectureDocs } from './docs/architecture-docs.ts';
 export { MAX_READ_BYTES, readWorktreeFile } from './files/read-worktree-file.ts';
 export type { WorktreeRead } from './files/read-worktree-file.ts';
+export { readWorkspaceDocuments } from './files/read-workspace-documents.ts';
+export type { WorkspaceDocument } from './files/read-workspace-documents.ts';
 export { MAX_SEARCH_MATCHES, searchWorktree } from './files/search-worktree.ts';
 export type { WorktreeSearch } from './files/search-worktree.ts';
 export { MAX_WRITE_BYTES, writeWorktreeFile } from './files/write-worktree-file.ts';
@@ -26,11 +28,16 @@ export type {
   ModuleIntegration,
 } from './git/integrate-module.ts';
 export type { MainMerge } from './git/merge-into-main.ts';
+export type {
+  CommittedInstructionFile,
+  CommittedInstructionFiles,
+} from './git/instruction-files-of.ts';
 export type { IntegrationSync } from './git/sync-integration.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';
 export { DEFAULT_BUBBLEWRAP_PATH, createTerminalRunner } from './terminal/terminal-runner.ts';
 export type { SandboxProbe, TerminalOutcome, TerminalRunner } from './terminal/terminal-runner.ts';
+export { SANDBOX_TOOLS, type SandboxTool, type SandboxTools } from './terminal/sandbox-tools.ts';
 export {
   DEFAULT_TERMINAL_SETTINGS,
   readTerminalSettings,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,6 +56,35 @@ describe('project workspaces', () => {
     expect((await git().raw(['rev-list', '--count', 'dev'])).trim()).toBe('1');
   });
 
+  it('never writes or reads through a link in the repository: the outside file stays as it was', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'forja-outside-'));
+    try {
+      await writeFile(join(outside, 'secret'), 'host file\n');
+      const workspace = await workspaces.ensureWorkspace(PROJECT);
+      await mkdir(join(workspace, 'docs'));
+      await symlink(join(outside, 'secret'), join(workspace, 'docs', 'project-image.md'));
+      await symlink(outside, join(workspace, 'linked'));
+      await expect(
+        workspaces.commitToMain(PROJECT, [{ path: 'docs/project-image.md', content: 'x' }], 'm'),
+      ).rejects.toThrow(/docs\/project-image\.md cannot be written: it is a symbolic link/);
+      // Equal content read through the link would be "nothing changed": it is never read.
+      await expect(
+        workspaces.commitToMain(
+          PROJECT,
+          [{ path: 'docs/project-image.md', content: 'host file\n' }],
+          'm',
+        ),
+      ).rejects.toThrow(/symbolic link/);
+      await expect(
+        workspaces.commitToMain(PROJECT, [{ path: 'linked/secret', content: 'x' }], 'm'),
+      ).rejects.toThrow(/linked is a symbolic link/);
+      expect(await readFile(join(outside, 'secret'), 'utf8')).toBe('host file\n');
+      expect((await git().raw(['rev-list', '--count', 'main'])).trim()).toBe('1');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('gives each module its own worktree on dev-<module>, made from dev, and commits there only', async () => {
     const pedidos = await workspaces.ensureWorktree(PROJECT, 'pedidos');
     const catalogo = await workspaces.ensureWorktree(PROJECT, 'catalogo');
@@ -76,6 +105,39 @@ describe('project workspaces', () => {
     });
     expect((await git().raw(['rev-list', '--count', 'dev..dev-pedidos'])).trim()).toBe('1');
     expect((await git().raw(['rev-list', '--count', 'dev..dev-catalogo'])).trim()).toBe('0');
+  });
+
+  it('refuses a module commit with a link leading out, an instruction file that is a link, or a change of docs/', async () => {
+    const pedidos = await workspaces.ensureWorktree(PROJECT, 'pedidos');
+    const tipBefore = (await git().raw(['rev-parse', 'dev-pedidos'])).trim();
+    await mkdir(join(pedidos.directory, 'src'));
+    await writeFile(join(pedidos.directory, 'src', 'notes.md'), 'notes');
+    await symlink('src/notes.md', join(pedidos.directory, 'AGENTS.md'));
+    await symlink('../../escape', join(pedidos.directory, 'src', 'up'));
+    await symlink('notes.md', join(pedidos.directory, 'src', 'inside'));
+    await mkdir(join(pedidos.directory, 'docs'), { recursive: true });
+    await writeFile(join(pedidos.directory, 'docs', 'project-image.md'), 'mine');
+    const refused = await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1');
+    expect(refused).toEqual({
+      ok: false,
+      reason: expect.stringContaining('Nothing was committed'),
+    });
+    const reason = (refused as { reason: string }).reason;
+    expect(reason).toContain(
+      'AGENTS.md is a symbolic link and an instruction file is never a link',
+    );
+    expect(reason).toContain(
+      'src/up is a symbolic link and its target "../../escape" climbs 2 directories',
+    );
+    expect(reason).toContain('docs/project-image.md is under docs/, which Forja writes');
+    expect(reason).not.toContain('src/inside');
+    expect((await git().raw(['rev-parse', 'dev-pedidos'])).trim()).toBe(tipBefore);
+    for (const path of ['AGENTS.md', 'src/up', 'docs'])
+      await rm(join(pedidos.directory, path), { recursive: true });
+    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'AT-1')).toMatchObject({
+      ok: true,
+      files: ['src/inside', 'src/notes.md'],
+    });
   });
 
   it('recreates a worktree removed by hand on the same branch, keeping its commits', async () => {

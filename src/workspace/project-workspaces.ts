@@ -12,6 +12,7 @@ import {
 } from './git/integrate-module.ts';
 import { createKeyedQueue } from '../lib/keyed-queue.ts';
 import { mergeIntoMain, type MainMerge } from './git/merge-into-main.ts';
+import { instructionFilesOf, type CommittedInstructionFiles } from './git/instruction-files-of.ts';
 import { syncIntegrationWithMain } from './git/sync-integration.ts';
 import {
   INTEGRATION_BRANCH,
@@ -57,6 +58,16 @@ export interface ProjectWorkspaces {
   ): Promise<ModuleIntegration<R>>;
   /** Merges `commit` into `main` with a merge commit, under the project's git lock (`mergeIntoMain`). */
   mergeIntoMain(projectId: string, commit: string, message: string): Promise<MainMerge>;
+  /**
+   * The instruction files `commit` adds or changes against where it meets `base` (`main` unless told;
+   * `instructionFilesOf`), under the lock.
+   */
+  instructionFilesOf(
+    projectId: string,
+    commit: string,
+    maxBytes: number,
+    base?: string,
+  ): Promise<CommittedInstructionFiles>;
   /** The commit `dev` is at. */
   integrationHead(projectId: string): Promise<string>;
 }
@@ -121,6 +132,10 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
       ),
     mergeIntoMain: (projectId, commit, message) =>
       lock.run(projectId, async () => mergeIntoMain(await ensure(projectId), commit, message)),
+    instructionFilesOf: (projectId, commit, maxBytes, base) =>
+      lock.run(projectId, async () =>
+        instructionFilesOf(await ensure(projectId), commit, maxBytes, base),
+      ),
     integrationHead: (projectId) =>
       lock.run(projectId, async () =>
         (

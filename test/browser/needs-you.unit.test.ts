@@ -74,6 +74,23 @@ describe('the needs-you list', () => {
       string,
     ];
 
+  it('resolves a block of kind check by a new module map, not by new contracts, as the server does', () => {
+    const checkBlock = log(
+      ['dev.blocked', { ...blocked(1), modulo: 'web', kind: 'check' }, 'dev:web'],
+      arquiteto('turn.started', { kind: 'message' }),
+      ['artifact.module_contracts', { v: 1, data: { version: 2, contratos: [] } }, 'arquiteto'],
+      arquiteto('agent.response', { text: 'Contratos novos.' }),
+    );
+    expect(needsYou(foldSession(checkBlock))).toMatchObject([{ kind: 'block', modulo: 'web' }]);
+    const fixed = log(
+      ...checkBlock.map(
+        (event) => [event.type, event.payload, event.actor] as [string, unknown, string],
+      ),
+      ['artifact.module_map', { v: 1, data: { version: 2, modules: [] } }, 'arquiteto'],
+    );
+    expect(needsYou(foldSession(fixed))).toEqual([]);
+  });
+
   it("lists a block only once the Arquiteto's turn ended without resolving it, and drops it when resolved", () => {
     const open = log(
       ['dev.blocked', blocked(1), 'dev:web'],
@@ -133,5 +150,49 @@ describe('the needs-you list', () => {
       reasons: [{ rule: 'superuser', why: 'asks for superuser rights' }],
     });
     expect(view.actions[1]!.risk).toBeNull();
+  });
+
+  it('lists the instruction files a merge into main brought until the person accepts them', () => {
+    const digest = (path: string, sha: string) => ({ path, sha256: sha.repeat(64) });
+    const merged = log([
+      'line.merged_into_main',
+      {
+        v: 1,
+        commit: 'a'.repeat(40),
+        dev_commit: 'b'.repeat(40),
+        actor: 'user',
+        instruction_files: [digest('AGENTS.md', '1'), digest('src/CLAUDE.md', '2')],
+      },
+      'user',
+    ]);
+    expect(needsYou(foldSession(merged))).toEqual([
+      { kind: 'instructions', seq: 1, paths: ['AGENTS.md', 'src/CLAUDE.md'] },
+    ]);
+    // Seq 2: after the merge.
+    const [, accepted] = log(
+      ['noop', {}],
+      [
+        'line.instructions_accepted',
+        {
+          v: 1,
+          merge_commit: 'a'.repeat(40),
+          instruction_files: [digest('AGENTS.md', '1'), digest('src/CLAUDE.md', '2')],
+          actor: 'user',
+        },
+        'user',
+      ],
+    );
+    expect(needsYou(foldSession([...merged, accepted!]))).toEqual([]);
+    // A merge before instruction files were recorded waits for nothing.
+    expect(
+      needsYou(
+        foldSession(
+          log([
+            'line.merged_into_main',
+            { v: 1, commit: 'a'.repeat(40), dev_commit: 'b'.repeat(40) },
+          ]),
+        ),
+      ),
+    ).toEqual([]);
   });
 });

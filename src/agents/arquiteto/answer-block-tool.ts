@@ -27,7 +27,7 @@ export function answerBlockTool(): AgentTool {
   return defineTool({
     name: 'answer_block',
     description:
-      'Answer a blocked dev that it must do without what it reported missing: {dev: "dev:<module>", answer: "why, and what to do instead"}. To give it the interface instead, declare a new module_contracts version.',
+      'Answer a blocked dev that it must do without what it reported, and how: {dev: "dev:<module>", answer: "why, and what to do instead"}. To resolve the block instead: a new module_contracts version (kind interface) or module_map version (kind check or task).',
     parameters: AnswerBlockSchema,
     mode: 'direct',
     run: async ({ dev, answer }, context) => {

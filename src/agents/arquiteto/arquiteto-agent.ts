@@ -2,6 +2,7 @@ import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-pr
 import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { renderBacklog, renderBrief, renderModuleMapSummary } from '../line/render-line-context.ts';
+import { renderSandbox } from '../line/render-sandbox.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
 import { answerBlockTool } from './answer-block-tool.ts';
@@ -27,9 +28,10 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       answerBlockTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture] = await Promise.all([
+      const [backlog, architecture, tools] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
+        dependencies.terminal.tools(),
       ]);
       const handedOff = view.state.handoffs.some(
         (handoff) =>
@@ -37,11 +39,15 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
           handoff.to_agent.startsWith('dev:') &&
           handoff.status !== 'rejected',
       );
+      // contexto_projeto keeps its head (truncate_tail): where checks run, the brief and the Arquiteto's own
+      // declarations first, then the whole backlog with what the PO wrote in it, whose last items go first
+      // when over budget.
       const projectContext = [
+        renderSandbox(tools, dependencies.terminal.settings),
         renderBrief(view.state.product_brief),
-        renderBacklog(backlog, { criteria: true }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
+        renderBacklog(backlog, { criteria: true, descriptions: true }),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
       const rejected = rejectedHandoffsNote(view.events, 'arquiteto');

@@ -1,8 +1,10 @@
-import type { ArchitectureDocs } from '../../workspace/index.ts';
+import type { ArchitectureDocs, TerminalRunner } from '../../workspace/index.ts';
 import type { LineDependencies } from '../line/line-dependencies.ts';
 
 /** The Arquiteto also writes the current version of its artifacts to the project's docs/ folder. */
 export interface ArquitetoDependencies extends LineDependencies {
   /** The workspace's docs/ writer (`createArchitectureDocs`, wired in composition.ts). */
   docs: ArchitectureDocs;
+  /** Where the checks it writes will run (`renderSandbox`): the settings and the tools found in the sandbox. */
+  terminal: Pick<TerminalRunner, 'settings' | 'tools'>;
 }

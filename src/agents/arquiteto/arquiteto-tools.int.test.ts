@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -195,6 +196,26 @@ describe.each(testDatabaseEngines())('the Arquiteto declare tools on $name', (en
       'artifact.module_contracts',
       'artifact.module_contracts',
     ]);
+  });
+
+  it('never writes docs/ through a link a dev left: the host file stays, the model is told why', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'forja-outside-'));
+    try {
+      await writeFile(join(outside, 'root-only.conf'), 'host\n');
+      const workspace = await fixture.workspaces.ensureWorkspace(fixture.projectId);
+      await mkdir(join(workspace, 'docs'), { recursive: true });
+      await symlink(join(outside, 'root-only.conf'), join(workspace, 'docs/module-map.md'));
+      expect(await fixture.call(tools, 'declare_module_map', MAP, arquiteto)).toMatchObject({
+        ok: true,
+        result: expect.stringContaining(
+          '(docs/module-map.md could not be written: docs/module-map.md cannot be written: it is a symbolic link',
+        ),
+      });
+      expect(await readFile(join(outside, 'root-only.conf'), 'utf8')).toBe('host\n');
+      expect(await fixture.artifactTypes()).toEqual(['artifact.module_map']);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('hand_off_to_devs first brings docs/ on main in line with the log (the docs port, ADR 0235)', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rehydrate } from '../../domain/conversation/index.ts';
+import { TRUNCATION_MARKER } from '../../harness/index.ts';
 import type { Database } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { devAgent } from '../dev/dev-agent.ts';
@@ -76,6 +77,31 @@ describe.each(testDatabaseEngines())(
       expect(prompt).toContain('8. hand_off_to_devs');
       expect(prompt).toContain('module_map: versão 1; module_routing: não declarado');
       expect(prompt).toContain('- critério: guarda a quantidade');
+    });
+
+    it("keeps the Arquiteto within its budget by the harness's rule: a backlog too long for contexto_projeto loses its last items, never the map, the contracts or a field", async () => {
+      for (let index = 10; index < 60; index += 1)
+        await fixture.recordArtifact(
+          'task',
+          {
+            id: `AT-${String(index).padStart(3, '0')}`,
+            story_id: 'HS-001',
+            title: `Tarefa ${index}`,
+            description: `Decisão ${index} do PO: ${'detalhe '.repeat(480)}`,
+            acceptance_criteria: [`critério ${index}`],
+          },
+          'po',
+        );
+      const prompt = await promptOf(arquitetoAgent(fixture.line));
+      expect(prompt).toContain('## Mapa de módulos (versão 1)');
+      expect(prompt).toContain('## Contratos de módulos');
+      expect(prompt).toContain('Decisão 10 do PO');
+      expect(prompt).toContain('- critério: critério 10');
+      expect(prompt).toContain(TRUNCATION_MARKER);
+      expect(prompt).not.toContain('Decisão 59 do PO');
+      // The task state (the kickoff and the tasks without a module) is a layer of its own, whole.
+      expect(prompt).toContain('Tarefas sem módulo: AT-010');
+      expect(prompt).toContain('8. hand_off_to_devs');
     });
 
     it('tells a dev where its worktree is, its tasks, and that contracts are read with the tool, never in another worktree', async () => {

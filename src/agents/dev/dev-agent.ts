@@ -9,6 +9,7 @@ import { fileTools } from './file-tools.ts';
 import { finishTaskTool } from './finish-task-tool.ts';
 import { listModuleContractsTool } from './list-module-contracts-tool.ts';
 import { ragFeedbackTool, ragSearchTool } from './rag-tools.ts';
+import { renderSandbox } from '../line/render-sandbox.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { terminalTool } from './terminal-tool.ts';
@@ -34,16 +35,16 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       finishTaskTool(dependencies),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture, worktree] = await Promise.all([
+      const [backlog, architecture, worktree, tools] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
         dependencies.workspaces.ensureWorktree(scope.projectId, module),
+        dependencies.terminal.tools(),
       ]);
-      const projectContext = renderModuleTasks(
-        module,
-        architecture.module_map?.data ?? null,
-        backlog,
-      );
+      const projectContext = [
+        renderSandbox(tools, dependencies.terminal.settings),
+        renderModuleTasks(module, architecture.module_map?.data ?? null, backlog),
+      ].join('\n\n');
       const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
       const reopened = renderReopened(view.events, module);
       const taskState = [

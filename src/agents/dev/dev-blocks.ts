@@ -3,6 +3,7 @@ import { artifactEventType } from '../../domain/artifacts/index.ts';
 import {
   BLOCK_EVENT_TYPES,
   BlockAnsweredPayloadSchema,
+  type BlockKind,
   type BlockResolution,
   DEV_EVENT_TYPES,
   DevBlockedPayloadSchema,
@@ -10,10 +11,19 @@ import {
 } from '../../domain/line/index.ts';
 
 const CONTRACTS_EVENT = artifactEventType('module_contracts');
+const MAP_EVENT = artifactEventType('module_map');
+
+/** Which new version resolves a block of each kind (`answer_block` resolves any). */
+const RESOLVED_BY: Readonly<Record<BlockKind, ReadonlyArray<'contracts' | 'module_map'>>> = {
+  interface: ['contracts'],
+  check: ['module_map'],
+  task: ['module_map'],
+  other: ['contracts', 'module_map'],
+};
 
 /**
  * One `dev.blocked` and where it stands: `open` until the Arquiteto resolves it, `resolved` once a newer
- * contracts version or an answer for that dev is in the log (the line still owes the dev's turn), `unblocked`
+ * version its kind asks for (contracts, module map) or an answer for that dev is in the log (the line still owes the dev's turn), `unblocked`
  * once `dev.unblocked` is recorded. `arquiteto_turns` counts the Arquiteto's turns started since the block.
  */
 export interface DevBlock {
@@ -23,6 +33,7 @@ export interface DevBlock {
   module: string;
   modulo: string;
   falta: string;
+  kind: BlockKind;
   status: 'open' | 'resolved' | 'unblocked';
   resolution: BlockResolution | null;
   arquiteto_turns: number;
@@ -39,7 +50,7 @@ export function devBlocks(events: readonly SessionEvent[]): DevBlock[] {
     if (event.type === DEV_EVENT_TYPES.blocked) {
       const parsed = DevBlockedPayloadSchema.safeParse(event.payload);
       if (parsed.success) {
-        const { agent, module, modulo, falta } = parsed.data;
+        const { agent, module, modulo, falta, kind = 'interface' } = parsed.data;
         blocks.push({
           seq: event.seq,
           created_at: event.created_at,
@@ -47,20 +58,22 @@ export function devBlocks(events: readonly SessionEvent[]): DevBlock[] {
           module,
           modulo,
           falta,
+          kind,
           status: 'open',
           resolution: null,
           arquiteto_turns: 0,
           needs_person: false,
         });
       }
-    } else if (event.type === CONTRACTS_EVENT) {
+    } else if (event.type === CONTRACTS_EVENT || event.type === MAP_EVENT) {
       const version = (payload['data'] as { version?: unknown } | undefined)?.version;
       if (typeof version !== 'number') continue;
+      const kind = event.type === CONTRACTS_EVENT ? 'contracts' : 'module_map';
       for (const block of blocks)
-        if (block.status === 'open')
+        if (block.status === 'open' && RESOLVED_BY[block.kind].includes(kind))
           Object.assign(block, {
             status: 'resolved',
-            resolution: { kind: 'contracts', version, seq: event.seq },
+            resolution: { kind, version, seq: event.seq },
           });
     } else if (event.type === BLOCK_EVENT_TYPES.answered) {
       const parsed = BlockAnsweredPayloadSchema.safeParse(event.payload);
@@ -105,7 +118,18 @@ function isTurnEnd(event: SessionEvent): boolean {
   );
 }
 
-/** The Arquiteto's part of its task state while blocks are open: who is blocked, on what, and the two ways out. */
+/** How the Arquiteto reads one open block: who, on what, and what resolves it. */
+const OPEN_BLOCK: Readonly<Record<BlockKind, (block: DevBlock) => string>> = {
+  interface: (block) =>
+    `falta ${block.falta} — resolva com declare_module_contracts (nova versão que declare o que falta)`,
+  check: (block) =>
+    `o check do módulo ${block.modulo} está quebrado pelo mapa: ${block.falta} — resolva com declare_module_map (nova versão, check corrigido)`,
+  task: (block) =>
+    `tarefa ou fronteira de módulo errada: ${block.falta} — resolva com declare_module_map (nova versão) e, se preciso, assign_tasks_to_modules`,
+  other: (block) => `${block.falta} — resolva com uma nova versão do mapa ou dos contratos`,
+};
+
+/** The Arquiteto's part of its task state while blocks are open: who is blocked, on what, and the ways out. */
 export function renderOpenBlocks(blocks: readonly DevBlock[]): string | null {
   const open = blocks.filter((block) => block.status === 'open');
   if (open.length === 0) return null;
@@ -113,9 +137,9 @@ export function renderOpenBlocks(blocks: readonly DevBlock[]): string | null {
     'Bloqueios abertos dos devs — resolva cada um antes de qualquer outra coisa:',
     ...open.map(
       (block) =>
-        `- ${block.agent} (módulo ${block.module}, seq ${block.seq}) está bloqueado em ${block.modulo}: falta ${block.falta}`,
+        `- ${block.agent} (módulo ${block.module}, seq ${block.seq}, tipo ${block.kind}) está bloqueado em ${block.modulo}: ${OPEN_BLOCK[block.kind](block)}; ou answer_block {dev, answer} se o dev deve seguir sem isso.`,
     ),
-    'Para resolver: declare_module_contracts com uma nova versão (a lista inteira, version maior) que declare o que falta; ou, se o dev deve seguir sem isso, answer_block {dev, answer} com o motivo. O dev recebe um turno dizendo o que mudou.',
+    'Uma nova versão leva a lista inteira (version maior). O dev recebe um turno dizendo o que mudou.',
   ].join('\n');
 }
 
@@ -125,10 +149,13 @@ export function renderUnblocked(blocks: readonly DevBlock[], agent: string): str
     (block) => block.agent === agent && block.status === 'unblocked' && block.resolution !== null,
   );
   const last = mine.at(-1);
-  if (last === undefined) return null;
+  if (last === undefined || last.resolution === null) return null;
+  const resolution = last.resolution;
   const what =
-    last.resolution!.kind === 'contracts'
-      ? `o Arquiteto declarou os contratos na versão ${last.resolution!.version}: leia-os com listar_contratos_de_modulos e siga com a tarefa.`
-      : `o Arquiteto respondeu que você deve seguir sem isso: ${last.resolution!.answer}`;
-  return `Desbloqueado: o seu bloqueio em ${last.modulo} (falta ${last.falta}) foi resolvido — ${what}`;
+    resolution.kind === 'contracts'
+      ? `o Arquiteto declarou os contratos na versão ${resolution.version}: leia-os com listar_contratos_de_modulos e siga com a tarefa.`
+      : resolution.kind === 'module_map'
+        ? `o Arquiteto declarou o mapa de módulos na versão ${resolution.version} (o seu módulo e o seu check, na camada contexto_projeto, já são os dessa versão): siga com a tarefa${last.kind === 'check' ? ' e chame finish_task de novo' : ''}.`
+        : `o Arquiteto respondeu que você deve seguir sem isso: ${resolution.answer}`;
+  return `Desbloqueado: o seu bloqueio em ${last.modulo} (${last.falta}) foi resolvido — ${what}`;
 }

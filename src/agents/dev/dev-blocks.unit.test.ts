@@ -69,6 +69,51 @@ describe('devBlocks', () => {
     ]);
   });
 
+  it('is resolved by what its kind asks for: contracts an interface, a module map a check or a task, either one the other kind', () => {
+    const of = (kind: string) =>
+      event('dev.blocked', {
+        agent: `dev:${kind}`,
+        module: kind,
+        modulo: kind,
+        falta: `o ${kind}`,
+        kind,
+      });
+    const blocks = ['interface', 'check', 'task', 'other'].map(of);
+    const map = event('artifact.module_map', { data: { version: 2, modules: [] } });
+    const afterMap = devBlocks([...blocks, map]);
+    expect(afterMap.map((block) => [block.kind, block.status, block.resolution?.kind])).toEqual([
+      ['interface', 'open', undefined],
+      ['check', 'resolved', 'module_map'],
+      ['task', 'resolved', 'module_map'],
+      ['other', 'resolved', 'module_map'],
+    ]);
+    const contracts = event('artifact.module_contracts', { data: { version: 3, contratos: [] } });
+    expect(devBlocks([...blocks, contracts]).map((block) => block.status)).toEqual([
+      'resolved',
+      'open',
+      'open',
+      'resolved',
+    ]);
+    // A block recorded before kinds is an interface.
+    expect(devBlocks([blocked()])).toMatchObject([{ kind: 'interface' }]);
+    const open = renderOpenBlocks(devBlocks(blocks))!;
+    expect(open).toContain(
+      'tipo check) está bloqueado em check: o check do módulo check está quebrado pelo mapa',
+    );
+    expect(open).toContain('resolva com declare_module_map');
+    const unblocked = event('dev.unblocked', {
+      agent: 'dev:check',
+      module: 'check',
+      modulo: 'check',
+      falta: 'o check',
+      block_seq: blocks[1]!.seq,
+      resolution: afterMap[1]!.resolution,
+    });
+    expect(renderUnblocked(devBlocks([...blocks, map, unblocked]), 'dev:check')).toContain(
+      'declarou o mapa de módulos na versão 2',
+    );
+  });
+
   it('needs the person when an Arquiteto turn started after the block ends without resolving it', () => {
     const earlier = event('turn.started', { agent: 'arquiteto', turn_id: 't0', kind: 'message' });
     const block = blocked();

@@ -16,8 +16,8 @@ export function devKickoff(
   return [
     `Você é o agente dev do módulo ${module}. Seu worktree é ${worktree.directory}, no branch ${worktree.branch} (criado a partir de dev). As ferramentas de arquivo só enxergam esse worktree: use caminhos relativos a ele.`,
     '1. Comece chamando listar_contratos_de_modulos (sem argumentos): ela mostra o contrato do seu módulo e dos módulos que ele consome, na versão declarada pelo Arquiteto. É lá que se lê a interface de outro módulo — nunca no worktree dele, que é código em andamento.',
-    `2. Implemente as suas tarefas (camada contexto_projeto) com read_file, search_workspace, write_file e terminal. O terminal roda sem rede e só o seu worktree é gravável.${approval}`,
-    '3. Se uma tarefa depende de uma interface que nenhum contrato declara, chame report_blocked {modulo, falta} nomeando o módulo e o que falta, para o Arquiteto declarar; não implemente no código do outro módulo e siga com o que não depende disso.',
+    `2. Implemente as suas tarefas (camada contexto_projeto) com read_file, search_workspace, write_file e terminal (que roda como diz "Onde check e terminal rodam"; só o seu worktree é gravável).${approval}`,
+    '3. Se algo fora do seu código impede a tarefa, chame report_blocked {kind, modulo, falta} para o Arquiteto resolver: interface (falta uma interface que nenhum contrato declara), check (o check do mapa não roda), task (a tarefa é de outro módulo ou a fronteira está errada) ou other. Não implemente no código do outro módulo; siga com o que não depende disso.',
     '4. Ao terminar uma tarefa, chame finish_task {task_id, resumo}: ele faz o commit das suas mudanças no seu branch. Depois diga à pessoa, numa frase, o que foi feito.',
   ].join('\n');
 }

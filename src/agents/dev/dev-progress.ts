@@ -12,7 +12,7 @@ export interface DevProgress {
   blocks: Array<
     Pick<
       DevBlock,
-      'seq' | 'created_at' | 'modulo' | 'falta' | 'status' | 'resolution' | 'needs_person'
+      'seq' | 'created_at' | 'kind' | 'modulo' | 'falta' | 'status' | 'resolution' | 'needs_person'
     >
   >;
   finished: Array<{
@@ -67,10 +67,11 @@ export function devProgress(
     }
   }
   for (const block of devBlocks(events)) {
-    const { seq, created_at, modulo, falta, status, resolution, needs_person } = block;
+    const { seq, created_at, kind, modulo, falta, status, resolution, needs_person } = block;
     entry(block.agent).blocks.push({
       seq,
       created_at,
+      kind,
       modulo,
       falta,
       status,

@@ -240,6 +240,16 @@ describe.each(testDatabaseEngines())('dev tools on $name', (engine) => {
       (await fixture.call(tools(), 'report_blocked', { modulo: 'Catalogo!', falta: '' }, dev))
         .result,
     ).toMatch(/modulo: must be a module name.*falta: must not be empty/);
+    expect(
+      (
+        await fixture.call(
+          tools(),
+          'report_blocked',
+          { kind: 'bug', modulo: 'catalogo', falta: 'x' },
+          dev,
+        )
+      ).result,
+    ).toContain('kind: must be one of interface, check, task, other');
     const blocked = await fixture.call(
       tools(),
       'report_blocked',
@@ -248,7 +258,9 @@ describe.each(testDatabaseEngines())('dev tools on $name', (engine) => {
     );
     expect(blocked).toMatchObject({
       ok: true,
-      result: expect.stringContaining('Recorded: blocked on catalogo'),
+      result: expect.stringContaining(
+        'Recorded: blocked (interface) on catalogo — funcao reservarPao(id): Reserva. The Arquiteto declares it in a new version of the contracts',
+      ),
     });
     expect((await fixture.eventLog.read(fixture.sessionId)).at(-1)).toMatchObject({
       type: 'dev.blocked',

@@ -1,12 +1,19 @@
-import { moduleCheck, type ModuleDeclaration } from '../../domain/architecture/index.ts';
+import {
+  checkMapProblem,
+  checkOutputExcerpt,
+  moduleCheck,
+  type ModuleDeclaration,
+} from '../../domain/architecture/index.ts';
 import type { TerminalRunner } from '../../workspace/index.ts';
-
-/** Lines of the output's tail a failing check returns to the model. */
-export const CHECK_OUTPUT_TAIL_LINES = 40;
 
 export type CheckRun = {
   passed: boolean;
-  /** What the model is told: the command, where it came from, the exit code and (failing) the output's tail. */
+  /** Why a failing check failed for a reason of the module map (its command), not of the code; else null. */
+  mapProblem: string | null;
+  /**
+   * What the model is told: the command, where it came from, the exit code and (failing) the failing tests
+   * with their diagnostics, then the output's tail (`checkOutputExcerpt`, ADR 0322).
+   */
   report: string;
   record: {
     command: string;
@@ -35,14 +42,15 @@ export async function runModuleCheck(
   const started = Date.now();
   const outcome = await terminal.run(directory, check.command);
   const duration_ms = Date.now() - started;
-  const failed = (exit_code: number, why: string) => ({
+  const failed = (exit_code: number, why: string, mapProblem: string | null = null) => ({
     passed: false,
+    mapProblem,
     report: `the check \`${check.command}\` (${origin}) ${why}.`,
     record: { ...check, exit_code, duration_ms },
   });
   if (!outcome.ok) return failed(-1, `could not run: ${outcome.reason}`);
   if (outcome.startError !== null) return failed(-1, `could not start: ${outcome.startError}`);
-  const tail = outcome.output.trimEnd().split('\n').slice(-CHECK_OUTPUT_TAIL_LINES).join('\n');
+  const tail = checkOutputExcerpt(outcome.output);
   if (outcome.timedOut)
     return failed(
       -1,
@@ -53,10 +61,12 @@ export async function runModuleCheck(
   if (outcome.exitCode !== 0)
     return failed(
       outcome.exitCode,
-      `failed with exit code ${outcome.exitCode} in ${duration_ms} ms; output tail:\n${tail}\n`,
+      `failed with exit code ${outcome.exitCode} in ${duration_ms} ms; the failing tests, then the output's tail:\n${tail}\n`,
+      checkMapProblem(outcome.exitCode, outcome.output),
     );
   return {
     passed: true,
+    mapProblem: null,
     report: `The check \`${check.command}\` (${origin}) passed (exit code 0, ${duration_ms} ms).`,
     record: { ...check, exit_code: 0, duration_ms },
   };

@@ -31,25 +31,56 @@ export function renderBusinessRuleIds(rules: readonly RecordedBusinessRule[]): s
   ].join('\n');
 }
 
-/** The backlog, epic by epic, with each task's module when it has one. */
-export function renderBacklog(backlog: Backlog, options: { criteria?: boolean } = {}): string {
+/** What a backlog rendering carries besides ids and titles: the PO's criteria and its descriptions. */
+export interface BacklogDetail {
+  criteria?: boolean;
+  descriptions?: boolean;
+}
+
+/**
+ * The backlog as a tree: each epic, its stories, their tasks (with each task's module), then anything whose
+ * parent is not declared. With `descriptions` and `criteria`, every field the PO wrote its decisions in.
+ */
+export function renderBacklog(backlog: Backlog, options: BacklogDetail = {}): string {
   if (backlog.epics.length + backlog.stories.length + backlog.tasks.length === 0)
     return '## Backlog\n(vazio)';
-  const lines = ['## Backlog'];
-  const criteria = (items: readonly string[]) =>
-    options.criteria ? items.map((item) => `    - critério: ${item}`) : [];
-  for (const epic of backlog.epics) lines.push(`- ${epic.id} ${epic.title}`);
-  for (const story of backlog.stories)
-    lines.push(
-      `  - ${story.id} (${story.epic_id}) ${story.title}`,
-      ...criteria(story.acceptance_criteria),
-    );
-  for (const task of backlog.tasks)
-    lines.push(
-      `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}`,
-      ...criteria(task.acceptance_criteria),
-    );
-  return lines.join('\n');
+  const detail = (indent: string, item: { description: string; acceptance_criteria: string[] }) => [
+    ...(options.descriptions ? [indented(item.description, `${indent}  `)] : []),
+    ...(options.criteria
+      ? item.acceptance_criteria.map((criterion) => `${indent}  - critério: ${criterion}`)
+      : []),
+  ];
+  const taskLines = (task: Backlog['tasks'][number]) => [
+    `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}`,
+    ...detail('    ', task),
+  ];
+  const storyLines = (story: Backlog['stories'][number]) => [
+    `  - ${story.id} (${story.epic_id}) ${story.title}`,
+    ...detail('  ', story),
+    ...backlog.tasks.filter((task) => task.story_id === story.id).flatMap(taskLines),
+  ];
+  const epicIds = new Set(backlog.epics.map((epic) => epic.id));
+  const storyIds = new Set(backlog.stories.map((story) => story.id));
+  return [
+    '## Backlog',
+    ...backlog.epics.flatMap((epic) => [
+      `- ${epic.id} ${epic.title}`,
+      ...detail('', epic),
+      ...backlog.stories.filter((story) => story.epic_id === epic.id).flatMap(storyLines),
+    ]),
+    ...backlog.stories.filter((story) => !epicIds.has(story.epic_id)).flatMap(storyLines),
+    ...backlog.tasks.filter((task) => !storyIds.has(task.story_id)).flatMap(taskLines),
+  ].join('\n');
+}
+
+/** Multi-line text under a list item: every line indented, blank lines dropped. */
+export function indented(text: string, indent: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== '')
+    .map((line) => `${indent}${line}`)
+    .join('\n');
 }
 
 /** The module map in one line per module. */

@@ -21,18 +21,18 @@ export interface ToolContext {
   ignoredArguments: readonly string[];
 }
 
+type OutcomeEvents = Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }>;
+
 /**
- * A tool's answer. `result` goes back to the model as the tool result; on success, `events` are appended in
- * the same call as the `tool.completed` that records the run, so a crash never separates a tool's effect
- * from its record. A refusal (`ok: false`) is an expected outcome whose reason the model can act on.
+ * A tool's answer. `result` goes back to the model as the tool result; `events` are appended in the same
+ * call as the `tool.completed` that records the run, so a crash never separates a tool's effect from its
+ * record. A refusal (`ok: false`) is an expected outcome whose reason the model can act on; it stores
+ * nothing of what was asked, only, when the tool says so, what the refusal itself tells others (a check
+ * broken by the module map is a block for the Arquiteto, ADR 0321).
  */
 export type ToolOutcome =
-  | {
-      ok: true;
-      result: string;
-      events?: Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }>;
-    }
-  | { ok: false; result: string };
+  | { ok: true; result: string; events?: OutcomeEvents }
+  | { ok: false; result: string; events?: OutcomeEvents };
 
 /** `direct` tools run at once; `proposed` ones wait for the person's approval (ADR 0006). */
 export type ToolMode = 'direct' | 'proposed';

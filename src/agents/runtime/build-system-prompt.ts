@@ -8,6 +8,8 @@ import {
   type PromptUnit,
   type Tokenizer,
 } from '../../harness/index.ts';
+import type { InstructionFileDigest } from '../../domain/line/index.ts';
+import { withoutQuarantined } from './instruction-quarantine.ts';
 
 /** The layer texts an agent contributes; the harness decides what fits (record ADR 0006). */
 export interface AgentPromptParts {
@@ -30,6 +32,11 @@ export interface PromptSources {
   instructionFiles: InstructionFiles;
   /** The project's workspace, whose AGENTS.md files are instruction sources, when it exists. */
   workspaceDirectory: (projectId: string) => string;
+  /**
+   * The dev-written instruction files of the project the person has not accepted (ADR 0302): left out of
+   * every prompt. Absent: none.
+   */
+  quarantinedInstructions?: (projectId: string) => Promise<readonly InstructionFileDigest[]>;
   /** The server's tokenizer (FORJA_TOKENIZER, or the model's default); the bytes/4 estimate when absent. */
   tokenizer?: Tokenizer;
   /**
@@ -56,6 +63,7 @@ export async function buildSystemPrompt(
   const loaded = existsSync(workspaceDir)
     ? await sources.instructionFiles.load({ workspaceDir, projectId, agent, ...scope })
     : { sources: [] };
+  const quarantined = (await sources.quarantinedInstructions?.(projectId)) ?? [];
   const windowTokens =
     typeof sources.contextWindowTokens === 'function'
       ? sources.contextWindowTokens(agent)
@@ -64,7 +72,7 @@ export async function buildSystemPrompt(
     {
       agent,
       identidade: sources.identity(agent),
-      instruction_files: instructionUnits(loaded.sources),
+      instruction_files: instructionUnits(withoutQuarantined(loaded.sources, quarantined)),
       contexto_projeto: parts.projectContext ?? '',
       regras_negocio: parts.businessRules ?? [],
       estado_tarefa: parts.taskState,

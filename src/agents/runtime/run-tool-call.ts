@@ -45,6 +45,11 @@ async function decideAndRun(
       result: `Unknown tool "${call.name}". The tools you can call are: ${tools.map((candidate) => candidate.name).join(', ') || '(none)'}.`,
     };
   }
+  if (call.cut_at_tokens !== undefined)
+    return {
+      ok: false,
+      result: `Your call of ${call.name} was cut at ${call.cut_at_tokens} output tokens (your output cap), so its arguments are incomplete. Declare it in parts: several smaller calls, each well under the cap.`,
+    };
   if (call.parse_error !== undefined)
     return {
       ok: false,

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createForja, type Forja } from '../../composition.ts';
 import { loadConfig } from '../../config/config.ts';
-import { createScriptedProvider, type ScriptInput } from '../../gateway/providers/index.ts';
+import {
+  createScriptedProvider,
+  type ModelProvider,
+  type ModelRequest,
+  type ScriptInput,
+} from '../../gateway/providers/index.ts';
 import { createHooks, registerHook } from '../../harness/index.ts';
 import type { Database } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
@@ -63,6 +68,7 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
       startAt?: Record<string, number>;
       maxIterations?: number;
       hooks?: ReturnType<typeof createHooks>;
+      provider?: ModelProvider;
     } = {},
   ) {
     const loaded = loadConfig({});
@@ -74,7 +80,7 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
       env: {},
       database,
-      provider,
+      provider: extra.provider ?? provider,
       extraAgents: [testerAgent(runs, extra.maxIterations)],
       ...(extra.hooks ? { hooks: extra.hooks } : {}),
     });
@@ -299,6 +305,96 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     expect((await requestJson(second.forja, 'POST', `/api/actions/${actionId}/deny`)).status).toBe(
       409,
     );
+  });
+
+  it("reads a message the person sent while its tool call waited after that call's result (a request a strict provider takes)", async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const { forja, provider } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: '',
+            tool_calls: [{ name: 'deploy', arguments: { target: 'staging' } }],
+          },
+          // The scripted model refuses a request whose message sits between a call and its result (HTTP 400).
+          {
+            agent: 'tester',
+            text: 'Deployed; noted.',
+            expect: { messages: ['deployed', 'deadline is 20:00'] },
+          },
+          // The message came after the turn began, so the lane still owes it a turn of its own.
+          { agent: 'tester', text: 'Noted: 20:00.' },
+        ],
+      },
+      runs,
+    );
+    const { sessionId } = await testerSession(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'deploy?' });
+    await forja.conversation.idle(sessionId);
+    const actionId = (
+      (await forja.eventLog.read(sessionId)).at(-1)!.payload as { action_id: string }
+    ).action_id;
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'the deadline is 20:00 now',
+    });
+    await forja.conversation.idle(sessionId);
+    expect((await requestJson(forja, 'POST', `/api/actions/${actionId}/approve`)).status).toBe(202);
+    await forja.conversation.idle(sessionId);
+    expect(runs.deploy).toEqual(['staging']);
+    const answers = async () =>
+      (await forja.eventLog.read(sessionId))
+        .filter((event) => event.type === 'agent.response')
+        .map((event) => (event.payload as { text: string }).text);
+    await expect
+      .poll(answers, { timeout: 20_000 })
+      .toEqual(['', 'Deployed; noted.', 'Noted: 20:00.']);
+    await forja.conversation.idle(sessionId);
+    provider.assertAllTurnsConsumed();
+  });
+
+  it('tells the model a call cut by its output cap is to be declared in parts', async () => {
+    const requests: ModelRequest[] = [];
+    // A model that stops at the output cap in the middle of a call's arguments, then answers.
+    const cutting: ModelProvider = {
+      name: 'cutting',
+      model: 'cut-at-the-cap',
+      async *stream(request) {
+        requests.push(request);
+        if (requests.length === 1) {
+          const rawArguments = '{"text": "a very long no';
+          yield {
+            type: 'tool-call',
+            id: 'c1',
+            name: 'note',
+            rawArguments,
+            arguments: undefined,
+            parseError: 'Unterminated string',
+          };
+          yield { type: 'usage', inputTokens: 10, outputTokens: 200, estimated: false };
+          yield { type: 'finish', reason: 'length' };
+        } else {
+          yield { type: 'text-delta', text: 'I will write it in parts.' };
+          yield { type: 'usage', inputTokens: 10, outputTokens: 5, estimated: false };
+          yield { type: 'finish', reason: 'stop' };
+        }
+      },
+    };
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const { forja } = await forjaOn(await openDatabase(), { turns: [] }, runs, {
+      provider: cutting,
+    });
+    const { sessionId } = await testerSession(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'write it all',
+    });
+    await forja.conversation.idle(sessionId);
+    expect(runs.note).toEqual([]);
+    const result = requests[1]?.messages.find((message) => message.role === 'tool');
+    expect(result?.content).toContain('cut at 200 output tokens (your output cap)');
+    expect(result?.content).toContain('Declare it in parts');
   });
 
   it('tells the model when the person denies an action, and goes on', async () => {

@@ -178,7 +178,7 @@ export async function runToolLoop(
           ok: outcome.ok,
           result: outcome.result,
         });
-        await append([...(outcome.ok ? (outcome.events ?? []) : []), completed]);
+        await append([...(outcome.events ?? []), completed]);
         break;
       }
 
@@ -268,6 +268,10 @@ export async function runToolLoop(
           name: call.name,
           arguments: call.arguments ?? null,
           ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
+          // Arguments left incomplete by the output cap are a cut, not a model's mistake: it must split them.
+          ...(call.parseError !== undefined && outcome.finishReason === 'length'
+            ? { cut_at_tokens: agent.maxOutputTokens }
+            : {}),
         }));
         await append([
           SESSION_EVENTS.agentResponse.create(agent.slug, {

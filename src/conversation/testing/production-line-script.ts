@@ -272,6 +272,7 @@ export const DEVS: ScriptTurn[] = [
       {
         name: 'report_blocked',
         arguments: {
+          kind: 'interface',
           modulo: 'pedidos',
           falta: 'evento PedidoCriado(pedidoId, paoId) para baixar o estoque do dia',
         },

@@ -71,6 +71,12 @@ export { validateModuleContractsDeclaration } from './validate-module-contracts.
 export { validateModuleMapDeclaration } from './validate-module-map.ts';
 export { validateModuleRoutingDeclaration } from './validate-module-routing.ts';
 export { moduleCheck, type ModuleCheck } from './module-check.ts';
+export { checkMapProblem } from './check-map-problem.ts';
+export {
+  CHECK_EXCERPT_LIMITS,
+  checkOutputExcerpt,
+  type ExcerptLimits,
+} from './check-output-excerpt.ts';
 export {
   ARCHITECTURE_TYPES,
   currentArchitecture,

@@ -24,6 +24,8 @@ export const RecordedToolCallSchema = z.object({
   arguments: z.unknown(),
   /** Set when the model's arguments were not a JSON object; the call is then answered with this problem. */
   parse_error: z.string().optional(),
+  /** Set when the response stopped at the agent's output cap (this many tokens) before the call was complete. */
+  cut_at_tokens: z.number().int().positive().optional(),
 });
 
 /**
@@ -139,6 +141,8 @@ export const ContextCompactedPayloadSchema = z.object({
   tokens_after: z.number().int().nonnegative(),
   omitted: z.number().int().nonnegative().optional(),
   usage_id: z.string().min(1).optional(),
+  /** The agent's tool payloads up to this seq are sent as references to their events (a lean compaction). */
+  payloads_through_seq: z.number().int().nonnegative().optional(),
 });
 
 /**

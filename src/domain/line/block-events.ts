@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The block loop's events (ADR 0110), beside `dev.blocked`:
+ * The block loop's events (ADR 0110, kinds ADR 0323), beside `dev.blocked`:
  * - `arquiteto.block_answered` — `answer_block`: the Arquiteto tells a blocked dev to do without, and why.
- * - `dev.unblocked` — the line saw the block resolved (a newer `module_contracts` version, or the answer) and
+ * - `dev.unblocked` — the line saw the block resolved (a newer `module_contracts` or `module_map` version, as the
+ *   block's kind asks, or the answer) and
  *   gave the dev's lane a turn saying so.
  */
 export const BLOCK_EVENT_TYPES = {
@@ -21,6 +22,11 @@ export const BlockAnsweredPayloadSchema = z.object({
 export const BlockResolutionSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('contracts'),
+    version: z.number().int().positive(),
+    seq: z.number().int().positive(),
+  }),
+  z.object({
+    kind: z.literal('module_map'),
     version: z.number().int().positive(),
     seq: z.number().int().positive(),
   }),

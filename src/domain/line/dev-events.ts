@@ -10,13 +10,27 @@ export const DEV_EVENT_TYPES = {
   taskFinished: 'dev.task_finished',
 } as const;
 
-/** `dev.blocked`: `modulo` is the module whose interface is missing, `falta` what is missing (the record's names). */
+/**
+ * What a dev is blocked on, which says what resolves it: `interface` (a missing interface: a new contracts
+ * version), `check` (the module's check is broken by the map: a new module map version), `task` (a task that
+ * belongs elsewhere or a wrong module boundary: a new module map version), `other` (either version). The
+ * Arquiteto's `answer_block` resolves any of them.
+ */
+export const BLOCK_KINDS = ['interface', 'check', 'task', 'other'] as const;
+export type BlockKind = (typeof BLOCK_KINDS)[number];
+
+/**
+ * `dev.blocked`: `modulo` is the module the block is about (whose interface is missing, whose check is
+ * broken), `falta` what is missing or wrong (the record's names). No `kind`: a block recorded before kinds,
+ * an `interface`.
+ */
 export const DevBlockedPayloadSchema = z.object({
   v: z.literal(1),
   agent: z.string().min(1),
   module: z.string().min(1),
   modulo: z.string().min(1),
   falta: z.string().min(1),
+  kind: z.enum(BLOCK_KINDS).optional(),
 });
 
 /** `dev.task_finished`: the commit that holds the task's work on the module's branch. */

@@ -6,17 +6,21 @@ export {
 } from './block-events.ts';
 export type { BlockResolution, DevUnblockedPayload } from './block-events.ts';
 export {
+  BLOCK_KINDS,
   DEV_EVENT_TYPES,
   DevBlockedPayloadSchema,
   DevTaskFinishedPayloadSchema,
 } from './dev-events.ts';
-export type { DevBlockedPayload, DevTaskFinishedPayload } from './dev-events.ts';
+export type { BlockKind, DevBlockedPayload, DevTaskFinishedPayload } from './dev-events.ts';
 export {
+  InstructionFileDigestSchema,
   LINE_EVENT_TYPES,
   LineCompletedPayloadSchema,
+  LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
+  MAX_MERGED_INSTRUCTION_FILES,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
 } from './line-event-payloads.ts';
-export type { LineMergedIntoMainPayload } from './line-event-payloads.ts';
+export type { InstructionFileDigest, LineMergedIntoMainPayload } from './line-event-payloads.ts';
 export { LINE_EVENTS, type LineEventMap } from './line-events.ts';

@@ -12,13 +12,40 @@ export const LINE_EVENT_TYPES = {
   mergeFailed: 'module.merge_failed',
   completed: 'line.completed',
   mergedIntoMain: 'line.merged_into_main',
+  instructionsAccepted: 'line.instructions_accepted',
 } as const;
 
-/** `line.merged_into_main`: the merge commit on `main`, the `dev` commit it merged (line.completed's) and who. */
+/** Most instruction files one merge into main may add or change: the person reviews each (ADR 0302). */
+export const MAX_MERGED_INSTRUCTION_FILES = 100;
+
+/** An instruction file a dev wrote, as it reached main: its path and the SHA-256 of its text (ADR 0302). */
+export const InstructionFileDigestSchema = z.object({
+  path: z.string().min(1).max(4096),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type InstructionFileDigest = z.infer<typeof InstructionFileDigestSchema>;
+
+/**
+ * `line.merged_into_main`: the merge commit on `main`, the `dev` commit it merged (line.completed's), who, and
+ * the instruction files the line's devs added or changed: they govern no agent until the person accepts them
+ * (`line.instructions_accepted`, ADR 0302). Absent in a log written before them.
+ */
 export const LineMergedIntoMainPayloadSchema = z.object({
   v: z.literal(1),
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   dev_commit: z.string().regex(/^[0-9a-f]{40}$/),
+  actor: z.string().min(1),
+  instruction_files: z
+    .array(InstructionFileDigestSchema)
+    .max(MAX_MERGED_INSTRUCTION_FILES)
+    .optional(),
+});
+
+/** `line.instructions_accepted`: the person accepted these dev-written instruction files of that merge. */
+export const LineInstructionsAcceptedPayloadSchema = z.object({
+  v: z.literal(1),
+  merge_commit: z.string().regex(/^[0-9a-f]{40}$/),
+  instruction_files: z.array(InstructionFileDigestSchema).min(1).max(MAX_MERGED_INSTRUCTION_FILES),
   actor: z.string().min(1),
 });
 export type LineMergedIntoMainPayload = z.infer<typeof LineMergedIntoMainPayloadSchema>;

@@ -12,6 +12,7 @@ import {
 import {
   LINE_EVENT_TYPES,
   LineCompletedPayloadSchema,
+  LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
@@ -27,6 +28,10 @@ export const LINE_EVENTS = {
   moduleMergeFailed: defineEvent(LINE_EVENT_TYPES.mergeFailed, ModuleMergeFailedPayloadSchema),
   lineCompleted: defineEvent(LINE_EVENT_TYPES.completed, LineCompletedPayloadSchema),
   lineMergedIntoMain: defineEvent(LINE_EVENT_TYPES.mergedIntoMain, LineMergedIntoMainPayloadSchema),
+  lineInstructionsAccepted: defineEvent(
+    LINE_EVENT_TYPES.instructionsAccepted,
+    LineInstructionsAcceptedPayloadSchema,
+  ),
 } as const;
 
 export type LineEventMap = EventMap<typeof LINE_EVENTS>;

@@ -5,3 +5,13 @@ export type {
   WorkspacePathRefusalCode,
   WorktreePathResolution,
 } from './resolve-inside-worktree.ts';
+export {
+  FORJA_OWNED_DIRECTORY,
+  isForjaOwnedPath,
+  linkTargetEscape,
+} from './link-target-rule.ts';
+export {
+  INSTRUCTION_FILE_NAME,
+  INSTRUCTION_FILE_NAMES,
+  isInstructionFilePath,
+} from './instruction-file-names.ts';

@@ -115,3 +115,9 @@ export {
   type ModelProbe,
   type ProbeResult,
 } from './config/create-model-probe.ts';
+export { messageProtocolViolations } from './protocol/message-protocol-violations.ts';
+export {
+  GO_ON_MESSAGE,
+  NO_RESULT_RECORDED,
+  toValidMessageProtocol,
+} from './protocol/to-valid-message-protocol.ts';

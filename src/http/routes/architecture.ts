@@ -73,9 +73,30 @@ const MergedIntoMainSchema = z
   .object({
     commit: z.string().openapi({ description: 'The merge commit on main' }),
     dev_commit: z.string().openapi({ description: 'The dev commit merged (line.completed)' }),
+    instruction_files: z.array(z.string()).openapi({
+      description:
+        'Instruction files (AGENTS.md, AGENTS.override.md, CLAUDE.md) the line added or changed: they govern no agent until accepted',
+    }),
     seq: z.number().int(),
   })
   .openapi('MergedIntoMain');
+const AcceptedInstructionFilesSchema = z
+  .object({
+    accepted: z.array(z.string()).openapi({ description: 'The instruction files accepted' }),
+    seq: z.number().int(),
+  })
+  .openapi('AcceptedInstructionFiles');
+const acceptInstructions = createRoute({
+  method: 'post',
+  path: '/api/sessions/{id}/instructions/accept',
+  summary:
+    "The person accepts the instruction files the line's devs brought into main (listed by Merge into main): from then on they govern the agents; 409 when none waits",
+  request: { params: idOnly, body: noBody },
+  responses: {
+    201: jsonContent(AcceptedInstructionFilesSchema, 'The files accepted'),
+    ...errorResponses(400, 404, 409, 413, 415),
+  },
+});
 const mergeIntoMain = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/line/merge-into-main',
@@ -179,9 +200,23 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       );
       return outcome.ok
         ? context.json(
-            { commit: outcome.commit, dev_commit: outcome.dev_commit, seq: outcome.seq },
+            {
+              commit: outcome.commit,
+              dev_commit: outcome.dev_commit,
+              instruction_files: outcome.instruction_files,
+              seq: outcome.seq,
+            },
             201,
           )
+        : refused(context, outcome);
+    })
+    .openapi(acceptInstructions, async (context) => {
+      const outcome = await conversation.acceptInstructionFiles(
+        context.req.valid('param').id,
+        actorOf(context),
+      );
+      return outcome.ok
+        ? context.json({ accepted: outcome.accepted, seq: outcome.seq }, 201)
         : refused(context, outcome);
     })
     .openapi(acceptDevs, async (context) => {

@@ -1,6 +1,14 @@
-import { constants, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { lstat, mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
-import { resolveInsideWorktree } from '../../domain/workspace-paths/index.ts';
+import { isInside, resolveInsideWorktree } from '../../domain/workspace-paths/index.ts';
 
 /**
  * The kernel's name for an open directory: a path through `/proc/self/fd/<fd>` is resolved from the very
@@ -166,4 +174,64 @@ export async function openChild(
 ): Promise<FileHandle | null> {
   const flags = constants.O_RDONLY | NO_FOLLOW | (asDirectory ? constants.O_DIRECTORY : 0);
   return open(at(directory, name), flags).catch(() => null);
+}
+
+/**
+ * Goes down an opened directory through descriptors — each entry opened inside its directory with
+ * O_NOFOLLOW (`openChild`), so no symbolic link is ever followed; `.git` is never entered — and calls
+ * `onFile` with each regular file's handle and its path, in name order. `onFile` returning true ends the walk
+ * (and the walk returns true). Handles are closed here.
+ */
+export async function visitFilesBeneath(
+  directory: FileHandle,
+  shown: string,
+  onFile: (handle: FileHandle, shown: string) => Promise<boolean>,
+): Promise<boolean> {
+  const children = (await readOpenedDirectory(directory)).filter(
+    (child) => child.name !== '.git' && (child.isDirectory() || child.isFile()),
+  );
+  for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) {
+    const handle = await openChild(directory, child.name, child.isDirectory());
+    if (handle === null) continue;
+    const childShown = shown === '.' ? child.name : `${shown}/${child.name}`;
+    try {
+      const stop = (await handle.stat()).isDirectory()
+        ? await visitFilesBeneath(handle, childShown, onFile)
+        : await onFile(handle, childShown);
+      if (stop) return true;
+    } finally {
+      await handle.close();
+    }
+  }
+  return false;
+}
+
+/** A descriptor opened by `openInsideSync`, with its stat. The caller closes it. */
+export type InsideOpen = { ok: true; fd: number; stat: Stats } | { ok: false; reason: string };
+
+/**
+ * Opens a file of a repository for reading, synchronously, for readers that open many small files at once (the
+ * harness's instruction files): the final name is never followed (O_NOFOLLOW; O_NONBLOCK so a FIFO cannot
+ * hang), and the descriptor is kept only when the file it holds is a regular file whose own path, read back
+ * from the kernel (`/proc/self/fd/<fd>`), is inside `rootRealPath`. Whatever was swapped in on the way after
+ * any earlier check, the bytes read come from a file of the repository, or nothing is read.
+ */
+export function openInsideSync(rootRealPath: string, absolutePath: string): InsideOpen {
+  let fd: number;
+  try {
+    fd = openSync(absolutePath, constants.O_RDONLY | NO_FOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : String(code) };
+  }
+  const refuse = (reason: string): InsideOpen => (closeSync(fd), { ok: false, reason });
+  try {
+    const opened = readlinkSync(`/proc/self/fd/${fd}`);
+    if (!isInside(rootRealPath, opened)) return refuse(`it is ${opened}, outside the repository`);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return refuse('it is not a regular file');
+    return { ok: true, fd, stat };
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
 }

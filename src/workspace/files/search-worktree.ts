@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { openChild, openFinal, readOpenedDirectory, walkBeneath } from './beneath.ts';
+import { openFinal, visitFilesBeneath, walkBeneath } from './beneath.ts';
 
 export const MAX_SEARCH_MATCHES = 100;
 const MAX_SEARCHED_FILE_BYTES = 1024 * 1024;
@@ -42,28 +42,15 @@ export async function searchWorktree(
           push(`${shown}:${index + 1}: ${line.trim().slice(0, MAX_LINE_CHARACTERS)}`);
       });
   };
-  const visit = async (directory: FileHandle, shown: string): Promise<void> => {
-    const children = (await readOpenedDirectory(directory)).filter(
-      (child) => child.name !== '.git' && (child.isDirectory() || child.isFile()),
-    );
-    for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) {
-      if (more) return;
-      const handle = await openChild(directory, child.name, child.isDirectory());
-      if (handle === null) continue;
-      const childShown = shown === '.' ? child.name : `${shown}/${child.name}`;
-      try {
-        if ((await handle.stat()).isDirectory()) await visit(handle, childShown);
-        else await searchFile(handle, childShown);
-      } finally {
-        await handle.close();
-      }
-    }
-  };
   try {
     const opened = await openFinal(walk, constants.O_RDONLY, { directory: true });
     if (!opened.ok) return opened;
     try {
-      if ((await opened.handle.stat()).isDirectory()) await visit(opened.handle, walk.relativePath);
+      if ((await opened.handle.stat()).isDirectory())
+        await visitFilesBeneath(opened.handle, walk.relativePath, async (handle, shown) => {
+          await searchFile(handle, shown);
+          return more;
+        });
       else await searchFile(opened.handle, walk.relativePath);
     } finally {
       await opened.handle.close();

@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readWorktreeFile } from '../files/read-worktree-file.ts';
+import { writeWorktreeFile } from '../files/write-worktree-file.ts';
 import { gitAt } from './git-at.ts';
 
 /** A file Forja writes into a repository: a path relative to its root and the whole content. */
@@ -10,7 +10,11 @@ export interface RepositoryFile {
 
 /**
  * Writes each file (the same file overwritten) and commits the ones that changed on the checked-out branch.
+ * Each file is read and written name by name without following a link (`readWorktreeFile`,
+ * `writeWorktreeFile`, ADR 0300): a path that is, or passes through, a symbolic link is refused with the
+ * reason — the file it points to, in the repository or out of it, is never read or written.
  * Returns the new commit, or null when every file already had this content (nothing to record twice).
+ * @throws Error naming the path and the rule when a file cannot be written.
  */
 export async function commitFiles(
   repository: string,
@@ -19,10 +23,10 @@ export async function commitFiles(
 ): Promise<string | null> {
   const changed: string[] = [];
   for (const file of files) {
-    const absolute = join(repository, file.path);
-    if ((await readFile(absolute, 'utf8').catch(() => null)) === file.content) continue;
-    await mkdir(dirname(absolute), { recursive: true });
-    await writeFile(absolute, file.content, 'utf8');
+    const current = await readWorktreeFile(repository, file.path);
+    if (current.ok && current.text === file.content) continue;
+    const written = await writeWorktreeFile(repository, file.path, file.content);
+    if (!written.ok) throw new Error(written.reason);
     changed.push(file.path);
   }
   if (changed.length === 0) return null;

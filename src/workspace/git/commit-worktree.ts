@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runHostGit } from './host-git.ts';
+import { stagedRefusal } from './staged-refusals.ts';
 import { checkWorktreeLink } from './worktree-link.ts';
 
 /** A commit of a module's work, or why there is none. */
@@ -13,7 +14,8 @@ export type WorktreeCommit =
  * Commits everything changed in a module's worktree (new, modified and deleted files) on its branch, with
  * git pinned to the worktree's git directory inside the main repository — the worktree's `.git` is checked
  * before every command and never followed. Nothing to commit, a changed `.git`, a nested repository and a
- * branch that does not end at the new commit are refusals with the reason; the commit returned is verified
+ * branch that does not end at the new commit are refusals with the reason, and so are a change under docs/
+ * and a symbolic link that may lead out of the repository (`stagedRefusal`, ADR 0301); the commit returned is verified
  * to be the tip of `branch` in the repository.
  */
 export async function commitWorktree(
@@ -61,6 +63,11 @@ export async function commitWorktree(
   if (nested.length > 0) {
     await git(['reset', '--quiet']);
     return nestedRefusal(nested);
+  }
+  const refused = await stagedRefusal(git);
+  if (refused !== null) {
+    await git(['reset', '--quiet']);
+    return { ok: false, reason: refused };
   }
   const diff = await git(['diff', '--cached', '--name-only', '-z']);
   if (typeof diff !== 'string') return { ok: false, reason: diff.refused };

@@ -1,5 +1,7 @@
+import { closeSync, readSync } from 'node:fs';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openInsideSync } from '../files/beneath.ts';
 
 /** A module worktree's git directory inside the main repository, or why its link cannot be trusted. */
 export type WorktreeLink =
@@ -47,7 +49,12 @@ export async function checkWorktreeLink(
             : 'is not a plain file';
     return { ok: false, reason: `${RULE}: ${link} ${what}; git was not run` };
   }
-  const content = (await readFile(link, 'utf8')).replace(/\n$/, '');
+  const content = readLinkFile(await realpath(worktree).catch(() => worktree), link);
+  if (content === null)
+    return {
+      ok: false,
+      reason: `${RULE}: ${link} cannot be read as the worktree's own file; git was not run`,
+    };
   const expected = [registered, await realpath(registered).catch(() => registered)].map(
     (path) => `gitdir: ${path}`,
   );
@@ -74,4 +81,20 @@ async function registeredGitDir(
     if (links.includes(pointer)) return join(directory, name);
   }
   return null;
+}
+
+/** Most bytes of a worktree's `.git` file read: git writes one short line. */
+const MAX_LINK_FILE_BYTES = 4096;
+
+/** The worktree's `.git` file's line, read without following a link out of the worktree (ADR 0300); null when it cannot be. */
+function readLinkFile(worktreeRealPath: string, link: string): string | null {
+  const opened = openInsideSync(worktreeRealPath, link);
+  if (!opened.ok) return null;
+  try {
+    const buffer = Buffer.allocUnsafe(MAX_LINK_FILE_BYTES);
+    const bytesRead = readSync(opened.fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8').replace(/\n$/, '');
+  } finally {
+    closeSync(opened.fd);
+  }
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,25 @@ describe('the terminal sandbox', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('finds the versions of node, npm and python3 a command meets, once, and says git has no repository there', async () => {
+    const tools = runner.tools();
+    expect(runner.tools()).toBe(tools);
+    const found = await tools;
+    if (!(await runner.probe()).available) {
+      expect(found.unknown).toContain('the sandbox could not be made');
+      return;
+    }
+    const node = await inSandbox(runner, worktree, 'node --version');
+    expect(found).toEqual({
+      versions: expect.objectContaining({ node: node!.output.trim() }),
+      unknown: null,
+    });
+    // What the agents are told: the worktree's git directory is not in the sandbox.
+    await writeFile(join(worktree, '.git'), `gitdir: ${join(outside, 'worktrees', 'm')}\n`);
+    const git = await inSandbox(runner, worktree, 'git rev-parse --show-toplevel');
+    expect(git!.output).toContain('fatal: not a git repository');
+  });
 
   it('runs in the worktree, which it may write', async () => {
     const outcome = await inSandbox(runner, worktree, 'pwd && echo made > inside.txt && echo done');

@@ -5,6 +5,12 @@ import { clearSetIdBits } from './clear-set-id-bits.ts';
 import { readHostRoots } from './host-roots.ts';
 import { runProcess, type ProcessResult } from './run-process.ts';
 import { sandboxArguments, scrubbedEnvironment, type HostRootEntry } from './sandbox-arguments.ts';
+import {
+  parseSandboxTools,
+  SANDBOX_TOOLS,
+  SANDBOX_TOOLS_COMMAND,
+  type SandboxTools,
+} from './sandbox-tools.ts';
 import type { TerminalSettings } from './terminal-settings.ts';
 
 export const DEFAULT_BUBBLEWRAP_PATH = '/usr/bin/bwrap';
@@ -21,6 +27,8 @@ export interface TerminalRunner {
   readonly settings: TerminalSettings;
   probe(): Promise<SandboxProbe>;
   run(worktree: string, command: string): Promise<TerminalOutcome>;
+  /** The versions of node, npm and python3 a command meets, looked for once in the sandbox and kept. */
+  tools(): Promise<SandboxTools>;
 }
 
 /**
@@ -36,9 +44,11 @@ export function createTerminalRunner(
   const bubblewrap = options.bubblewrapPath ?? DEFAULT_BUBBLEWRAP_PATH;
   let probed: Promise<{ probe: SandboxProbe; roots: HostRootEntry[] }> | null = null;
   const probeOnce = () => (probed ??= probeSandbox(bubblewrap, settings));
-  return {
+  let tools: Promise<SandboxTools> | null = null;
+  const runner: TerminalRunner = {
     settings,
     probe: async () => (await probeOnce()).probe,
+    tools: () => (tools ??= findTools(runner)),
     async run(worktree, command) {
       const { probe, roots } = await probeOnce();
       const limits = { timeoutMs: settings.timeoutMs, outputLimitBytes: settings.outputLimitBytes };
@@ -72,6 +82,21 @@ export function createTerminalRunner(
       };
     },
   };
+  return runner;
+}
+
+/** Runs SANDBOX_TOOLS_COMMAND in a scratch directory as every command runs. */
+async function findTools(runner: TerminalRunner): Promise<SandboxTools> {
+  const scratch = await mkdtemp(join(tmpdir(), 'forja-sandbox-tools-'));
+  try {
+    const outcome = await runner.run(scratch, SANDBOX_TOOLS_COMMAND);
+    if (outcome.ok && outcome.startError === null) return parseSandboxTools(outcome.output);
+    const why = outcome.ok ? (outcome.startError ?? '') : outcome.reason;
+    const versions = Object.fromEntries(SANDBOX_TOOLS.map((tool) => [tool, null]));
+    return { versions: versions as SandboxTools['versions'], unknown: why };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 async function probeSandbox(

@@ -2520,6 +2520,93 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/instructions/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The person accepts the instruction files the line's devs brought into main (listed by Merge into main): from then on they govern the agents; 409 when none waits */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['NoBody'];
+        };
+      };
+      responses: {
+        /** @description The files accepted */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AcceptedInstructionFiles'];
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions/{id}/dev-handoffs/accept': {
     parameters: {
       query?: never;
@@ -3765,6 +3852,13 @@ export interface components {
       commit: string;
       /** @description The dev commit merged (line.completed) */
       dev_commit: string;
+      /** @description Instruction files (AGENTS.md, AGENTS.override.md, CLAUDE.md) the line added or changed: they govern no agent until accepted */
+      instruction_files: string[];
+      seq: number;
+    };
+    AcceptedInstructionFiles: {
+      /** @description The instruction files accepted */
+      accepted: string[];
       seq: number;
     };
     AcceptedDevHandoffs: {

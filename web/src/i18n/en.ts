@@ -343,6 +343,9 @@ export const en = {
   'needsYou.actionRisky': '{agent} asks to run a risky {tool} command',
   'needsYou.block': '{agent} is blocked on {modulo} ({falta}) and the Arquiteto did not resolve it',
   'needsYou.failed': "{agent}'s last turn failed: retry it, or write to it again",
+  'needsYou.instructions':
+    'The developers added or changed instruction files ({paths}): they govern no agent until you accept them',
+  'needsYou.go.instructions': 'Accept the instruction files',
   'needsYou.go.handoff': 'Go to the handoff',
   'needsYou.go.action': 'Review the action',
   'needsYou.go.block': 'Tell the Arquiteto',

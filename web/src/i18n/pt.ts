@@ -353,6 +353,9 @@ export const pt: Messages = {
   'needsYou.actionRisky': '{agent} pede para rodar um comando arriscado de {tool}',
   'needsYou.block': '{agent} está bloqueado em {modulo} ({falta}) e o Arquiteto não resolveu',
   'needsYou.failed': 'A última resposta de {agent} falhou: tente de novo ou escreva para ele',
+  'needsYou.instructions':
+    'Os desenvolvedores criaram ou mudaram arquivos de instruções ({paths}): não valem para nenhum agente até você aceitá-los',
+  'needsYou.go.instructions': 'Aceitar os arquivos de instruções',
   'needsYou.go.handoff': 'Ir para a passagem',
   'needsYou.go.action': 'Revisar a ação',
   'needsYou.go.block': 'Falar com o Arquiteto',

@@ -116,7 +116,7 @@ export async function openLineFixture(
         events,
       };
       const outcome = await runToolCall(call, tools, createHooks(), context);
-      if (outcome.ok && outcome.events !== undefined && outcome.events.length > 0)
+      if (outcome.events !== undefined && outcome.events.length > 0)
         await record(outcome.events as NewSessionEvent[]);
       return outcome;
     },

@@ -12,6 +12,8 @@ export interface CompactionPoint {
   readonly summary: string;
   readonly tokens_before: number;
   readonly tokens_after: number;
+  /** Tool payloads up to this seq are sent as references (0: none); an empty `summary` means none was made. */
+  readonly payloads_through_seq: number;
 }
 
 /**
@@ -53,7 +55,15 @@ export function createCompactionPoints(): CompactionPoints {
       const parsed = ContextCompactedPayloadSchema.safeParse(event.payload);
       if (!parsed.success) continue;
       const { agent, through_seq, summary, tokens_before, tokens_after } = parsed.data;
-      const point = { seq: event.seq, through_seq, summary, tokens_before, tokens_after };
+      const payloads_through_seq = parsed.data.payloads_through_seq ?? 0;
+      const point = {
+        seq: event.seq,
+        through_seq,
+        summary,
+        tokens_before,
+        tokens_after,
+        payloads_through_seq,
+      };
       known.latest.set(agent, point);
       known.all.push({ ...point, agent });
     }

@@ -23,6 +23,7 @@ import {
   type CompactionPoints,
 } from './compaction-points.ts';
 import { compactionSplit, sumTokens, windowStart } from './plan-history.ts';
+import { leanHistoryEntry } from './lean-history-entry.ts';
 import { messageTokens, renderHistoryEntry, type RenderedEntry } from './render-history-entry.ts';
 import {
   CONTEXT_MANAGER_AGENT,
@@ -36,6 +37,14 @@ export const DEFAULT_COMPACT_AT = 0.8;
 export const KEEP_RECENT_FRACTION = 0.4;
 /** A tool result is never sent longer than this (nor than a quarter of the history budget). */
 export const TOOL_RESULT_CAP_TOKENS = 4000;
+/** What a lean compaction keeps whole: the most recent messages up to this share of the budget. */
+export const LEAN_KEEP_RECENT_FRACTION = 0.1;
+/** A lean compaction is tried from this share of the budget on (it costs no model call). */
+export const LEAN_AT = 0.5;
+/** …and made only when it saves at least this share of the budget (each one changes the request's bytes). */
+export const LEAN_MIN_SAVING = 0.15;
+/** At the threshold, a lean compaction is enough when it brings the history under this share of its budget. */
+export const LEAN_ENOUGH = 0.6;
 /** Below this, the fixed parts of the request leave no useful room for a conversation. */
 export const MIN_HISTORY_TOKENS = 128;
 
@@ -47,6 +56,8 @@ export interface ContextManagerDependencies {
   templates: SummaryTemplates;
   tokenizer?: Tokenizer;
   compactAt?: number;
+  /** False: compact by summary alone, never lean first (the benchmark's baseline); default true. */
+  lean?: boolean;
 }
 
 /** One call's frame: everything the request carries besides the history. */
@@ -125,7 +136,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   const tokenizer = dependencies.tokenizer ?? estimateTokenizer;
   const compactAt = dependencies.compactAt ?? DEFAULT_COMPACT_AT;
   const points: CompactionPoints = createCompactionPoints();
-  const rendered = new WeakMap<ChatHistoryEntry, RenderedEntry & { cap: number }>();
+  const rendered = new WeakMap<ChatHistoryEntry, RenderedEntry & { cap: number; lean: boolean }>();
   /** The window of the agent's own model: settings, then its server's word, then its family. */
   const windowOf = (agent: string): ContextWindow =>
     contextWindowFor(
@@ -149,14 +160,16 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     return { window, systemTokens, toolTokens, budget };
   }
 
-  function render(entry: ChatHistoryEntry, budget: number): RenderedEntry {
+  /** An entry as sent; `lean`: its long tool payloads as references (a lean compaction passed it). */
+  function render(entry: ChatHistoryEntry, budget: number, lean: boolean): RenderedEntry {
     const cap =
       entry.role === 'tool'
         ? Math.min(TOOL_RESULT_CAP_TOKENS, Math.floor(budget / 4))
         : Math.floor(budget / 2);
     const known = rendered.get(entry);
-    if (known !== undefined && known.cap === cap) return known;
-    const fresh = { ...renderHistoryEntry(entry, cap, tokenizer), cap };
+    if (known !== undefined && known.cap === cap && known.lean === lean) return known;
+    const sent = renderHistoryEntry(lean ? leanHistoryEntry(entry) : entry, cap, tokenizer);
+    const fresh = { ...sent, entry, cap, lean };
     rendered.set(entry, fresh);
     return fresh;
   }
@@ -165,19 +178,29 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
   function tail(
     view: SessionView,
     agent: string,
-    throughSeq: number,
+    point: { through_seq: number; payloads_through_seq: number } | null,
     budget: number,
   ): RenderedEntry[] {
     const history = view.state.history;
     const entries: RenderedEntry[] = [];
-    for (let index = firstAfter(history, throughSeq); index < history.length; index += 1) {
+    const leanThrough = point?.payloads_through_seq ?? 0;
+    for (
+      let index = firstAfter(history, point?.through_seq ?? 0);
+      index < history.length;
+      index += 1
+    ) {
       const entry = history[index]!;
-      if (isInLane(entry, agent)) entries.push(render(entry, budget));
+      if (isInLane(entry, agent)) entries.push(render(entry, budget, entry.seq <= leanThrough));
     }
     return entries;
   }
 
-  function summaryMessage(point: CompactionPoint): { message: ModelMessage; tokens: number } {
+  /** The summary a point carries as the history's first message; none for a lean point (no summary). */
+  function summaryMessage(point: CompactionPoint | null): {
+    message: ModelMessage | null;
+    tokens: number;
+  } {
+    if (point === null || point.summary === '') return { message: null, tokens: 0 };
     const message: ModelMessage = {
       role: 'user',
       content: `${SUMMARY_HEADER(point.through_seq)}\n${point.summary}`,
@@ -212,8 +235,8 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
       messages.push(note);
       historyTokens += messageTokens(note, tokenizer);
     }
-    if (parts.point !== null) {
-      const summary = summaryMessage(parts.point);
+    const summary = summaryMessage(parts.point);
+    if (summary.message !== null) {
       messages.push(summary.message);
       historyTokens += summary.tokens;
     }
@@ -259,7 +282,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     entries: RenderedEntry[],
     reason: string,
   ) {
-    const summaryTokens = point === null ? 0 : summaryMessage(point).tokens;
+    const summaryTokens = summaryMessage(point).tokens;
     const noteTokens = messageTokens(
       { role: 'user', content: LEFT_OUT_NOTE(entries.length, reason) },
       tokenizer,
@@ -280,8 +303,8 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     const entries =
       shape.budget < MIN_HISTORY_TOKENS
         ? []
-        : tail(request.view, request.agent, point?.through_seq ?? 0, shape.budget);
-    const total = (point === null ? 0 : summaryMessage(point).tokens) + sumTokens(entries);
+        : tail(request.view, request.agent, point, shape.budget);
+    const total = summaryMessage(point).tokens + sumTokens(entries);
     return { shape, point, entries, total, due: total > shape.budget * compactAt };
   }
 
@@ -297,6 +320,10 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
     async prepare(request, append) {
       const { shape, point, entries, total, due } = current(request);
       if (shape.budget < MIN_HISTORY_TOKENS) return tooSmall(request, shape);
+      if (total > shape.budget * LEAN_AT) {
+        const leaned = await leanFirst(request, shape, { point, entries, total, due }, append);
+        if (leaned !== null) return leaned;
+      }
       if (!due) return assemble(request, shape, { point, entries, from: 0, note: null, due });
       const split = compactionSplit(entries, Math.floor(shape.budget * KEEP_RECENT_FRACTION));
       if (split === 0) {
@@ -323,8 +350,9 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           projectId: request.projectId,
           sessionId: request.sessionId,
           agent: request.agent,
-          previousSummary: point?.summary ?? null,
-          entries: entries.slice(0, split).map((rendered) => rendered.entry),
+          previousSummary: point?.summary || null,
+          agentSystem: request.system,
+          entries: entries.slice(0, split).map((rendered) => leanHistoryEntry(rendered.entry)),
           windowTokens: summaryWindowTokens(
             dependencies.gateway,
             summaryWindow,
@@ -344,6 +372,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
         summary: outcome.summary,
         tokens_before: total,
         tokens_after: 0,
+        payloads_through_seq: throughSeq,
       };
       const tokensAfter = summaryMessage(next).tokens + sumTokens(kept);
       await append([
@@ -356,6 +385,7 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
           tokens_after: tokensAfter,
           omitted: outcome.omitted,
           usage_id: outcome.usageId,
+          payloads_through_seq: throughSeq,
         }),
       ]);
       const recorded = points.latest(request.sessionId, request.view.events, request.agent) ?? {
@@ -381,6 +411,58 @@ export function createContextManager(dependencies: ContextManagerDependencies): 
 
     compactions: (sessionId, view) => points.all(sessionId, view.events),
   };
+
+  /**
+   * A lean compaction, tried before a summary (ADR 0326): the tool payloads of what a summary would cover are
+   * sent as references from now on. It is enough when the history falls well under the threshold (so the
+   * next calls do not lean again at once); otherwise the summary runs.
+   */
+  async function leanFirst(
+    request: ContextRequest,
+    shape: ReturnType<typeof frame>,
+    due: { point: CompactionPoint | null; entries: RenderedEntry[]; total: number; due: boolean },
+    append: (events: NewSessionEvent[]) => Promise<void>,
+  ): Promise<PreparedContext | null> {
+    const split = compactionSplit(
+      due.entries,
+      Math.floor(shape.budget * LEAN_KEEP_RECENT_FRACTION),
+    );
+    const leanThrough = split === 0 ? 0 : due.entries[split - 1]!.entry.seq;
+    if (dependencies.lean === false || leanThrough <= (due.point?.payloads_through_seq ?? 0))
+      return null;
+    const next: CompactionPoint = {
+      seq: 0,
+      through_seq: due.point?.through_seq ?? 0,
+      summary: due.point?.summary ?? '',
+      tokens_before: due.total,
+      tokens_after: 0,
+      payloads_through_seq: leanThrough,
+    };
+    const entries = tail(request.view, request.agent, next, shape.budget);
+    const tokensAfter = summaryMessage(next).tokens + sumTokens(entries);
+    // Worth a change of the request's bytes only if it saves much; at the threshold, only if it is enough.
+    const goal = Math.min(
+      due.total - shape.budget * LEAN_MIN_SAVING,
+      due.due ? shape.budget * LEAN_ENOUGH : Number.POSITIVE_INFINITY,
+    );
+    if (tokensAfter > goal) return null;
+    await append([
+      SESSION_EVENTS.contextCompacted.create(CONTEXT_MANAGER_AGENT, {
+        v: 1,
+        agent: request.agent,
+        through_seq: next.through_seq,
+        summary: next.summary,
+        tokens_before: due.total,
+        tokens_after: tokensAfter,
+        payloads_through_seq: leanThrough,
+      }),
+    ]);
+    const recorded = points.latest(request.sessionId, request.view.events, request.agent) ?? {
+      ...next,
+      tokens_after: tokensAfter,
+    };
+    return assemble(request, shape, { point: recorded, entries, from: 0, note: null, due: false });
+  }
 
   async function recordFailure(
     request: ContextRequest,

@@ -13,6 +13,12 @@ export const INLINE_SUMMARY_INSTRUCTION = [
   'Cite os #seq das mensagens de onde cada ponto veio. Não invente nada que não esteja na conversa.',
 ].join('\n');
 
+/** What a dev's summary must keep: the state of its work, which its next calls build on. */
+export const DEV_SUMMARY_FOCUS =
+  'Este agente é um dev: o resumo lista os arquivos que ele escreveu (caminhos), as tarefas feitas e as que faltam, os resultados dos checks (o que falhou e por quê), os bloqueios abertos e os contratos em vigor.';
+/** The share of the summarising call's room the agent's own system prompt may take. */
+const AGENT_CONTEXT_SHARE = 0.25;
+
 const SUMMARIZER_SYSTEM =
   'Você é o context-manager da Forja: resume conversas longas de um agente sem perder decisões nem fatos.';
 
@@ -30,6 +36,8 @@ export interface SummaryRequest {
   /** The agent whose history is summarised (`token_usage.on_behalf_of`). */
   agent: string;
   previousSummary: string | null;
+  /** The agent's system prompt as its next call sends it (task state, blocks, contracts in force). */
+  agentSystem?: string;
   /** The entries to fold into the summary, oldest first. */
   entries: readonly ChatHistoryEntry[];
   windowTokens: number;
@@ -53,13 +61,17 @@ export async function summarizeHistory(
   request: SummaryRequest,
 ): Promise<SummaryOutcome> {
   const resolved = await templates.instruction();
-  const previous =
+  const previous = `${agentContext(request)}${
     request.previousSummary === null
       ? ''
-      : `Resumo anterior (até aqui):\n${request.previousSummary}\n\n`;
+      : `Resumo anterior (até aqui):\n${request.previousSummary}\n\n`
+  }`;
+  const instruction = request.agent.startsWith('dev:')
+    ? `${resolved.text}\n${DEV_SUMMARY_FOCUS}`
+    : resolved.text;
   const fixed =
     tokenizer.count(SUMMARIZER_SYSTEM).tokens +
-    messageTokens({ role: 'user', content: `${previous}Conversa:\n\n${resolved.text}` }, tokenizer);
+    messageTokens({ role: 'user', content: `${previous}Conversa:\n\n${instruction}` }, tokenizer);
   let room =
     request.windowTokens -
     fixed -
@@ -87,7 +99,7 @@ export async function summarizeHistory(
     omitted > 0
       ? `[${omitted} mensagens mais antigas não couberam nesta chamada e ficaram de fora do resumo]\n`
       : '';
-  const content = `${previous}Conversa:\n${note}${lines.join('\n')}\n\n${resolved.text}`;
+  const content = `${previous}Conversa:\n${note}${lines.join('\n')}\n\n${instruction}`;
   const messages: ModelMessage[] = [{ role: 'user', content }];
   const outcome: GatewayTurnOutcome = await gateway.runTurn(
     {
@@ -114,6 +126,20 @@ export async function summarizeHistory(
   if (summary === '')
     return { ok: false, reason: 'empty_summary', message: 'the summarising call answered no text' };
   return { ok: true, summary, omitted, usageId: outcome.usageId, instruction: resolved.source };
+}
+
+/**
+ * What the agent already has in its system prompt (its task state, open blocks, contracts), so the summary
+ * knows what is in force and need not repeat it; cut to a share of the call's window.
+ */
+function agentContext(request: SummaryRequest): string {
+  if (request.agentSystem === undefined || request.agentSystem === '') return '';
+  const maxCharacters = Math.floor(request.windowTokens * AGENT_CONTEXT_SHARE) * 4;
+  const text =
+    request.agentSystem.length <= maxCharacters
+      ? request.agentSystem
+      : `${request.agentSystem.slice(0, maxCharacters)} […]`;
+  return `O que o agente já recebe no seu prompt de sistema (o estado em vigor; não o repita no resumo):\n${text}\n\n`;
 }
 
 function transcriptLine(entry: ChatHistoryEntry, maxCharacters: number): string {

@@ -138,7 +138,13 @@ describe('createProviderFromConfig', () => {
     writeFileSync(path, JSON.stringify({ turns }));
     const result = createProviderFromConfig({ FORJA_MODEL: `scripted:${path}` });
     if (!result.ok) throw result.error;
-    const request = { agent: 'criativo', system: '', messages: [], tools: [], maxOutputTokens: 10 };
+    const request = {
+      agent: 'criativo',
+      system: '',
+      messages: [{ role: 'user' as const, content: 'hi' }],
+      tools: [],
+      maxOutputTokens: 10,
+    };
     const { parts, error } = await collectStream(
       result.provider.stream(request, { signal: new AbortController().signal }),
     );

@@ -9,6 +9,7 @@ import type {
   ModelStreamPart,
 } from '../model-provider.ts';
 import { realSleep, sleepUnlessCancelled, type Sleep } from '../retry/sleep-unless-cancelled.ts';
+import { messageProtocolViolations } from '../protocol/message-protocol-violations.ts';
 import { finishStream } from '../shared/finish-stream.ts';
 import { toToolCallPart } from '../shared/to-tool-call-part.ts';
 import { matchExpectation } from './match-expectation.ts';
@@ -61,6 +62,7 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
       if (signal.aborted) throw new ProviderCancelledError('scripted');
     };
     ensureNotCancelled();
+    refuseBrokenProtocol(request);
     const turns = turnsByAgent.get(request.agent) ?? [];
     const turnIndex = cursor.get(request.agent) ?? 0;
     const turn = turns[turnIndex];
@@ -152,6 +154,18 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
       throw new Error(`scripted model (${source}) has unconsumed turns: ${listed}`);
     },
   };
+}
+
+/**
+ * The scripted model is as strict as the strictest provider: a request whose messages break its protocol (a
+ * message between a tool call and its result, a trailing assistant message, tool traffic without tools) is
+ * refused with the HTTP 400 such a provider answers, so no test passes on a request a real provider rejects.
+ */
+function refuseBrokenProtocol(request: ModelRequest): void {
+  const violations = messageProtocolViolations(request);
+  if (violations.length === 0) return;
+  const detail = `invalid_request_error: the messages break the protocol: ${violations.join('; ')}`;
+  throw new ProviderHttpError({ provider: 'scripted', status: 400, body: detail, detail });
 }
 
 function groupTurnsByAgent(script: Script): Map<string, ScriptedTurn[]> {

@@ -31,7 +31,7 @@ const script: ScriptInput = {
 const requestFor = (agent: string): ModelRequest => ({
   agent,
   system: 'sys',
-  messages: [],
+  messages: [{ role: 'user', content: 'hi' }],
   tools: [],
   maxOutputTokens: 100,
 });
@@ -39,6 +39,33 @@ const call = (provider: ReturnType<typeof createScriptedProvider>, agent: string
   collectStream(provider.stream(requestFor(agent), { signal: new AbortController().signal }));
 
 describe('createScriptedProvider', () => {
+  it('refuses, as the strictest provider does, a request whose messages break the protocol', async () => {
+    const provider = createScriptedProvider({ script: { turns: [{ agent: 'po', text: 'ok' }] } });
+    const broken: ModelRequest = {
+      ...requestFor('po'),
+      messages: [
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'c1', name: 'x', rawArguments: '{}' }],
+        },
+        { role: 'user', content: 'meanwhile' },
+        { role: 'tool', toolCallId: 'c1', content: 'done' },
+      ],
+    };
+    const { parts, error } = await collectStream(
+      provider.stream(broken, { signal: new AbortController().signal }),
+    );
+    expect(parts).toEqual([]);
+    expect(error).toMatchObject({
+      name: 'ProviderHttpError',
+      status: 400,
+      body: expect.stringContaining('message 2 (user) comes before the results of c1'),
+    });
+    expect(isRetryableProviderError(error)).toBe(false);
+  });
+
   it('gives each agent its own next turn, in file order', async () => {
     const provider = createScriptedProvider({ script });
     expect(joinText((await call(provider, 'criativo')).parts)).toBe('Hello there.');

@@ -25,7 +25,13 @@ describe('loadScriptedProvider', () => {
     expect([provider.name, provider.model]).toEqual(['scripted', path]);
     const { parts } = await collectStream(
       provider.stream(
-        { agent: 'criativo', system: '', messages: [], tools: [], maxOutputTokens: 10 },
+        {
+          agent: 'criativo',
+          system: '',
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [],
+          maxOutputTokens: 10,
+        },
         { signal: new AbortController().signal },
       ),
     );

@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
 import { applyBlocks } from './apply-blocks.ts';
+import { applyInstructions, pendingInstructions } from './apply-instructions.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
 import { applyTurnControl, TURN_CONTROL_EVENTS, turnControls } from './apply-turn-control.ts';
@@ -21,6 +22,7 @@ export function foldSession(events: readonly StoredEvent[]): SessionView {
 export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
   try {
     applyBlocks(draft.lineBlocks, event);
+    draft.instructions = applyInstructions(draft.instructions, event);
     if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
     else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
     else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
@@ -59,6 +61,7 @@ export function toView(draft: SessionDraft): SessionView {
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
     checking: [...new Set(draft.pendingChecks.values())],
     blocks: draft.lineBlocks.blocks,
+    instructions: pendingInstructions(draft.instructions),
     unreadable: draft.unreadable,
   };
 }

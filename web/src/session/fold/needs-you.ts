@@ -5,13 +5,16 @@ export type NeedsYouItem =
   | { kind: 'handoff'; seq: number; handoffId: string; from: string; to: string }
   | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string; risky: boolean }
   | { kind: 'block'; seq: number; agent: string; modulo: string; falta: string }
-  | { kind: 'failed'; seq: number; agent: string; reason: string };
+  | { kind: 'failed'; seq: number; agent: string; reason: string }
+  | { kind: 'instructions'; seq: number; paths: string[] };
 
-type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks'>;
+type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks'> &
+  Partial<Pick<SessionView, 'instructions'>>;
 
 /**
  * What waits for the person, oldest first: handoffs to accept, actions to approve, blocks the Arquiteto's
- * turn did not resolve, failed turns the agent has not answered since.
+ * turn did not resolve, failed turns the agent has not answered since, instruction files the line's devs
+ * brought into main that the person has not accepted.
  */
 export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
   const items: NeedsYouItem[] = [];
@@ -48,6 +51,12 @@ export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
   for (const item of view.chat)
     if (item.kind === 'failed' && (lastAnswer.get(item.agent) ?? 0) < item.seq)
       items.push({ kind: 'failed', seq: item.seq, agent: item.agent, reason: item.reason });
+  if (view.instructions)
+    items.push({
+      kind: 'instructions',
+      seq: view.instructions.seq,
+      paths: view.instructions.paths,
+    });
   return items.sort((a, b) => a.seq - b.seq);
 }
 

@@ -1,3 +1,4 @@
+import type { InstructionsDraft } from './apply-instructions.ts';
 import { type BlocksDraft, newBlocksDraft } from './apply-blocks.ts';
 import type { LaneEnd } from './apply-turn-control.ts';
 import type {
@@ -42,6 +43,7 @@ export type SessionDraft = {
   devs: Map<string, DevProgress>;
   unreadable: number;
   lineBlocks: BlocksDraft;
+  instructions: InstructionsDraft;
   /** `finish_task` calls a response made whose result is not in yet (toolCallId → agent): the check runs. */
   pendingChecks: Map<string, string>;
   /** The commit of each dev agent's last `dev.task_finished`, until its `finish_task` result (appended after it) takes it. */
@@ -79,6 +81,7 @@ export function newSessionDraft(): SessionDraft {
     devs: new Map(),
     unreadable: 0,
     lineBlocks: newBlocksDraft(),
+    instructions: null,
     pendingChecks: new Map(),
     laneEnds: new Map(),
     toolTurns: new Set(),

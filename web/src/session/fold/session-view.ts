@@ -1,3 +1,4 @@
+import type { PendingInstructions } from './apply-instructions.ts';
 /** What the session page shows, folded from the session's events (see fold-session.ts). */
 
 export type ChatItem =
@@ -159,6 +160,8 @@ export type LineBlock = {
   module: string;
   modulo: string;
   falta: string;
+  /** What it is about, which says what resolves it: interface (contracts), check or task (module map), other (either). */
+  kind: 'interface' | 'check' | 'task' | 'other';
   status: 'open' | 'resolved' | 'unblocked';
   arquitetoTurns: number;
   needsPerson: boolean;
@@ -195,6 +198,8 @@ export type SessionView = {
   checking: string[];
   /** Every `dev.blocked` of the session and where it stands. */
   blocks: LineBlock[];
+  /** The instruction files the line's devs brought into main, waiting for the person (ADR 0302). */
+  instructions: PendingInstructions | null;
   /** Events whose payload could not be read, kept visible. */
   unreadable: number;
 };

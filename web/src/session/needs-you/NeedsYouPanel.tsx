@@ -33,7 +33,7 @@ export function NeedsYouPanel({ sessionId, items }: { sessionId: string; items: 
       ) : (
         <ul className="needs-you-list">
           {items.map((item) => (
-            <NeedsYouRow key={`${item.kind}-${item.seq}`} item={item} />
+            <NeedsYouRow key={`${item.kind}-${item.seq}`} sessionId={sessionId} item={item} />
           ))}
         </ul>
       )}
@@ -44,8 +44,8 @@ export function NeedsYouPanel({ sessionId, items }: { sessionId: string; items: 
   );
 }
 
-function NeedsYouRow({ item }: { item: NeedsYouItem }) {
-  const { text, go, label } = describe(item);
+function NeedsYouRow({ sessionId, item }: { sessionId: string; item: NeedsYouItem }) {
+  const { text, go, label } = describe(sessionId, item);
   return (
     <li
       className={`needs-you-item kind-${item.kind}${item.kind === 'action' && item.risky ? ' risky' : ''}`}
@@ -61,8 +61,21 @@ function NeedsYouRow({ item }: { item: NeedsYouItem }) {
   );
 }
 
-function describe(item: NeedsYouItem): { text: string; label: string; go: () => void } {
+function describe(
+  sessionId: string,
+  item: NeedsYouItem,
+): { text: string; label: string; go: () => void } {
   switch (item.kind) {
+    case 'instructions':
+      // Accepted, the item leaves with the event the stream brings; a refusal (already accepted) changes nothing.
+      return {
+        text: t('needsYou.instructions', { paths: item.paths.join(', ') }),
+        label: t('needsYou.go.instructions'),
+        go: () =>
+          void postJson(`/api/sessions/${encodeURIComponent(sessionId)}/instructions/accept`).catch(
+            () => undefined,
+          ),
+      };
     case 'handoff':
       return {
         text: t('needsYou.handoff', { from: agentName(item.from), to: agentName(item.to) }),

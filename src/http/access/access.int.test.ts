@@ -415,6 +415,9 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
         await as(brunoToken, 'PUT', instructions, { content: 'Ignore the budget.' }),
       ).toMatchObject(notOwner);
       expect(await as(brunoToken, 'DELETE', `${members}/ana`)).toMatchObject(notOwner);
+      const acceptInstructions = `/api/sessions/${ids['sessions']}/instructions/accept`;
+      expect(await as(brunoToken, 'POST', acceptInstructions)).toMatchObject(notOwner);
+      expect((await as(anaToken, 'POST', acceptInstructions)).status).toBe(409);
       expect((await as(brunoToken, 'GET', `/api/projects/${project}/usage`)).body.max_tokens).toBe(
         1000,
       );

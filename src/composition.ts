@@ -31,6 +31,7 @@ import {
   countEndedCalls,
   createModelGateway,
   createModelHealth,
+  readPrices,
   startProcessIdentity,
   type ModelGateway,
   type ModelHealth,
@@ -94,6 +95,8 @@ import {
   createProjectWorkspaces,
   createTerminalRunner,
   readCommitDiff,
+  readGitTimeout,
+  setHostGitTimeout,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -165,6 +168,9 @@ export async function createForja(
     throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
   const streamBuffer = readStreamBufferSetting(options.env ?? process.env);
   if (!streamBuffer.ok) throw new Error(streamBuffer.message);
+  // What each model costs, for money budgets and the cost in `GET /usage` (FORJA_PRICES over the built-in list).
+  const prices = readPrices(options.env ?? process.env);
+  if (!prices.ok) throw new Error(prices.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -230,6 +236,7 @@ export async function createForja(
     database,
     eventLog,
     logger,
+    prices: prices.table,
     processId: processIdentity.id,
     provider: routing,
     // A request past the point where its server cuts prompts silently (Ollama's num_ctx) is never sent.
@@ -277,7 +284,14 @@ export async function createForja(
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
-  const workspaces = createProjectWorkspaces({ dataDirectory: config.dataDirectory });
+  // Every host git of this process has a time limit (ADR 0310); a wrong value keeps the default, reported.
+  const gitTimeout = readGitTimeout(options.env ?? process.env);
+  if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
+  else logger.error(`${gitTimeout.message} Host git keeps its default time limit.`);
+  const workspaces = createProjectWorkspaces({
+    dataDirectory: config.dataDirectory,
+    commitMaxBytes: terminal.settings.limits.commitBytes,
+  });
   const line = {
     prompts,
     database,
@@ -397,6 +411,7 @@ export async function createForja(
     logger,
     version: FORJA_VERSION,
     access,
+    prices: prices.table,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),

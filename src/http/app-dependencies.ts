@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.ts';
 import type { LiveTurns } from '../agents/index.ts';
 import type { ConversationService } from '../conversation/index.ts';
-import type { ModelGateway, ModelHealth } from '../gateway/index.ts';
+import type { ModelGateway, ModelHealth, PriceTable } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
@@ -27,6 +27,8 @@ export interface AppDependencies {
   access: AccessSettings;
   /** A commit of a project's repository with its diff; null when the project has no such commit. */
   readCommitDiff: (projectId: string, sha: string) => Promise<CommitDiff | null>;
+  /** What each model costs (the dated built-in list unless FORJA_PRICES says otherwise), for `GET …/usage`. */
+  prices?: PriceTable;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected; 4 MiB unless set. */
   streamBufferBytes?: number;
 }

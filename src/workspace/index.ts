@@ -45,6 +45,14 @@ export {
 } from './terminal/terminal-settings.ts';
 export type { TerminalSettings } from './terminal/terminal-settings.ts';
 export {
+  DEFAULT_SANDBOX_LIMITS,
+  describeLimits,
+  limitNotes,
+  readSandboxLimits,
+} from '../domain/terminal/index.ts';
+export type { SandboxLimits } from '../domain/terminal/index.ts';
+export { readGitTimeout, setHostGitTimeout } from './git/host-git.ts';
+export {
   INTEGRATION_BRANCH,
   MAIN_BRANCH,
   integrationDirectory,

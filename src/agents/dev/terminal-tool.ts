@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assessCommand } from '../../domain/terminal/index.ts';
+import { assessCommand, describeLimits, limitNotes } from '../../domain/terminal/index.ts';
 import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { inModuleWorktree } from './module-worktree.ts';
@@ -18,7 +18,7 @@ export function terminalTool(
   return defineTool({
     name: 'terminal',
     description:
-      `Run one shell command (sh -c) in your worktree: no network, only your worktree is writable, at most ${settings.timeoutMs / 1000} s and ${settings.outputLimitBytes} bytes of output.` +
+      `Run one shell command (sh -c) in your worktree: no network, only your worktree is writable, at most ${settings.timeoutMs / 1000} s and ${settings.outputLimitBytes} bytes of output; limits: ${describeLimits(settings.limits)}.` +
       (settings.mode === 'proposed' ? ' Each command waits for the person to approve it.' : ''),
     parameters: z.strictObject({
       command: z
@@ -31,7 +31,11 @@ export function terminalTool(
     assessRisk: ({ command }) => assessCommand(command),
     run: ({ command }, context) =>
       inModuleWorktree(dependencies, context, async (worktree) => {
-        const outcome = await dependencies.terminal.run(worktree.directory, command);
+        const outcome = await dependencies.terminal.run(
+          worktree.directory,
+          command,
+          context.signal === undefined ? {} : { signal: context.signal },
+        );
         if (!outcome.ok) return { ok: false, result: outcome.reason };
         if (outcome.startError !== null)
           return {
@@ -42,6 +46,8 @@ export function terminalTool(
           outcome.timedOut
             ? `[stopped: the time limit of ${settings.timeoutMs / 1000} s was reached]`
             : null,
+          outcome.stopped ? '[stopped: the turn was stopped]' : null,
+          ...limitNotes(outcome, settings.limits).map((note) => `[limit: ${note}]`),
           outcome.truncated ? `[output cut at ${settings.outputLimitBytes} bytes]` : null,
           outcome.sandboxed
             ? null

@@ -19,6 +19,8 @@ export interface ToolContext {
   events: readonly SessionEvent[];
   /** Argument names the model sent that the tool's schema does not take (noted, ignored). */
   ignoredArguments: readonly string[];
+  /** Aborted when the turn is stopped: a tool that runs a process kills it (the terminal, a check). */
+  signal?: AbortSignal;
 }
 
 type OutcomeEvents = Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }>;

@@ -168,6 +168,7 @@ export async function runToolLoop(
           module: scope.module,
           state: view.state,
           events: view.events,
+          ...(scope.signal ? { signal: scope.signal } : {}),
         });
         const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
           v: 1,

@@ -174,6 +174,12 @@ export const BudgetExceededPayloadSchema = z.object({
   spent_tokens: z.number().int().nonnegative(),
   reserved_tokens: z.number().int().nonnegative(),
   requested_tokens: z.number().int().nonnegative(),
+  /** With a budget in money (US dollars): which budget refused, and its figures. */
+  limit: z.enum(['tokens', 'usd', 'price_unknown']).optional(),
+  max_usd: z.number().nonnegative().optional(),
+  spent_usd: z.number().nonnegative().optional(),
+  reserved_usd: z.number().nonnegative().optional(),
+  requested_usd: z.number().nonnegative().nullable().optional(),
 });
 
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database, ProcessModel, Queryable } from '../../store/index.ts';
+import { MONEY_RESERVATION_AS_SPENT } from './settle-call.ts';
 
 /** The error an interrupted reservation is settled with: the call never ended, its process did. */
 export const interruptedCallError = 'interrupted (the process making the call stopped during it)';
@@ -37,7 +38,8 @@ export interface ProcessIdentityOptions {
 
 const settleInterrupted = (where: string) => `
   update token_usage set outcome = 'interrupted', input_tokens = coalesce(input_estimate, reserved_tokens),
-    output_tokens = streamed_output_tokens, reserved_tokens = 0, estimated = true, error = $1, settled_at = now()
+    output_tokens = streamed_output_tokens, reserved_tokens = 0, estimated = true, error = $1, settled_at = now(),
+    ${MONEY_RESERVATION_AS_SPENT}
   where outcome = 'reserved' and (${where}) returning id`;
 
 /**

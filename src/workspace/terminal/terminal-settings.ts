@@ -1,3 +1,9 @@
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  readSandboxLimits,
+  type SandboxLimits,
+} from '../../domain/terminal/index.ts';
+
 /** How a dev agent's `terminal` is offered and run. */
 export interface TerminalSettings {
   /** `proposed` (default): every command waits for the person's approval; `direct`: runs at once. */
@@ -6,6 +12,8 @@ export interface TerminalSettings {
   allowUnsandboxed: boolean;
   timeoutMs: number;
   outputLimitBytes: number;
+  /** What each command (and each check) may use: processes, memory, CPU, file and /tmp sizes (ADR 0310). */
+  limits: SandboxLimits;
 }
 
 export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
@@ -13,6 +21,7 @@ export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
   allowUnsandboxed: false,
   timeoutMs: 120_000,
   outputLimitBytes: 64 * 1024,
+  limits: DEFAULT_SANDBOX_LIMITS,
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
@@ -20,7 +29,7 @@ const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
 
 /**
  * Reads `FORJA_TERMINAL_MODE` (`proposed` | `direct`), `FORJA_TERMINAL_ALLOW_UNSANDBOXED` (true | false) and
- * `FORJA_TERMINAL_TIMEOUT_SECONDS` (1–3600). A value that is none of these is an error naming the variable,
+ * `FORJA_TERMINAL_TIMEOUT_SECONDS` (1–3600), and the sandbox's limits (`readSandboxLimits`). A value that is none of these is an error naming the variable,
  * never a silent default. Unset means the safe choice.
  */
 export function readTerminalSettings(
@@ -52,6 +61,8 @@ export function readTerminalSettings(
       message: `FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600, not "${env.FORJA_TERMINAL_TIMEOUT_SECONDS}".`,
     };
   }
+  const limits = readSandboxLimits(env);
+  if (!limits.ok) return limits;
   return {
     ok: true,
     settings: {
@@ -59,6 +70,7 @@ export function readTerminalSettings(
       mode,
       allowUnsandboxed: TRUE_WORDS.has(unsandboxed),
       timeoutMs: seconds * 1000,
+      limits: limits.limits,
     },
   };
 }
@@ -70,6 +82,8 @@ export function terminalSettingsOrDefaults(
 ): TerminalSettings {
   const read = readTerminalSettings(env);
   if (read.ok) return read.settings;
-  report(`${read.message} The terminal keeps its safe defaults (proposed, sandbox required).`);
+  report(
+    `${read.message} The terminal keeps its safe defaults (proposed, sandbox required, default limits).`,
+  );
   return DEFAULT_TERMINAL_SETTINGS;
 }

@@ -1170,7 +1170,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Set the project's token budget (null removes it) */
+    /** Set the project's budget in tokens (max_tokens) and/or in US dollars (max_usd); null removes one, an absent one stays */
     put: {
       parameters: {
         query?: never;
@@ -1186,13 +1186,13 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The budget now */
+        /** @description The budgets now */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Budget'];
+            'application/json': components['schemas']['BudgetNow'];
           };
         };
         /** @description Invalid request */
@@ -3796,6 +3796,14 @@ export interface components {
       total_tokens: number;
       reserved_tokens: number;
       max_tokens?: number | null;
+      input_tokens: number;
+      cached_input_tokens: number;
+      cached_share: number;
+      total_cost_usd: number;
+      reserved_usd: number;
+      max_usd?: number | null;
+      unpriced_calls: number;
+      prices: string;
       by_agent_and_model: {
         agent: string;
         provider: string;
@@ -3809,10 +3817,27 @@ export interface components {
         refused_calls: number;
         interrupted_calls: number;
         interrupted_tokens: number;
+        cached_input_tokens: number;
+        cache_write_input_tokens: number;
+        cost_usd: number;
+        unpriced_calls: number;
+      }[];
+      by_lane: {
+        lane: string;
+        calls: number;
+        total_tokens: number;
+        cached_input_tokens: number;
+        cache_write_input_tokens: number;
+        cost_usd: number;
       }[];
     };
-    Budget: {
+    BudgetNow: {
       max_tokens: number | null;
+      max_usd: number | null;
+    };
+    Budget: {
+      max_tokens?: number | null;
+      max_usd?: number | null;
     };
     AgentInstructions: {
       /** Format: uuid */

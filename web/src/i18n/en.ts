@@ -194,6 +194,8 @@ export const en = {
 
   'usage.title': 'Token usage',
   'usage.session': 'This session: {total} tokens',
+  'usage.cost':
+    'Cost at list prices: {cost} US dollars, {cached}% of input read from the prompt cache',
   'usage.reserved': '{reserved} tokens reserved by turns in progress',
   'usage.empty': 'No model calls yet.',
   'usage.col.agent': 'Agent',

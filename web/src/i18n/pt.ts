@@ -201,6 +201,8 @@ export const pt: Messages = {
 
   'usage.title': 'Uso de tokens',
   'usage.session': 'Esta sessão: {total} tokens',
+  'usage.cost':
+    'Custo a preço de tabela: {cost} dólares americanos, {cached}% da entrada lida do cache de prompt',
   'usage.reserved': '{reserved} tokens separados para respostas em andamento',
   'usage.empty': 'Nenhuma chamada ao modelo ainda.',
   'usage.col.agent': 'Agente',

@@ -82,8 +82,10 @@ import {
   DEFAULT_OUTBOX_RETENTION_MS,
   openDatabase,
   pruneOutbox,
+  claimDataDirectory,
   readAgentInstructions,
   readQuarantinedInstructions,
+  signInFailuresIn,
   type Database,
   type EventLog,
   type EventNotifications,
@@ -139,6 +141,11 @@ export interface ForjaOptions {
     vectorSearch?: 'auto' | 'exact';
     embedder?: Embedder;
   };
+  /**
+   * Check, before anything runs, that the database records this data directory as its projects' (ADR 0316),
+   * recording it when none is: `forja serve` does; tests that share one database among data directories do not.
+   */
+  claimDataDirectory?: boolean;
   /** Sign-in attempt limits (tests use a clock of their own). */
   signInLimiter?: SignInLimiter;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected (tests set it small). */
@@ -174,6 +181,12 @@ export async function createForja(
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
     }));
+  // A process serving another data directory than the projects' would split their repositories (ADR 0316).
+  if (options.claimDataDirectory)
+    await claimDataDirectory(database, config.dataDirectory).catch(async (error: unknown) => {
+      if (options.database === undefined) await database.close();
+      throw error;
+    });
   const routing = options.provider
     ? singleModelRouting(options.provider)
     : modelsFromEnvironment(
@@ -392,7 +405,7 @@ export async function createForja(
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
     accountsInUse: accounts.inUse,
-    signInLimiter: options.signInLimiter ?? createSignInLimiter(),
+    signInLimiter: options.signInLimiter ?? createSignInLimiter(signInFailuresIn(database)),
   };
   const app = createApp({
     database,

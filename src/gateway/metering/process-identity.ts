@@ -123,10 +123,24 @@ export async function startProcessIdentity(
       if (timer) clearInterval(timer);
       await beating;
       await settleOwn(database, id);
-      await database.query('delete from forja_processes where id = $1', [id]);
+      // A clean stop leaves its row among the clean exits (the newest few), so `forja status` tells it from a crash.
+      await database.transaction(async (transaction) => {
+        await transaction.query(
+          `with gone as (delete from forja_processes where id = $1 returning id, pid, host, started_at)
+           insert into forja_process_exits (id, pid, host, started_at) select id, pid, host, started_at from gone`,
+          [id],
+        );
+        await transaction.query(
+          'delete from forja_process_exits where id not in (select id from forja_process_exits order by stopped_at desc, id limit $1)',
+          [KEPT_CLEAN_EXITS],
+        );
+      });
     },
   };
 }
+
+/** How many clean exits `forja_process_exits` keeps. */
+const KEPT_CLEAN_EXITS = 20;
 
 async function settleOwn(database: Queryable, id: string): Promise<void> {
   await database.query(settleInterrupted('process_id = $2'), [interruptedCallError, id]);

@@ -7,6 +7,7 @@ import {
   summariseUsage,
 } from '../../gateway/index.ts';
 import { findProject, findSession } from '../../store/index.ts';
+import { notOwnerError } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -109,7 +110,7 @@ const putBudget = createRoute({
   request: { params: parameters, body: jsonBody(BudgetSchema) },
   responses: {
     200: jsonContent(BudgetNowSchema, 'The budgets now'),
-    ...errorResponses(400, 404, 413, 415),
+    ...errorResponses(400, 403, 404, 413, 415),
   },
 });
 
@@ -135,6 +136,8 @@ export function usageRoutes({ database, prices }: AppDependencies) {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id)))
         return context.json(apiError('not_found', `No project with id ${id}.`, 'id'), 404);
+      const notOwner = notOwnerError(context, "sets the project's budget");
+      if (notOwner !== null) return context.json(notOwner, 403);
       const { max_tokens, max_usd } = context.req.valid('json');
       if (max_tokens !== undefined) await setProjectBudget(database, id, max_tokens);
       if (max_usd !== undefined) await setProjectMoneyBudget(database, id, max_usd);

@@ -58,7 +58,7 @@ describe('forja serve with three dev lanes', { timeout: 180_000 }, () => {
           (event) => event.type === 'agent.response' && event.payload.tool_calls === undefined,
         ).length >= 2,
     );
-    const ready = await call(`${base}/api/sessions/${sessionId}/readiness`, 'POST');
+    const ready = await call(`${base}/api/sessions/${sessionId}/readiness?wait=true`, 'POST');
     await call(`${base}/api/handoffs/${ready['handoff'].id}/accept`, 'POST');
     const offeredToArquiteto = await waitFor(base, sessionId, (log) =>
       log.some(

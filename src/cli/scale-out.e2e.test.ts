@@ -189,7 +189,7 @@ describe.each(serverUrl ? [serverUrl] : [])(
           await call(`${bases[1]}/api/projects/${first.projectId}/budget`, 'PUT', {
             max_tokens: budget,
           }),
-        ).toEqual({ max_tokens: budget });
+        ).toEqual({ max_tokens: budget, max_usd: null });
 
         const sessions: string[] = [];
         for (let index = 0; index < 60; index++)

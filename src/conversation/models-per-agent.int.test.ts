@@ -110,9 +110,11 @@ describe.each(testDatabaseEngines())('a model per agent on $name', (engine) => {
     if (!loaded.ok) throw new Error(loaded.error.message);
     const database = await engine.open();
     cleanups.push(() => database.close());
+    // Summaries only (no lean compaction first, ADR 0326): the ContextManager's own model must be called.
     const forja: Forja = await createForja(loaded.config, pino({ level: 'silent' }), {
       env,
       database,
+      contextManager: { lean: false },
     });
     cleanups.push(() => forja.close());
 

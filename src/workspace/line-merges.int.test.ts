@@ -195,36 +195,39 @@ describe('the line on one repository: docs on dev, merges one at a time, dev int
     });
     expect(await tip('main')).toBe(commit);
 
-    // A module that rewrote a docs/ file main changed too: the merge into main conflicts and is aborted.
+    // A module that wrote a file main changed too (a dev cannot change docs/, ADR 0301): the merge into main
+    // conflicts and is aborted.
     const worktree = await workspaces.ensureWorktree(PROJECT, 'pedidos');
-    await mkdir(join(worktree.directory, 'docs'), { recursive: true });
-    await writeFile(join(worktree.directory, 'docs/module-map.md'), 'pedidos wrote this\n');
-    await workspaces.commitModule(PROJECT, 'pedidos', 'pedidos: docs');
+    await mkdir(join(worktree.directory, 'src'), { recursive: true });
+    await writeFile(join(worktree.directory, 'src/shared.ts'), 'pedidos wrote this\n');
+    expect(await workspaces.commitModule(PROJECT, 'pedidos', 'pedidos: shared')).toMatchObject({
+      ok: true,
+    });
     await workspaces.mergeModule(PROJECT, 'pedidos', async () => ({ passed: true, report: null }));
     await workspaces.commitToMain(
       PROJECT,
-      [{ path: 'docs/module-map.md', content: 'v3\n' }],
-      'docs: v3',
+      [{ path: 'src/shared.ts', content: 'main wrote this\n' }],
+      'main: shared',
     );
     const mainNow = await tip('main');
     expect(
       await workspaces.mergeIntoMain(PROJECT, await workspaces.integrationHead(PROJECT), 'Merge'),
-    ).toEqual({ ok: false, reason: 'conflict', conflicts: ['docs/module-map.md'] });
+    ).toEqual({ ok: false, reason: 'conflict', conflicts: ['src/shared.ts'] });
     expect(await tip('main')).toBe(mainNow);
     expect((await git().raw(['status', '--porcelain'])).trim()).toBe('');
-    expect(await readFile(join(workspace, 'docs/module-map.md'), 'utf8')).toBe('v3\n');
+    expect(await readFile(join(workspace, 'src/shared.ts'), 'utf8')).toBe('main wrote this\n');
 
     // A change someone left in the workspace that the merge would overwrite: refused with git's reason.
-    await writeFile(join(workspace, 'docs/module-map.md'), 'edited by hand\n');
+    await writeFile(join(workspace, 'src/shared.ts'), 'edited by hand\n');
     expect(
       await workspaces.mergeIntoMain(PROJECT, await workspaces.integrationHead(PROJECT), 'Merge'),
     ).toMatchObject({
       ok: false,
       reason: 'git_refused',
-      message: expect.stringContaining('docs/module-map.md'),
+      message: expect.stringContaining('src/shared.ts'),
     });
     expect(await tip('main')).toBe(mainNow);
-    expect(await readFile(join(workspace, 'docs/module-map.md'), 'utf8')).toBe('edited by hand\n');
+    expect(await readFile(join(workspace, 'src/shared.ts'), 'utf8')).toBe('edited by hand\n');
 
     // A commit this repository does not have (the project's repository lives in another data directory).
     const elsewhere = 'f'.repeat(40);

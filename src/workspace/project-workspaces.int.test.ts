@@ -36,16 +36,16 @@ describe('project workspaces', () => {
     expect(await limited.commitModule(PROJECT, 'pedidos', 'AT-1: small')).toMatchObject({
       ok: true,
     });
-    // data/ becomes a link to a directory outside with a big a.txt: git sees data/a.txt deleted, and the
-    // size check never follows the link to it.
+    // data/ becomes a link to a directory outside with a big a.txt: the size check never follows the link
+    // to it (not refused for its size), and the link itself is refused as one leading out (ADR 0301).
     const outside = join(dataDirectory, 'outside');
     await mkdir(outside);
     await writeFile(join(outside, 'a.txt'), Buffer.alloc(2 * 1024 * 1024));
     await rm(join(worktree.directory, 'data'), { recursive: true });
     await symlink(outside, join(worktree.directory, 'data'));
-    expect(await limited.commitModule(PROJECT, 'pedidos', 'AT-1: link')).toMatchObject({
-      ok: true,
-    });
+    const linked = await limited.commitModule(PROJECT, 'pedidos', 'AT-1: link');
+    expect(linked).toMatchObject({ ok: false, reason: expect.stringContaining('data') });
+    expect(linked).not.toMatchObject({ reason: expect.stringContaining('MiB') });
     const sparse = join(worktree.directory, 'sparse.bin');
     await writeFile(sparse, '');
     await truncate(sparse, 8 * 1024 * 1024 * 1024);
@@ -54,8 +54,9 @@ describe('project workspaces', () => {
       reason:
         'the changed files hold 8192.0 MiB, more than the 1.0 MiB one commit may add (FORJA_COMMIT_MAX_MB); the largest is sparse.bin (8192.0 MiB). Remove or shrink them; nothing was committed',
     });
+    // Neither the link nor the sparse file moved the branch.
     expect((await git().raw(['log', '--format=%s', 'dev-pedidos'])).trim().split('\n')[0]).toBe(
-      'AT-1: link',
+      'AT-1: small',
     );
   });
 

@@ -3,6 +3,7 @@ import {
   type ConversationState,
   type SessionEvent,
 } from '../domain/conversation/index.ts';
+import { viewChangeTurnsOwed } from '../agents/index.ts';
 import { rejectionTurnsOwed } from '../domain/handoffs/index.ts';
 import { pendingKickoffs, unansweredMessage } from './pending-kickoffs.ts';
 
@@ -12,7 +13,7 @@ export type LaneWork =
   | { kind: 'continue' }
   /** A consolidation turn left open: one model call decides the brief, so it is closed, not guessed. */
   | { kind: 'close_interrupted'; turn_id: string }
-  /** An idle lane with a message to answer, a kickoff to run or a rejected handoff to hear of: a new turn. */
+  /** An idle lane with a message to answer, a kickoff to run, a rejected handoff or a changed view to hear of: a new turn. */
   | { kind: 'start' }
   | null;
 
@@ -34,5 +35,7 @@ export function pendingLaneWork(
   if (pendingKickoffs(state, events, hasRuntime).includes(agent)) return { kind: 'start' };
   // A handoff the agent sent was rejected after its last turn started: its next turn carries the reason (ADR 0160).
   if (hasRuntime(agent) && rejectionTurnsOwed(events).includes(agent)) return { kind: 'start' };
+  // The Arquiteto changed what the dev's work rests on after its last turn started: it is told what (ADR 0340).
+  if (hasRuntime(agent) && viewChangeTurnsOwed(events).includes(agent)) return { kind: 'start' };
   return null;
 }

@@ -1,0 +1,184 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Forja } from '../composition.ts';
+import { ARTIFACT_PAYLOAD_VERSION, artifactEvent } from '../domain/artifacts/index.ts';
+import type { ScriptInput } from '../gateway/providers/index.ts';
+import { testDatabaseEngines } from '../store/testing/test-databases.ts';
+import { requestJson } from '../testing/forja-harness.ts';
+import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
+import { ARQUITETO, CONTRACTS, MAP, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
+import { startLine } from './testing/start-line.ts';
+
+type Turn = ScriptInput['turns'][number];
+
+/** catalogo's contracts with the delivery deadline a real line moved from 18:00 to 20:00. */
+const deadline = (version: number, hour: string) => ({
+  version,
+  contratos: [
+    {
+      modulo: 'catalogo',
+      expoe: [
+        ...CONTRACTS.contratos[0]!.expoe,
+        {
+          tipo: 'dado',
+          assinatura: `PRAZO_ENTREGA = "${hour}"`,
+          descricao: 'Hora limite do pedido do dia',
+        },
+      ],
+    },
+    CONTRACTS.contratos[1]!,
+  ],
+});
+const V1 = deadline(1, '18:00');
+const V2 = deadline(2, '20:00');
+const MAP_V2 = {
+  ...MAP,
+  version: 2,
+  modules: MAP.modules.map((module) =>
+    module.name === 'pedidos' ? { ...module, check: 'node --test' } : module,
+  ),
+};
+
+/** The line's Arquiteto, declaring V1 where the script declares its corrected contracts. */
+const ARQUITETO_V1: Turn[] = ARQUITETO.map((turn) =>
+  turn.tool_calls?.[0]?.name === 'declare_module_contracts' && turn.text === 'Corrijo os contratos.'
+    ? { ...turn, tool_calls: [{ name: 'declare_module_contracts', arguments: V1 }] }
+    : turn,
+);
+
+const KICKOFFS: Turn[] = [
+  { agent: 'dev:catalogo', text: 'Começo pelo catálogo.' },
+  { agent: 'dev:pedidos', text: 'Começo pelos pedidos.' },
+];
+
+/** The turns each dev is owed once V2 (and the map's v2) is declared: the request must carry what changed. */
+const NOTICES: Turn[] = [
+  {
+    agent: 'dev:catalogo',
+    expect: {
+      system: [
+        'Mudou desde o seu último turno',
+        'contratos na versão 2',
+        'catalogo (seu módulo), alterado: agora [dado] PRAZO_ENTREGA = "20:00" — Hora limite do pedido do dia (antes: [dado] PRAZO_ENTREGA = "18:00"',
+      ],
+    },
+    text: 'O prazo agora é 20:00.',
+  },
+  {
+    agent: 'dev:pedidos',
+    expect: {
+      system: [
+        'Mudou desde o seu último turno',
+        'catalogo (você consome), alterado: agora [dado] PRAZO_ENTREGA = "20:00"',
+        '(antes: [dado] PRAZO_ENTREGA = "18:00"',
+        "- check do seu módulo pedidos: agora `node --test` (antes: `! grep -n '^ \\+export ' src/pedidos.ts`)",
+      ],
+    },
+    text: 'Uso o prazo das 20:00 e o check novo.',
+  },
+];
+
+async function acceptDev(forja: Forja, sessionId: string, module: string): Promise<void> {
+  const { handoffs } = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`))
+    .body as { handoffs: Array<{ id: string; to_agent: string; status: string }> };
+  const handoff = handoffs.find(
+    (candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'offered',
+  );
+  if (handoff === undefined) throw new Error(`no handoff offered to dev:${module}`);
+  await requestJson(forja, 'POST', `/api/handoffs/${handoff.id}/accept`);
+  await forja.conversation.idle(sessionId);
+}
+
+const failures = async (forja: Forja, sessionId: string) =>
+  (await forja.eventLog.read(sessionId, { limit: 10_000 }))
+    .filter((event) => event.type === 'turn.failed' || event.type === 'toolloop.limit_reached')
+    .map((event) => JSON.stringify(event.payload));
+
+const turnsOf = async (forja: Forja, sessionId: string, agent: string) =>
+  (await forja.eventLog.read(sessionId, { limit: 10_000 })).filter(
+    (event) =>
+      event.type === 'turn.started' && (event.payload as { agent: string }).agent === agent,
+  ).length;
+
+describe.each(testDatabaseEngines())(
+  'every change reaches whoever it affects, on $name',
+  (engine) => {
+    let close: (() => Promise<unknown>) | undefined;
+    afterEach(async () => {
+      await close?.();
+      close = undefined;
+    });
+
+    it('a new contracts version gives every dev whose own or consumed contracts changed a turn saying what, with the new text; a changed check too; once each', {
+      timeout: 120_000,
+    }, async () => {
+      const line = await startLine(engine, {
+        turns: [
+          ...UP_TO_ARQUITETO,
+          ...ARQUITETO_V1,
+          ...KICKOFFS,
+          {
+            agent: 'arquiteto',
+            tool_calls: [
+              { name: 'declare_module_contracts', arguments: V2 },
+              { name: 'declare_module_map', arguments: MAP_V2 },
+            ],
+          },
+          { agent: 'arquiteto', text: 'Contratos v2 (prazo às 20:00) e mapa v2.' },
+          ...NOTICES,
+        ],
+      });
+      close = line.close;
+      const { forja, provider } = line;
+      const { sessionId } = await playUpToTheDevs(forja);
+      await acceptDev(forja, sessionId, 'catalogo');
+      await acceptDev(forja, sessionId, 'pedidos');
+      // Neither dev is blocked: the person tells the Arquiteto, whose new versions must reach both.
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+        text: 'O prazo de entrega passou para 20:00.',
+        to: 'arquiteto',
+      });
+      await forja.conversation.idle(sessionId);
+      expect(await failures(forja, sessionId)).toEqual([]);
+      provider.assertAllTurnsConsumed();
+      expect(await turnsOf(forja, sessionId, 'dev:catalogo')).toBe(2);
+      expect(await turnsOf(forja, sessionId, 'dev:pedidos')).toBe(2);
+    });
+
+    it('a restart between the new version and the devs’ turns: start-up gives each dev its turn, with what changed, once', {
+      timeout: 120_000,
+    }, async () => {
+      const database = await engine.open();
+      close = () => database.close();
+      const before = await startLine(
+        engine,
+        { turns: [...UP_TO_ARQUITETO, ...ARQUITETO_V1, ...KICKOFFS] },
+        {},
+        { database },
+      );
+      const { sessionId } = await playUpToTheDevs(before.forja);
+      await acceptDev(before.forja, sessionId, 'catalogo');
+      await acceptDev(before.forja, sessionId, 'pedidos');
+      // What a process that stopped right after recording the Arquiteto's declarations leaves: no dev turn.
+      const appended = await before.forja.eventLog.append(sessionId, [
+        artifactEvent('module_contracts', 'arquiteto', { v: ARTIFACT_PAYLOAD_VERSION, data: V2 }),
+        artifactEvent('module_map', 'arquiteto', { v: ARTIFACT_PAYLOAD_VERSION, data: MAP_V2 }),
+      ]);
+      expect(appended.success).toBe(true);
+      await before.close();
+
+      const after = await startLine(engine, { turns: NOTICES }, {}, { database });
+      close = async () => (await after.close(), await database.close());
+      const resumed = await after.forja.conversation.resumeInterruptedTurns();
+      expect(resumed.map((turn) => turn.agent).sort()).toEqual(['dev:catalogo', 'dev:pedidos']);
+      expect((await Promise.all(resumed.map((turn) => turn.result))).map((r) => r.status)).toEqual([
+        'completed',
+        'completed',
+      ]);
+      await after.forja.conversation.idle(sessionId);
+      expect(await failures(after.forja, sessionId)).toEqual([]);
+      after.provider.assertAllTurnsConsumed();
+      // Told once: a second start-up owes nothing.
+      expect(await after.forja.conversation.resumeInterruptedTurns()).toEqual([]);
+    });
+  },
+);

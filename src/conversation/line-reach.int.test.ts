@@ -5,7 +5,13 @@ import type { ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
-import { ARQUITETO, CONTRACTS, MAP, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
+import {
+  ARQUITETO,
+  CATALOGO_CODE,
+  CONTRACTS,
+  MAP,
+  UP_TO_ARQUITETO,
+} from './testing/production-line-script.ts';
 import { startLine } from './testing/start-line.ts';
 
 type Turn = ScriptInput['turns'][number];
@@ -179,6 +185,88 @@ describe.each(testDatabaseEngines())(
       after.provider.assertAllTurnsConsumed();
       // Told once: a second start-up owes nothing.
       expect(await after.forja.conversation.resumeInterruptedTurns()).toEqual([]);
+    });
+
+    it('finish_task records a task whose work an earlier task already committed against that commit, and refuses a task finished twice with the reason', {
+      timeout: 120_000,
+    }, async () => {
+      // Both tasks in catalogo: a real model implements them in one go and finishes them one after the other.
+      const arquiteto = ARQUITETO.map((turn) =>
+        turn.tool_calls?.[0]?.name === 'assign_tasks_to_modules'
+          ? {
+              ...turn,
+              tool_calls: [
+                {
+                  name: 'assign_tasks_to_modules',
+                  arguments: {
+                    assignments: [
+                      { task_id: 'AT-001', module: 'catalogo' },
+                      { task_id: 'AT-002', module: 'catalogo' },
+                    ],
+                  },
+                },
+              ],
+            }
+          : turn,
+      );
+      const finish = (task_id: string) => ({
+        name: 'finish_task',
+        arguments: { task_id, resumo: `Feita ${task_id}` },
+      });
+      const line = await startLine(engine, {
+        turns: [
+          ...UP_TO_ARQUITETO,
+          ...arquiteto,
+          {
+            agent: 'dev:catalogo',
+            tool_calls: [
+              {
+                name: 'write_file',
+                arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE },
+              },
+            ],
+          },
+          { agent: 'dev:catalogo', tool_calls: [finish('AT-001')] },
+          {
+            agent: 'dev:catalogo',
+            expect: { messages: ['Committed '] },
+            tool_calls: [finish('AT-002')],
+          },
+          {
+            agent: 'dev:catalogo',
+            expect: {
+              messages: [
+                'Nothing new to commit: the work of AT-002 is already in',
+                '(committed when AT-001 finished); AT-002 is recorded as finished against that commit',
+              ],
+            },
+            tool_calls: [finish('AT-001')],
+          },
+          {
+            agent: 'dev:catalogo',
+            expect: {
+              messages: [
+                'finish_task refused: AT-001 is already finished — committed',
+                'A task is finished once; nothing was committed',
+              ],
+            },
+            text: 'AT-001 e AT-002 feitas.',
+          },
+        ],
+      });
+      close = line.close;
+      const { forja, provider } = line;
+      const { sessionId } = await playUpToTheDevs(forja);
+      await acceptDev(forja, sessionId, 'catalogo');
+      expect(await failures(forja, sessionId)).toEqual([]);
+      provider.assertAllTurnsConsumed();
+      const finished = (await forja.eventLog.read(sessionId, { limit: 10_000 }))
+        .filter((event) => event.type === 'dev.task_finished')
+        .map((event) => event.payload as { task_id: string; commit: string; files: string[] });
+      expect(finished).toMatchObject([
+        { task_id: 'AT-001', files: ['src/catalogo.ts'] },
+        { task_id: 'AT-002', files: [], already_committed: true, commit: finished[0]!.commit },
+      ]);
     });
   },
 );

@@ -150,6 +150,72 @@ describe.each(testDatabaseEngines())(
       expect(await turnsOf(forja, sessionId, 'dev:pedidos')).toBe(2);
     });
 
+    it('a dev at work when the version comes (waiting for the person) is told after its current turn, once', {
+      timeout: 120_000,
+    }, async () => {
+      const line = await startLine(engine, {
+        turns: [
+          ...UP_TO_ARQUITETO,
+          ...ARQUITETO_V1,
+          {
+            agent: 'dev:pedidos',
+            tool_calls: [{ name: 'terminal', arguments: { command: 'echo oi' } }],
+          },
+          { agent: 'dev:pedidos', expect: { messages: ['[exit code 0]'] }, text: 'Feito.' },
+          {
+            agent: 'arquiteto',
+            tool_calls: [{ name: 'declare_module_contracts', arguments: V2 }],
+          },
+          { agent: 'arquiteto', text: 'Contratos v2: prazo às 20:00.' },
+          {
+            agent: 'dev:pedidos',
+            expect: {
+              system: [
+                'Mudou desde o seu último turno',
+                'catalogo (você consome), alterado: agora [dado] PRAZO_ENTREGA = "20:00"',
+              ],
+            },
+            text: 'Uso o prazo das 20:00.',
+          },
+        ],
+      });
+      close = line.close;
+      const { forja, provider } = line;
+      const { sessionId } = await playUpToTheDevs(forja);
+      await acceptDev(forja, sessionId, 'pedidos');
+      const log = () => forja.eventLog.read(sessionId, { limit: 10_000 });
+      const proposed = (await log()).find((event) => event.type === 'action.proposed')!;
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+        text: 'O prazo de entrega passou para 20:00.',
+        to: 'arquiteto',
+      });
+      await forja.conversation.idle(sessionId);
+      // Still waiting for the person: its turn is not cut short, and no second turn is started beside it.
+      expect(await turnsOf(forja, sessionId, 'dev:pedidos')).toBe(1);
+      await requestJson(
+        forja,
+        'POST',
+        `/api/actions/${(proposed.payload as { action_id: string }).action_id}/approve`,
+      );
+      await forja.conversation.idle(sessionId);
+      expect(await failures(forja, sessionId)).toEqual([]);
+      provider.assertAllTurnsConsumed();
+      const pedidos = (await log()).filter(
+        (event) => (event.payload as { agent?: string }).agent === 'dev:pedidos',
+      );
+      expect(
+        pedidos
+          .filter((event) => event.type === 'turn.started' || event.type === 'agent.response')
+          .map((event) => [event.type, (event.payload as { text?: string }).text ?? null]),
+      ).toEqual([
+        ['turn.started', null],
+        ['agent.response', ''],
+        ['agent.response', 'Feito.'],
+        ['turn.started', null],
+        ['agent.response', 'Uso o prazo das 20:00.'],
+      ]);
+    });
+
     it('a restart between the new version and the devs’ turns: start-up gives each dev its turn, with what changed, once', {
       timeout: 120_000,
     }, async () => {

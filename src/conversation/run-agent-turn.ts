@@ -274,8 +274,9 @@ export async function continueTurn(
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
   if (view.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
     routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
-  // A new contracts or map version reaches every dev lane whose view it changed (after the block routing).
-  if (agentSlug === 'arquiteto')
+  // A new contracts or map version reaches every dev lane whose view it changed (after the block routing);
+  // looked at after a dev's turn too, for a lane that was waiting for the person when the version came.
+  if (agentSlug === 'arquiteto' || module !== null)
     routeViewChanges(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (

@@ -334,5 +334,75 @@ describe.each(testDatabaseEngines())(
         { task_id: 'AT-002', files: [], already_committed: true, commit: finished[0]!.commit },
       ]);
     });
+
+    it('a check whose output reports skipped tests passes, and the dev and the log are told how many were skipped', {
+      timeout: 120_000,
+    }, async () => {
+      const arquiteto = ARQUITETO.map((turn) =>
+        turn.tool_calls?.[0]?.name === 'declare_module_map'
+          ? {
+              ...turn,
+              tool_calls: [
+                {
+                  name: 'declare_module_map',
+                  arguments: {
+                    ...MAP,
+                    modules: MAP.modules.map((module) =>
+                      module.name === 'catalogo' ? { ...module, check: 'node --test' } : module,
+                    ),
+                  },
+                },
+              ],
+            }
+          : turn,
+      );
+      // The test that needs pedidos' code skips while it is missing: the check passes, having checked nothing of it.
+      const tests = [
+        "const test = require('node:test');",
+        "test('lista os pães', () => {});",
+        "test.skip('o pedido usa o pão do catálogo (pedidos ainda não existe)', () => {});",
+      ].join('\n');
+      const line = await startLine(engine, {
+        turns: [
+          ...UP_TO_ARQUITETO,
+          ...arquiteto,
+          {
+            agent: 'dev:catalogo',
+            tool_calls: [
+              { name: 'write_file', arguments: { path: 'test/catalogo.test.js', content: tests } },
+            ],
+          },
+          {
+            agent: 'dev:catalogo',
+            tool_calls: [
+              { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães' } },
+            ],
+          },
+          {
+            agent: 'dev:catalogo',
+            expect: {
+              messages: [
+                'passed (exit code 0',
+                'with 1 test skipped — a skipped test checks nothing',
+              ],
+            },
+            text: 'AT-001 feita; um teste fica pulado até pedidos existir.',
+          },
+        ],
+      });
+      close = line.close;
+      const { forja, provider } = line;
+      const { sessionId } = await playUpToTheDevs(forja);
+      await acceptDev(forja, sessionId, 'catalogo');
+      expect(await failures(forja, sessionId)).toEqual([]);
+      provider.assertAllTurnsConsumed();
+      const finished = (await forja.eventLog.read(sessionId, { limit: 10_000 })).find(
+        (event) => event.type === 'dev.task_finished',
+      );
+      expect(finished?.payload).toMatchObject({
+        task_id: 'AT-001',
+        check: { command: 'node --test', exit_code: 0, skipped: 1 },
+      });
+    });
   },
 );

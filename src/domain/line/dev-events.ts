@@ -52,6 +52,8 @@ export const DevTaskFinishedPayloadSchema = z.object({
       source: z.enum(['declared', 'default']),
       exit_code: z.number().int(),
       duration_ms: z.number().int().nonnegative(),
+      /** Tests the passing check's output said it skipped (absent when none). */
+      skipped: z.number().int().positive().optional(),
     })
     .nullable()
     .optional(),

@@ -3,7 +3,7 @@ import {
   type ConversationState,
   type SessionEvent,
 } from '../domain/conversation/index.ts';
-import { viewChangeTurnsOwed } from '../agents/index.ts';
+import { dependencyTurnsOwed, viewChangeTurnsOwed } from '../agents/index.ts';
 import { rejectionTurnsOwed } from '../domain/handoffs/index.ts';
 import { pendingKickoffs, unansweredMessage } from './pending-kickoffs.ts';
 
@@ -37,5 +37,7 @@ export function pendingLaneWork(
   if (hasRuntime(agent) && rejectionTurnsOwed(events).includes(agent)) return { kind: 'start' };
   // The Arquiteto changed what the dev's work rests on after its last turn started: it is told what (ADR 0340).
   if (hasRuntime(agent) && viewChangeTurnsOwed(events).includes(agent)) return { kind: 'start' };
+  // A dependency's code was merged into the dev's branch after its last turn: it is told (ADR 0343).
+  if (hasRuntime(agent) && dependencyTurnsOwed(events).includes(agent)) return { kind: 'start' };
   return null;
 }

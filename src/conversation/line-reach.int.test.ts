@@ -13,6 +13,7 @@ import {
   UP_TO_ARQUITETO,
 } from './testing/production-line-script.ts';
 import { startLine } from './testing/start-line.ts';
+import { gitAt, workspaceDirectory } from '../workspace/index.ts';
 
 type Turn = ScriptInput['turns'][number];
 
@@ -403,6 +404,69 @@ describe.each(testDatabaseEngines())(
         task_id: 'AT-001',
         check: { command: 'node --test', exit_code: 0, skipped: 1 },
       });
+    });
+
+    it("when a module merges into dev, a dev whose module depends on it gets dev merged into its branch and a turn saying the dependency's code is in its worktree", {
+      timeout: 120_000,
+    }, async () => {
+      const line = await startLine(engine, {
+        turns: [
+          ...UP_TO_ARQUITETO,
+          ...ARQUITETO_V1,
+          { agent: 'dev:pedidos', text: 'Espero o código do catálogo.' },
+          {
+            agent: 'dev:catalogo',
+            tool_calls: [
+              {
+                name: 'write_file',
+                arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE },
+              },
+            ],
+          },
+          {
+            agent: 'dev:catalogo',
+            tool_calls: [
+              { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães' } },
+            ],
+          },
+          { agent: 'dev:catalogo', text: 'AT-001 feita.' },
+          {
+            agent: 'dev:pedidos',
+            expect: {
+              system: [
+                'Dependências integradas:',
+                'O código de catalogo (que o seu módulo usa) foi integrado em dev, e dev foi mesclado no seu branch dev-pedidos',
+                'esse código está agora no seu worktree',
+              ],
+            },
+            tool_calls: [{ name: 'read_file', arguments: { path: 'src/catalogo.ts' } }],
+          },
+          {
+            agent: 'dev:pedidos',
+            expect: { messages: ['export function listarPaes(): Pao[]'] },
+            text: 'O catálogo está no meu worktree: uso listarPaes.',
+          },
+        ],
+      });
+      close = line.close;
+      const { forja, provider, dataDirectory } = line;
+      const { projectId, sessionId } = await playUpToTheDevs(forja);
+      await acceptDev(forja, sessionId, 'pedidos');
+      await acceptDev(forja, sessionId, 'catalogo');
+      expect(await failures(forja, sessionId)).toEqual([]);
+      provider.assertAllTurnsConsumed();
+      const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+      const update = log.find((event) => event.type === 'module.dependency_merged');
+      expect(update?.payload).toMatchObject({ module: 'pedidos', dependencies: ['catalogo'] });
+      const git = gitAt(workspaceDirectory(dataDirectory, projectId));
+      expect(await git.raw(['show', 'dev-pedidos:src/catalogo.ts'])).toBe(CATALOGO_CODE);
+      expect((await git.raw(['rev-parse', 'dev-pedidos'])).trim()).toBe(
+        (update!.payload as { commit: string }).commit,
+      );
+      // A real merge commit on the dependent's branch, never a force: its first parent is where it was.
+      expect(
+        (await git.raw(['log', '-1', '--format=%P', 'dev-pedidos'])).trim().split(' '),
+      ).toHaveLength(2);
     });
   },
 );

@@ -6,6 +6,7 @@ import type { ConversationDependencies, LineWorkspace } from './conversation-dep
 import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
+import { updateDependents } from './update-dependents.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 
 /**
@@ -46,6 +47,7 @@ export function mergeLine(
       lineModules(view.events, modules, () => 0).map((entry) => [entry.module, entry]),
     );
     const merged = new Set(required.filter((module) => states.get(module)!.state === 'merged'));
+    const mergedNow: string[] = [];
     for (const module of required) {
       const state = states.get(module)!;
       if (merged.has(module) || state.state !== 'finished') continue;
@@ -111,6 +113,7 @@ export function mergeLine(
         LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit: outcome.commit, checks }),
       ]);
       merged.add(module);
+      mergedNow.push(module);
       // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
       const handoff = view.state.handoffs.find(
         (candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted',
@@ -126,6 +129,16 @@ export function mergeLine(
           ),
         );
     }
+    // The modules that depend on what merged now get it in their worktrees, and their devs a turn (ADR 0343).
+    await updateDependents(
+      dependencies,
+      line,
+      turns,
+      { sessionId, projectId },
+      map,
+      mergedNow,
+      merged,
+    );
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = await line.workspaces.integrationHead(projectId);
       await append(dependencies, sessionId, [

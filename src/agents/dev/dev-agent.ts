@@ -13,6 +13,7 @@ import { renderSandbox } from '../line/render-sandbox.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { renderViewChanges } from './view-changes.ts';
+import { renderDependencyUpdates } from './dependency-updates.ts';
 import { terminalTool } from './terminal-tool.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
@@ -49,9 +50,16 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
       const reopened = renderReopened(view.events, module);
       const changed = renderViewChanges(view.state, view.events, `${DEV_SLUG_PREFIX}${module}`);
+      const updated = renderDependencyUpdates(
+        view.state,
+        view.events,
+        `${DEV_SLUG_PREFIX}${module}`,
+      );
       const taskState = [
         devKickoff(module, worktree, dependencies.terminal.settings.mode),
-        ...[unblocked, changed, reopened].flatMap((note) => (note === null ? [] : ['', note])),
+        ...[unblocked, changed, updated, reopened].flatMap((note) =>
+          note === null ? [] : ['', note],
+        ),
       ].join('\n');
       // The instruction files on the path to the module's directory (the map's `directory`; the root when it has none).
       const instructionScope =

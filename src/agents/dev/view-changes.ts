@@ -114,6 +114,19 @@ function turnStarts(events: readonly SessionEvent[], agent: string): number[] {
     .map((event) => event.seq);
 }
 
+/**
+ * Where "since the dev's previous turn" starts: the `turn.started` before the one in progress, or with none in
+ * progress (a preview of the next turn) its last; undefined when it had no such turn.
+ */
+export function previousTurnStart(
+  state: ConversationState,
+  events: readonly SessionEvent[],
+  agent: string,
+): number | undefined {
+  const starts = turnStarts(events, agent);
+  return turnInProgress(state, agent) === null ? starts.at(-1) : starts.at(-2);
+}
+
 /** The changes to `agent`'s view between the log up to `since` and the whole log, or [] when none. */
 function changesSince(
   events: readonly SessionEvent[],
@@ -183,8 +196,7 @@ export function renderViewChanges(
   events: readonly SessionEvent[],
   agent: string,
 ): string | null {
-  const starts = turnStarts(events, agent);
-  const since = turnInProgress(state, agent) === null ? starts.at(-1) : starts.at(-2);
+  const since = previousTurnStart(state, events, agent);
   if (since === undefined) return null;
   const { changes, now } = changesSince(events, agent, since);
   if (changes.length === 0) return null;

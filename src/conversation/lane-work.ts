@@ -36,8 +36,9 @@ export function pendingLaneWork(
   // A handoff the agent sent was rejected after its last turn started: its next turn carries the reason (ADR 0160).
   if (hasRuntime(agent) && rejectionTurnsOwed(events).includes(agent)) return { kind: 'start' };
   // The Arquiteto changed what the dev's work rests on after its last turn started: it is told what (ADR 0340).
-  if (hasRuntime(agent) && viewChangeTurnsOwed(events).includes(agent)) return { kind: 'start' };
   // A dependency's code was merged into the dev's branch after its last turn: it is told (ADR 0343).
-  if (hasRuntime(agent) && dependencyTurnsOwed(events).includes(agent)) return { kind: 'start' };
+  if (!agent.startsWith('dev:') || !hasRuntime(agent)) return null;
+  if (viewChangeTurnsOwed(events).includes(agent)) return { kind: 'start' };
+  if (dependencyTurnsOwed(events).includes(agent)) return { kind: 'start' };
   return null;
 }

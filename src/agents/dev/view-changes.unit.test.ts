@@ -6,6 +6,7 @@ import {
   type ConversationState,
   type SessionEvent,
 } from '../../domain/conversation/index.ts';
+import { dependencyTurnsOwed } from './dependency-updates.ts';
 import { moduleFinishes } from './finished-tasks.ts';
 import { MAX_LISTED_VIEW_CHANGES, renderViewChanges, viewChangeTurnsOwed } from './view-changes.ts';
 
@@ -209,5 +210,29 @@ describe('moduleFinishes', () => {
       standing: null,
       last: { commit: 'c1' },
     });
+  });
+});
+
+describe('dependencyTurnsOwed', () => {
+  it("owes a dev a turn once its branch took a dependency's code, until its next turn or its module's merge", () => {
+    const line = log();
+    const update = (module: string) =>
+      line.add('module.dependency_merged', {
+        v: 1,
+        module,
+        dependencies: ['catalogo'],
+        commit: 'c1',
+      });
+    update('pedidos');
+    expect(dependencyTurnsOwed(line.events)).toEqual([]);
+    line.turn('dev:pedidos');
+    line.turn('dev:estoque');
+    update('pedidos');
+    expect(dependencyTurnsOwed(line.events)).toEqual(['dev:pedidos']);
+    line.turn('dev:pedidos');
+    expect(dependencyTurnsOwed(line.events)).toEqual([]);
+    update('estoque');
+    line.add('module.merged', { v: 1, module: 'estoque', commit: 'c2', checks: [] });
+    expect(dependencyTurnsOwed(line.events)).toEqual([]);
   });
 });

@@ -48,6 +48,7 @@ export function mergeLine(
     );
     const merged = new Set(required.filter((module) => states.get(module)!.state === 'merged'));
     const mergedNow: string[] = [];
+    const reopened: string[] = [];
     for (const module of required) {
       const state = states.get(module)!;
       if (merged.has(module) || state.state !== 'finished') continue;
@@ -95,14 +96,16 @@ export function mergeLine(
           "main's docs/ could not be merged into dev",
         );
       if (outcome.outcome === 'conflict') {
-        await reopen(dependencies, turns, sessionId, projectId, module, {
+        reopened.push(module);
+        await reopen(dependencies, sessionId, module, {
           kind: 'conflict',
           paths: outcome.paths,
         });
         continue;
       }
       if (outcome.outcome === 'check_failed') {
-        await reopen(dependencies, turns, sessionId, projectId, module, {
+        reopened.push(module);
+        await reopen(dependencies, sessionId, module, {
           kind: 'check',
           output: report.failure ?? 'the integration check failed',
         });
@@ -129,15 +132,14 @@ export function mergeLine(
           ),
         );
     }
-    // The modules that depend on what merged now get it in their worktrees, and their devs a turn (ADR 0343).
+    // The modules that depend on what merged now get it in their worktrees (ADR 0343); then the re-opened devs
+    // and those told of a dependency get their turn, one turn for both.
     await updateDependents(
       dependencies,
       line,
       turns,
       { sessionId, projectId },
-      map,
-      mergedNow,
-      merged,
+      { map, mergedNow, merged, reopened },
     );
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = await line.workspaces.integrationHead(projectId);
@@ -164,24 +166,11 @@ async function append(
 
 async function reopen(
   dependencies: ConversationDependencies,
-  turns: LaneTurns,
   sessionId: string,
-  projectId: string,
   module: string,
   failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string },
 ): Promise<void> {
   await append(dependencies, sessionId, [
     LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
-  const agent = `dev:${module}`;
-  void turns
-    .inLane(dependencies, sessionId, agent, 'line', () =>
-      turns.startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
-    )
-    .catch((error: unknown) =>
-      dependencies.logger.error(
-        { err: error, session_id: sessionId, agent },
-        'reopened turn crashed',
-      ),
-    );
 }

@@ -5,29 +5,45 @@ import type { ConversationDependencies, LineWorkspace } from './conversation-dep
 import type { LaneTurns } from './lane-turns.ts';
 
 /**
- * After modules merged into `dev` (ADR 0343): each module of the map not merged yet that depends on one of
- * them gets `dev` merged into its branch in its worktree (a module with no worktree yet will start from
- * `dev`), `module.dependency_merged` is recorded (the merge commit, or why it could not be made), and its dev
- * gets a turn saying the dependency's code is in its worktree — decided again in the lane, from the log.
+ * After a look of the merge loop (ADR 0343): each module of the map not merged yet that depends on one merged
+ * now gets `dev` merged into its branch in its worktree (a module with no worktree yet will start from `dev`),
+ * and `module.dependency_merged` is recorded (the merge commit, or why it could not be made). Then the devs
+ * whose merge failed in the look get their turn, and those told of a dependency one while it is still owed
+ * (decided in the lane, from the log) — after the records, so one turn carries both.
  */
 export async function updateDependents(
   dependencies: ConversationDependencies,
   line: LineWorkspace,
   turns: LaneTurns,
   where: { sessionId: string; projectId: string },
-  map: ModuleMap,
-  mergedNow: readonly string[],
-  merged: ReadonlySet<string>,
+  look: {
+    map: ModuleMap;
+    mergedNow: readonly string[];
+    merged: ReadonlySet<string>;
+    /** Modules whose merge failed in this look: their devs get a turn whatever else is owed. */
+    reopened: readonly string[];
+  },
 ): Promise<void> {
   const { sessionId, projectId } = where;
+  const { map, mergedNow, merged } = look;
+  const told: string[] = [];
   for (const entry of map.modules) {
     const used = entry.dependsOn.filter((dependency) => mergedNow.includes(dependency));
     if (merged.has(entry.name) || used.length === 0) continue;
-    const update = await line.workspaces.updateModuleFromIntegration(
-      projectId,
-      entry.name,
-      `Merge dev into dev-${entry.name}: ${used.join(', ')} merged`,
-    );
+    const update = await line.workspaces
+      .updateModuleFromIntegration(
+        projectId,
+        entry.name,
+        `Merge dev into dev-${entry.name}: ${used.join(', ')} merged`,
+      )
+      .catch((error: unknown) => {
+        // The line goes on without it (the dev's own merge into dev brings the code together).
+        dependencies.logger.warn(
+          { err: error, session_id: sessionId, module: entry.name },
+          'dev could not be merged into the dependent module',
+        );
+        return null;
+      });
     if (update === null || (update.ok && !update.merged)) continue;
     const appended = await dependencies.eventLog.append(sessionId, [
       LINE_EVENTS.moduleDependencyMerged.create('system', {
@@ -42,11 +58,17 @@ export async function updateDependents(
     if (!appended.success)
       throw new Error(`could not record module.dependency_merged: ${appended.error.message}`);
     await dependencies.views.load(sessionId);
-    const agent = `dev:${entry.name}`;
+    told.push(entry.name);
+  }
+  for (const module of new Set([...look.reopened, ...told])) {
+    const agent = `dev:${module}`;
+    const always = look.reopened.includes(module);
     void turns
       .inLane(dependencies, sessionId, agent, 'line', async () => {
-        const { events } = await dependencies.views.load(sessionId);
-        if (!dependencyTurnsOwed(events).includes(agent)) return;
+        if (!always) {
+          const { events } = await dependencies.views.load(sessionId);
+          if (!dependencyTurnsOwed(events).includes(agent)) return;
+        }
         await turns.startAndContinue(dependencies, {
           sessionId,
           projectId,
@@ -57,7 +79,7 @@ export async function updateDependents(
       .catch((error: unknown) =>
         dependencies.logger.error(
           { err: error, session_id: sessionId, agent },
-          'dependency turn crashed',
+          'line turn crashed',
         ),
       );
   }

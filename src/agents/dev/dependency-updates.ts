@@ -4,6 +4,7 @@ import {
   type SessionEvent,
 } from '../../domain/conversation/index.ts';
 import {
+  DEV_EVENT_TYPES,
   LINE_EVENT_TYPES,
   ModuleDependencyMergedPayloadSchema,
   type ModuleDependencyMergedPayload,
@@ -29,24 +30,29 @@ function updatesSince(
 
 /**
  * The dev lanes owed a turn because a dependency's code was merged into their branch (or could not be) after
- * their last turn started, unless their module was merged since (its work is done). Only lanes that had a
- * turn (they have a worktree). Decided from the log alone, so a restart gives the turn once (ADR 0343).
+ * their last turn started, unless their module's work is finished and waits for its merge (that merge, or the
+ * turn a failed one re-opens, follows) or was merged since. Only lanes that had a turn (they have a
+ * worktree). Decided from the log alone, so a restart gives the turn once (ADR 0343).
  */
 export function dependencyTurnsOwed(events: readonly SessionEvent[]): string[] {
   const lastStart = new Map<string, number>();
   const owed = new Set<string>();
+  const done = new Set<string>();
   for (const event of events) {
     const payload = event.payload as { agent?: unknown; module?: unknown };
     if (event.type === EVENT_TYPES.turnStarted && typeof payload.agent === 'string') {
       lastStart.set(payload.agent, event.seq);
       owed.delete(payload.agent);
-    } else if (typeof payload.module === 'string') {
-      const agent = `${DEV_PREFIX}${payload.module}`;
-      if (event.type === LINE_EVENT_TYPES.dependencyMerged && lastStart.has(agent)) owed.add(agent);
-      if (event.type === LINE_EVENT_TYPES.merged) owed.delete(agent);
+      continue;
     }
+    if (typeof payload.module !== 'string') continue;
+    const agent = `${DEV_PREFIX}${payload.module}`;
+    if (event.type === LINE_EVENT_TYPES.dependencyMerged && lastStart.has(agent)) owed.add(agent);
+    else if (event.type === DEV_EVENT_TYPES.taskFinished || event.type === LINE_EVENT_TYPES.merged)
+      done.add(agent);
+    else if (event.type === LINE_EVENT_TYPES.mergeFailed) done.delete(agent);
   }
-  return [...owed];
+  return [...owed].filter((agent) => !done.has(agent));
 }
 
 /** The dev's part of its task state when a dependency's code reached its worktree since its previous turn. */

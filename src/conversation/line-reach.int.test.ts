@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../composition.ts';
 import { ARTIFACT_PAYLOAD_VERSION, artifactEvent } from '../domain/artifacts/index.ts';
+import { LINE_EVENTS } from '../domain/line/index.ts';
 import type { ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
@@ -467,6 +468,62 @@ describe.each(testDatabaseEngines())(
       expect(
         (await git.raw(['log', '-1', '--format=%P', 'dev-pedidos'])).trim().split(' '),
       ).toHaveLength(2);
+    });
+
+    it("a restart between a dependency's merge into a dev's branch and the dev's turn: start-up gives that turn once", {
+      timeout: 120_000,
+    }, async () => {
+      const database = await engine.open();
+      close = () => database.close();
+      const before = await startLine(
+        engine,
+        { turns: [...UP_TO_ARQUITETO, ...ARQUITETO_V1, KICKOFFS[1]!] },
+        {},
+        { database },
+      );
+      const { sessionId } = await playUpToTheDevs(before.forja);
+      await acceptDev(before.forja, sessionId, 'pedidos');
+      // What a process that stopped right after recording the dependency's merge leaves: no dev turn.
+      const appended = await before.forja.eventLog.append(sessionId, [
+        LINE_EVENTS.moduleDependencyMerged.create('system', {
+          v: 1,
+          module: 'pedidos',
+          dependencies: ['catalogo'],
+          commit: '0123456789abcdef0123456789abcdef01234567',
+        }),
+      ]);
+      expect(appended.success).toBe(true);
+      await before.close();
+
+      const after = await startLine(
+        engine,
+        {
+          turns: [
+            {
+              agent: 'dev:pedidos',
+              expect: {
+                system: [
+                  'O código de catalogo (que o seu módulo usa) foi integrado em dev',
+                  'commit 0123456789ab',
+                ],
+              },
+              text: 'Uso o catálogo.',
+            },
+          ],
+        },
+        {},
+        { database },
+      );
+      close = async () => (await after.close(), await database.close());
+      const resumed = await after.forja.conversation.resumeInterruptedTurns();
+      expect(resumed.map((turn) => turn.agent)).toEqual(['dev:pedidos']);
+      expect((await Promise.all(resumed.map((turn) => turn.result))).map((r) => r.status)).toEqual([
+        'completed',
+      ]);
+      await after.forja.conversation.idle(sessionId);
+      expect(await failures(after.forja, sessionId)).toEqual([]);
+      after.provider.assertAllTurnsConsumed();
+      expect(await after.forja.conversation.resumeInterruptedTurns()).toEqual([]);
     });
   },
 );

@@ -1,13 +1,13 @@
-import { dependencyTurnsOwed } from '../agents/index.ts';
+import { dependencyTurnsOwed, lineModules } from '../agents/index.ts';
 import type { ModuleMap } from '../domain/architecture/index.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import type { LaneTurns } from './lane-turns.ts';
 
 /**
- * After a look of the merge loop (ADR 0343): each module of the map not merged yet that depends on one merged
- * now gets `dev` merged into its branch in its worktree (a module with no worktree yet will start from `dev`),
- * and `module.dependency_merged` is recorded (the merge commit, or why it could not be made). Then the devs
+ * After a look of the merge loop (ADR 0343): each module of the map neither merged nor finished (waiting for
+ * its merge) that depends on one merged now gets `dev` merged into its branch in its worktree (a module with
+ * no worktree yet will start from `dev`), and `module.dependency_merged` is recorded (the merge commit, or why it could not be made). Then the devs
  * whose merge failed in the look get their turn, and those told of a dependency one while it is still owed
  * (decided in the lane, from the log) — after the records, so one turn carries both.
  */
@@ -27,9 +27,20 @@ export async function updateDependents(
   const { sessionId, projectId } = where;
   const { map, mergedNow, merged } = look;
   const told: string[] = [];
+  // A module whose work is finished waits for its own merge, which brings the code together: left alone.
+  const { events } = await dependencies.views.load(sessionId);
+  const finished = new Set(
+    lineModules(
+      events,
+      map.modules.map((entry) => entry.name),
+      () => 0,
+    )
+      .filter((entry) => entry.state === 'finished')
+      .map((entry) => entry.module),
+  );
   for (const entry of map.modules) {
     const used = entry.dependsOn.filter((dependency) => mergedNow.includes(dependency));
-    if (merged.has(entry.name) || used.length === 0) continue;
+    if (merged.has(entry.name) || finished.has(entry.name) || used.length === 0) continue;
     const update = await line.workspaces
       .updateModuleFromIntegration(
         projectId,

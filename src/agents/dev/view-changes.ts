@@ -1,6 +1,7 @@
 import {
   currentArchitecture,
   moduleCheck,
+  type ProjectArchitecture,
   scopeModules,
   type ContractItem,
 } from '../../domain/architecture/index.ts';
@@ -52,9 +53,8 @@ function itemName(item: ContractItem): string {
   return identifier === null ? signature : identifier[0];
 }
 
-/** The dev's view as the declarations in `events` leave it (the session's own declarations). Pure. */
-function devViewOf(events: readonly SessionEvent[], module: string): DevView {
-  const architecture = currentArchitecture(events);
+/** The dev's view as an architecture (folded from the session's own declarations) leaves it. Pure. */
+function devViewOf(architecture: ProjectArchitecture, module: string): DevView {
   const map = architecture.module_map?.data ?? null;
   const contracts = architecture.module_contracts?.data ?? null;
   const items = new Map<string, ViewItem>();
@@ -127,21 +127,32 @@ export function previousTurnStart(
   return turnInProgress(state, agent) === null ? starts.at(-1) : starts.at(-2);
 }
 
+/**
+ * The architecture the map's and contracts' declarations leave after each prefix of the log, folded once per
+ * distinct prefix: only those declarations make a view, and they are few.
+ */
+function architectures(events: readonly SessionEvent[]) {
+  const declarations = events.filter((event) => DECLARATIONS.has(event.type));
+  const folded = new Map<number, ProjectArchitecture>();
+  /** The architecture of the log up to `seq` (all of it when omitted), and whether a declaration came after. */
+  return (seq = Number.POSITIVE_INFINITY) => {
+    const count = declarations.filter((event) => event.seq <= seq).length;
+    if (!folded.has(count)) folded.set(count, currentArchitecture(declarations.slice(0, count)));
+    return { architecture: folded.get(count)!, later: count < declarations.length };
+  };
+}
+
 /** The changes to `agent`'s view between the log up to `since` and the whole log, or [] when none. */
 function changesSince(
-  events: readonly SessionEvent[],
+  at: ReturnType<typeof architectures>,
   agent: string,
   since: number,
 ): { changes: ViewChange[]; now: DevView } {
   const module = agent.slice(DEV_PREFIX.length);
-  const now = devViewOf(events, module);
-  if (!events.some((event) => event.seq > since && DECLARATIONS.has(event.type)))
-    return { changes: [], now };
-  const before = devViewOf(
-    events.filter((event) => event.seq <= since),
-    module,
-  );
-  return { changes: devViewChanges(before, now), now };
+  const now = devViewOf(at().architecture, module);
+  const before = at(since);
+  if (!before.later) return { changes: [], now };
+  return { changes: devViewChanges(devViewOf(before.architecture, module), now), now };
 }
 
 /**
@@ -159,10 +170,11 @@ export function viewChangeTurnsOwed(events: readonly SessionEvent[]): string[] {
     const agent = (event.payload as { agent?: unknown }).agent;
     if (typeof agent === 'string' && agent.startsWith(DEV_PREFIX)) lastStart.set(agent, event.seq);
   }
+  const at = architectures(events);
   return [...lastStart]
     .filter(
       ([agent, since]) =>
-        since < lastDeclaration && changesSince(events, agent, since).changes.length > 0,
+        since < lastDeclaration && changesSince(at, agent, since).changes.length > 0,
     )
     .map(([agent]) => agent);
 }
@@ -198,7 +210,7 @@ export function renderViewChanges(
 ): string | null {
   const since = previousTurnStart(state, events, agent);
   if (since === undefined) return null;
-  const { changes, now } = changesSince(events, agent, since);
+  const { changes, now } = changesSince(architectures(events), agent, since);
   if (changes.length === 0) return null;
   const module = agent.slice(DEV_PREFIX.length);
   const listed = changes

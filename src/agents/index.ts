@@ -10,6 +10,8 @@ export type { SessionEndCompanion } from './companions/session-end-companion.ts'
 export { consolidationTask } from './criativo/criativo-kickoff.ts';
 export { devBlocks } from './dev/dev-blocks.ts';
 export { devProgress } from './dev/dev-progress.ts';
+export { viewChangeTurnsOwed } from './dev/view-changes.ts';
+export { dependencyTurnsOwed } from './dev/dependency-updates.ts';
 export { lineModules, mergeIntoMainDecision } from './dev/line-events.ts';
 export { instructionDigest } from './runtime/instruction-quarantine.ts';
 export { sessionLine } from './dev/session-line.ts';

@@ -4,6 +4,7 @@ import {
   type SessionEvent,
   waitingQuestions,
 } from '../domain/conversation/index.ts';
+import { dependencyTurnsOwed, viewChangeTurnsOwed } from '../agents/index.ts';
 import { rejectionTurnsOwed } from '../domain/handoffs/index.ts';
 import { pendingKickoffs, unansweredMessage } from './pending-kickoffs.ts';
 
@@ -13,7 +14,7 @@ export type LaneWork =
   | { kind: 'continue' }
   /** A consolidation turn left open: one model call decides the brief, so it is closed, not guessed. */
   | { kind: 'close_interrupted'; turn_id: string }
-  /** An idle lane with a message to answer, a kickoff to run or a rejected handoff to hear of: a new turn. */
+  /** An idle lane with a message to answer, a kickoff to run, a rejected handoff or a changed view to hear of: a new turn. */
   | { kind: 'start' }
   | null;
 
@@ -36,5 +37,10 @@ export function pendingLaneWork(
   if (pendingKickoffs(state, events, hasRuntime).includes(agent)) return { kind: 'start' };
   // A handoff the agent sent was rejected after its last turn started: its next turn carries the reason (ADR 0160).
   if (hasRuntime(agent) && rejectionTurnsOwed(events).includes(agent)) return { kind: 'start' };
+  // The Arquiteto changed what the dev's work rests on after its last turn started: it is told what (ADR 0340).
+  // A dependency's code was merged into the dev's branch after its last turn: it is told (ADR 0343).
+  if (!agent.startsWith('dev:') || !hasRuntime(agent)) return null;
+  if (viewChangeTurnsOwed(events).includes(agent)) return { kind: 'start' };
+  if (dependencyTurnsOwed(events).includes(agent)) return { kind: 'start' };
   return null;
 }

@@ -6,6 +6,7 @@ import type { ConversationDependencies, LineWorkspace } from './conversation-dep
 import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
+import { updateDependents } from './update-dependents.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 import { limitNotes } from '../domain/terminal/index.ts';
 
@@ -47,6 +48,8 @@ export function mergeLine(
       lineModules(view.events, modules, () => 0).map((entry) => [entry.module, entry]),
     );
     const merged = new Set(required.filter((module) => states.get(module)!.state === 'merged'));
+    const mergedNow: string[] = [];
+    const reopened: string[] = [];
     for (const module of required) {
       const state = states.get(module)!;
       if (merged.has(module) || state.state !== 'finished') continue;
@@ -101,14 +104,16 @@ export function mergeLine(
           "main's docs/ could not be merged into dev",
         );
       if (outcome.outcome === 'conflict') {
-        await reopen(dependencies, turns, sessionId, projectId, module, {
+        reopened.push(module);
+        await reopen(dependencies, sessionId, module, {
           kind: 'conflict',
           paths: outcome.paths,
         });
         continue;
       }
       if (outcome.outcome === 'check_failed') {
-        await reopen(dependencies, turns, sessionId, projectId, module, {
+        reopened.push(module);
+        await reopen(dependencies, sessionId, module, {
           kind: 'check',
           output: report.failure ?? 'the integration check failed',
         });
@@ -119,6 +124,7 @@ export function mergeLine(
         LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit: outcome.commit, checks }),
       ]);
       merged.add(module);
+      mergedNow.push(module);
       // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
       const handoff = view.state.handoffs.find(
         (candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted',
@@ -134,6 +140,15 @@ export function mergeLine(
           ),
         );
     }
+    // The modules that depend on what merged now get it in their worktrees (ADR 0343); then the re-opened devs
+    // and those told of a dependency get their turn, one turn for both.
+    await updateDependents(
+      dependencies,
+      line,
+      turns,
+      { sessionId, projectId },
+      { map, mergedNow, merged, reopened },
+    );
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = await line.workspaces.integrationHead(projectId);
       await append(dependencies, sessionId, [
@@ -159,24 +174,11 @@ async function append(
 
 async function reopen(
   dependencies: ConversationDependencies,
-  turns: LaneTurns,
   sessionId: string,
-  projectId: string,
   module: string,
   failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string },
 ): Promise<void> {
   await append(dependencies, sessionId, [
     LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
-  const agent = `dev:${module}`;
-  void turns
-    .inLane(dependencies, sessionId, agent, 'line', () =>
-      turns.startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
-    )
-    .catch((error: unknown) =>
-      dependencies.logger.error(
-        { err: error, session_id: sessionId, agent },
-        'reopened turn crashed',
-      ),
-    );
 }

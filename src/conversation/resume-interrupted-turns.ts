@@ -33,6 +33,28 @@ const REJECTIONS_UNRETURNED = `
       where t.session_id = r.session_id and t.seq > r.seq and t.type = 'turn.started' and t.payload->>'agent' = r.payload->>'from_agent'
     )`;
 
+/** Dev lanes whose last turn started before a contracts or module map declaration (ADR 0340). */
+const VIEWS_CHANGED = `
+  select distinct t.session_id, t.payload->>'agent' as agent from session_events t
+  where t.type = 'turn.started' and t.payload->>'agent' like 'dev:%'
+    and exists (
+      select 1 from session_events d
+      where d.session_id = t.session_id and d.seq > t.seq and d.type in ('artifact.module_contracts', 'artifact.module_map')
+    )
+    and not exists (
+      select 1 from session_events l
+      where l.session_id = t.session_id and l.seq > t.seq and l.type = 'turn.started' and l.payload->>'agent' = t.payload->>'agent'
+    )`;
+
+/** Devs whose branch took a dependency's code (or could not) with no turn of theirs since (ADR 0343). */
+const DEPENDENCIES_MERGED = `
+  select distinct d.session_id, 'dev:' || (d.payload->>'module') as agent from session_events d
+  where d.type = 'module.dependency_merged'
+    and not exists (
+      select 1 from session_events t
+      where t.session_id = d.session_id and t.seq > d.seq and t.type = 'turn.started' and t.payload->>'agent' = 'dev:' || (d.payload->>'module')
+    )`;
+
 const LOOKS: ReadonlyArray<{ sql: string; priority: TurnPriority; log: string }> = [
   { sql: TURNS_IN_PROGRESS, priority: 'line', log: 'resuming a turn interrupted by a stop' },
   {
@@ -45,13 +67,24 @@ const LOOKS: ReadonlyArray<{ sql: string; priority: TurnPriority; log: string }>
     priority: 'line',
     log: 'returning a rejected handoff to its sender after a stop',
   },
+  {
+    sql: VIEWS_CHANGED,
+    priority: 'line',
+    log: 'telling a dev what changed in its view after a stop',
+  },
+  {
+    sql: DEPENDENCIES_MERGED,
+    priority: 'line',
+    log: "telling a dev its dependency's code reached its worktree after a stop",
+  },
 ];
 
 /**
  * At start-up: every lane that owes work according to its log is picked up through the one lane pick-up path
  * (`pickUpLane`, the same a lane taken over from a dead process takes): a turn in progress resumes from the log,
  * a message acknowledged but never answered gets its turn, the sender of a handoff rejected before its turn
- * began gets that turn, an open consolidation is closed. Each lane once, decided again in the lane (so a turn
+ * began gets that turn, a dev whose view a new contracts or map version changed is told, and so is a dev whose branch took a
+ * dependency's code, an open consolidation is closed. Each lane once, decided again in the lane (so a turn
  * started since start-up is not doubled), side by side up to the turn slots. With shared leases, a lane held by
  * a live process is left to it. Turns waiting for an approval stay paused.
  */

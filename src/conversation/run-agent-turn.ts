@@ -17,6 +17,7 @@ import { onKeptViewFirst } from './expected-version.ts';
 import { pendingLaneWork } from './lane-work.ts';
 import { mergeLine } from './merge-line.ts';
 import { routeBlocks } from './route-blocks.ts';
+import { routeViewChanges } from './route-view-changes.ts';
 
 /**
  * Who a turn is for. A `person` turn answers the person's message and starts at once; a `line` turn
@@ -273,6 +274,10 @@ export async function continueTurn(
   // A dev's block goes to the Arquiteto, and its resolution back to the dev, each in its own lane.
   if (view.events.some((event) => event.type === DEV_EVENT_TYPES.blocked))
     routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
+  // A new contracts or map version reaches every dev lane whose view it changed (after the block routing);
+  // looked at after a dev's turn too, for a lane that was waiting for the person when the version came.
+  if (agentSlug === 'arquiteto' || module !== null)
+    routeViewChanges(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (
     dependencies.line !== undefined &&

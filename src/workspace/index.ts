@@ -15,6 +15,7 @@ export type { WorktreeWrite } from './files/write-worktree-file.ts';
 export { worktreeFiles, type WorktreeFiles } from './files/worktree-files.ts';
 export type { RepositoryFile } from './git/commit-files.ts';
 export type { WorktreeCommit } from './git/commit-worktree.ts';
+export type { WorktreeUpdate } from './git/merge-integration-into-worktree.ts';
 export {
   COMMIT_SHA_PATTERN,
   MAX_DIFF_BYTES,

@@ -13,6 +13,10 @@ import {
 } from './git/integrate-module.ts';
 import { createKeyedQueue } from '../lib/keyed-queue.ts';
 import { mergeIntoMain, type MainMerge } from './git/merge-into-main.ts';
+import {
+  mergeIntegrationIntoWorktree,
+  type WorktreeUpdate,
+} from './git/merge-integration-into-worktree.ts';
 import { instructionFilesOf, type CommittedInstructionFiles } from './git/instruction-files-of.ts';
 import { syncIntegrationWithMain } from './git/sync-integration.ts';
 import {
@@ -57,6 +61,15 @@ export interface ProjectWorkspaces {
     module: string,
     check: (scratch: string) => Promise<IntegrationCheck<R>>,
   ): Promise<ModuleIntegration<R>>;
+  /**
+   * Merges `dev` into the module's branch in its worktree (`mergeIntegrationIntoWorktree`), under the lock;
+   * null when the module has no worktree yet (it will start from `dev`).
+   */
+  updateModuleFromIntegration(
+    projectId: string,
+    module: string,
+    message: string,
+  ): Promise<WorktreeUpdate | null>;
   /** Merges `commit` into `main` with a merge commit, under the project's git lock (`mergeIntoMain`). */
   mergeIntoMain(projectId: string, commit: string, message: string): Promise<MainMerge>;
   /**
@@ -141,6 +154,18 @@ export function createProjectWorkspaces(options: {
           check,
         ),
       ),
+    updateModuleFromIntegration: (projectId, module, message) =>
+      lock.run(projectId, async () => {
+        const worktree = worktreeOf(projectId, module);
+        if (!existsSync(join(worktree.directory, '.git'))) return null;
+        return mergeIntegrationIntoWorktree(
+          repository(projectId),
+          worktree.directory,
+          worktree.branch,
+          INTEGRATION_BRANCH,
+          message,
+        );
+      }),
     mergeIntoMain: (projectId, commit, message) =>
       lock.run(projectId, async () => mergeIntoMain(await ensure(projectId), commit, message)),
     instructionFilesOf: (projectId, commit, maxBytes, base) =>

@@ -12,6 +12,8 @@ import { ragFeedbackTool, ragSearchTool } from './rag-tools.ts';
 import { renderSandbox } from '../line/render-sandbox.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
+import { renderViewChanges } from './view-changes.ts';
+import { renderDependencyUpdates } from './dependency-updates.ts';
 import { terminalTool } from './terminal-tool.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
 import { renderDecisions } from '../line/render-line-context.ts';
@@ -51,9 +53,17 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       ].join('\n\n');
       const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
       const reopened = renderReopened(view.events, module);
+      const changed = renderViewChanges(view.state, view.events, `${DEV_SLUG_PREFIX}${module}`);
+      const updated = renderDependencyUpdates(
+        view.state,
+        view.events,
+        `${DEV_SLUG_PREFIX}${module}`,
+      );
       const taskState = [
         devKickoff(module, worktree, dependencies.terminal.settings.mode),
-        ...[unblocked, reopened].flatMap((note) => (note === null ? [] : ['', note])),
+        ...[unblocked, changed, updated, reopened].flatMap((note) =>
+          note === null ? [] : ['', note],
+        ),
       ].join('\n');
       // The instruction files on the path to the module's directory (the map's `directory`; the root when it has none).
       const instructionScope =

@@ -7,6 +7,10 @@ import { inModuleWorktree } from './module-worktree.ts';
 import { LINE_EVENTS } from '../../domain/line/index.ts';
 import type { ToolContext, ToolOutcome } from '../runtime/agent-tool.ts';
 import { devBlocks } from './dev-blocks.ts';
+import { moduleFinishes } from './finished-tasks.ts';
+import type { DevTaskFinishedPayload } from '../../domain/line/index.ts';
+
+type FinishedCheck = NonNullable<DevTaskFinishedPayload['check']>;
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 const FinishTaskSchema = z.strictObject({
@@ -24,7 +28,9 @@ const FinishTaskSchema = z.strictObject({
  * same sandbox as `terminal`; a failing check refuses with the exit code, the failing tests and the output's
  * tail, and nothing is committed. Then commits every change of the worktree on the module's branch, with the task id in
  * the message, and records `dev.task_finished` with the commit. Refused for a task that is not in the
- * backlog or belongs to another module, and when there is nothing to commit.
+ * backlog or belongs to another module, and for a task already finished (unless a failed merge re-opened the
+ * module since). With nothing new to commit after an earlier task of the module finished, the task is recorded
+ * against the commit the branch is at, which holds its work (ADR 0341); with nothing committed at all, refused.
  */
 export function finishTaskTool(
   dependencies: Pick<DevDependencies, 'database' | 'workspaces' | 'terminal'>,
@@ -49,6 +55,12 @@ export function finishTaskTool(
           return {
             ok: false,
             result: `finish_task refused: ${task_id} belongs to module ${task.module}, not to ${module}. Nothing was committed.`,
+          };
+        const finishes = moduleFinishes(context.events, module, task_id);
+        if (finishes.standing !== null)
+          return {
+            ok: false,
+            result: `finish_task refused: ${task_id} is already finished — committed ${finishes.standing.commit.slice(0, 12)} on ${finishes.standing.branch} ("${finishes.standing.summary}"). A task is finished once; nothing was committed. Finish another of your tasks, or say in your answer what ${task_id} still needs.`,
           };
         const declared = (
           await readProjectArchitecture(dependencies.database, context.projectId)
@@ -80,27 +92,68 @@ export function finishTaskTool(
           module,
           `${task_id}: ${resumo}\n\nAgent: ${context.agent}`,
         );
-        if (!committed.ok)
-          return { ok: false, result: `finish_task refused: ${committed.reason}.` };
-        return {
-          ok: true,
-          result: `${check === null ? `No check: module ${module} declares none and its stack has no default.` : check.report} Committed ${committed.commit.slice(0, 12)} on ${committed.branch}: ${committed.files.join(', ')}.`,
-          events: [
-            LINE_EVENTS.devTaskFinished.create(context.agent, {
-              v: 1,
-              agent: context.agent,
-              module,
-              task_id,
-              summary: resumo,
-              branch: committed.branch,
-              commit: committed.commit,
-              files: committed.files,
-              check: check === null ? null : check.record,
-            }),
-          ],
-        };
+        const checked =
+          check === null
+            ? `No check: module ${module} declares none and its stack has no default.`
+            : check.report;
+        const finished = (commit: string, branch: string, files: string[], result: string) =>
+          finishedOutcome(
+            context,
+            { module, task_id, resumo, check: check?.record ?? null },
+            {
+              commit,
+              branch,
+              files,
+              result,
+            },
+          );
+        if (!committed.ok) {
+          // Nothing new, but an earlier task's commit holds this one's work too: finished against it (ADR 0341).
+          const earlier = finishes.last;
+          if (committed.unchanged === undefined || earlier === null)
+            return { ok: false, result: `finish_task refused: ${committed.reason}.` };
+          const head = committed.unchanged.head;
+          return finished(
+            head,
+            earlier.branch,
+            [],
+            `${checked} Nothing new to commit: the work of ${task_id} is already in ${head.slice(0, 12)} on ${earlier.branch} (committed when ${earlier.task_id} finished); ${task_id} is recorded as finished against that commit.`,
+          );
+        }
+        return finished(
+          committed.commit,
+          committed.branch,
+          committed.files,
+          `${checked} Committed ${committed.commit.slice(0, 12)} on ${committed.branch}: ${committed.files.join(', ')}.`,
+        );
       }),
   });
+}
+
+/** `dev.task_finished` for the task, recorded against `commit` (with no files: its work was already there). */
+function finishedOutcome(
+  context: ToolContext,
+  task: { module: string; task_id: string; resumo: string; check: FinishedCheck | null },
+  at: { commit: string; branch: string; files: string[]; result: string },
+): ToolOutcome {
+  return {
+    ok: true,
+    result: at.result,
+    events: [
+      LINE_EVENTS.devTaskFinished.create(context.agent, {
+        v: 1,
+        agent: context.agent,
+        module: task.module,
+        task_id: task.task_id,
+        summary: task.resumo,
+        branch: at.branch,
+        commit: at.commit,
+        files: at.files,
+        ...(at.files.length === 0 ? { already_committed: true as const } : {}),
+        check: task.check,
+      }),
+    ],
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   checkMapProblem,
   checkOutputExcerpt,
   moduleCheck,
+  skippedTests,
   type ModuleDeclaration,
 } from '../../domain/architecture/index.ts';
 import { limitNotes } from '../../domain/terminal/index.ts';
@@ -21,6 +22,8 @@ export type CheckRun = {
     source: 'declared' | 'default';
     exit_code: number;
     duration_ms: number;
+    /** Tests the passing check's output says it skipped (absent when none). */
+    skipped?: number;
   };
 };
 
@@ -75,10 +78,15 @@ export async function runModuleCheck(
       `failed with exit code ${outcome.exitCode} in ${duration_ms} ms; the failing tests, then the output's tail:\n${tail}`,
       checkMapProblem(outcome.exitCode, outcome.output),
     );
+  const skipped = skippedTests(outcome.output);
+  const skippedNote =
+    skipped === null
+      ? ''
+      : ` with ${skipped} ${skipped === 1 ? 'test' : 'tests'} skipped — a skipped test checks nothing: if one skips because code it needs is missing, that code is not checked yet`;
   return {
     passed: true,
     mapProblem: null,
-    report: `The check \`${check.command}\` (${origin}) passed (exit code 0, ${duration_ms} ms).`,
-    record: { ...check, exit_code: 0, duration_ms },
+    report: `The check \`${check.command}\` (${origin}) passed (exit code 0, ${duration_ms} ms)${skippedNote}.`,
+    record: { ...check, exit_code: 0, duration_ms, ...(skipped === null ? {} : { skipped }) },
   };
 }

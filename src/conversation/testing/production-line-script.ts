@@ -355,4 +355,15 @@ export const DEVS: ScriptTurn[] = [
     ],
   },
   { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
+  // Contracts v2 changed pedidos' own contract: its lane is told what, after its turn (dev:catalogo's view did not change).
+  {
+    agent: 'dev:pedidos',
+    expect: {
+      system: [
+        'Mudou desde o seu último turno',
+        'pedidos (seu módulo), adicionado: [evento] PedidoCriado { pedidoId: string; paoId: string } — Emitido a cada pedido criado',
+      ],
+    },
+    text: 'Vi o evento PedidoCriado nos contratos v2: pedidos passa a emiti-lo.',
+  },
 ];

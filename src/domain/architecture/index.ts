@@ -83,3 +83,4 @@ export {
   type ArtifactVersion,
   type ProjectArchitecture,
 } from './current-architecture.ts';
+export { skippedTests } from './skipped-tests.ts';

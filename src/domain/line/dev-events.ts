@@ -43,6 +43,8 @@ export const DevTaskFinishedPayloadSchema = z.object({
   branch: z.string().min(1),
   commit: z.string().min(1),
   files: z.array(z.string()),
+  /** The task's work was already in `commit`, made when an earlier task of the module finished (ADR 0341). */
+  already_committed: z.literal(true).optional(),
   /** The check that passed before the commit (absent in events before ADR 0110; null when there was none). */
   check: z
     .object({
@@ -50,6 +52,8 @@ export const DevTaskFinishedPayloadSchema = z.object({
       source: z.enum(['declared', 'default']),
       exit_code: z.number().int(),
       duration_ms: z.number().int().nonnegative(),
+      /** Tests the passing check's output said it skipped (absent when none). */
+      skipped: z.number().int().positive().optional(),
     })
     .nullable()
     .optional(),

@@ -19,8 +19,13 @@ export {
   LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
   MAX_MERGED_INSTRUCTION_FILES,
+  ModuleDependencyMergedPayloadSchema,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
 } from './line-event-payloads.ts';
-export type { InstructionFileDigest, LineMergedIntoMainPayload } from './line-event-payloads.ts';
+export type {
+  InstructionFileDigest,
+  LineMergedIntoMainPayload,
+  ModuleDependencyMergedPayload,
+} from './line-event-payloads.ts';
 export { LINE_EVENTS, type LineEventMap } from './line-events.ts';

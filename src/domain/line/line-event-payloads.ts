@@ -13,6 +13,7 @@ export const LINE_EVENT_TYPES = {
   completed: 'line.completed',
   mergedIntoMain: 'line.merged_into_main',
   instructionsAccepted: 'line.instructions_accepted',
+  dependencyMerged: 'module.dependency_merged',
 } as const;
 
 /** Most instruction files one merge into main may add or change: the person reviews each (ADR 0302). */
@@ -87,3 +88,17 @@ export const LineCompletedPayloadSchema = z.object({
   commit: z.string().min(1),
   modules: z.array(z.string().min(1)),
 });
+
+/**
+ * `module.dependency_merged`: once its `dependencies` were merged into `dev`, `dev` was merged into `module`'s branch
+ * in its worktree (`commit`), or could not be (`reason`, the conflicting paths): the dev is told (ADR 0343).
+ */
+export const ModuleDependencyMergedPayloadSchema = z.object({
+  v: z.literal(1),
+  module: z.string().min(1),
+  dependencies: z.array(z.string().min(1)).min(1),
+  commit: z.string().min(1).optional(),
+  reason: z.string().max(2000).optional(),
+  conflicts: z.array(z.string()).max(200).optional(),
+});
+export type ModuleDependencyMergedPayload = z.infer<typeof ModuleDependencyMergedPayloadSchema>;

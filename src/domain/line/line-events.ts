@@ -14,6 +14,7 @@ import {
   LineCompletedPayloadSchema,
   LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
+  ModuleDependencyMergedPayloadSchema,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
 } from './line-event-payloads.ts';
@@ -26,6 +27,10 @@ export const LINE_EVENTS = {
   devUnblocked: defineEvent(BLOCK_EVENT_TYPES.unblocked, DevUnblockedPayloadSchema),
   moduleMerged: defineEvent(LINE_EVENT_TYPES.merged, ModuleMergedPayloadSchema),
   moduleMergeFailed: defineEvent(LINE_EVENT_TYPES.mergeFailed, ModuleMergeFailedPayloadSchema),
+  moduleDependencyMerged: defineEvent(
+    LINE_EVENT_TYPES.dependencyMerged,
+    ModuleDependencyMergedPayloadSchema,
+  ),
   lineCompleted: defineEvent(LINE_EVENT_TYPES.completed, LineCompletedPayloadSchema),
   lineMergedIntoMain: defineEvent(LINE_EVENT_TYPES.mergedIntoMain, LineMergedIntoMainPayloadSchema),
   lineInstructionsAccepted: defineEvent(

@@ -5,10 +5,13 @@ import { runHostGit } from './host-git.ts';
 import { stagedRefusal } from './staged-refusals.ts';
 import { checkWorktreeLink } from './worktree-link.ts';
 
-/** A commit of a module's work, or why there is none. */
+/**
+ * A commit of a module's work, or why there is none. With nothing to commit, `unchanged.head` is the commit the
+ * branch is at (the work may already be committed there: ADR 0341).
+ */
 export type WorktreeCommit =
   | { ok: true; commit: string; branch: string; files: string[] }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; unchanged?: { head: string } };
 
 /**
  * Commits everything changed in a module's worktree (new, modified and deleted files) on its branch, with
@@ -82,9 +85,11 @@ export async function commitWorktree(
     .filter((path) => path !== '')
     .sort();
   if (staged.length === 0) {
+    const head = await git(['rev-parse', '--verify', 'HEAD^{commit}']);
     return {
       ok: false,
       reason: `nothing to commit on ${branch}: the worktree has no change since the last commit; write the files of the task first`,
+      ...(typeof head === 'string' ? { unchanged: { head: head.trim() } } : {}),
     };
   }
   // The message comes from the model: read from a file, it can never be taken for a git option.

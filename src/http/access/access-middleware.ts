@@ -39,6 +39,8 @@ const RESOURCE_PREFIXES: Record<string, ResourceKind> = {
   hypotheses: 'hypothesis',
 };
 const RESOURCE_PATH = /^\/api\/([a-z]+)\/([^/]+)(?:\/|$)/;
+/** A project's repository served over git's smart HTTP: `/git/<project-id>.git/…` (ADR 0356). */
+const GIT_PATH = /^\/git\/([^/]+)\.git(?:\/|$)/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type PathAccess =
@@ -51,6 +53,8 @@ export type PathAccess =
 export function classifyPath(path: string): PathAccess {
   if (PUBLIC_API_PATHS.has(path)) return { kind: 'public' };
   if (ACCOUNT_API_PATHS.has(path)) return { kind: 'account' };
+  const git = GIT_PATH.exec(path);
+  if (git) return { kind: 'resource', resource: 'project', id: decodeSegment(git[1]!) };
   const match = RESOURCE_PATH.exec(path);
   const resource = match ? RESOURCE_PREFIXES[match[1]!] : undefined;
   if (match && resource !== undefined)

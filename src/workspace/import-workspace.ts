@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import {
   checkRepositorySource,
   type ImportRefusal,
@@ -23,6 +23,25 @@ export async function importWorkspace<T>(
 ): Promise<ImportedWorkspace<T>> {
   const shape = checkRepositorySource(source, dataDirectory);
   if (shape !== null) return { ok: false, refusal: shape };
+  // A path is checked again once its links are resolved, and the resolved path is the one git reads.
+  if ('path' in source) {
+    const real = await realpath(source.path).catch(() => null);
+    if (real === null)
+      return {
+        ok: false,
+        refusal: {
+          field: 'source.path',
+          message: `${source.path} does not exist or cannot be read.`,
+        },
+      };
+    const resolved = { ...source, path: real };
+    const linked = checkRepositorySource(
+      resolved,
+      await realpath(dataDirectory).catch(() => dataDirectory),
+    );
+    if (linked !== null) return { ok: false, refusal: linked };
+    source = resolved;
+  }
   const projectId = randomUUID();
   const directory = projectDirectory(dataDirectory, projectId);
   try {

@@ -222,11 +222,16 @@ describe.each(testDatabaseEngines())(
       const plain = join(scratch, 'plain');
       await mkdir(plain, { recursive: true });
       const [before, directories] = [await count(), projectDirectories()];
+      // A link from outside into the data directory is refused as the directory itself.
+      const intoData = join(scratch, 'into-data');
+      if (!existsSync(intoData))
+        await symlink(join(data, 'projects', directories[0]!, 'workspace'), intoData);
       const refusals: Array<[unknown, string]> = [
         [{ path: plain }, 'source.path'],
         [{ path: join(scratch, 'missing') }, 'source.path'],
         [{ path: 'relative/path' }, 'source.path'],
         [{ path: join(data, 'projects') }, 'source.path'],
+        [{ path: intoData }, 'source.path'],
         [{ path: source, ref: 'no-such-branch' }, 'source.ref'],
         [{ path: source, ref: '--upload-pack=touch' }, 'source.ref'],
         [{ git: `file://${source}` }, 'source.git'],

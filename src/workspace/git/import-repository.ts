@@ -102,6 +102,7 @@ async function fetchSource(
 ): Promise<ImportRefusal | null> {
   const field = 'path' in source ? 'source.path' : 'source.git';
   const from = 'path' in source ? source.path : source.git;
+  const shown = 'path' in source ? source.path : withoutCredentials(source.git);
   if ('path' in source) {
     const info = await stat(source.path).catch(() => null);
     if (info === null || !info.isDirectory())
@@ -117,7 +118,10 @@ async function fetchSource(
     advertised = await git([...transport, 'ls-remote', '--symref', '--', from]);
   } catch (error) {
     if (!(error instanceof HostGitError)) throw error;
-    return { field, message: `${from} is not a git repository Forja can read: ${gitSaid(error)}` };
+    return {
+      field,
+      message: `${shown} is not a git repository Forja can read: ${gitSaid(error, from, shown)}`,
+    };
   }
   const commit = chosenCommit(advertised, source.ref);
   if (typeof commit !== 'string') return commit;
@@ -136,7 +140,7 @@ async function fetchSource(
     ]);
   } catch (error) {
     if (!(error instanceof HostGitError)) throw error;
-    return { field, message: `cloning ${from} failed: ${gitSaid(error)}` };
+    return { field, message: `cloning ${shown} failed: ${gitSaid(error, from, shown)}` };
   }
   const found = await git(['rev-parse', '--verify', '--quiet', `${commit}^{commit}`]).catch(
     () => '',
@@ -181,7 +185,23 @@ export function chosenCommit(advertised: string, ref: string | undefined): strin
   return found;
 }
 
-function gitSaid(error: HostGitError): string {
-  const said = error.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
+/** A URL as it may be shown: without the user and password it may carry. Pure. */
+export function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
+/** The last lines git wrote, the source named as shown (a URL's password is never repeated). */
+function gitSaid(error: HostGitError, from: string, shown: string): string {
+  const secret = from === shown ? '' : decodeURIComponent(new URL(from).password);
+  const replaced = error.stderr.split(from).join(shown);
+  const said = (secret === '' ? replaced : replaced.split(secret).join('***'))
+    .trim()
+    .split('\n')
+    .slice(-2)
+    .join(' ')
+    .slice(0, 300);
   return said === '' ? `git exited with ${error.exitCode}` : said;
 }

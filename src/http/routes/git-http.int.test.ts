@@ -218,14 +218,14 @@ describe.each(testDatabaseEngines())(
     });
 
     it('refuses a directory that is not a repository, an unknown ref and another transport, storing nothing', async () => {
-      const source = join(scratch, 'old');
+      const source = join(scratch, 'refusal-source');
+      await makeSource(source);
       const plain = join(scratch, 'plain');
       await mkdir(plain, { recursive: true });
       const [before, directories] = [await count(), projectDirectories()];
       // A link from outside into the data directory is refused as the directory itself.
       const intoData = join(scratch, 'into-data');
-      if (!existsSync(intoData))
-        await symlink(join(data, 'projects', directories[0]!, 'workspace'), intoData);
+      if (!existsSync(intoData)) await symlink(join(data, 'projects'), intoData);
       const refusals: Array<[unknown, string]> = [
         [{ path: plain }, 'source.path'],
         [{ path: join(scratch, 'missing') }, 'source.path'],
@@ -254,9 +254,11 @@ describe.each(testDatabaseEngines())(
     });
 
     it('serves read-only: a push is refused, an unknown project is 404', async () => {
+      const readOnlySource = join(scratch, 'read-only-source');
+      await makeSource(readOnlySource);
       const created = await requestJson(started.forja, 'POST', '/api/projects', {
         name: 'Read only',
-        source: { path: join(scratch, 'old') },
+        source: { path: readOnlySource },
       });
       const url = `${started.server.url}/git/${created.body.id}.git`;
       const receive = await fetch(`${url}/info/refs?service=git-receive-pack`);

@@ -8,8 +8,7 @@ import {
   putMember,
   type Database,
 } from '../store/index.ts';
-import type { RepositorySource } from '../workspace/git/import-repository.ts';
-import { importWorkspace } from '../workspace/import-workspace.ts';
+import { importWorkspace, type RepositorySource } from '../workspace/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadSettings } from './load-settings.ts';
 import { withConfiguredDatabase } from './with-configured-database.ts';

@@ -5,8 +5,12 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { findProject } from '../../store/index.ts';
-import { HostGitError, runHostGit, streamHostGit } from '../../workspace/git/host-git.ts';
-import { workspaceDirectory } from '../../workspace/index.ts';
+import {
+  HostGitError,
+  runHostGit,
+  streamHostGit,
+  workspaceDirectory,
+} from '../../workspace/index.ts';
 import { respondWithError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';

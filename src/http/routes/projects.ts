@@ -8,7 +8,7 @@ import {
   listSessions,
   putMember,
 } from '../../store/index.ts';
-import { importWorkspace } from '../../workspace/import-workspace.ts';
+import { importWorkspace } from '../../workspace/index.ts';
 import { personOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';

@@ -337,6 +337,16 @@ describe.each(testDatabaseEngines())('who may clone beyond loopback, on $name', 
       expect(await git(join(scratch, 'ana'), 'log', '--format=%s')).toBe(
         'second: package\nfirst: agents\n',
       );
+      // git's own credentials (a helper, or the URL) carry the token as a Basic password, on /git/ only.
+      const basicUrl = url.replace('http://', `http://ana:${anaToken}@`);
+      await git(scratch, 'clone', '--quiet', basicUrl, join(scratch, 'ana-basic'));
+      expect(await git(join(scratch, 'ana-basic'), 'log', '-1', '--format=%s')).toBe(
+        'second: package\n',
+      );
+      const basicOnApi = await requestJson(started.forja, 'GET', '/api/projects', undefined, {
+        authorization: `Basic ${Buffer.from(`ana:${anaToken}`).toString('base64')}`,
+      });
+      expect(basicOnApi.status).toBe(401);
       // With accounts, a path on the host is no longer a source, whoever asks.
       const byPath = await requestJson(
         started.forja,

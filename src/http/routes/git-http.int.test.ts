@@ -159,6 +159,15 @@ describe.each(testDatabaseEngines())(
       ]);
       expect(await readFile(join(workspace, 'AGENTS.md'), 'utf8')).toContain('Old project');
 
+      // The agents read the imported repository's AGENTS.md as their instruction files.
+      const session = await requestJson(started.forja, 'POST', `/api/projects/${id}/sessions`, {});
+      const context = await requestJson(
+        started.forja,
+        'GET',
+        `/api/sessions/${session.body.id}/agents/criativo/context`,
+      );
+      expect(context.status).toBe(200);
+      expect(JSON.stringify(context.body)).toContain('Run npm test.');
       const clone = join(scratch, 'clone');
       await git(scratch, 'clone', '--quiet', `${started.server.url}/git/${id}.git`, clone);
       expect(await git(clone, 'log', '--format=%s', 'main')).toBe(

@@ -4,6 +4,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../accounts/passwords.ts';
@@ -15,6 +16,7 @@ import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { requestJson } from '../../testing/forja-harness.ts';
 import { workspaceDirectory } from '../../workspace/index.ts';
 import { listen, type ListeningServer } from '../listen.ts';
+import { pktLine } from './git-http.ts';
 
 const run = promisify(execFile);
 /** The test's own git, as a person's: no system or user configuration. */
@@ -273,6 +275,21 @@ describe.each(testDatabaseEngines())(
       const receive = await fetch(`${url}/info/refs?service=git-receive-pack`);
       expect(receive.status).toBe(403);
       expect(((await receive.json()) as { error: { code: string } }).error.code).toBe('read_only');
+      // A negotiation git sends gzipped (it does for long ones) is read as well as a plain one.
+      const main = (await git(readOnlySource, 'rev-parse', 'trunk')).trim();
+      const wants = `${pktLine(`want ${main} ofs-delta\n`)}0000${pktLine('done\n')}`;
+      for (const gzipped of [false, true]) {
+        const answered = await fetch(`${url}/git-upload-pack`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-git-upload-pack-request',
+            ...(gzipped ? { 'content-encoding': 'gzip' } : {}),
+          },
+          body: gzipped ? gzipSync(wants) : wants,
+        });
+        expect(answered.headers.get('content-type')).toBe('application/x-git-upload-pack-result');
+        expect(Buffer.from(await answered.arrayBuffer()).includes('PACK')).toBe(true);
+      }
       const clone = join(scratch, 'push-clone');
       await git(scratch, 'clone', '--quiet', url, clone);
       await git(clone, 'commit', '--quiet', '--allow-empty', '-m', 'pushed');

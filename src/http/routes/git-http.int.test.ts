@@ -290,6 +290,13 @@ describe.each(testDatabaseEngines())(
         expect(answered.headers.get('content-type')).toBe('application/x-git-upload-pack-result');
         expect(Buffer.from(await answered.arrayBuffer()).includes('PACK')).toBe(true);
       }
+      // A body that is not the gzip it says it is stops git, and Forja goes on serving.
+      const broken = await fetch(`${url}/git-upload-pack`, {
+        method: 'POST',
+        headers: { 'content-encoding': 'gzip' },
+        body: 'not gzip at all',
+      });
+      expect(Buffer.from(await broken.arrayBuffer()).includes('PACK')).toBe(false);
       const clone = join(scratch, 'push-clone');
       await git(scratch, 'clone', '--quiet', url, clone);
       await git(clone, 'commit', '--quiet', '--allow-empty', '-m', 'pushed');

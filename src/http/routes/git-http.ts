@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import type { Context } from 'hono';
@@ -91,13 +91,19 @@ export function gitHttpRoutes({ database, dataDirectory }: AppDependencies) {
         '--strict',
         gitDir,
       ]);
-      let request: NodeJS.ReadableStream = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
-      if ((context.req.header('content-encoding') ?? '').toLowerCase() === 'gzip')
-        request = request.pipe(createGunzip());
-      request
-        .on('error', () => git.kill())
-        .pipe(atMost(MAX_UPLOAD_PACK_REQUEST_BYTES, () => git.kill()))
-        .pipe(git.stdin);
+      const gzipped = (context.req.header('content-encoding') ?? '').toLowerCase() === 'gzip';
+      // A client that goes away, a body that is not gzip, or one too large: git is stopped, Forja goes on.
+      pipeline(
+        [
+          Readable.fromWeb(body as WebReadableStream<Uint8Array>),
+          ...(gzipped ? [createGunzip()] : []),
+          atMost(MAX_UPLOAD_PACK_REQUEST_BYTES),
+          git.stdin,
+        ],
+        (error) => {
+          if (error) git.kill();
+        },
+      );
       const output = Readable.toWeb(git.stdout as Readable) as ReadableStream<Uint8Array>;
       return new Response(cancelKills(output, git.kill), {
         headers: {
@@ -111,16 +117,13 @@ export function gitHttpRoutes({ database, dataDirectory }: AppDependencies) {
     );
 }
 
-/** Passes at most `maxBytes` on, then calls `exceeded` and ends. */
-function atMost(maxBytes: number, exceeded: () => void): Transform {
+/** Passes at most `maxBytes` on, then fails. */
+function atMost(maxBytes: number): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > maxBytes) {
-        exceeded();
-        return done(new Error(`the request is larger than ${maxBytes} bytes`));
-      }
+      if (seen > maxBytes) return done(new Error(`the request is larger than ${maxBytes} bytes`));
       done(null, chunk);
     },
   });

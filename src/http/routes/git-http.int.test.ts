@@ -54,6 +54,8 @@ async function makeSource(directory: string): Promise<void> {
   await writeFile(join(directory, 'feature.txt'), 'feature\n');
   await git(directory, 'add', '.');
   await git(directory, 'commit', '--quiet', '-m', 'third: feature');
+  // A source branch named like Forja's integration branch must not become it.
+  await git(directory, 'branch', 'dev', 'feature');
   await git(directory, 'checkout', '--quiet', 'trunk');
 }
 

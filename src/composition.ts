@@ -423,6 +423,7 @@ export async function createForja(
     access,
     prices: prices.table,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
+    dataDirectory: config.dataDirectory,
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
   });

@@ -13,6 +13,7 @@ import type { ContextCommandOptions } from './context-command.ts';
 import { registerAccountCommands } from './account-commands.ts';
 import { demoCommand } from './demo-command.ts';
 import { runSessionContextCommand } from './session-context-command.ts';
+import { registerProjectCommands } from './project-commands.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { serveCommand } from './serve-command.ts';
 import { runStatusCommand, type StatusOptions } from './status-command.ts';
@@ -135,6 +136,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     exitCode = code;
   });
   registerAccountCommands(program, io, (code) => {
+    exitCode = code;
+  });
+  registerProjectCommands(program, io, (code) => {
     exitCode = code;
   });
 

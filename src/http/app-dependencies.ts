@@ -27,6 +27,8 @@ export interface AppDependencies {
   version: string;
   /** Who may send requests (ADR 0100): the Host and Origin rule, accounts once the first exists, sign-in limits. */
   access: AccessSettings;
+  /** Forja's data directory: where an imported project's repository is cloned (ADR 0355). */
+  dataDirectory: string;
   /** A commit of a project's repository with its diff; null when the project has no such commit. */
   readCommitDiff: (projectId: string, sha: string) => Promise<CommitDiff | null>;
   /** What each model costs (the dated built-in list unless FORJA_PRICES says otherwise), for `GET …/usage`. */

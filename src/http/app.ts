@@ -10,6 +10,7 @@ import { architectureRoutes } from './routes/architecture.ts';
 import { authRoutes } from './routes/auth.ts';
 import { commitRoutes } from './routes/commits.ts';
 import { conversationRoutes } from './routes/conversation.ts';
+import { gitHttpRoutes } from './routes/git-http.ts';
 import { healthRoutes } from './routes/health.ts';
 import { memoryRoutes } from './routes/memory.ts';
 import { projectRoutes } from './routes/projects.ts';
@@ -33,6 +34,7 @@ export function createApp(dependencies: AppDependencies) {
   // Before anything else: the Host and Origin rule for every request, then who is asking (ADR 0100).
   app.use('*', requestOriginGuard(dependencies.access.network));
   app.use('/api/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
+  app.use('/git/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
 
   app.use(
     '/api/*',
@@ -65,6 +67,7 @@ export function createApp(dependencies: AppDependencies) {
     turnRoutes,
   ])
     app.route('/', routes(dependencies));
+  app.route('/', gitHttpRoutes(dependencies));
 
   app.doc31('/api/openapi.json', openApiConfig(dependencies.version));
   app.route('/', staticWebRoutes());

@@ -61,3 +61,6 @@ export {
   workspaceDirectory,
   worktreeDirectory,
 } from './workspace-layout.ts';
+export { HostGitError, runHostGit, streamHostGit } from './git/host-git.ts';
+export type { RepositorySource } from './git/import-repository.ts';
+export { importWorkspace, type ImportedWorkspace } from './import-workspace.ts';

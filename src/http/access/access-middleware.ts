@@ -39,6 +39,8 @@ const RESOURCE_PREFIXES: Record<string, ResourceKind> = {
   hypotheses: 'hypothesis',
 };
 const RESOURCE_PATH = /^\/api\/([a-z]+)\/([^/]+)(?:\/|$)/;
+/** A project's repository served over git's smart HTTP: `/git/<project-id>.git/…` (ADR 0356). */
+const GIT_PATH = /^\/git\/([^/]+)\.git(?:\/|$)/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type PathAccess =
@@ -51,6 +53,8 @@ export type PathAccess =
 export function classifyPath(path: string): PathAccess {
   if (PUBLIC_API_PATHS.has(path)) return { kind: 'public' };
   if (ACCOUNT_API_PATHS.has(path)) return { kind: 'account' };
+  const git = GIT_PATH.exec(path);
+  if (git) return { kind: 'resource', resource: 'project', id: decodeSegment(git[1]!) };
   const match = RESOURCE_PATH.exec(path);
   const resource = match ? RESOURCE_PREFIXES[match[1]!] : undefined;
   if (match && resource !== undefined)
@@ -146,6 +150,8 @@ export function accessControl(
     if (access.kind === 'public') return next();
     const person = await authenticate(database, context);
     if (person === null) {
+      // git asks its credential helper only when told which scheme to answer (ADR 0356).
+      if (isGitPath(context.req.path)) context.header('WWW-Authenticate', 'Basic realm="Forja"');
       return respondWithError(
         context,
         401,
@@ -175,11 +181,30 @@ export function accessControl(
 async function authenticate(database: Database, context: Context): Promise<Person | null> {
   const authorization = context.req.header('authorization');
   if (authorization !== undefined) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    const token =
+      /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ??
+      (isGitPath(context.req.path) ? basicPassword(authorization) : undefined);
     return token === undefined ? null : findPersonByTokenHash(database, hashSecret(token));
   }
   const cookie = getCookie(context, SESSION_COOKIE);
   return cookie === undefined ? null : findPersonBySessionHash(database, hashSecret(cookie));
+}
+
+function isGitPath(path: string): boolean {
+  return GIT_PATH.test(path);
+}
+
+/**
+ * The password of `Authorization: Basic`, which git's credential helpers send: an API token, whatever the
+ * user name. Only on /git/ paths, read-only: a browser remembers Basic credentials, and no other route should
+ * take them.
+ */
+function basicPassword(authorization: string): string | undefined {
+  const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization)?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 || colon === decoded.length - 1 ? undefined : decoded.slice(colon + 1);
 }
 
 function decodeSegment(segment: string): string {

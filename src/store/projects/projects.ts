@@ -21,11 +21,11 @@ const toProject = (row: ProjectRow): Project => ({
 
 export async function createProject(
   database: Queryable,
-  input: { name: string },
+  input: { name: string; id?: string },
 ): Promise<Project> {
   const result = await database.query<ProjectRow>(
     'insert into projects (id, name) values ($1, $2) returning id, name, created_at',
-    [randomUUID(), input.name],
+    [input.id ?? randomUUID(), input.name],
   );
   return toProject(result.rows[0]!);
 }

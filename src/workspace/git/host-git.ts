@@ -115,7 +115,7 @@ const MAX_STDERR_BYTES = 16 * 1024;
 function startGit(
   location: GitLocation,
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number },
+  options: { cwd: string; timeoutMs?: number; keepStdin?: boolean },
   finish: (ended: { code: number | null; stderr: string } | HostGitError) => void,
 ): ChildProcessWithoutNullStreams {
   const timeoutMs = options.timeoutMs ?? gitTimeoutMs;
@@ -126,7 +126,7 @@ function startGit(
     detached: true,
     shell: false,
   });
-  child.stdin.end();
+  if (options.keepStdin !== true) child.stdin.end();
   let stderr = '';
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -153,6 +153,43 @@ function startGit(
     );
   });
   return child;
+}
+
+/** A streaming host git: its stdin and stdout are the caller's; `ended` settles when it exits. */
+export interface StreamingHostGit {
+  stdin: NodeJS.WritableStream;
+  stdout: NodeJS.ReadableStream;
+  ended: Promise<{ code: number | null; stderr: string } | HostGitError>;
+  /** Kills git and what it started (a client that went away). */
+  kill(): void;
+}
+
+/**
+ * `runHostGit` for a command that streams (`upload-pack` serving a clone): the same pinned arguments,
+ * environment and time limit, with stdin open for the caller to write and stdout for it to read.
+ */
+export function streamHostGit(
+  location: GitLocation,
+  args: readonly string[],
+  options: { timeoutMs?: number } = {},
+): StreamingHostGit {
+  let settle: (ended: { code: number | null; stderr: string } | HostGitError) => void = () => {};
+  const ended = new Promise<{ code: number | null; stderr: string } | HostGitError>(
+    (resolve) => (settle = resolve),
+  );
+  const child = startGit(
+    location,
+    args,
+    {
+      cwd: location.workTree ?? '/',
+      keepStdin: true,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    },
+    (outcome) => settle(outcome),
+  );
+  // A client that stops reading or writing must not crash Forja with an EPIPE.
+  child.stdin.on('error', () => undefined);
+  return { stdin: child.stdin, stdout: child.stdout, ended, kill: () => killGroup(child.pid) };
 }
 
 /** Kills a process group; a group already gone is nothing to do. */

@@ -556,7 +556,7 @@ export interface paths {
       };
     };
     put?: never;
-    /** Create a project */
+    /** Create a project, or import one from a repository (source) */
     post: {
       parameters: {
         query?: never;
@@ -599,6 +599,15 @@ export interface paths {
         };
         /** @description Not JSON */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Refused */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -3880,7 +3889,18 @@ export interface components {
     };
     NewProject: {
       name: string;
+      source?: components['schemas']['RepositorySource'];
     };
+    /** @description Import: the project's repository is cloned from a directory on Forja's host ({path}, only without accounts) or an http(s) URL ({git}); main and dev start at ref or the source's default branch. */
+    RepositorySource:
+      | {
+          path: string;
+          ref?: string;
+        }
+      | {
+          git: string;
+          ref?: string;
+        };
     Session: {
       /** Format: uuid */
       id: string;

@@ -1,0 +1,232 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../accounts/passwords.ts';
+import { newSecret, TOKEN_PREFIX } from '../../accounts/secrets.ts';
+import { createForja, type Forja } from '../../composition.ts';
+import { LINE_MESSAGES } from '../../conversation/testing/play-up-to-the-devs.ts';
+import { UP_TO_ARQUITETO } from '../../conversation/testing/production-line-script.ts';
+import { startLine } from '../../conversation/testing/start-line.ts';
+import { loadConfig } from '../../config/config.ts';
+import { createPerson, insertApiToken, type Database, type Person } from '../../store/index.ts';
+import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
+import { requestJson } from '../../testing/forja-harness.ts';
+import { listen, type ListeningServer } from '../listen.ts';
+
+/** A client of the SDK's own, connected (initialized) over Streamable HTTP to `url`. */
+async function connectClient(
+  url: string,
+  options: { headers?: Record<string, string>; fetch?: typeof fetch } = {},
+): Promise<Client> {
+  const client = new Client({ name: 'forja-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: options.headers ?? {} },
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls a tool; its answer as data (the JSON text), or its refusal's text. */
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  return result.isError === true
+    ? { refused: text }
+    : { ok: JSON.parse(text) as Record<string, any> };
+}
+
+describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine) => {
+  describe('on loopback without accounts, listening', () => {
+    let line: Awaited<ReturnType<typeof startLine>>;
+    let forja: Forja;
+    let server: ListeningServer;
+    let client: Client;
+    beforeAll(async () => {
+      line = await startLine(engine, { turns: UP_TO_ARQUITETO });
+      forja = line.forja;
+      server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
+      client = await connectClient(`${server.url}/mcp`);
+    });
+    afterAll(async () => {
+      await client.close();
+      await server.close();
+      await line.close();
+    });
+
+    it('initializes and lists its tools, each with its input schema', async () => {
+      expect(client.getServerVersion()?.name).toBe('forja');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'accept_handoff',
+        'answer_question',
+        'approve_action',
+        'deny_action',
+        'list_projects',
+        'list_sessions',
+        'list_waiting',
+        'read_session',
+        'reject_handoff',
+        'send_message',
+      ]);
+      const send = tools.find((tool) => tool.name === 'send_message')!;
+      expect(send.inputSchema.required).toEqual(expect.arrayContaining(['text', 'session_id']));
+    });
+
+    it('reads a session and accepts the handoff the line offered, as the person', async () => {
+      const project = (await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' })).body;
+      const session = (
+        await requestJson(forja, 'POST', `/api/projects/${project.id}/sessions`, { title: 'Ideia' })
+      ).body;
+      expect((await call(client, 'list_projects', {})).ok?.projects).toEqual([
+        expect.objectContaining({ id: project.id, name: 'Padaria' }),
+      ]);
+      expect(
+        (await call(client, 'list_sessions', { project_id: project.id })).ok?.sessions,
+      ).toEqual([expect.objectContaining({ id: session.id })]);
+      await requestJson(forja, 'POST', `/api/sessions/${session.id}/agents/criativo/start`);
+      for (const text of LINE_MESSAGES) {
+        expect((await call(client, 'send_message', { session_id: session.id, text })).ok).toEqual({
+          event: expect.objectContaining({ type: 'chat.message' }),
+        });
+        await forja.conversation.idle(session.id);
+      }
+      await requestJson(forja, 'POST', `/api/sessions/${session.id}/readiness`);
+
+      const waiting = (await call(client, 'list_waiting', { session_id: session.id })).ok!;
+      expect(waiting.handoffs).toEqual([
+        expect.objectContaining({ from_agent: 'criativo', to_agent: 'po', status: 'offered' }),
+      ]);
+      const accepted = await call(client, 'accept_handoff', { handoff_id: waiting.handoffs[0].id });
+      expect(accepted.ok?.handoff).toEqual(expect.objectContaining({ status: 'accepted' }));
+      await forja.conversation.idle(session.id);
+
+      const read = (await call(client, 'read_session', { session_id: session.id })).ok!;
+      expect(read.session).toEqual(
+        expect.objectContaining({ id: session.id, project_id: project.id }),
+      );
+      expect(read.state.product_brief).not.toBeNull();
+      expect(read.state.handoffs).toEqual([
+        expect.objectContaining({ to_agent: 'po', status: 'completed' }),
+        expect.objectContaining({ from_agent: 'po', to_agent: 'arquiteto', status: 'offered' }),
+      ]);
+      expect(read.backlog).toEqual(
+        (await requestJson(forja, 'GET', `/api/projects/${project.id}/backlog`)).body,
+      );
+      expect(read.line).toEqual(
+        (await requestJson(forja, 'GET', `/api/sessions/${session.id}/line`)).body,
+      );
+      // Accepting it twice is the use case's refusal, as the API's 409.
+      expect(
+        (await call(client, 'accept_handoff', { handoff_id: waiting.handoffs[0].id })).refused,
+      ).toMatch(/^invalid_transition: /);
+    });
+
+    it('refuses bad arguments naming the field and the rule, and stores nothing', async () => {
+      const project = (await requestJson(forja, 'POST', '/api/projects', { name: 'p' })).body;
+      const session = (await requestJson(forja, 'POST', `/api/projects/${project.id}/sessions`, {}))
+        .body;
+      const before = await forja.eventLog.read(session.id, { limit: 1000 });
+      const refusals = [
+        await call(client, 'send_message', { session_id: session.id, text: '   ' }),
+        await call(client, 'send_message', { session_id: 'nope', text: 'oi' }),
+        await call(client, 'send_message', { session_id: session.id, text: 'oi', extra: 1 }),
+        await call(client, 'read_session', { session_id: session.id, module: '../x' }),
+        await call(client, 'reject_handoff', { handoff_id: crypto.randomUUID(), reason: '' }),
+      ].map((outcome) => outcome.refused);
+      expect(refusals[0]).toMatch(/must not be empty at text/);
+      expect(refusals[1]).toMatch(/must be a UUID at session_id/);
+      expect(refusals[2]).toMatch(/extra/);
+      expect(refusals[3]).toMatch(/must be a module name .* at module/);
+      expect(refusals[4]).toMatch(/must not be empty at reason/);
+      expect(
+        (await call(client, 'accept_handoff', { handoff_id: crypto.randomUUID() })).refused,
+      ).toMatch(/^not_found: handoff_id: no handoff with id /);
+      expect(await forja.eventLog.read(session.id, { limit: 1000 })).toEqual(before);
+    });
+
+    it('answers a GET or DELETE with 405: the server keeps no sessions', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        const response = await fetch(`${server.url}/mcp`, { method });
+        expect([method, response.status, response.headers.get('allow')]).toEqual([
+          method,
+          405,
+          'POST',
+        ]);
+      }
+    });
+  });
+
+  describe('bound to 0.0.0.0 with accounts', () => {
+    let forja: Forja;
+    let database: Database;
+    let ana: Person;
+    const tokens: Record<string, string> = {};
+    /** The client's requests go to the app in-process, as from another machine to `forja.example.com`. */
+    const inProcess = ((url: string | URL, init?: RequestInit) =>
+      forja.app.request(new URL(url).pathname, init)) as typeof fetch;
+    const URL_ = 'https://forja.example.com/mcp';
+
+    beforeAll(async () => {
+      const loaded = loadConfig({
+        HOST: '0.0.0.0',
+        PORT: '4321',
+        FORJA_PUBLIC_URL: 'https://forja.example.com',
+      });
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      database = await engine.open();
+      const passwordHash = await hashPassword('a long enough password');
+      ana = (await createPerson(database, { username: 'ana', passwordHash })).person;
+      const bruno = (await createPerson(database, { username: 'bruno', passwordHash })).person;
+      forja = await createForja(loaded.config, pino({ level: 'silent' }), { env: {}, database });
+      for (const person of [ana, bruno]) {
+        const { secret, hash } = newSecret(TOKEN_PREFIX);
+        await insertApiToken(database, { personId: person.id, name: 'mcp', secretHash: hash });
+        tokens[person.username] = secret;
+      }
+    });
+    afterAll(async () => {
+      await forja.close();
+      await database.close();
+    });
+
+    it('refuses a client without a token or with a wrong one (401), before any tool', async () => {
+      const unauthenticated = { code: 401, message: expect.stringMatching(/"unauthenticated"/) };
+      await expect(connectClient(URL_, { fetch: inProcess })).rejects.toMatchObject(
+        unauthenticated,
+      );
+      await expect(
+        connectClient(URL_, { fetch: inProcess, headers: { authorization: 'Bearer forja_wrong' } }),
+      ).rejects.toMatchObject(unauthenticated);
+    });
+
+    it("serves a member with a token, and answers another project's ids as not found", async () => {
+      const as = (person: string) => ({ authorization: `Bearer ${tokens[person]}` });
+      const project = await requestJson(forja, 'POST', '/api/projects', { name: 'Ana' }, as('ana'));
+      const session = await requestJson(
+        forja,
+        'POST',
+        `/api/projects/${project.body.id}/sessions`,
+        {},
+        as('ana'),
+      );
+      const anaClient = await connectClient(URL_, { fetch: inProcess, headers: as('ana') });
+      const brunoClient = await connectClient(URL_, { fetch: inProcess, headers: as('bruno') });
+      expect((await call(anaClient, 'list_projects', {})).ok?.projects).toHaveLength(1);
+      expect((await call(brunoClient, 'list_projects', {})).ok?.projects).toEqual([]);
+      expect(
+        (await call(anaClient, 'read_session', { session_id: session.body.id })).ok?.session.id,
+      ).toBe(session.body.id);
+      for (const [tool, args] of [
+        ['read_session', { session_id: session.body.id }],
+        ['list_sessions', { project_id: project.body.id }],
+        ['send_message', { session_id: session.body.id, text: 'oi' }],
+      ] as const)
+        expect((await call(brunoClient, tool, args)).refused).toMatch(/^not_found: /);
+      await anaClient.close();
+      await brunoClient.close();
+    });
+  });
+});

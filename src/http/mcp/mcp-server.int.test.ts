@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../accounts/passwords.ts';
@@ -144,6 +145,32 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
       expect(
         (await call(client, 'accept_handoff', { handoff_id: crypto.randomUUID() })).refused,
       ).toMatch(/^not_found: handoff_id: no handoff with id /);
+      expect(await forja.eventLog.read(session.id, { limit: 1000 })).toEqual(before);
+    });
+
+    it('answers any arguments with a result or a tool error, never a failure, and stores nothing when refused', async () => {
+      const project = (await requestJson(forja, 'POST', '/api/projects', { name: 'p' })).body;
+      const session = (await requestJson(forja, 'POST', `/api/projects/${project.id}/sessions`, {}))
+        .body;
+      const { tools } = await client.listTools();
+      const before = await forja.eventLog.read(session.id, { limit: 1000 });
+      const notText = fc.jsonValue().filter((value) => typeof value !== 'string');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(
+            ...tools.map((tool) => tool.name).filter((name) => !name.startsWith('list')),
+          ),
+          fc.oneof(
+            fc.dictionary(fc.string(), fc.jsonValue()),
+            fc.record({ session_id: fc.constant(session.id), text: notText, answer: notText }),
+          ),
+          async (name, args) => {
+            const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+            expect([name, result.isError]).toEqual([name, true]);
+          },
+        ),
+        { numRuns: 40 },
+      );
       expect(await forja.eventLog.read(session.id, { limit: 1000 })).toEqual(before);
     });
 

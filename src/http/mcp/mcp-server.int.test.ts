@@ -8,12 +8,13 @@ import { hashPassword } from '../../accounts/passwords.ts';
 import { newSecret, TOKEN_PREFIX } from '../../accounts/secrets.ts';
 import { createForja, type Forja } from '../../composition.ts';
 import { LINE_MESSAGES } from '../../conversation/testing/play-up-to-the-devs.ts';
-import { UP_TO_ARQUITETO } from '../../conversation/testing/production-line-script.ts';
+import { BRIEF, UP_TO_ARQUITETO } from '../../conversation/testing/production-line-script.ts';
 import { startLine } from '../../conversation/testing/start-line.ts';
 import { loadConfig } from '../../config/config.ts';
 import { createPerson, insertApiToken, type Database, type Person } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { requestJson } from '../../testing/forja-harness.ts';
+import { newSessionThroughApi } from '../../testing/scripted-forja.ts';
 import { listen, type ListeningServer } from '../listen.ts';
 
 /** A client of the SDK's own, connected (initialized) over Streamable HTTP to `url`. */
@@ -183,6 +184,78 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
           'POST',
         ]);
       }
+    });
+  });
+
+  describe('an agent asks the person, who answers from an MCP client', () => {
+    const PRICE = 'Qual o preço da assinatura?';
+    const turns = [
+      { agent: 'criativo', text: 'Que ideia boa!' },
+      { agent: 'criativo', text: JSON.stringify(BRIEF) },
+      {
+        agent: 'po',
+        text: 'Uma pergunta para a pessoa.',
+        tool_calls: [{ name: 'ask_person', arguments: { question: PRICE } }],
+      },
+      {
+        agent: 'po',
+        // The answer given through the tool reaches the PO's next request.
+        expect: { messages: [`tool: The person answered "${PRICE}": R$ 30 por mês`] },
+        text: 'Anotado.',
+      },
+    ];
+    let line: Awaited<ReturnType<typeof startLine>>;
+    let server: ListeningServer;
+    let client: Client;
+    beforeAll(async () => {
+      line = await startLine(engine, { turns });
+      server = await listen(line.forja.app.fetch, { host: '127.0.0.1', port: 0 });
+      client = await connectClient(`${server.url}/mcp`);
+    });
+    afterAll(async () => {
+      await client.close();
+      await server.close();
+      await line.close();
+    });
+
+    it('lists the question as waiting, answers it, and the PO goes on with the answer', async () => {
+      const { forja } = line;
+      const { sessionId } = await newSessionThroughApi(forja);
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+      await call(client, 'send_message', { session_id: sessionId, text: 'Pão de madrugada.' });
+      await forja.conversation.idle(sessionId);
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      const offered = (await call(client, 'list_waiting', { session_id: sessionId })).ok!;
+      await call(client, 'accept_handoff', { handoff_id: offered.handoffs[0].id });
+      await forja.conversation.idle(sessionId);
+
+      const waiting = (await call(client, 'list_waiting', { session_id: sessionId })).ok!;
+      expect(waiting.questions).toEqual([
+        expect.objectContaining({ agent: 'po', question: PRICE, status: 'asked' }),
+      ]);
+      const questionId = waiting.questions[0].question_id;
+      expect(
+        (await call(client, 'answer_question', { session_id: sessionId, question_id: questionId }))
+          .refused,
+      ).toMatch(/must not be empty: give an answer, or decide_yourself: true at answer/);
+      expect(
+        await call(client, 'answer_question', {
+          session_id: sessionId,
+          question_id: questionId,
+          answer: 'R$ 30 por mês',
+        }),
+      ).toEqual({ ok: { question_id: questionId, agent: 'po' } });
+      await forja.conversation.idle(sessionId);
+      line.provider.assertAllTurnsConsumed();
+      // A script's `expect` that the request misses fails the turn: the PO's answer proves it was met.
+      const events = await forja.eventLog.read(sessionId, { limit: 1000 });
+      expect(events.filter((event) => event.type === 'turn.failed')).toEqual([]);
+      expect(events.map((event) => (event.payload as { text?: string }).text)).toContain(
+        'Anotado.',
+      );
+      expect((await call(client, 'list_waiting', { session_id: sessionId })).ok?.questions).toEqual(
+        [],
+      );
     });
   });
 

@@ -175,6 +175,26 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
       expect(await forja.eventLog.read(session.id, { limit: 1000 })).toEqual(before);
     });
 
+    it('refuses a body over the API limit (413) before reading it', async () => {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'ping',
+          params: { pad: 'x'.repeat(2 ** 21) },
+        }),
+      });
+      expect([response.status, (await response.json()).error.code]).toEqual([
+        413,
+        'body_too_large',
+      ]);
+    });
+
     it('answers a GET or DELETE with 405: the server keeps no sessions', async () => {
       for (const method of ['GET', 'DELETE']) {
         const response = await fetch(`${server.url}/mcp`, { method });

@@ -189,10 +189,8 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
           params: { pad: 'x'.repeat(2 ** 21) },
         }),
       });
-      expect([response.status, (await response.json()).error.code]).toEqual([
-        413,
-        'body_too_large',
-      ]);
+      const body = (await response.json()) as { error: { code: string } };
+      expect([response.status, body.error.code]).toEqual([413, 'body_too_large']);
     });
 
     it('answers a GET or DELETE with 405: the server keeps no sessions', async () => {

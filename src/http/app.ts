@@ -4,6 +4,7 @@ import { accessControl, requestOriginGuard } from './access/access-middleware.ts
 import { apiError, respondWithError } from './api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { jsonBodies, MALFORMED_JSON, NOT_JSON } from './json-bodies.ts';
+import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.ts';
 import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
@@ -33,22 +34,24 @@ export function createApp(dependencies: AppDependencies) {
 
   // Before anything else: the Host and Origin rule for every request, then who is asking (ADR 0100).
   app.use('*', requestOriginGuard(dependencies.access.network));
-  app.use('/api/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
-  app.use('/git/*', accessControl(dependencies.database, dependencies.access.accountsInUse));
+  const access = accessControl(dependencies.database, dependencies.access.accountsInUse);
+  app.use('/api/*', access);
+  app.use('/git/*', access);
+  // The MCP server (ADR 0350) answers under the same access rules and body limit as the API.
+  app.use(MCP_PATH, access);
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (context) =>
-        respondWithError(
-          context,
-          413,
-          'body_too_large',
-          `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
-        ),
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (context) =>
+      respondWithError(
+        context,
+        413,
+        'body_too_large',
+        `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+      ),
+  });
+  app.use('/api/*', limit);
+  app.use(MCP_PATH, limit);
   app.use('/api/*', jsonBodies());
 
   for (const routes of [
@@ -69,6 +72,7 @@ export function createApp(dependencies: AppDependencies) {
     app.route('/', routes(dependencies));
   app.route('/', gitHttpRoutes(dependencies));
 
+  app.route('/', mcpRoutes(dependencies));
   app.doc31('/api/openapi.json', openApiConfig(dependencies.version));
   app.route('/', staticWebRoutes());
 

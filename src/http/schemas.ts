@@ -81,10 +81,14 @@ export function optionalJsonBody<Schema extends z.ZodType>(schema: Schema) {
   return { required: false, content: { 'application/json': { schema } } };
 }
 
+/** A resource id: a UUID. */
+export const uuidText = () => z.uuid({ error: 'must be a UUID' });
+
 export const idParameter = (name: string) =>
-  z
-    .uuid({ error: `must be a UUID` })
-    .openapi({ param: { name, in: 'path' }, example: '0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f' });
+  uuidText().openapi({
+    param: { name, in: 'path' },
+    example: '0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f',
+  });
 
 export function errorResponses(
   ...statuses: Array<400 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503>

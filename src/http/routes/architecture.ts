@@ -22,10 +22,11 @@ import { errorResponses, idParameter, jsonContent, noBody } from '../schemas.ts'
 
 const idOnly = z.object({ id: idParameter('id') });
 const anything = (name: string) => z.record(z.string(), z.unknown()).openapi(name);
+/** A module name, as a dev's module is named in the module map. */
+export const moduleName = () =>
+  z.string().regex(MODULE_NAME_PATTERN, `must be a module name (${MODULE_NAME_PATTERN.source})`);
 const ModuleQuerySchema = z.object({
-  module: z
-    .string()
-    .regex(MODULE_NAME_PATTERN, `must be a module name (${MODULE_NAME_PATTERN.source})`)
+  module: moduleName()
     .optional()
     .openapi({ param: { name: 'module', in: 'query' }, example: 'board-engine' }),
 });

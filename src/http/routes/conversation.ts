@@ -46,7 +46,7 @@ const HandoffDecisionSchema = z
 const ListedHandoffSchema = HandoffSchema.extend({
   decisions: z.array(HandoffDecisionSchema),
 }).openapi('ListedHandoff');
-const ReasonSchema = z
+export const ReasonSchema = z
   .strictObject({
     reason: text()
       .max(
@@ -57,7 +57,7 @@ const ReasonSchema = z
   })
   .openapi('Reason');
 /** Why the person rejects a handoff: required, since its sender is given it to act on (ADR 0160). */
-const RejectionSchema = z
+export const RejectionSchema = z
   .strictObject({
     reason: text()
       .refine((reason) => reason.trim().length > 0, 'must not be empty')
@@ -72,7 +72,7 @@ const RejectionSchema = z
   })
   .openapi('Rejection');
 /** The person's answer to an agent's question: the answer, or `decide_yourself: true` (the agent decides). */
-const QuestionAnswerSchema = z
+export const QuestionAnswerSchema = z
   .strictObject({
     answer: text()
       .refine((answer) => answer.trim().length > 0, 'must not be empty')

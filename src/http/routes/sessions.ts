@@ -19,7 +19,7 @@ import {
 
 const MAX_MESSAGE_CHARACTERS = 32_000;
 const sessionParameters = z.object({ id: idParameter('id') });
-const NewMessageSchema = z
+export const NewMessageSchema = z
   .strictObject({
     text: text()
       .refine((text) => text.trim().length > 0, 'must not be empty')

@@ -368,7 +368,9 @@ export async function createForja(
       ? [definition.runs.create(rosterDependencies)]
       : [],
   );
-  const turnTracer = await startTurnTracer(tracing.settings, FORJA_VERSION);
+  const turnTracer = await startTurnTracer(tracing.settings, FORJA_VERSION, (message, error) =>
+    logger.warn(error ? { err: error } : {}, message),
+  );
   const conversation = createConversationService(
     {
       database,

@@ -10,7 +10,7 @@ import {
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import {
   ATTR_ERROR_TYPE,
   ATTR_SERVICE_NAME,
@@ -24,6 +24,9 @@ import type { TracedChat, TracedToolCall, TurnTrace, TurnTracer } from './turn-t
 /** The longest attribute value kept (characters): a hostile model's megabyte answer is cut, not exported whole. */
 export const MAX_ATTRIBUTE_CHARS = 16_384;
 
+/** Told when exports start failing (once, until one succeeds again) and when they succeed again. */
+export type ExportWarning = (message: string, error?: Error) => void;
+
 export interface OtlpTurnTracer extends TurnTracer {
   /** Sends what is buffered and stops the exporter (Forja's close). */
   shutdown(): Promise<void>;
@@ -33,16 +36,19 @@ export interface OtlpTurnTracer extends TurnTracer {
  * The `TurnTracer` of the OpenTelemetry SDK: spans batched and POSTed as OTLP/HTTP JSON to
  * `settings.tracesUrl`. Its own provider, not the global one: Forja's traces are its turns, nothing else.
  */
-export function createOtlpTurnTracer(settings: TracingSettings, version: string): OtlpTurnTracer {
+export function createOtlpTurnTracer(
+  settings: TracingSettings,
+  version: string,
+  warn: ExportWarning,
+): OtlpTurnTracer {
+  const exporter = warningOnFailure(new OTLPTraceExporter({ url: settings.tracesUrl }), warn);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: 'forja',
       [ATTR_SERVICE_VERSION]: version,
     }),
     spanLimits: { attributeValueLengthLimit: MAX_ATTRIBUTE_CHARS },
-    spanProcessors: [
-      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: settings.tracesUrl }) }),
-    ],
+    spanProcessors: [new BatchSpanProcessor({ exporter })],
   });
   const tracer = provider.getTracer('forja', version);
   return {
@@ -70,7 +76,13 @@ export function createOtlpTurnTracer(settings: TracingSettings, version: string)
         throw error;
       }
     },
-    shutdown: () => provider.shutdown(),
+    // A collector that refuses the last batch is not a reason for Forja's stop to fail.
+    shutdown: () =>
+      provider
+        .shutdown()
+        .catch((error: unknown) =>
+          warn('the last traces were not sent', error instanceof Error ? error : undefined),
+        ),
   };
 }
 
@@ -169,4 +181,29 @@ function endWithError(span: Span, type: string): void {
   span.setAttribute(ATTR_ERROR_TYPE, type);
   span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();
+}
+
+/**
+ * The exporter, saying so when the collector stops taking spans (once, not at every batch) and when it takes
+ * them again: the SDK alone reports failures to its diagnostics, which nobody reads.
+ */
+function warningOnFailure(exporter: SpanExporter, warn: ExportWarning): SpanExporter {
+  let failing = false;
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        // 0 is ExportResultCode.SUCCESS.
+        if (result.code !== 0 && !failing)
+          warn(
+            'exporting traces failed; spans are dropped until the collector takes them',
+            result.error,
+          );
+        else if (result.code === 0 && failing) warn('exporting traces works again');
+        failing = result.code !== 0;
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
 }

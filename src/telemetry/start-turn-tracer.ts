@@ -1,3 +1,4 @@
+import type { ExportWarning } from './otlp-turn-tracer.ts';
 import type { TracingSettings } from './tracing-settings.ts';
 import { noTurnTracer, type TurnTracer } from './turn-tracer.ts';
 
@@ -14,9 +15,10 @@ export interface StartedTurnTracer {
 export async function startTurnTracer(
   settings: TracingSettings | null,
   version: string,
+  warn: ExportWarning,
 ): Promise<StartedTurnTracer> {
   if (settings === null) return { tracer: noTurnTracer, shutdown: async () => {} };
   const { createOtlpTurnTracer } = await import('./otlp-turn-tracer.ts');
-  const tracer = createOtlpTurnTracer(settings, version);
+  const tracer = createOtlpTurnTracer(settings, version, warn);
   return { tracer, shutdown: () => tracer.shutdown() };
 }

@@ -82,7 +82,7 @@ describe('readTracingSettings', () => {
 
 describe('startTurnTracer', () => {
   it('without settings is the no-op tracer: no SDK is started', async () => {
-    const started = await startTurnTracer(null, '0.0.0');
+    const started = await startTurnTracer(null, '0.0.0', () => {});
     expect(started.tracer).toBe(noTurnTracer);
     const result = await started.tracer.turn(
       { projectId: 'p', sessionId: 's', agent: 'a' },

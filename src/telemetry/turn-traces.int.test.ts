@@ -14,7 +14,9 @@ import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
 
 /** An OTLP/HTTP receiver: every POST body to /v1/traces, parsed (the exporter sends JSON). */
-async function startReceiver(): Promise<{ server: Server; url: string; bodies: unknown[] }> {
+async function startReceiver(
+  status: number,
+): Promise<{ server: Server; url: string; bodies: unknown[] }> {
   const bodies: unknown[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -22,7 +24,7 @@ async function startReceiver(): Promise<{ server: Server; url: string; bodies: u
     request.on('end', () => {
       if (request.method === 'POST' && request.url === '/v1/traces')
         bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -110,14 +112,16 @@ describe.each(testDatabaseEngines().slice(0, 1))('turn traces on $name', (engine
   });
 
   /** Runs one scripted turn (a tool call, then an answer) with `env`; returns what the receiver got once Forja closed. */
-  async function tracedTurn(env: Record<string, string>) {
-    const receiver = await startReceiver();
+  async function tracedTurn(env: Record<string, string>, receiverStatus = 200) {
+    const receiver = await startReceiver(receiverStatus);
     cleanups.push(() => new Promise((resolve) => receiver.server.close(() => resolve())));
     const database: Database = await engine.open();
     cleanups.push(() => database.close());
     const loaded = loadConfig({});
     if (!loaded.ok) throw new Error(loaded.error.message);
-    const forja: Forja = await createForja(loaded.config, pino({ level: 'silent' }), {
+    const logs: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) });
+    const forja: Forja = await createForja(loaded.config, logger, {
       env: Object.fromEntries(
         Object.entries(env).map(([name, value]) => [name, value.replace('RECEIVER', receiver.url)]),
       ),
@@ -137,9 +141,10 @@ describe.each(testDatabaseEngines().slice(0, 1))('turn traces on $name', (engine
       text: 'remember the flour',
     });
     await forja.conversation.idle(sessionId);
+    const types = (await forja.eventLog.read(sessionId)).map((event) => event.type);
     // Closing flushes what the batch holds.
     await forja.close();
-    return { bodies: receiver.bodies, sessionId, projectId };
+    return { bodies: receiver.bodies, sessionId, projectId, logs, types };
   }
 
   it('exports a turn as one trace: invoke_agent over its chat and execute_tool spans, with the GenAI attributes', async () => {
@@ -224,6 +229,17 @@ describe.each(testDatabaseEngines().slice(0, 1))('turn traces on $name', (engine
       text: 'buy flour',
     });
     expect(tool.attributes['gen_ai.tool.call.result']).toBe('noted');
+  });
+
+  it('says once in the log that the collector refuses spans, and the turn completes', async () => {
+    const { bodies, logs, types } = await tracedTurn(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'RECEIVER' },
+      400,
+    );
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(types.at(-1)).toBe('agent.response');
+    const warnings = logs.filter((line) => line.includes('exporting traces failed'));
+    expect(warnings).toHaveLength(1);
   });
 
   it('exports nothing without an OTLP endpoint', async () => {

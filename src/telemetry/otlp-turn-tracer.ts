@@ -23,6 +23,8 @@ import type { TracedChat, TracedToolCall, TurnTrace, TurnTracer } from './turn-t
 
 /** The longest attribute value kept (characters): a hostile model's megabyte answer is cut, not exported whole. */
 export const MAX_ATTRIBUTE_CHARS = 16_384;
+/** The longest tool name kept in a span's name. */
+const MAX_NAME_CHARS = 128;
 
 /** Told when exports start failing (once, until one succeeds again) and when they succeed again. */
 export type ExportWarning = (message: string, error?: Error) => void;
@@ -105,8 +107,10 @@ function turnTrace(tracer: Tracer, parent: Context, root: Span, content: boolean
       }
     },
     async tool(call, work) {
+      root.setAttribute(FORJA.turnId, call.turnId);
+      // The name is the model's: unknown tools included, so it is cut (attributes are cut by the span limits).
       const span = tracer.startSpan(
-        `execute_tool ${call.name}`,
+        `execute_tool ${call.name.slice(0, MAX_NAME_CHARS)}`,
         { kind: SpanKind.INTERNAL, attributes: toolAttributes(call, content) },
         parent,
       );

@@ -7,7 +7,7 @@ import type { LoopAgent } from '../agents/index.ts';
 import { defineTool } from '../agents/runtime/agent-tool.ts';
 import { createForja, type Forja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
-import { createScriptedProvider } from '../gateway/providers/index.ts';
+import { createScriptedProvider, type ScriptInput } from '../gateway/providers/index.ts';
 import type { Database } from '../store/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
@@ -93,7 +93,7 @@ const noteAgent: LoopAgent = {
   ],
 };
 
-const script = {
+const script: { turns: Extract<ScriptInput, { turns: unknown }>['turns'] } = {
   turns: [
     {
       agent: 'tester',
@@ -112,7 +112,11 @@ describe.each(testDatabaseEngines().slice(0, 1))('turn traces on $name', (engine
   });
 
   /** Runs one scripted turn (a tool call, then an answer) with `env`; returns what the receiver got once Forja closed. */
-  async function tracedTurn(env: Record<string, string>, receiverStatus = 200) {
+  async function tracedTurn(
+    env: Record<string, string>,
+    receiverStatus = 200,
+    turns = script.turns,
+  ) {
     const receiver = await startReceiver(receiverStatus);
     cleanups.push(() => new Promise((resolve) => receiver.server.close(() => resolve())));
     const database: Database = await engine.open();
@@ -126,7 +130,7 @@ describe.each(testDatabaseEngines().slice(0, 1))('turn traces on $name', (engine
         Object.entries(env).map(([name, value]) => [name, value.replace('RECEIVER', receiver.url)]),
       ),
       database,
-      provider: createScriptedProvider({ script }),
+      provider: createScriptedProvider({ script: { turns } }),
       extraAgents: [noteAgent],
     });
     const { sessionId, projectId } = await newSessionThroughApi(forja);
@@ -240,6 +244,28 @@ describe.each(testDatabaseEngines().slice(0, 1))('turn traces on $name', (engine
     expect(types.at(-1)).toBe('agent.response');
     const warnings = logs.filter((line) => line.includes('exporting traces failed'));
     expect(warnings).toHaveLength(1);
+  });
+
+  it('cuts what a hostile model writes: span names and every attribute value stay bounded', async () => {
+    const { bodies } = await tracedTurn(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'RECEIVER', FORJA_OTEL_CAPTURE_CONTENT: 'true' },
+      200,
+      [
+        {
+          ...script.turns[0]!,
+          text: 'y'.repeat(100_000),
+          tool_calls: [{ name: 'z'.repeat(5_000), arguments: { text: 'w'.repeat(50_000) } }],
+        },
+        script.turns[1]!,
+      ],
+    );
+    const spans = spansOf(bodies);
+    expect(spans.some((span) => span.attributes['gen_ai.tool.name'] !== undefined)).toBe(true);
+    for (const span of spans) {
+      expect(span.name.length).toBeLessThanOrEqual(200);
+      for (const value of Object.values(span.attributes))
+        if (typeof value === 'string') expect(value.length).toBeLessThanOrEqual(16_384);
+    }
   });
 
   it('exports nothing without an OTLP endpoint', async () => {

@@ -1,5 +1,6 @@
 export {
   noTurnTracer,
+  tracedGateway,
   type TracedChat,
   type TracedToolCall,
   type TracedTurn,

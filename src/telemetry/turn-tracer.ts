@@ -1,4 +1,4 @@
-import type { GatewayTurnOutcome, GatewayTurnRequest } from '../gateway/index.ts';
+import type { GatewayTurnOutcome, GatewayTurnRequest, ModelGateway } from '../gateway/index.ts';
 
 /**
  * What the tool loop tells of a turn's run, as OpenTelemetry traces (ADR 0370): one trace per run of the loop,
@@ -52,3 +52,18 @@ const untracedTurn: TurnTrace = {
 export const noTurnTracer: TurnTracer = {
   turn: (_turn, work) => work(untracedTurn),
 };
+
+/** `gateway` whose every `runTurn` is a `chat` span of `trace` (the provider and model the gateway routes to). */
+export function tracedGateway(
+  trace: TurnTrace,
+  gateway: ModelGateway,
+  turnId: string,
+): Pick<ModelGateway, 'runTurn'> {
+  return {
+    runTurn(request, options) {
+      const routed = gateway.status(request.agent);
+      const model = routed.configured ? { provider: routed.provider, model: routed.model } : null;
+      return trace.chat({ turnId, request, model }, () => gateway.runTurn(request, options));
+    },
+  };
+}

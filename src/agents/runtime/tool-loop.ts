@@ -9,7 +9,12 @@ import {
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
 import { type EventLog, LaneLeaseLostError, type NewSessionEvent } from '../../store/index.ts';
-import { noTurnTracer, type TurnTrace, type TurnTracer } from '../../telemetry/index.ts';
+import {
+  noTurnTracer,
+  tracedGateway,
+  type TurnTrace,
+  type TurnTracer,
+} from '../../telemetry/index.ts';
 import type { AgentTool } from './agent-tool.ts';
 import type { ContextManager } from './context-manager/create-context-manager.ts';
 import { historyToMessages } from './history-to-messages.ts';
@@ -340,7 +345,8 @@ interface StepFrame {
  */
 async function callModel(frame: StepFrame): Promise<LoopResult | null> {
   const { dependencies, agent, scope, limits, turnId } = frame;
-  const { gateway, liveTurns } = dependencies;
+  const { liveTurns } = dependencies;
+  const gateway = tracedGateway(frame.trace, dependencies.gateway, turnId);
   const done = (status: 'completed' | 'failed') =>
     liveTurns.publish({
       type: 'agent.done',
@@ -382,20 +388,18 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
   if (!context.ok) return (await frame.stop('')) ?? fail(context.reason, context.message);
   // Deltas stop at the answer's limit: a running turn's partial text is kept for tabs that connect.
   let streamed = 0;
-  const request = {
-    projectId: scope.projectId,
-    sessionId: scope.sessionId,
-    agent: agent.slug,
-    system,
-    messages: context.messages,
-    tools,
-    maxOutputTokens: agent.maxOutputTokens,
-    ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
-  };
-  const routed = gateway.status(agent.slug);
-  const model = routed.configured ? routed : null;
-  const outcome = await frame.trace.chat({ turnId, request, model }, () =>
-    gateway.runTurn(request, {
+  const outcome = await gateway.runTurn(
+    {
+      projectId: scope.projectId,
+      sessionId: scope.sessionId,
+      agent: agent.slug,
+      system,
+      messages: context.messages,
+      tools,
+      maxOutputTokens: agent.maxOutputTokens,
+      ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
+    },
+    {
       ...(scope.signal ? { signal: scope.signal } : {}),
       onTextDelta: (text) => {
         if (scope.streamDeltas === false || streamed >= limits.maxAnswerChars) return;
@@ -408,7 +412,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
           text,
         });
       },
-    }),
+    },
   );
   if (outcome.status !== 'completed') {
     const stopped = await frame.stop('partialText' in outcome ? outcome.partialText : '');

@@ -17,6 +17,7 @@ const areas = {
   config: '^src/config/',
   accounts: '^src/accounts/',
   lib: '^src/lib/',
+  telemetry: '^src/telemetry/',
 };
 
 /**
@@ -28,7 +29,7 @@ const mayImport = {
   harness: ['domain', 'lib', 'noFollowFiles'],
   store: ['domain', 'lib'],
   gateway: ['domain', 'store', 'lib'],
-  agents: ['domain', 'harness', 'gatewayInterface', 'store', 'lib'],
+  agents: ['domain', 'harness', 'gatewayInterface', 'store', 'lib', 'telemetryInterface'],
   conversation: [
     'agents',
     'domain',
@@ -37,6 +38,7 @@ const mayImport = {
     'memoryInterface',
     'store',
     'lib',
+    'telemetryInterface',
   ],
   memory: ['domain', 'store', 'gatewayInterface', 'lib'],
   workspace: ['domain', 'lib'],
@@ -45,6 +47,7 @@ const mayImport = {
   config: [],
   accounts: [],
   lib: [],
+  telemetry: ['gatewayInterface', 'lib'],
 };
 
 /**
@@ -62,6 +65,7 @@ const surfaces = {
     '^src/gateway/(index|model-gateway|consume-stream)\\.ts$|^src/gateway/embeddings/(index|embedding-gateway|embedding-provider)\\.ts$|^src/gateway/metering/',
   memoryInterface: '^src/memory/index\\.ts$',
   workspaceInterface: '^src/workspace/index\\.ts$',
+  telemetryInterface: '^src/telemetry/index\\.ts$',
   // The one primitive that reads a file of a repository without following a link (ADR 0300): the harness's
   // instruction-file readers read through it, and only they (`harness-reads-files-only-in-its-readers`).
   noFollowFiles: '^src/workspace/files/beneath\\.ts$',

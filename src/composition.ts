@@ -91,6 +91,7 @@ import {
   type EventNotifications,
   type ProcessModel,
 } from './store/index.ts';
+import { readTracingSettings, startTurnTracer } from './telemetry/index.ts';
 import {
   createArchitectureDocs,
   createProjectWorkspaces,
@@ -174,6 +175,9 @@ export async function createForja(
   if (!prices.ok) throw new Error(prices.message);
   const outputLimits = readOutputLimits(options.env ?? process.env);
   if (!outputLimits.ok) throw new Error(outputLimits.message);
+  // Turns as OpenTelemetry traces when an OTLP endpoint is set; otherwise no SDK is loaded (ADR 0370).
+  const tracing = readTracingSettings(options.env ?? process.env);
+  if (!tracing.ok) throw new Error(tracing.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -364,6 +368,9 @@ export async function createForja(
       ? [definition.runs.create(rosterDependencies)]
       : [],
   );
+  const turnTracer = await startTurnTracer(tracing.settings, FORJA_VERSION, (message, error) =>
+    logger.warn(error ? { err: error } : {}, message),
+  );
   const conversation = createConversationService(
     {
       database,
@@ -396,6 +403,7 @@ export async function createForja(
       contextManager,
       outputLimits: outputLimits.limits,
       newId: randomUUID,
+      tracer: turnTracer.tracer,
       line: { workspaces: line.workspaces, terminal },
     },
     prompts,
@@ -477,6 +485,7 @@ export async function createForja(
       await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
+      await turnTracer.shutdown();
       await leases.close();
       await liveTurns.close?.();
       await processIdentity.close();

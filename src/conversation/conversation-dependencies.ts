@@ -9,6 +9,7 @@ import type {
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog, LaneLeases, SessionEvent } from '../store/index.ts';
+import type { TurnTracer } from '../telemetry/index.ts';
 import type { SessionQueue } from './session-queue.ts';
 import type { TurnSlots } from './turn-slots.ts';
 import type { TurnStops } from './turn-stops.ts';
@@ -41,6 +42,8 @@ export interface ConversationDependencies {
    * absent, they wait for the owner's heartbeat to go stale (ADR 0130).
    */
   reservations?: { settleLane(sessionId: string, lane: string): Promise<number> };
+  /** Each run of a turn as an OpenTelemetry trace (ADR 0370); absent, none. */
+  tracer?: TurnTracer;
   /** The repositories and sandbox the line merges with; absent, finished modules are not merged (tests of other parts). */
   line?: LineWorkspace;
 }

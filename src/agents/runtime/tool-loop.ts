@@ -9,6 +9,12 @@ import {
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
 import { type EventLog, LaneLeaseLostError, type NewSessionEvent } from '../../store/index.ts';
+import {
+  noTurnTracer,
+  tracedGateway,
+  type TurnTrace,
+  type TurnTracer,
+} from '../../telemetry/index.ts';
 import type { AgentTool } from './agent-tool.ts';
 import type { ContextManager } from './context-manager/create-context-manager.ts';
 import { historyToMessages } from './history-to-messages.ts';
@@ -32,6 +38,8 @@ export interface ToolLoopDependencies {
   /** How much of one answer is taken (ADR 0306); unset, `DEFAULT_OUTPUT_LIMITS`. */
   outputLimits?: OutputLimits;
   newId?: () => string;
+  /** Each run as an OpenTelemetry trace (ADR 0370); unset, none. */
+  tracer?: TurnTracer;
 }
 
 /** An agent as the loop runs it. */
@@ -78,8 +86,20 @@ export async function runToolLoop(
   agent: LoopAgent,
   scope: LoopScope,
 ): Promise<LoopResult> {
+  const turn = { projectId: scope.projectId, sessionId: scope.sessionId, agent: agent.slug };
+  return (dependencies.tracer ?? noTurnTracer).turn(turn, (trace) =>
+    runTraced(dependencies, agent, scope, trace),
+  );
+}
+
+async function runTraced(
+  dependencies: ToolLoopDependencies,
+  agent: LoopAgent,
+  scope: LoopScope,
+  trace: TurnTrace,
+): Promise<LoopResult> {
   try {
-    return await runSteps(dependencies, agent, scope);
+    return await runSteps(dependencies, agent, scope, trace);
   } catch (error) {
     if (!(error instanceof AppendFailedError)) throw error;
     return failUnstored(dependencies, agent, scope, error);
@@ -134,6 +154,7 @@ async function runSteps(
   dependencies: ToolLoopDependencies,
   agent: LoopAgent,
   scope: LoopScope,
+  trace: TurnTrace,
 ): Promise<LoopResult> {
   const { eventLog, liveTurns, hooks } = dependencies;
   const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
@@ -164,15 +185,18 @@ async function runSteps(
   };
   // Runs one call and records its effect with its `tool.completed`, in one append.
   const runTool = async (call: RecordedToolCall) => {
-    const outcome = await runToolCall(call, agent.tools, hooks, {
-      projectId: scope.projectId,
-      sessionId: scope.sessionId,
-      agent: agent.slug,
-      module: scope.module,
-      state: view.state,
-      events: view.events,
-      ...(scope.signal ? { signal: scope.signal } : {}),
-    });
+    const turnId = turnInProgress(view.state, agent.slug)?.turn_id ?? '';
+    const outcome = await trace.tool({ ...call, turnId }, () =>
+      runToolCall(call, agent.tools, hooks, {
+        projectId: scope.projectId,
+        sessionId: scope.sessionId,
+        agent: agent.slug,
+        module: scope.module,
+        state: view.state,
+        events: view.events,
+        ...(scope.signal ? { signal: scope.signal } : {}),
+      }),
+    );
     const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
       v: 1,
       agent: agent.slug,
@@ -290,6 +314,7 @@ async function runSteps(
           scope,
           limits,
           turnId,
+          trace,
           view: () => view,
           append,
           stop,
@@ -308,6 +333,7 @@ interface StepFrame {
   scope: LoopScope;
   limits: OutputLimits;
   turnId: string;
+  trace: TurnTrace;
   view(): SessionView;
   append(events: NewSessionEvent[]): Promise<void>;
   stop(text: string): Promise<LoopResult | null>;
@@ -319,7 +345,8 @@ interface StepFrame {
  */
 async function callModel(frame: StepFrame): Promise<LoopResult | null> {
   const { dependencies, agent, scope, limits, turnId } = frame;
-  const { gateway, liveTurns } = dependencies;
+  const { liveTurns } = dependencies;
+  const gateway = tracedGateway(frame.trace, dependencies.gateway, turnId);
   const done = (status: 'completed' | 'failed') =>
     liveTurns.publish({
       type: 'agent.done',

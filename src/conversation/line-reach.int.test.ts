@@ -155,32 +155,37 @@ describe.each(testDatabaseEngines())(
     it('a dev at work when the version comes (waiting for the person) is told after its current turn, once', {
       timeout: 120_000,
     }, async () => {
-      const line = await startLine(engine, {
-        turns: [
-          ...UP_TO_ARQUITETO,
-          ...ARQUITETO_V1,
-          {
-            agent: 'dev:pedidos',
-            tool_calls: [{ name: 'terminal', arguments: { command: 'echo oi' } }],
-          },
-          { agent: 'dev:pedidos', expect: { messages: ['[exit code 0]'] }, text: 'Feito.' },
-          {
-            agent: 'arquiteto',
-            tool_calls: [{ name: 'declare_module_contracts', arguments: V2 }],
-          },
-          { agent: 'arquiteto', text: 'Contratos v2: prazo às 20:00.' },
-          {
-            agent: 'dev:pedidos',
-            expect: {
-              system: [
-                'Mudou desde o seu último turno',
-                'catalogo (você consome), alterado: agora [dado] PRAZO_ENTREGA = "20:00"',
-              ],
+      const line = await startLine(
+        engine,
+        {
+          turns: [
+            ...UP_TO_ARQUITETO,
+            ...ARQUITETO_V1,
+            {
+              agent: 'dev:pedidos',
+              tool_calls: [{ name: 'terminal', arguments: { command: 'echo oi' } }],
             },
-            text: 'Uso o prazo das 20:00.',
-          },
-        ],
-      });
+            { agent: 'dev:pedidos', expect: { messages: ['[exit code 0]'] }, text: 'Feito.' },
+            {
+              agent: 'arquiteto',
+              tool_calls: [{ name: 'declare_module_contracts', arguments: V2 }],
+            },
+            { agent: 'arquiteto', text: 'Contratos v2: prazo às 20:00.' },
+            {
+              agent: 'dev:pedidos',
+              expect: {
+                system: [
+                  'Mudou desde o seu último turno',
+                  'catalogo (você consome), alterado: agora [dado] PRAZO_ENTREGA = "20:00"',
+                ],
+              },
+              text: 'Uso o prazo das 20:00.',
+            },
+          ],
+        },
+        {},
+        { env: { FORJA_TERMINAL_MODE: 'proposed' } },
+      );
       close = line.close;
       const { forja, provider } = line;
       const { sessionId } = await playUpToTheDevs(forja);

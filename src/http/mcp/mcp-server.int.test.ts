@@ -178,9 +178,11 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
     it('refuses a body over the API limit (413) before reading it', async () => {
       const response = await fetch(`${server.url}/mcp`, {
         method: 'POST',
+        // The server answers before reading the body and drops the connection: not one to reuse.
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
+          connection: 'close',
         },
         body: JSON.stringify({
           jsonrpc: '2.0',

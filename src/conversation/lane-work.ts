@@ -3,8 +3,7 @@ import {
   type ConversationState,
   type SessionEvent,
 } from '../domain/conversation/index.ts';
-import { rejectionTurnsOwed } from '../domain/handoffs/index.ts';
-import { pendingKickoffs, unansweredMessage } from './pending-kickoffs.ts';
+import { owedBy } from './owed-turns.ts';
 
 /** What a lane owes, read from the log alone: what a process that takes the lane over does (ADR 0170). */
 export type LaneWork =
@@ -12,7 +11,7 @@ export type LaneWork =
   | { kind: 'continue' }
   /** A consolidation turn left open: one model call decides the brief, so it is closed, not guessed. */
   | { kind: 'close_interrupted'; turn_id: string }
-  /** An idle lane with a message to answer, a kickoff to run or a rejected handoff to hear of: a new turn. */
+  /** An idle lane that owes a turn (`owedTurns`: a message, a kickoff, a rejection, an unblock, a block, a failed merge). */
   | { kind: 'start' }
   | null;
 
@@ -30,9 +29,5 @@ export function pendingLaneWork(
     );
     return awaitsPerson ? null : { kind: 'continue' };
   }
-  if (unansweredMessage(state, events, agent)) return { kind: 'start' };
-  if (pendingKickoffs(state, events, hasRuntime).includes(agent)) return { kind: 'start' };
-  // A handoff the agent sent was rejected after its last turn started: its next turn carries the reason (ADR 0160).
-  if (hasRuntime(agent) && rejectionTurnsOwed(events).includes(agent)) return { kind: 'start' };
-  return null;
+  return owedBy(state, events, agent, hasRuntime).length > 0 ? { kind: 'start' } : null;
 }

@@ -163,7 +163,13 @@ async function reopen(
   const agent = `dev:${module}`;
   void turns
     .inLane(dependencies, sessionId, agent, 'line', () =>
-      turns.startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
+      turns.startAndContinue(dependencies, {
+        sessionId,
+        projectId,
+        agent,
+        kind: 'message',
+        onlyIfOwed: true,
+      }),
     )
     .catch((error: unknown) =>
       dependencies.logger.error(

@@ -50,43 +50,86 @@ function lostAndDoubled(log: StoredEvent[], agent: string): { lost: number; doub
   return { lost: waiting, doubled };
 }
 
+/**
+ * The line of `parallelLineScript` (three independent modules), where dev:modulo1 and dev:modulo2 each report a
+ * block at their kickoff, the Arquiteto answers both in one turn, and each unblocked dev's turn streams for
+ * ~3 s: with one turn slot, while one unblocked dev streams the other waits for the slot.
+ */
+function twoBlockedDevsScript() {
+  const line = parallelLineScript({ modules: 3, devDelayMs: 0 });
+  const blocked = (dev: string, other: string) => [
+    {
+      agent: dev,
+      tool_calls: [
+        {
+          name: 'report_blocked',
+          arguments: { kind: 'interface', modulo: other, falta: `o contrato de ${other}` },
+        },
+      ],
+    },
+    { agent: dev, text: `Bloqueado: falta o contrato de ${other}.` },
+    {
+      agent: dev,
+      text: Array.from({ length: 20 }, (_, index) => `desbloqueado${index}`).join(' '),
+      pace_ms: 150,
+    },
+  ];
+  return {
+    turns: [
+      ...line.turns.filter((turn) => !turn.agent.startsWith('dev:')),
+      ...blocked('dev:modulo1', 'modulo2'),
+      ...blocked('dev:modulo2', 'modulo1'),
+      { agent: 'dev:modulo3', text: 'modulo3 pronto.' },
+      {
+        agent: 'arquiteto',
+        tool_calls: [
+          { name: 'answer_block', arguments: { dev: 'dev:modulo1', answer: 'Use um stub.' } },
+          { name: 'answer_block', arguments: { dev: 'dev:modulo2', answer: 'Use um stub.' } },
+        ],
+      },
+      { agent: 'arquiteto', text: 'Respondi aos dois bloqueios.' },
+    ],
+  };
+}
+
 describe('owed turns through kill -9, on embedded PGlite', { timeout: 300_000 }, () => {
-  it('with FORJA_MAX_PARALLEL_TURNS=1, runs each kickoff once although the dev lanes waiting for the slot were killed three times', async () => {
+  it('with FORJA_MAX_PARALLEL_TURNS=1, runs each unblocked dev once although the process died three times while one waited for the slot', async () => {
     const devs = ['dev:modulo1', 'dev:modulo2', 'dev:modulo3'];
+    // Each turn the line owes each lane: two devs blocked then unblocked, one dev that just answers.
+    const owed: Record<string, number> = { 'dev:modulo1': 2, 'dev:modulo2': 2, 'dev:modulo3': 1 };
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-owed-kill-'));
     const scriptFile = join(dataDirectory, 'script.json');
-    // Each dev's turn streams for ~3 s; one slot, so while one dev runs the two others wait for it.
-    writeFileSync(
-      scriptFile,
-      JSON.stringify(parallelLineScript({ modules: 3, devDelayMs: 0, devPaceMs: 150 })),
-    );
+    writeFileSync(scriptFile, JSON.stringify(twoBlockedDevsScript()));
     const start = () => startServer(dataDirectory, scriptFile, { FORJA_MAX_PARALLEL_TURNS: '1' });
     let forja = await start();
     const sessionId = await lineToDevs(forja.url, devs.length);
+    const unblocked = (log: StoredEvent[]) =>
+      log.filter((event) => event.type === 'dev.unblocked').length === 2;
     const kills = 3;
     for (let kill = 1; kill <= kills; kill++) {
-      // A dev streams and at least one other dev is owed its kickoff, waiting for the one slot.
-      await waitFor(forja.url, sessionId, (log) => inProgress(log, devs), 90_000);
+      // Both devs unblocked, one of them streaming: the other is owed its turn, waiting for the one slot.
+      await waitFor(forja.url, sessionId, (log) => unblocked(log) && inProgress(log, devs), 90_000);
       await new Promise((resolve) => setTimeout(resolve, 700));
       forja.process.kill('SIGKILL');
       await forja.exited;
       forja = await start();
     }
-    const everyDevAnswered = (log: StoredEvent[]) =>
-      devs.every((dev) => finalAnswers(log, dev).length >= 1) && !inProgress(log, devs);
+    const settled = (log: StoredEvent[]) =>
+      devs.every((dev) => finalAnswers(log, dev).length >= owed[dev]!) && !inProgress(log, devs);
     // Not thrown on a timeout: what was lost is counted below.
-    await waitFor(forja.url, sessionId, everyDevAnswered, 90_000).catch(() => undefined);
+    await waitFor(forja.url, sessionId, settled, 60_000).catch(() => undefined);
     // Give a late duplicate the time to show itself, then look.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const log = await events(forja.url, sessionId);
-    const turns = devs.map((dev) => started(log, dev).length);
-    const lost = turns.filter((count) => count === 0).length;
-    const doubled = turns.reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+    const turns = devs.map((dev) => started(log, dev).length - owed[dev]!);
+    const lost = turns.reduce((sum, count) => sum + Math.max(0, -count), 0);
+    const doubled = turns.reduce((sum, count) => sum + Math.max(0, count), 0);
     console.info(
-      `kill -9 x${kills} with one turn slot: ${lost} dev kickoffs lost, ${doubled} doubled`,
+      `kill -9 x${kills} with one turn slot: ${lost} dev turns lost, ${doubled} doubled`,
     );
     expect({ lost, doubled }).toEqual({ lost: 0, doubled: 0 });
-    for (const dev of devs) expect(finalAnswers(log, dev), dev).toHaveLength(1);
+    for (const dev of devs) expect(finalAnswers(log, dev), dev).toHaveLength(owed[dev]!);
+    expect(started(log, 'arquiteto').length).toBe(finalAnswers(log, 'arquiteto').length);
     expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
     forja.process.kill('SIGTERM');
     expect(await forja.exited).toBe(0);

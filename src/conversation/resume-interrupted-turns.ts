@@ -1,4 +1,4 @@
-import { devBlocks } from '../agents/index.ts';
+import { devBlocks, sessionProjectId } from '../agents/index.ts';
 import { turnInProgress } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { owedTurns, type OwedReason } from './owed-turns.ts';
@@ -55,11 +55,8 @@ export async function resumeInterruptedTurns(
   const sessions = await dependencies.database.query<{ session_id: string }>(SESSIONS_TO_LOOK_AT);
   for (const { session_id: sessionId } of sessions.rows) {
     const view = await dependencies.views.load(sessionId);
-    const projectId = (view.events[0]?.payload as { project_id?: unknown } | undefined)?.project_id;
-    if (
-      typeof projectId === 'string' &&
-      devBlocks(view.events).some((b) => b.status === 'resolved')
-    )
+    const projectId = sessionProjectId(view);
+    if (projectId !== null && devBlocks(view.events).some((b) => b.status === 'resolved'))
       routeBlocks(dependencies, sessionId, projectId, { inLane, startAndContinue });
     const lanes = new Map<string, { inProgress: boolean; reasons: OwedReason[] }>();
     for (const turn of view.state.turns_in_progress)

@@ -15,6 +15,7 @@ import {
   type StoredEvent,
 } from './testing/forja-serve.ts';
 import { lineToDevs } from './testing/line-to-devs.ts';
+import { lostAndDoubled } from './testing/lane-log.ts';
 import { scratchServerDatabase } from './testing/server-database.ts';
 
 /**
@@ -35,20 +36,6 @@ const started = (log: StoredEvent[], agent: string) =>
   log.filter((event) => event.type === 'turn.started' && event.payload.agent === agent);
 const inProgress = (log: StoredEvent[], agents: readonly string[]) =>
   agents.some((agent) => started(log, agent).length > finalAnswers(log, agent).length);
-
-/** Each message paired with the first turn of its addressee started after it that no earlier message took. */
-function lostAndDoubled(log: StoredEvent[], agent: string): { lost: number; doubled: number } {
-  let waiting = 0;
-  let doubled = 0;
-  for (const event of log) {
-    if (event.type === 'chat.message' && event.payload.to === agent) waiting += 1;
-    if (event.type === 'turn.started' && event.payload.agent === agent) {
-      if (waiting > 0) waiting -= 1;
-      else doubled += 1;
-    }
-  }
-  return { lost: waiting, doubled };
-}
 
 /**
  * The line of `parallelLineScript` (three independent modules), where dev:modulo1 and dev:modulo2 each report a

@@ -22,6 +22,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'dev-request-size': () => import('./conversation/dev-request-size.ts'),
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
   'session-fold': () => import('./web/session-fold.ts'),
+  'output-memory': () => import('./conversation/output-memory.ts'),
 };
 
 const filters = process.argv.slice(2);

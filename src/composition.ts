@@ -16,6 +16,7 @@ import {
   createLiveTurns,
   type LiveTurns,
   shareLiveTurns,
+  readOutputLimits,
 } from './agents/index.ts';
 import {
   createConversationService,
@@ -31,6 +32,7 @@ import {
   countEndedCalls,
   createModelGateway,
   createModelHealth,
+  readPrices,
   startProcessIdentity,
   type ModelGateway,
   type ModelHealth,
@@ -80,8 +82,10 @@ import {
   DEFAULT_OUTBOX_RETENTION_MS,
   openDatabase,
   pruneOutbox,
+  claimDataDirectory,
   readAgentInstructions,
   readQuarantinedInstructions,
+  signInFailuresIn,
   type Database,
   type EventLog,
   type EventNotifications,
@@ -92,6 +96,8 @@ import {
   createProjectWorkspaces,
   createTerminalRunner,
   readCommitDiff,
+  readGitTimeout,
+  setHostGitTimeout,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -135,6 +141,11 @@ export interface ForjaOptions {
     vectorSearch?: 'auto' | 'exact';
     embedder?: Embedder;
   };
+  /**
+   * Check, before anything runs, that the database records this data directory as its projects' (ADR 0316),
+   * recording it when none is: `forja serve` does; tests that share one database among data directories do not.
+   */
+  claimDataDirectory?: boolean;
   /** Sign-in attempt limits (tests use a clock of their own). */
   signInLimiter?: SignInLimiter;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected (tests set it small). */
@@ -158,6 +169,11 @@ export async function createForja(
     throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
   const streamBuffer = readStreamBufferSetting(options.env ?? process.env);
   if (!streamBuffer.ok) throw new Error(streamBuffer.message);
+  // What each model costs, for money budgets and the cost in `GET /usage` (FORJA_PRICES over the built-in list).
+  const prices = readPrices(options.env ?? process.env);
+  if (!prices.ok) throw new Error(prices.message);
+  const outputLimits = readOutputLimits(options.env ?? process.env);
+  if (!outputLimits.ok) throw new Error(outputLimits.message);
   const database =
     options.database ??
     (await openDatabase({
@@ -165,6 +181,12 @@ export async function createForja(
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
     }));
+  // A process serving another data directory than the projects' would split their repositories (ADR 0316).
+  if (options.claimDataDirectory)
+    await claimDataDirectory(database, config.dataDirectory).catch(async (error: unknown) => {
+      if (options.database === undefined) await database.close();
+      throw error;
+    });
   const routing = options.provider
     ? singleModelRouting(options.provider)
     : modelsFromEnvironment(
@@ -217,6 +239,7 @@ export async function createForja(
     database,
     eventLog,
     logger,
+    prices: prices.table,
     processId: processIdentity.id,
     provider: routing,
     // A request past the point where its server cuts prompts silently (Ollama's num_ctx) is never sent.
@@ -264,7 +287,19 @@ export async function createForja(
   const terminal = createTerminalRunner(
     terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
   );
-  const workspaces = createProjectWorkspaces({ dataDirectory: config.dataDirectory });
+  // Probed now, not at the first command: in `auto` mode every command waits until the sandbox is known to work.
+  void terminal.probe().then((probe) => {
+    if (!probe.available)
+      logger.warn({ reason: probe.reason }, 'the terminal sandbox is not available');
+  });
+  // Every host git of this process has a time limit (ADR 0310); a wrong value keeps the default, reported.
+  const gitTimeout = readGitTimeout(options.env ?? process.env);
+  if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
+  else logger.error(`${gitTimeout.message} Host git keeps its default time limit.`);
+  const workspaces = createProjectWorkspaces({
+    dataDirectory: config.dataDirectory,
+    commitMaxBytes: terminal.settings.limits.commitBytes,
+  });
   const line = {
     prompts,
     database,
@@ -359,6 +394,7 @@ export async function createForja(
       ),
       views,
       contextManager,
+      outputLimits: outputLimits.limits,
       newId: randomUUID,
       line: { workspaces: line.workspaces, terminal },
     },
@@ -369,7 +405,7 @@ export async function createForja(
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
     accountsInUse: accounts.inUse,
-    signInLimiter: options.signInLimiter ?? createSignInLimiter(),
+    signInLimiter: options.signInLimiter ?? createSignInLimiter(signInFailuresIn(database)),
   };
   const app = createApp({
     database,
@@ -378,12 +414,14 @@ export async function createForja(
     liveTurns,
     gateway,
     modelHealth,
+    terminal,
     instructionFiles,
     conversation,
     memory,
     logger,
     version: FORJA_VERSION,
     access,
+    prices: prices.table,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, passwordProblem, UNKNOWN_PERSON_HASH, verifyPassword } from './passwords.ts';
 import { hashSecret, newSecret, TOKEN_PREFIX } from './secrets.ts';
-import { createSignInLimiter } from './sign-in-limiter.ts';
+import { backoffSeconds, clientKey, DEFAULT_SIGN_IN_BACKOFF } from './sign-in-limiter.ts';
 
 describe('passwords', () => {
   it('hashes with scrypt and a salt of its own, and verifies only the right password', async () => {
@@ -32,40 +33,69 @@ describe('secrets', () => {
   });
 });
 
-describe('the sign-in limiter', () => {
-  it('stops an account after 5 failures and an address after 20, until the window moves on', () => {
-    let now = 0;
-    const limiter = createSignInLimiter({
-      perAccount: 5,
-      perAddress: 20,
-      windowMs: 60_000,
-      clock: () => now,
-    });
-    for (let attempt = 0; attempt < 5; attempt++) {
-      expect(limiter.allow('ana', '10.0.0.1')).toEqual({ ok: true });
-      limiter.failed('ana', '10.0.0.1');
-    }
-    expect(limiter.allow('ana', '10.0.0.2')).toEqual({ ok: false, retryAfterSeconds: 60 });
-    expect(limiter.allow('bruno', '10.0.0.1')).toEqual({ ok: true });
-    for (let name = 0; name < 15; name++) limiter.failed(`name${name}`, '10.0.0.1');
-    expect(limiter.allow('bruno', '10.0.0.1')).toMatchObject({ ok: false });
-    expect(limiter.allow('bruno', '10.0.0.3')).toEqual({ ok: true });
-    now = 60_001;
-    expect(limiter.allow('ana', '10.0.0.1')).toEqual({ ok: true });
+describe('the sign-in backoff', () => {
+  const backoff = DEFAULT_SIGN_IN_BACKOFF;
+
+  it('costs nothing while free, then waits 1, 2, 4 … seconds, up to 15 minutes', () => {
+    expect([5, 6, 7, 8, 9].map((failures) => backoffSeconds(failures, 5, backoff))).toEqual([
+      0, 1, 2, 4, 8,
+    ]);
+    expect(backoffSeconds(20, 5, backoff)).toBe(15 * 60);
+    expect(backoffSeconds(1_000_000, 5, backoff)).toBe(15 * 60);
   });
 
-  it('a success clears the account, not the address', () => {
-    const limiter = createSignInLimiter({
-      perAccount: 2,
-      perAddress: 3,
-      windowMs: 60_000,
-      clock: () => 0,
-    });
-    limiter.failed('ana', 'a');
-    limiter.failed('ana', 'a');
-    limiter.succeeded('ana');
-    expect(limiter.allow('ana', 'b')).toEqual({ ok: true });
-    limiter.failed('ana', 'a');
-    expect(limiter.allow('carla', 'a')).toMatchObject({ ok: false });
+  it('is never negative, never above the maximum, and never shorter after another failure', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 86_400 }),
+        (failures, free, base, max) => {
+          const limits = { ...backoff, baseDelaySeconds: base, maxDelaySeconds: max };
+          const wait = backoffSeconds(failures, free, limits);
+          expect(wait).toBeGreaterThanOrEqual(0);
+          expect(wait).toBeLessThanOrEqual(max);
+          expect(Number.isFinite(wait)).toBe(true);
+          expect(backoffSeconds(failures + 1, free, limits)).toBeGreaterThanOrEqual(wait);
+          if (failures <= free) expect(wait).toBe(0);
+        },
+      ),
+    );
+  });
+});
+
+describe('the client a failed sign-in is counted for', () => {
+  it('is the IPv4 address, however written, and an IPv6 address’s /64', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:0DB8:0001:0002:ffff:1:2:3%eth0')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey('in-process')).toBe('in-process');
+  });
+
+  it('gives every address of one /64 one key, and addresses of two /64s two', () => {
+    const group = fc.integer({ min: 0, max: 0xffff }).map((value) => value.toString(16));
+    const half = fc.array(group, { minLength: 4, maxLength: 4 });
+    fc.assert(
+      fc.property(half, half, half, (prefix, oneHost, otherHost) => {
+        const one = clientKey([...prefix, ...oneHost].join(':'));
+        expect(clientKey([...prefix, ...otherHost].join(':'))).toBe(one);
+        const otherPrefix = [
+          ...prefix.slice(0, 3),
+          ((Number.parseInt(prefix[3]!, 16) + 1) % 0x10000).toString(16),
+        ];
+        expect(clientKey([...otherPrefix, ...oneHost].join(':'))).not.toBe(one);
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.ipV6().filter((address) => !/^::ffff:[\d.]+$/i.test(address)),
+        (address) => {
+          expect(clientKey(address)).toMatch(/^([0-9a-f]{1,4}:){4}:\/64$/);
+        },
+      ),
+    );
   });
 });

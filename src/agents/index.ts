@@ -37,4 +37,9 @@ export {
 export { shareLiveTurns } from './runtime/shared-live-turns.ts';
 export { toToolDefinitions } from './runtime/tool-definitions.ts';
 export { runToolLoop, type LoopAgent, type LoopResult } from './runtime/tool-loop.ts';
+export {
+  DEFAULT_OUTPUT_LIMITS,
+  readOutputLimits,
+  type OutputLimits,
+} from './runtime/output-limits.ts';
 export { TurnStopRequest } from './runtime/turn-stop.ts';

@@ -18,16 +18,21 @@ export function formatStatus(status: ForjaStatus, source: StatusSource): string 
     );
 
   lines.push('', 'Processes');
-  if (status.processes.length === 0) lines.push('  none registered');
+  if (status.processes.length === 0 && status.stopped_cleanly.length === 0)
+    lines.push('  none registered');
   for (const process of status.processes)
     lines.push(
       `  pid ${process.pid} on ${process.host}, started ${process.started_at}, last seen ${ago(process.silent_ms)} — ` +
         (process.alive
           ? 'alive'
           : status.database === 'pglite'
-            ? 'not running (left by a process that stopped without a clean exit)'
-            : 'not running (no heartbeat: stopped or stalled)'),
+            ? 'not running: it stopped without a clean exit (killed or crashed)'
+            : 'not running (no heartbeat: killed, crashed or stalled)'),
       ...modelLines(process.models),
+    );
+  for (const exit of status.stopped_cleanly)
+    lines.push(
+      `  pid ${exit.pid} on ${exit.host}, started ${exit.started_at} — stopped cleanly at ${exit.stopped_at}`,
     );
 
   lines.push('', 'Outbox');

@@ -47,8 +47,10 @@ describe.each(serverUrl ? [serverUrl] : [])(
   { timeout: 300_000 },
   (server) => {
     const databaseUrl = scratchServerDatabase(server);
+    // Both processes serve the database's one data directory (ADR 0316).
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-lease-'));
     const start = (scriptFile: string) =>
-      startServer(mkdtempSync(join(tmpdir(), 'forja-lease-')), scriptFile, {
+      startServer(dataDirectory, scriptFile, {
         DATABASE_URL: databaseUrl,
         FORJA_LANE_LEASE_SECONDS: '2',
       });

@@ -1,12 +1,15 @@
 import { loadConfig, type ConfigError, type ForjaConfig } from '../config/config.ts';
 import { createEmbeddingProviderFromConfig } from '../gateway/embeddings/create-embedding-provider-from-config.ts';
+import { readPrices } from '../gateway/metering/prices/read-prices-file.ts';
 import { checkBaseUrls } from '../gateway/providers/config/read-credentials.ts';
 import { createModelRouting } from '../gateway/providers/config/create-model-routing.ts';
 import { ModelNotConfiguredError } from '../gateway/providers/errors/model-not-configured-error.ts';
 import { isTokenizerName, readContextWindowSettings, TOKENIZER_NAMES } from '../harness/index.ts';
 import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
+import { readGitTimeout } from '../workspace/git/host-git.ts';
 import { readLaneLeaseSettings } from '../store/index.ts';
+import { readOutputLimits } from '../agents/index.ts';
 
 /**
  * Every setting checked at start-up, in one place: Forja's own (`loadConfig`) and those each part reads itself —
@@ -49,11 +52,17 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!embeddings.ok) return { variable: embeddings.variable, message: embeddings.message };
   const terminal = readTerminalSettings(env);
   if (!terminal.ok) return { variable: terminal.variable, message: terminal.message };
+  const gitTimeout = readGitTimeout(env);
+  if (!gitTimeout.ok) return { variable: gitTimeout.variable, message: gitTimeout.message };
   const windows = readContextWindowSettings(env);
   if (!windows.ok) return { variable: windows.variable, message: windows.message };
   const lease = readLaneLeaseSettings(env);
   if (!lease.ok) return { variable: lease.variable, message: lease.message };
   const streamBuffer = readStreamBufferSetting(env);
   if (!streamBuffer.ok) return { variable: streamBuffer.variable, message: streamBuffer.message };
+  const prices = readPrices(env);
+  if (!prices.ok) return { variable: prices.variable, message: prices.message };
+  const outputLimits = readOutputLimits(env);
+  if (!outputLimits.ok) return { variable: outputLimits.variable, message: outputLimits.message };
   return null;
 }

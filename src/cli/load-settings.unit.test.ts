@@ -18,8 +18,14 @@ describe('loadSettings', () => {
       'ANTHROPIC_BASE_URL',
     ],
     [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE'],
+    [{ FORJA_PROMPT_CACHE: 'sometimes' }, 'FORJA_PROMPT_CACHE'],
+    [{ FORJA_PRICES: '/nowhere/prices.json' }, 'FORJA_PRICES'],
     [{ FORJA_TERMINAL_TIMEOUT_SECONDS: '0' }, 'FORJA_TERMINAL_TIMEOUT_SECONDS'],
     [{ FORJA_TERMINAL_ALLOW_UNSANDBOXED: 'perhaps' }, 'FORJA_TERMINAL_ALLOW_UNSANDBOXED'],
+    [{ FORJA_SANDBOX_MAX_PROCESSES: 'many' }, 'FORJA_SANDBOX_MAX_PROCESSES'],
+    [{ FORJA_SANDBOX_TMP_MB: '0' }, 'FORJA_SANDBOX_TMP_MB'],
+    [{ FORJA_COMMIT_MAX_MB: '-5' }, 'FORJA_COMMIT_MAX_MB'],
+    [{ FORJA_GIT_TIMEOUT_SECONDS: '3601' }, 'FORJA_GIT_TIMEOUT_SECONDS'],
     [{ FORJA_EMBEDDING_MODEL: 'anthropic:x' }, 'FORJA_EMBEDDING_MODEL'],
     [
       {
@@ -50,6 +56,9 @@ describe('loadSettings', () => {
     [{ FORJA_STREAM_BUFFER_BYTES: '1000' }, 'FORJA_STREAM_BUFFER_BYTES'],
     [{ FORJA_STREAM_BUFFER_BYTES: '-1' }, 'FORJA_STREAM_BUFFER_BYTES'],
     [{ FORJA_STREAM_BUFFER_BYTES: '1e7' }, 'FORJA_STREAM_BUFFER_BYTES'],
+    [{ FORJA_MAX_ANSWER_CHARS: '1Mi' }, 'FORJA_MAX_ANSWER_CHARS'],
+    [{ FORJA_MAX_TOOL_CALLS: '0' }, 'FORJA_MAX_TOOL_CALLS'],
+    [{ FORJA_MAX_TOOL_ARGUMENT_CHARS: '100' }, 'FORJA_MAX_TOOL_ARGUMENT_CHARS'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadSettings(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

@@ -2,7 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { loadSettings } from './load-settings.ts';
 import { createLogger } from '../config/logger.ts';
 import { FORJA_VERSION } from '../config/version.ts';
-import { DataDirectoryInUseError, DataDirectoryUnusableError } from '../store/index.ts';
+import {
+  DataDirectoryInUseError,
+  DataDirectoryMismatchError,
+  DataDirectoryUnusableError,
+} from '../store/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { runContextCommandWithDatabase } from './context-with-database.ts';
 import type { ContextCommandOptions } from './context-command.ts';
@@ -149,6 +153,11 @@ function reportFailure(error: unknown, io: CliIo): number {
   }
   // A data directory that cannot be created is a setting to change: the usage exit code, like any bad setting.
   if (error instanceof DataDirectoryUnusableError) {
+    io.stderr(`forja: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  // Another data directory than the database's: a setting to change, like any bad setting.
+  if (error instanceof DataDirectoryMismatchError) {
     io.stderr(`forja: ${error.message}\n`);
     return EXIT_USAGE;
   }

@@ -63,7 +63,10 @@ describe.each([
   ...(serverUrl ? [{ name: 'the PostgreSQL server', server: serverUrl }] : []),
 ])('one forja serve on $name', { timeout: 240_000 }, ({ server }) => {
   const databaseEnv = server === null ? {} : { DATABASE_URL: scratchServerDatabase(server) };
-  const dataDirectory = () => mkdtempSync(join(tmpdir(), 'forja-scale-'));
+  // On the server, every process of the database serves one data directory (a shared mount in production).
+  const serverDirectory = mkdtempSync(join(tmpdir(), 'forja-scale-'));
+  const dataDirectory = () =>
+    server === null ? mkdtempSync(join(tmpdir(), 'forja-scale-')) : serverDirectory;
   const start = (directory: string, scriptFile: string) =>
     startServer(directory, scriptFile, { ...databaseEnv, FORJA_LANE_LEASE_SECONDS: LEASE_SECONDS });
 
@@ -121,8 +124,10 @@ describe.each(serverUrl ? [serverUrl] : [])(
   { timeout: 240_000 },
   (server) => {
     const databaseUrl = scratchServerDatabase(server);
+    // Both processes serve the database's one data directory (ADR 0316).
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-scale-'));
     const start = (scriptFile: string, env: NodeJS.ProcessEnv = {}) =>
-      startServer(mkdtempSync(join(tmpdir(), 'forja-scale-')), scriptFile, {
+      startServer(dataDirectory, scriptFile, {
         DATABASE_URL: databaseUrl,
         FORJA_LANE_LEASE_SECONDS: LEASE_SECONDS,
         ...env,

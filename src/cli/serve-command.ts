@@ -28,7 +28,10 @@ export async function serveCommand(
       process.once(signal, () => resolve(signal));
     watchLauncher(() => resolve('launcher exited'));
   });
-  const forja = await createForja(config, logger, options.env ? { env: options.env } : {});
+  const forja = await createForja(config, logger, {
+    claimDataDirectory: true,
+    ...(options.env ? { env: options.env } : {}),
+  });
   // Beyond loopback, everyone on the network could read every project and approve any command (ADR 0100).
   if (!isLoopbackHost(config.host) && !(await forja.accountsInUse())) {
     await forja.close();

@@ -95,7 +95,7 @@ describe('forja serve on embedded PGlite', { timeout: 120_000 }, () => {
       { ANTHROPIC_BASE_URL: 'not-a-url' },
       'ANTHROPIC_BASE_URL must be an absolute http:// or https:// URL',
     ],
-    [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE must be proposed or direct'],
+    [{ FORJA_TERMINAL_MODE: 'always' }, 'FORJA_TERMINAL_MODE must be auto, proposed or direct'],
     [
       { FORJA_TERMINAL_TIMEOUT_SECONDS: '0' },
       'FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600',

@@ -185,7 +185,10 @@ describe('forja status on embedded PGlite', { timeout: 300_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`No Forja process runs on ${dataDirectory}`);
     expect(text.stdout).toContain(`pid ${server.process.pid} on `);
-    expect(text.stdout).toContain('not running (left by a process that stopped');
+    expect(text.stdout).toContain(
+      'not running: it stopped without a clean exit (killed or crashed)',
+    );
+    expect(text.stdout).not.toContain('stopped cleanly');
     expect(text.stdout).toContain(`${sessionId} "madrugada"`);
     expect(text.stdout).toContain('messages waiting for a turn: 1');
     expect(text.stdout).toContain('turn in progress: criativo (message, since ');
@@ -197,6 +200,35 @@ describe('forja status on embedded PGlite', { timeout: 300_000 }, () => {
       provider: 'scripted',
       model: join(dataDirectory, 'summaries.json'),
     });
+  });
+
+  it('tells a clean stop (SIGTERM) from a crash (kill -9)', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-status-'));
+    const env = { FORJA_DATA_DIR: dataDirectory, DATABASE_URL: '' };
+    const stopped = await startServer(env);
+    stopped.process.kill('SIGTERM');
+    expect(await stopped.exited).toBe(0);
+    const clean = await runStatus(env);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(
+      new RegExp(`pid ${stopped.process.pid} on .*, started \\S+ — stopped cleanly at \\S+`),
+    );
+    expect(clean.stdout).not.toContain('without a clean exit');
+    const cleanJson = JSON.parse((await runStatus(env, ['--json'])).stdout) as ForjaStatus;
+    expect(cleanJson.processes).toEqual([]);
+    expect(cleanJson.stopped_cleanly).toMatchObject([{ pid: stopped.process.pid }]);
+
+    const killed = await startServer(env);
+    killed.process.kill('SIGKILL');
+    await killed.exited;
+    const crashed = await runStatus(env);
+    expect(crashed.stdout).toContain(`pid ${killed.process.pid} on `);
+    expect(crashed.stdout).toMatch(
+      new RegExp(`pid ${killed.process.pid} on .*not running: it stopped without a clean exit`),
+    );
+    expect(crashed.stdout).not.toMatch(
+      new RegExp(`pid ${killed.process.pid} on .*stopped cleanly`),
+    );
   });
 
   it('on a data directory where nothing is stored, says so instead of creating one', async () => {
@@ -238,6 +270,37 @@ if (serverUrl)
         // Not SIGTERM: a clean stop lets the turn end, and this one streams for ten minutes.
         server.process.kill('SIGKILL');
         await server.exited;
+      } finally {
+        await onServer(serverUrl, `drop database if exists ${name} with (force)`);
+      }
+    });
+  });
+
+if (serverUrl)
+  describe('forja status on the PostgreSQL server, after a stop', { timeout: 300_000 }, () => {
+    it('lists a process stopped by SIGTERM as stopped cleanly, and not one killed with -9', async () => {
+      const name = `forja_status_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+      await onServer(serverUrl, `create database ${name}`);
+      try {
+        const url = new URL(serverUrl);
+        url.pathname = `/${name}`;
+        const env = {
+          FORJA_DATA_DIR: mkdtempSync(join(tmpdir(), 'forja-status-')),
+          DATABASE_URL: url.toString(),
+        };
+        const stopped = await startServer(env);
+        stopped.process.kill('SIGTERM');
+        expect(await stopped.exited).toBe(0);
+        const killed = await startServer(env);
+        killed.process.kill('SIGKILL');
+        await killed.exited;
+
+        const status = JSON.parse((await runStatus(env, ['--json'])).stdout) as ForjaStatus;
+        expect(status.stopped_cleanly.map((exit) => exit.pid)).toEqual([stopped.process.pid]);
+        expect(status.processes.map((process) => process.pid)).toEqual([killed.process.pid]);
+        expect((await runStatus(env)).stdout).toMatch(
+          new RegExp(`pid ${stopped.process.pid} on .* — stopped cleanly at `),
+        );
       } finally {
         await onServer(serverUrl, `drop database if exists ${name} with (force)`);
       }

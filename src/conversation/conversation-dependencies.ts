@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import type { ContextManager, LiveTurns, SessionView, AgentCatalog } from '../agents/index.ts';
+import type {
+  ContextManager,
+  LiveTurns,
+  OutputLimits,
+  SessionView,
+  AgentCatalog,
+} from '../agents/index.ts';
 import type { ModelGateway } from '../gateway/index.ts';
 import type { Hooks } from '../harness/index.ts';
 import type { Database, EventLog, LaneLeases, SessionEvent } from '../store/index.ts';
@@ -25,6 +31,8 @@ export interface ConversationDependencies {
   views: SessionViews;
   /** Keeps every request inside the model's window; absent, the whole history is sent (tests of other parts). */
   contextManager?: ContextManager;
+  /** How much of one model answer is taken (ADR 0306); absent, the defaults. */
+  outputLimits?: OutputLimits;
   newId: () => string;
   /** Who holds each lane (ADR 0170); absent, the in-process queue alone serialises lanes (tests of other parts). */
   leases?: LaneLeases;

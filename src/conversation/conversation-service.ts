@@ -12,6 +12,8 @@ import { acceptInstructionFiles } from './accept-instruction-files.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
+import { answerQuestion } from './answer-question.ts';
+import type { PersonReply } from '../domain/conversation/index.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
 import { createLaneTakeover } from './lane-takeover.ts';
 import { startAgent } from './start-agent.ts';
@@ -58,6 +60,9 @@ export function createConversationService(
       if (outcome.ok) await startKickoffsAfterAction(dependencies, actionId);
       return outcome;
     },
+    /** The person's answer to an agent's question; the asking lane goes on with it. */
+    answerQuestion: (sessionId: string, questionId: string, reply: PersonReply, actor?: string) =>
+      answerQuestion(dependencies, sessionId, questionId, reply, actor),
     /** The person's Stop, Retry and Regenerate on a turn (ADR 0220). */
     stopTurn: (sessionId: string, turnId: string, actor?: string) =>
       stopTurn(dependencies, sessionId, turnId, actor),

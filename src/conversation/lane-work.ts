@@ -2,6 +2,7 @@ import {
   turnInProgress,
   type ConversationState,
   type SessionEvent,
+  waitingQuestions,
 } from '../domain/conversation/index.ts';
 import { owedBy } from './owed-turns.ts';
 
@@ -24,9 +25,10 @@ export function pendingLaneWork(
   const turn = turnInProgress(state, agent);
   if (turn !== null) {
     if (turn.kind === 'consolidation') return { kind: 'close_interrupted', turn_id: turn.turn_id };
-    const awaitsPerson = state.pending_actions.some(
-      (action) => action.agent === agent && action.status === 'proposed',
-    );
+    const awaitsPerson =
+      state.pending_actions.some(
+        (action) => action.agent === agent && action.status === 'proposed',
+      ) || waitingQuestions(state, agent).length > 0;
     return awaitsPerson ? null : { kind: 'continue' };
   }
   return owedBy(state, events, agent, hasRuntime).length > 0 ? { kind: 'start' } : null;

@@ -104,3 +104,29 @@ describe('pendingLaneWork: what a lane owes, from the log', () => {
     expect(pendingLaneWork(rehydrate(events), events, 'criativo', () => false)).toBeNull();
   });
 });
+
+describe('pendingLaneWork with a question for the person', () => {
+  const asked: EventSpec = {
+    type: 'person.asked',
+    actor: 'po',
+    payload: {
+      v: 1,
+      question_id: 'q1',
+      tool_call_id: 'c1',
+      agent: 'po',
+      turn_id: 't-po',
+      question: 'Preço?',
+    },
+  };
+  const answered: EventSpec = {
+    type: 'person.answered',
+    actor: 'user',
+    payload: { v: 1, question_id: 'q1', agent: 'po', answer: 'R$ 30', decide_yourself: false },
+  };
+
+  it('owes nothing while the question waits, and goes on once it is answered', () => {
+    const waiting = [activated('po'), started('po'), asked];
+    expect(work(waiting, 'po')).toBeNull();
+    expect(work([...waiting, answered], 'po')).toEqual({ kind: 'continue' });
+  });
+});

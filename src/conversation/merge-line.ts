@@ -7,6 +7,7 @@ import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
+import { limitNotes } from '../domain/terminal/index.ts';
 
 /**
  * Merge in dependency order (ADR 0110), looked at after every turn of a session with finished tasks: each
@@ -79,8 +80,15 @@ export function mergeLine(
             duration_ms: Date.now() - started,
           });
           if (exit_code !== 0) {
-            // The failing tests first, then the tail (ADR 0322).
-            const output = run.ok ? checkOutputExcerpt(run.output) : run.reason;
+            // The failing tests first, then the tail (ADR 0322), then any limit the run reached.
+            const output = run.ok
+              ? [
+                  checkOutputExcerpt(run.output),
+                  ...limitNotes(run, line.terminal.settings.limits).map(
+                    (note) => `[limit: ${note}]`,
+                  ),
+                ].join('\n')
+              : run.reason;
             report.failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
             return { passed: false, report };
           }

@@ -413,7 +413,13 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
       { agent: 'dev:catalogo', text: 'Sim: o arquivo feito.txt está no worktree.' },
       { agent: 'dev:pedidos', text: 'Começo pelos contratos.' },
     ];
-    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...devs] });
+    // Every command waits for the person in `proposed` mode (auto would run this safe one at once).
+    const line = await startLine(
+      engine,
+      { turns: [...UP_TO_ARQUITETO, ...arquiteto, ...devs] },
+      {},
+      { env: { FORJA_TERMINAL_MODE: 'proposed' } },
+    );
     close = line.close;
     const { forja, dataDirectory } = line;
     const { projectId, sessionId } = await playUpToTheDevs(forja);

@@ -74,21 +74,33 @@ export async function resolveAction(
     },
   });
   if (!handled.ok) return handled;
-  const resolved = { agent: handled.value };
-  const turn = inLane(dependencies, sessionId, resolved.agent, 'line', async () => {
-    const result = await continueTurn(dependencies, sessionId, session.project_id, resolved.agent);
+  return {
+    ok: true,
+    turn: resumeAfterPerson(dependencies, sessionId, session.project_id, handled.value),
+  };
+}
+
+/**
+ * The lane that waited for the person (an action approved or denied, a question answered) goes on from the
+ * log; a message the person sent that lane meanwhile is answered after the turn.
+ */
+export function resumeAfterPerson(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+  agent: string,
+): Promise<TurnResult> {
+  const turn = inLane(dependencies, sessionId, agent, 'line', async () => {
+    const result = await continueTurn(dependencies, sessionId, projectId, agent);
     const view = await dependencies.views.load(sessionId);
     // A message that reached the lane while it waited for the person is owed its turn now.
     const hasRuntime = (slug: string) => dependencies.catalog.get(slug) !== null;
-    if (
-      result.status !== 'paused' &&
-      owedBy(view.state, view.events, resolved.agent, hasRuntime).length > 0
-    )
-      void pickUpLane(dependencies, sessionId, resolved.agent).catch(() => undefined);
+    if (result.status !== 'paused' && owedBy(view.state, view.events, agent, hasRuntime).length > 0)
+      void pickUpLane(dependencies, sessionId, agent).catch(() => undefined);
     return result;
   });
   turn.catch((error: unknown) =>
     dependencies.logger.error({ err: error, session_id: sessionId }, 'resumed turn crashed'),
   );
-  return { ok: true, turn };
+  return turn;
 }

@@ -33,6 +33,12 @@ export async function consumeStream(
           inputTokens: part.inputTokens,
           outputTokens: part.outputTokens,
           estimated: part.estimated,
+          ...(part.cachedInputTokens === undefined
+            ? {}
+            : { cachedInputTokens: part.cachedInputTokens }),
+          ...(part.cacheWriteInputTokens === undefined
+            ? {}
+            : { cacheWriteInputTokens: part.cacheWriteInputTokens }),
         };
         break;
       case 'finish':

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Database, EventLog } from '../store/index.ts';
@@ -9,6 +10,7 @@ import type {
   GatewayTurnRequest,
   ModelGateway,
 } from './model-gateway.ts';
+import { budgetMessage } from './metering/budget-message.ts';
 import { checkBudget } from './metering/check-budget.ts';
 import { reserveCall, type CallIdentity } from './metering/reserve-call.ts';
 import { settleCall } from './metering/settle-call.ts';
@@ -25,6 +27,14 @@ import {
   type ModelRouting,
   type ProviderOrReason,
 } from './providers/index.ts';
+import {
+  BUILT_IN_PRICES,
+  callCostUsd,
+  priceFor,
+  reservationCostUsd,
+  type ModelPrice,
+  type PriceTable,
+} from './metering/prices/price-table.ts';
 import { SESSION_EVENTS } from '../domain/conversation/index.ts';
 
 export interface GatewayDependencies {
@@ -46,6 +56,8 @@ export interface GatewayDependencies {
    * request whose input passes it is refused, recorded with no tokens, never sent.
    */
   silentCutAt?: (agent: string) => { tokens: number; from: string } | null;
+  /** What each model costs (`FORJA_PRICES` over the built-in list by default): each call's cost and money budgets. */
+  prices?: PriceTable;
 }
 
 /**
@@ -59,6 +71,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     ? dependencies.provider
     : singleModelRouting(dependencies.provider);
   const now = dependencies.now ?? (() => performance.now());
+  const prices = dependencies.prices ?? BUILT_IN_PRICES;
 
   const status = (agent = ''): GatewayStatus => {
     const provider = routing.providerFor(agent);
@@ -88,12 +101,15 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     const bytes = requestBytes(modelRequest);
     const inputEstimate = request.inputTokens ?? estimateRequestTokens(modelRequest, bytes);
     // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;
-    // the output is capped by `maxOutputTokens`, which the reservation covers.
+    // the output is capped by `maxOutputTokens`, which the reservation covers. In money: that bound at full price.
+    const price = priceFor(prices, provider.name, provider.model);
+    const reservedTokens = reservedTokensFor(request, bytes);
     const reservation = await reserveCall(
       database,
       call,
-      reservedTokensFor(request, bytes),
+      reservedTokens,
       inputEstimate,
+      reservedUsdFor(price, request, reservedTokens),
     );
     if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
     // Measured both ways, the larger kept: the server's tokenizer is neither, and a cut is silent.
@@ -128,6 +144,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       await settleCall(database, reservation.usageId, {
         outcome: 'completed',
         usage,
+        costUsd: price === null ? null : callCostUsd(price, usage),
         latencyMs: now() - startedAt,
         timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
       });
@@ -152,6 +169,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       await settleCall(database, reservation.usageId, {
         outcome: cancelled ? 'cancelled' : 'error',
         usage,
+        costUsd: price === null ? null : callCostUsd(price, usage),
         latencyMs: now() - startedAt,
         timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
         error: message,
@@ -211,6 +229,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     await settleCall(database, usageId, {
       outcome: 'error',
       usage: { inputTokens: 0, outputTokens: 0, estimated: true },
+      costUsd: 0,
       latencyMs: 0,
       timeToFirstTokenMs: null,
       error: message,
@@ -229,13 +248,23 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     const provider = routing.providerFor(request.agent);
     if ('notConfigured' in provider)
       return { ok: false, status: 'not_configured', message: provider.notConfigured };
-    const checked = await checkBudget(database, request.projectId, reservedTokensFor(request));
+    const reservedTokens = reservedTokensFor(request);
+    const price = priceFor(prices, provider.name, provider.model);
+    const checked = await checkBudget(
+      database,
+      request.projectId,
+      reservedTokens,
+      reservedUsdFor(price, request, reservedTokens),
+    );
     return checked.ok
       ? { ok: true }
       : {
           ok: false,
           status: 'budget_exceeded',
-          message: budgetMessage(checked.figures),
+          message: budgetMessage(checked.figures, {
+            provider: provider.name,
+            model: provider.model,
+          }),
           figures: checked.figures,
         };
   }
@@ -245,7 +274,7 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     usageId: string,
     figures: BudgetFigures,
   ): Promise<GatewayTurnOutcome> {
-    const message = budgetMessage(figures);
+    const message = budgetMessage(figures, call);
     if (call.sessionId)
       await eventLog.append(call.sessionId, [
         SESSION_EVENTS.budgetExceeded.create('system', {
@@ -273,6 +302,20 @@ export function reservedTokensFor(request: GatewayTurnRequest, bytes?: number): 
   );
 }
 
+/** What a call reserves in money: its token reservation at full price; null when its model has no known price. */
+function reservedUsdFor(
+  price: ModelPrice | null,
+  request: GatewayTurnRequest,
+  reservedTokens: number,
+): number | null {
+  if (price === null) return null;
+  return reservationCostUsd(
+    price,
+    reservedTokens - request.maxOutputTokens,
+    request.maxOutputTokens,
+  );
+}
+
 /** The provider-neutral request, its messages in the order the strictest provider accepts (ADR 0325). */
 function toModelRequest(request: GatewayTurnRequest) {
   return toValidMessageProtocol({
@@ -282,10 +325,19 @@ function toModelRequest(request: GatewayTurnRequest) {
     tools: request.tools,
     maxOutputTokens: request.maxOutputTokens,
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    cacheKey: laneCacheKey(request),
   });
 }
 
-const budgetMessage = (figures: BudgetFigures) =>
-  `The project's token budget (${figures.max_tokens}) does not cover this turn: ${figures.spent_tokens} spent, ${figures.reserved_tokens} reserved by turns in progress, ${figures.requested_tokens} requested.`;
+/**
+ * The prompt-cache key of a request's lane: the same for every call of one agent in one session of one
+ * project, different between lanes, and revealing none of them (a hash; OpenAI allows 64 characters).
+ */
+export function laneCacheKey(
+  request: Pick<GatewayTurnRequest, 'projectId' | 'sessionId' | 'agent'>,
+) {
+  const lane = JSON.stringify([request.projectId, request.sessionId, request.agent]);
+  return `forja-${createHash('sha256').update(lane).digest('hex').slice(0, 40)}`;
+}
 
 const elapsed = (at: number | null, since: number) => (at === null ? null : at - since);

@@ -34,7 +34,22 @@ export {
 } from './metering/process-identity.ts';
 export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.ts';
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
-export { readProjectBudget, setProjectBudget } from './metering/project-budget.ts';
+export {
+  readProjectBudget,
+  readProjectBudgets,
+  setProjectBudget,
+  setProjectMoneyBudget,
+  type ProjectBudget,
+} from './metering/project-budget.ts';
+export {
+  BUILT_IN_PRICES,
+  BUILT_IN_PRICES_AS_OF,
+  callCostUsd,
+  priceFor,
+  type ModelPrice,
+  type PriceTable,
+} from './metering/prices/price-table.ts';
+export { PRICES_VARIABLE, readPrices } from './metering/prices/read-prices-file.ts';
 export type {
   AgentModelAssignment,
   FinishReason,

@@ -60,6 +60,10 @@ export interface TurnUsage {
   inputTokens: number;
   outputTokens: number;
   estimated: boolean;
+  /** Of the input, tokens read from the provider's prompt cache (when it said so). */
+  cachedInputTokens?: number;
+  /** Of the input, tokens written to the provider's prompt cache (when it said so). */
+  cacheWriteInputTokens?: number;
 }
 
 export interface BudgetFigures {
@@ -67,6 +71,14 @@ export interface BudgetFigures {
   spent_tokens: number;
   reserved_tokens: number;
   requested_tokens: number;
+  /** With a budget in money (US dollars): the budget, what calls cost, what open reservations hold. */
+  max_usd?: number;
+  spent_usd?: number;
+  reserved_usd?: number;
+  /** What this call reserves at full price; null when no price is known for its model. */
+  requested_usd?: number | null;
+  /** Which budget refused: the one in tokens, the one in money, or the one in money for want of a price. */
+  limit?: 'tokens' | 'usd' | 'price_unknown';
 }
 
 /** Expected outcomes are values: a refused budget or a failed provider is not an exception for the caller. */

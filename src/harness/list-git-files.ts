@@ -10,6 +10,8 @@ export interface GitListing {
 }
 
 const MAX_LISTING_BYTES = 1024 * 1024 * 1024;
+/** A listing that takes longer is killed, and the caller walks the files instead. */
+const LISTING_TIMEOUT_MS = 60_000;
 
 function git(
   directory: string,
@@ -19,7 +21,13 @@ function git(
     execFile(
       'git',
       [...args],
-      { cwd: directory, encoding: 'utf8', maxBuffer: MAX_LISTING_BYTES },
+      {
+        cwd: directory,
+        encoding: 'utf8',
+        maxBuffer: MAX_LISTING_BYTES,
+        timeout: LISTING_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      },
       (error, stdout) => {
         resolve({
           code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1,

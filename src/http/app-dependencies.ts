@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.ts';
 import type { LiveTurns } from '../agents/index.ts';
 import type { ConversationService } from '../conversation/index.ts';
-import type { ModelGateway, ModelHealth } from '../gateway/index.ts';
+import type { ModelGateway, ModelHealth, PriceTable } from '../gateway/index.ts';
 import type { InstructionFiles } from '../harness/index.ts';
 import type { Memory } from '../memory/index.ts';
 import type { Database, EventLog, EventNotifications } from '../store/index.ts';
-import type { CommitDiff } from '../workspace/index.ts';
+import type { CommitDiff, TerminalRunner } from '../workspace/index.ts';
 import type { NetworkPolicy } from './access/request-origin-rule.ts';
 
 /** What the HTTP layer is given. Routes receive ports and use cases, never construct them. */
@@ -17,6 +17,8 @@ export interface AppDependencies {
   liveTurns: LiveTurns;
   gateway: ModelGateway;
   modelHealth: ModelHealth;
+  /** The dev agents' terminal: its approval mode and whether its sandbox works, for `GET /api/health`. */
+  terminal?: Pick<TerminalRunner, 'settings' | 'probe'>;
   instructionFiles: InstructionFiles;
   conversation: ConversationService;
   /** The relational memory: graph, templates, RAG (record ADR 0101). */
@@ -27,6 +29,8 @@ export interface AppDependencies {
   access: AccessSettings;
   /** A commit of a project's repository with its diff; null when the project has no such commit. */
   readCommitDiff: (projectId: string, sha: string) => Promise<CommitDiff | null>;
+  /** What each model costs (the dated built-in list unless FORJA_PRICES says otherwise), for `GET …/usage`. */
+  prices?: PriceTable;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected; 4 MiB unless set. */
   streamBufferBytes?: number;
 }

@@ -86,13 +86,15 @@ export const idParameter = (name: string) =>
     .uuid({ error: `must be a UUID` })
     .openapi({ param: { name, in: 'path' }, example: '0193b7a4-8a5e-7cc1-9d8a-2b1f3c4d5e6f' });
 
-export function errorResponses(...statuses: Array<400 | 404 | 409 | 413 | 415 | 503>) {
+export function errorResponses(...statuses: Array<400 | 403 | 404 | 409 | 413 | 415 | 429 | 503>) {
   const descriptions = {
     400: 'Invalid request',
+    403: 'Forbidden',
     404: 'Not found',
     409: 'Conflict',
     413: 'Body too large',
     415: 'Not JSON',
+    429: 'Too many requests',
     503: 'Unavailable',
   };
   return Object.fromEntries(

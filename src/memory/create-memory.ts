@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
-import { createEmbeddingGateway, createEmbeddingProviderFromConfig } from '../gateway/index.ts';
+import {
+  createEmbeddingGateway,
+  createEmbeddingProviderFromConfig,
+  readPrices,
+} from '../gateway/index.ts';
 import type { Database, Queryable } from '../store/index.ts';
 import type { GraphStore } from './graph/graph-store.ts';
 import { GraphUnavailableError } from './graph/graph-unavailable-error.ts';
@@ -130,7 +134,13 @@ function configuredEmbedder(options: MemoryOptions): Embedder {
     return createLocalEmbedder();
   }
   if (configured.provider === null) return createLocalEmbedder();
+  // FORJA_PRICES was checked at start-up; embeddings count against a money budget at the same prices as turns.
+  const prices = readPrices(options.env);
   return createGatewayEmbedder(
-    createEmbeddingGateway({ database: options.database, provider: configured.provider }),
+    createEmbeddingGateway({
+      database: options.database,
+      provider: configured.provider,
+      ...(prices.ok ? { prices: prices.table } : {}),
+    }),
   );
 }

@@ -77,9 +77,12 @@ export function lockDataDirectory(
 }
 
 function takeFlock(descriptor: number, dataDirectory: string, path: string): void {
+  // `-n` never waits for the lock; the time limit only guards against a flock that hangs.
   const taken = spawnSync('flock', ['-n', '-x', '3'], {
     stdio: ['ignore', 'ignore', 'pipe', descriptor],
     encoding: 'utf8',
+    timeout: 10_000,
+    killSignal: 'SIGKILL',
   });
   if (taken.error !== undefined) {
     const missing = isCode(taken.error, 'ENOENT');

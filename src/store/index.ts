@@ -2,6 +2,12 @@ export type { Database, DatabaseKind, ListenEvents, Queryable, QueryResult } fro
 export { openDatabase, type DatabaseSettings } from './open-database.ts';
 export { DataDirectoryInUseError } from './errors/data-directory-in-use-error.ts';
 export { DataDirectoryUnusableError } from './errors/data-directory-unusable-error.ts';
+export { DataDirectoryMismatchError } from './errors/data-directory-mismatch-error.ts';
+export {
+  claimDataDirectory,
+  DATA_DIRECTORY_ID_FILE,
+  readDataDirectoryId,
+} from './data-directory-identity.ts';
 export { createEventLog, type EventLog } from './event-log/event-log.ts';
 export type { AppendOptions, OutboxRule } from './event-log/append-events.ts';
 export type {
@@ -15,7 +21,13 @@ export {
   isAppendConflict,
 } from './event-log/append-outcome.ts';
 export type { NewSessionEvent, OutboxMessage, SessionEvent } from './event-log/session-event.ts';
-export { DEFAULT_READ_LIMIT, readEvents, type ReadOptions } from './event-log/read-events.ts';
+export {
+  DEFAULT_READ_LIMIT,
+  type EventPage,
+  readEventPage,
+  readEvents,
+  type ReadOptions,
+} from './event-log/read-events.ts';
 export {
   drainOutbox,
   defaultRetryDelayMs,
@@ -50,6 +62,7 @@ export { DEFAULT_OUTBOX_RETENTION_MS, pruneOutbox } from './outbox/prune-outbox.
 export {
   ACCOUNTS_CHANNEL,
   anyPersonExists,
+  changeMember,
   createPerson,
   deleteAuthSession,
   findPersonById,
@@ -63,6 +76,7 @@ export {
   listProjectsOfPerson,
   projectOfResource,
   putMember,
+  removeMember,
   revokeApiToken,
   roleIn,
   USERNAME_PATTERN,
@@ -72,6 +86,12 @@ export {
   type Person,
   type ResourceKind,
 } from './accounts/accounts.ts';
+export {
+  clearSignInFailures,
+  recordSignInFailure,
+  signInFailuresIn,
+  signInWaitSeconds,
+} from './accounts/sign-in-failures.ts';
 export {
   readForjaStatus,
   type ForjaProcessStatus,

@@ -43,7 +43,15 @@ export {
   readTerminalSettings,
   terminalSettingsOrDefaults,
 } from './terminal/terminal-settings.ts';
-export type { TerminalSettings } from './terminal/terminal-settings.ts';
+export type { TerminalMode, TerminalSettings } from './terminal/terminal-settings.ts';
+export {
+  DEFAULT_SANDBOX_LIMITS,
+  describeLimits,
+  limitNotes,
+  readSandboxLimits,
+} from '../domain/terminal/index.ts';
+export type { SandboxLimits } from '../domain/terminal/index.ts';
+export { readGitTimeout, setHostGitTimeout } from './git/host-git.ts';
 export {
   INTEGRATION_BRANCH,
   MAIN_BRANCH,

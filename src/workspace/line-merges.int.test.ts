@@ -225,5 +225,16 @@ describe('the line on one repository: docs on dev, merges one at a time, dev int
     });
     expect(await tip('main')).toBe(mainNow);
     expect(await readFile(join(workspace, 'docs/module-map.md'), 'utf8')).toBe('edited by hand\n');
+
+    // A commit this repository does not have (the project's repository lives in another data directory).
+    const elsewhere = 'f'.repeat(40);
+    expect(await workspaces.mergeIntoMain(PROJECT, elsewhere, 'Merge')).toMatchObject({
+      ok: false,
+      reason: 'missing_commit',
+      message: expect.stringContaining(
+        `the commit ${elsewhere} is not in the project's repository`,
+      ),
+    });
+    expect(await tip('main')).toBe(mainNow);
   });
 });

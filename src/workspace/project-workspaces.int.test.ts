@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,37 @@ describe('project workspaces', () => {
     ]);
     expect((await git().raw(['symbolic-ref', '--short', 'HEAD'])).trim()).toBe('main');
     expect(await workspaces.ensureWorkspace(PROJECT)).toBe(directory);
+  });
+
+  it('refuses a commit whose changed files pass the limit before git reads them, a sparse file by its size', async () => {
+    const limited = createProjectWorkspaces({ dataDirectory, commitMaxBytes: 1024 * 1024 });
+    const worktree = await limited.ensureWorktree(PROJECT, 'pedidos');
+    await mkdir(join(worktree.directory, 'data'));
+    await writeFile(join(worktree.directory, 'data', 'a.txt'), 'small\n');
+    expect(await limited.commitModule(PROJECT, 'pedidos', 'AT-1: small')).toMatchObject({
+      ok: true,
+    });
+    // data/ becomes a link to a directory outside with a big a.txt: git sees data/a.txt deleted, and the
+    // size check never follows the link to it.
+    const outside = join(dataDirectory, 'outside');
+    await mkdir(outside);
+    await writeFile(join(outside, 'a.txt'), Buffer.alloc(2 * 1024 * 1024));
+    await rm(join(worktree.directory, 'data'), { recursive: true });
+    await symlink(outside, join(worktree.directory, 'data'));
+    expect(await limited.commitModule(PROJECT, 'pedidos', 'AT-1: link')).toMatchObject({
+      ok: true,
+    });
+    const sparse = join(worktree.directory, 'sparse.bin');
+    await writeFile(sparse, '');
+    await truncate(sparse, 8 * 1024 * 1024 * 1024);
+    expect(await limited.commitModule(PROJECT, 'pedidos', 'AT-2: sparse')).toEqual({
+      ok: false,
+      reason:
+        'the changed files hold 8192.0 MiB, more than the 1.0 MiB one commit may add (FORJA_COMMIT_MAX_MB); the largest is sparse.bin (8192.0 MiB). Remove or shrink them; nothing was committed',
+    });
+    expect((await git().raw(['log', '--format=%s', 'dev-pedidos'])).trim().split('\n')[0]).toBe(
+      'AT-1: link',
+    );
   });
 
   it('overwrites the same file on main and commits only when it changed', async () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitFiles, type RepositoryFile } from './git/commit-files.ts';
 import { commitWorktree, type WorktreeCommit } from './git/commit-worktree.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../domain/terminal/index.ts';
 import { gitAt } from './git/git-at.ts';
 import { ensureRepository, hasBranch } from './git/ensure-repository.ts';
 import { ensureWorktree } from './git/ensure-worktree.ts';
@@ -78,7 +79,11 @@ export interface ProjectWorkspaces {
  * scratch worktree): commits, worktree creation, merges into `dev` with their integration check, and the
  * merge into `main` all take the project's lock.
  */
-export function createProjectWorkspaces(options: { dataDirectory: string }): ProjectWorkspaces {
+export function createProjectWorkspaces(options: {
+  dataDirectory: string;
+  /** The most one commit of a worktree may add, in bytes (`FORJA_COMMIT_MAX_MB`); 512 MiB unless given. */
+  commitMaxBytes?: number;
+}): ProjectWorkspaces {
   const lock = createKeyedQueue();
   const repository = (projectId: string) => workspaceDirectory(options.dataDirectory, projectId);
   const ensure = async (projectId: string) => {
@@ -118,7 +123,13 @@ export function createProjectWorkspaces(options: { dataDirectory: string }): Pro
       lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);
         await makeWorktree(projectId, worktree);
-        return commitWorktree(repository(projectId), worktree.directory, worktree.branch, message);
+        return commitWorktree(
+          repository(projectId),
+          worktree.directory,
+          worktree.branch,
+          message,
+          options.commitMaxBytes ?? DEFAULT_SANDBOX_LIMITS.commitBytes,
+        );
       }),
     mergeModule: (projectId, module, check) =>
       lock.run(projectId, async () =>

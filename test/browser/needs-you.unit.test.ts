@@ -196,3 +196,78 @@ describe('the needs-you list', () => {
     ).toEqual([]);
   });
 });
+
+describe("an agent's question for the person", () => {
+  const ASKED = {
+    v: 1,
+    question_id: 'q1',
+    tool_call_id: 'c1',
+    agent: 'po',
+    turn_id: 't1',
+    question: 'Entrega aos domingos?',
+    options: ['Sim', 'Não'],
+    why: 'O plano de entregas depende disso',
+  };
+  const DECISION = {
+    v: 1,
+    data: { question: 'Preço?', answer: 'R$ 30', decided_by: 'po', reason: 'Média do bairro' },
+  };
+  const PO_HANDOFF = {
+    v: 1,
+    handoff_id: 'h2',
+    from_agent: 'po',
+    to_agent: 'arquiteto',
+    artifact_id: null,
+    status: 'offered',
+  };
+
+  it('waits in Needs you with its options until answered, and the lane waits meanwhile', () => {
+    const asked = log(
+      ['turn.started', { v: 1, agent: 'po', turn_id: 't1', kind: 'message' }, 'po'],
+      ['agent.activated', { v: 1, agent: 'po', handoff_id: 'h1' }],
+      ['person.asked', ASKED, 'po'],
+    );
+    const view = foldSession(asked);
+    expect(needsYou(view)).toMatchObject([
+      {
+        kind: 'question',
+        questionId: 'q1',
+        agent: 'po',
+        question: 'Entrega aos domingos?',
+        options: ['Sim', 'Não'],
+        why: 'O plano de entregas depende disso',
+      },
+    ]);
+    expect(view.lanes).toEqual([{ agent: 'po', status: 'waiting' }]);
+    const answered = foldSession([
+      ...asked,
+      ...log([
+        'person.answered',
+        { v: 1, question_id: 'q1', agent: 'po', answer: 'Não', decide_yourself: false },
+        'user',
+      ]).map((event) => ({ ...event, seq: 4, id: 'event-4' })),
+    ]);
+    expect(needsYouCount(answered)).toBe(0);
+    expect(answered.questions).toMatchObject([{ status: 'answered', answer: 'Não' }]);
+    expect(answered.lanes).toEqual([{ agent: 'po', status: 'working' }]);
+  });
+
+  it('lists the decisions an agent made by itself on its next handoff, and only there', () => {
+    const view = foldSession(
+      log(
+        ['artifact.decision', DECISION, 'po'],
+        [
+          'artifact.decision',
+          { ...DECISION, data: { ...DECISION.data, decided_by: 'person' } },
+          'po',
+        ],
+        ['handoff.offered', PO_HANDOFF, 'po'],
+        ['handoff.offered', { ...PO_HANDOFF, handoff_id: 'h3' }, 'po'],
+      ),
+    );
+    expect(view.handoffs['h2']?.decisions).toEqual([
+      { seq: 1, question: 'Preço?', answer: 'R$ 30', reason: 'Média do bairro', decidedBy: 'po' },
+    ]);
+    expect(view.handoffs['h3']?.decisions).toEqual([]);
+  });
+});

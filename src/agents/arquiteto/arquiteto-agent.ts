@@ -1,8 +1,15 @@
 import { buildSystemPrompt, businessRuleUnits } from '../runtime/build-system-prompt.ts';
 import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
-import { renderBacklog, renderBrief, renderModuleMapSummary } from '../line/render-line-context.ts';
+import {
+  renderBacklog,
+  renderBrief,
+  renderDecisions,
+  renderModuleMapSummary,
+} from '../line/render-line-context.ts';
 import { renderSandbox } from '../line/render-sandbox.ts';
+import { askPersonTool } from '../line/ask-person-tool.ts';
+import { recordDecisionTool } from '../line/record-decision-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
 import { answerBlockTool } from './answer-block-tool.ts';
@@ -26,6 +33,8 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       assignTasksTool(dependencies),
       handOffToDevsTool(dependencies),
       answerBlockTool(),
+      askPersonTool(),
+      recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, tools] = await Promise.all([
@@ -45,6 +54,7 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       const projectContext = [
         renderSandbox(tools, dependencies.terminal.settings),
         renderBrief(view.state.product_brief),
+        renderDecisions(view.state, { records: true }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
         renderBacklog(backlog, { criteria: true, descriptions: true }),

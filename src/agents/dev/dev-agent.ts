@@ -13,6 +13,8 @@ import { renderSandbox } from '../line/render-sandbox.ts';
 import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { terminalTool } from './terminal-tool.ts';
+import { askPersonTool } from '../line/ask-person-tool.ts';
+import { renderDecisions } from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const DEV_MAX_ITERATIONS = 20;
@@ -33,6 +35,7 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       ragFeedbackTool(),
       reportBlockedTool(),
       finishTaskTool(dependencies),
+      askPersonTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, worktree, tools] = await Promise.all([
@@ -44,6 +47,7 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       const projectContext = [
         renderSandbox(tools, dependencies.terminal.settings),
         renderModuleTasks(module, architecture.module_map?.data ?? null, backlog),
+        renderDecisions(view.state),
       ].join('\n\n');
       const unblocked = renderUnblocked(devBlocks(view.events), `${DEV_SLUG_PREFIX}${module}`);
       const reopened = renderReopened(view.events, module);

@@ -23,6 +23,7 @@ export const devDefinition: AgentDefinition = {
     'rag_feedback',
     'report_blocked',
     'finish_task',
+    'ask_person',
   ],
   handoffTargets: [],
   runs: { kind: 'turns-per-module', create: ({ line }) => devAgentsOnDemand(line) },

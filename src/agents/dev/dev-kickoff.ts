@@ -1,4 +1,4 @@
-import type { ModuleWorktree } from '../../workspace/index.ts';
+import type { ModuleWorktree, TerminalMode } from '../../workspace/index.ts';
 
 /**
  * A dev agent's kickoff (record ADR 0200): where its worktree is, that the contracts exist and are read with
@@ -7,12 +7,13 @@ import type { ModuleWorktree } from '../../workspace/index.ts';
 export function devKickoff(
   module: string,
   worktree: ModuleWorktree,
-  terminalMode: 'proposed' | 'direct',
+  terminalMode: TerminalMode,
 ): string {
-  const approval =
-    terminalMode === 'proposed'
-      ? ' Cada comando do terminal espera a aprovação da pessoa: use-o pouco.'
-      : '';
+  const approval = {
+    proposed: ' Cada comando do terminal espera a aprovação da pessoa: use-o pouco.',
+    auto: ' Comandos arriscados do terminal (apagar, reescrever histórico, baixar e executar) esperam a aprovação da pessoa; os outros rodam na hora.',
+    direct: '',
+  }[terminalMode];
   return [
     `Você é o agente dev do módulo ${module}. Seu worktree é ${worktree.directory}, no branch ${worktree.branch} (criado a partir de dev). As ferramentas de arquivo só enxergam esse worktree: use caminhos relativos a ele.`,
     '1. Comece chamando listar_contratos_de_modulos (sem argumentos): ela mostra o contrato do seu módulo e dos módulos que ele consome, na versão declarada pelo Arquiteto. É lá que se lê a interface de outro módulo — nunca no worktree dele, que é código em andamento.',

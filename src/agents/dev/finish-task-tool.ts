@@ -56,7 +56,12 @@ export function finishTaskTool(
         const check =
           declared === undefined
             ? null
-            : await runModuleCheck(dependencies.terminal, worktree.directory, declared);
+            : await runModuleCheck(
+                dependencies.terminal,
+                worktree.directory,
+                declared,
+                context.signal,
+              );
         if (check !== null && !check.passed)
           return check.mapProblem === null
             ? {

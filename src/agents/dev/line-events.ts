@@ -1,7 +1,14 @@
-import type { SessionEvent } from '../../domain/conversation/index.ts';
+import { EVENT_TYPES, type SessionEvent } from '../../domain/conversation/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../../domain/line/index.ts';
 
-export type ModuleLineState = 'working' | 'blocked' | 'finished' | 'merged' | 'conflict' | 'failed';
+export type ModuleLineState =
+  | 'not_started'
+  | 'working'
+  | 'blocked'
+  | 'finished'
+  | 'merged'
+  | 'conflict'
+  | 'failed';
 
 export interface ModuleLine {
   module: string;
@@ -24,7 +31,7 @@ export function lineModules(
       {
         module,
         branch: `dev-${module}`,
-        state: 'working' as ModuleLineState,
+        state: 'not_started' as ModuleLineState,
         last_check: null,
         merged_commit: null,
         failure: null,
@@ -33,6 +40,9 @@ export function lineModules(
   );
   for (const event of events) {
     const payload = event.payload as Record<string, unknown>;
+    const started = startedModule(event);
+    const activated = started === null ? undefined : lines.get(started);
+    if (activated?.state === 'not_started') activated.state = 'working';
     const line = typeof payload['module'] === 'string' ? lines.get(payload['module']) : undefined;
     if (line === undefined) continue;
     if (event.type === DEV_EVENT_TYPES.taskFinished) {
@@ -58,6 +68,13 @@ export function lineModules(
   for (const line of lines.values())
     if (line.state === 'working' && openBlocksOf(line.module) > 0) line.state = 'blocked';
   return [...lines.values()];
+}
+
+/** The module whose dev this event starts (its `agent.activated`), or null. */
+function startedModule(event: SessionEvent): string | null {
+  if (event.type !== EVENT_TYPES.agentActivated) return null;
+  const agent = (event.payload as { agent?: unknown }).agent;
+  return typeof agent === 'string' && agent.startsWith('dev:') ? agent.slice('dev:'.length) : null;
 }
 
 /** The dev's part of its task state when its merge was refused after its last finished task. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
-import { mergeIntoMainDecision } from './line-events.ts';
+import { lineModules, mergeIntoMainDecision } from './line-events.ts';
 
 const DEV = 'a'.repeat(40);
 const event = (seq: number, type: string, payload: Record<string, unknown>): SessionEvent =>
@@ -43,5 +43,28 @@ describe('mergeIntoMainDecision', () => {
       code: 'already_merged_into_main',
       message: expect.stringContaining(`seq 2 (main's merge commit ${'c'.repeat(40)})`),
     });
+  });
+});
+
+describe('lineModules', () => {
+  it("says not_started until the module's dev is activated, then working, blocked, finished", () => {
+    const activated = event(1, 'agent.activated', { agent: 'dev:api', handoff_id: 'h' });
+    const states = (events: SessionEvent[], blocks = 0) =>
+      lineModules(events, ['api', 'web'], (module) => (module === 'api' ? blocks : 0)).map(
+        (line) => [line.module, line.state],
+      );
+    expect(states([])).toEqual([
+      ['api', 'not_started'],
+      ['web', 'not_started'],
+    ]);
+    expect(states([activated])).toEqual([
+      ['api', 'working'],
+      ['web', 'not_started'],
+    ]);
+    expect(states([activated], 1)[0]).toEqual(['api', 'blocked']);
+    expect(states([activated, event(2, 'dev.task_finished', { module: 'api' })])[0]).toEqual([
+      'api',
+      'finished',
+    ]);
   });
 });

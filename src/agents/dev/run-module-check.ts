@@ -4,6 +4,7 @@ import {
   moduleCheck,
   type ModuleDeclaration,
 } from '../../domain/architecture/index.ts';
+import { limitNotes } from '../../domain/terminal/index.ts';
 import type { TerminalRunner } from '../../workspace/index.ts';
 
 export type CheckRun = {
@@ -24,14 +25,16 @@ export type CheckRun = {
 };
 
 /**
- * Runs the module's check in its worktree through the terminal runner (the same bubblewrap sandbox, time
- * and output limits as `terminal`). Null when the module has no check. A check that cannot run (no sandbox,
- * not started, killed, timed out) fails with why.
+ * Runs the module's check in its worktree through the terminal runner (the same bubblewrap sandbox, time,
+ * output and resource limits as `terminal`, ADR 0311); stopped with the turn through `signal`. Null when the
+ * module has no check. A check that cannot run (no sandbox, not started, killed, timed out, stopped) fails
+ * with why, and with the limits it reached.
  */
 export async function runModuleCheck(
   terminal: TerminalRunner,
   directory: string,
   module: Pick<ModuleDeclaration, 'name' | 'stack' | 'check'>,
+  signal?: AbortSignal,
 ): Promise<CheckRun | null> {
   const check = moduleCheck(module);
   if (check === null) return null;
@@ -40,7 +43,11 @@ export async function runModuleCheck(
       ? 'declared in the module map'
       : `Forja's default for the stack "${module.stack}" (the map declares no check)`;
   const started = Date.now();
-  const outcome = await terminal.run(directory, check.command);
+  const outcome = await terminal.run(
+    directory,
+    check.command,
+    signal === undefined ? {} : { signal },
+  );
   const duration_ms = Date.now() - started;
   const failed = (exit_code: number, why: string, mapProblem: string | null = null) => ({
     passed: false,
@@ -50,18 +57,22 @@ export async function runModuleCheck(
   });
   if (!outcome.ok) return failed(-1, `could not run: ${outcome.reason}`);
   if (outcome.startError !== null) return failed(-1, `could not start: ${outcome.startError}`);
-  const tail = checkOutputExcerpt(outcome.output);
+  const limits = limitNotes(outcome, terminal.settings.limits)
+    .map((note) => `[limit: ${note}]\n`)
+    .join('');
+  const tail = `${checkOutputExcerpt(outcome.output)}\n${limits}`;
+  if (outcome.stopped) return failed(-1, 'was stopped with the turn');
   if (outcome.timedOut)
     return failed(
       -1,
-      `was stopped at the time limit of ${terminal.settings.timeoutMs / 1000} s; output tail:\n${tail}\n`,
+      `was stopped at the time limit of ${terminal.settings.timeoutMs / 1000} s; output tail:\n${tail}`,
     );
   if (outcome.exitCode === null)
-    return failed(-1, `was killed by ${outcome.signal}; output tail:\n${tail}\n`);
+    return failed(-1, `was killed by ${outcome.signal}; output tail:\n${tail}`);
   if (outcome.exitCode !== 0)
     return failed(
       outcome.exitCode,
-      `failed with exit code ${outcome.exitCode} in ${duration_ms} ms; the failing tests, then the output's tail:\n${tail}\n`,
+      `failed with exit code ${outcome.exitCode} in ${duration_ms} ms; the failing tests, then the output's tail:\n${tail}`,
       checkMapProblem(outcome.exitCode, outcome.output),
     );
   return {

@@ -1,5 +1,6 @@
 import type { ModuleMap } from '../../domain/architecture/index.ts';
 import type {
+  ConversationState,
   RecordedBusinessRule,
   RecordedProductBrief,
 } from '../../domain/conversation/index.ts';
@@ -92,5 +93,40 @@ export function renderModuleMapSummary(map: ModuleMap | null): string {
       (module) =>
         `- ${module.name} [${module.stack}]: ${module.responsibility} — depende de: ${module.dependsOn.join(', ') || '(nada)'}`,
     ),
+  ].join('\n');
+}
+
+/**
+ * The decisions of the session — the person's answers to the agents' questions and the decisions recorded with
+ * `record_decision` — which the backlog, the architecture and the code follow; for an agent that records them,
+ * the rule that no open question is decided in silence.
+ */
+export function renderDecisions(
+  state: Pick<ConversationState, 'decisions' | 'questions'>,
+  options: { records?: boolean } = {},
+): string {
+  const rule = options.records
+    ? [
+        'Nenhuma decisão silenciosa: cada pergunta em aberto do brief é respondida pela pessoa (ask_person) ou registrada com record_decision (question, answer, reason); as que você decidir sozinho aparecem para a pessoa no seu próximo handoff.',
+      ]
+    : [];
+  const recorded = new Set(state.decisions.map((decision) => decision.question_id));
+  const answers = state.questions
+    .filter(
+      (question) =>
+        question.status === 'answered' &&
+        !question.decide_yourself &&
+        !recorded.has(question.question_id),
+    )
+    .map((question) => `- ${question.question} → ${question.answer} (decidido por: a pessoa)`);
+  const decisions = state.decisions.map(
+    (decision) =>
+      `- ${decision.question} → ${decision.answer} (decidido por: ${decision.decided_by === 'person' ? 'a pessoa' : decision.decided_by}; motivo: ${decision.reason})`,
+  );
+  const listed = [...answers, ...decisions];
+  return [
+    '## Decisões (siga-as)',
+    ...rule,
+    ...(listed.length === 0 ? ['(nenhuma decisão registrada)'] : listed),
   ].join('\n');
 }

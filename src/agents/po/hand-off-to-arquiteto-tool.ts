@@ -4,6 +4,18 @@ import { handOffWork } from '../line/hand-off-work.ts';
 import type { LineDependencies } from '../line/line-dependencies.ts';
 import { BACKLOG_TYPES } from '../../domain/artifacts/index.ts';
 import { readProjectBacklog } from '../../store/index.ts';
+import { openQuestionsCheck, type OpenQuestionsCheck } from '../../domain/conversation/index.ts';
+
+/** Why the work cannot go on yet: a question still waits for the person, or open questions are not closed. */
+function silentDecisions(check: OpenQuestionsCheck): string | null {
+  if (check.waiting.length > 0)
+    return `${check.waiting.length} of your questions still wait for the person's answer (${check.waiting.map((question) => `"${question.question}"`).join(', ')}); nothing was handed off.`;
+  if (check.closed >= check.open.length) return null;
+  return [
+    `the brief lists ${check.open.length} open question(s) and ${check.closed} are closed. Close each one first: ask_person for what only the person can decide, record_decision for what you decide yourself (question, answer, reason). Nothing was handed off. The open questions:`,
+    ...check.open.map((question) => `- ${question}`),
+  ].join('\n');
+}
 
 /**
  * `hand_off_to_arquiteto` (direct, no arguments): the PO's last step. Refused while the backlog has no task
@@ -26,6 +38,14 @@ export function handOffToArquitetoTool(dependencies: LineDependencies): AgentToo
             'hand_off_to_arquiteto refused: the backlog has no task yet. Declare epics, stories and tasks with declare_backlog first; nothing was handed off.',
         };
       }
+      const questions = openQuestionsCheck(
+        context.state.product_brief?.data.open_questions ?? [],
+        context.state.questions,
+        context.state.decisions,
+        context.agent,
+      );
+      const silent = silentDecisions(questions);
+      if (silent !== null) return { ok: false, result: `hand_off_to_arquiteto refused: ${silent}` };
       const latest = context.state.artifacts
         .filter((artifact) => (BACKLOG_TYPES as readonly string[]).includes(artifact.type))
         .at(-1);

@@ -4,11 +4,14 @@ import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { declareBacklogTool } from './declare-backlog-tool.ts';
 import { handOffToArquitetoTool } from './hand-off-to-arquiteto-tool.ts';
 import type { LineDependencies } from '../line/line-dependencies.ts';
+import { askPersonTool } from '../line/ask-person-tool.ts';
+import { recordDecisionTool } from '../line/record-decision-tool.ts';
 import { poTaskState } from './po-kickoff.ts';
 import {
   renderBacklog,
   renderBrief,
   renderBusinessRuleIds,
+  renderDecisions,
   renderModuleMapSummary,
 } from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
@@ -22,7 +25,12 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
     slug: 'po',
     maxIterations: PO_MAX_ITERATIONS,
     maxOutputTokens: PO_MAX_OUTPUT_TOKENS,
-    tools: [declareBacklogTool(dependencies), handOffToArquitetoTool(dependencies)],
+    tools: [
+      declareBacklogTool(dependencies),
+      handOffToArquitetoTool(dependencies),
+      askPersonTool(),
+      recordDecisionTool(),
+    ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
@@ -37,6 +45,7 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
       const projectContext = [
         renderBrief(view.state.product_brief),
         renderBusinessRuleIds(view.state.business_rules),
+        renderDecisions(view.state, { records: true }),
         renderBacklog(backlog),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
       ].join('\n\n');

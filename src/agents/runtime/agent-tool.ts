@@ -19,6 +19,8 @@ export interface ToolContext {
   events: readonly SessionEvent[];
   /** Argument names the model sent that the tool's schema does not take (noted, ignored). */
   ignoredArguments: readonly string[];
+  /** Aborted when the turn is stopped: a tool that runs a process kills it (the terminal, a check). */
+  signal?: AbortSignal;
 }
 
 type OutcomeEvents = Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }>;
@@ -52,7 +54,24 @@ export interface AgentTool {
    * undefined when the arguments are not the tool's (the call will be refused when it runs).
    */
   assessRisk?(args: unknown): CommandRiskVerdict | undefined;
+  /**
+   * Whether this call of a `proposed` tool waits for the person (default: every call does). False for
+   * arguments that are not the tool's: the call is refused when it runs, with nothing to approve.
+   */
+  needsApproval?(args: unknown): boolean;
+  /**
+   * A tool that asks the person (`ask_person`): the question its arguments ask, recorded as `person.asked`; the
+   * call waits for `person.answered`, then `run` answers it. Undefined when the arguments are not the tool's.
+   */
+  asksPerson?(args: unknown): QuestionForThePerson | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** What an agent asks the person: the question, the options it offers, why it asks. */
+export interface QuestionForThePerson {
+  question: string;
+  options?: string[];
+  why?: string;
 }
 
 /** A tool as it is written: `run` and `assessRisk` take the arguments its schema outputs. */
@@ -62,6 +81,8 @@ export interface ToolSpecification<Schema extends z.ZodType> {
   parameters: Schema;
   mode: ToolMode;
   assessRisk?(args: z.output<Schema>): CommandRiskVerdict;
+  needsApproval?(args: z.output<Schema>): boolean;
+  asksPerson?(args: z.output<Schema>): QuestionForThePerson;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -73,7 +94,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
 export function defineTool<Schema extends z.ZodType>(
   specification: ToolSpecification<Schema>,
 ): AgentTool {
-  const { parameters, assessRisk } = specification;
+  const { parameters, assessRisk, needsApproval, asksPerson } = specification;
   return {
     name: specification.name,
     description: specification.description,
@@ -85,6 +106,22 @@ export function defineTool<Schema extends z.ZodType>(
           assessRisk: (args: unknown) => {
             const parsed = parameters.safeParse(args);
             return parsed.success ? assessRisk(parsed.data) : undefined;
+          },
+        }),
+    ...(needsApproval === undefined
+      ? {}
+      : {
+          needsApproval: (args: unknown) => {
+            const parsed = parameters.safeParse(args);
+            return parsed.success && needsApproval(parsed.data);
+          },
+        }),
+    ...(asksPerson === undefined
+      ? {}
+      : {
+          asksPerson: (args: unknown) => {
+            const parsed = parameters.safeParse(args);
+            return parsed.success ? asksPerson(parsed.data) : undefined;
           },
         }),
     run: async (args, context) => {

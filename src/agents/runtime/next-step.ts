@@ -4,6 +4,7 @@ import {
   type ConversationState,
   type LaneState,
   type PendingAction,
+  type PersonQuestion,
   type RecordedToolCall,
 } from '../../domain/conversation/index.ts';
 import { firstAfter } from './first-after.ts';
@@ -17,14 +18,17 @@ export type NextStep =
   | { kind: 'call_model'; iteration: number }
   | { kind: 'run_tool'; call: RecordedToolCall; approvedAction: PendingAction | null }
   | { kind: 'propose'; call: RecordedToolCall }
-  | { kind: 'await_approval'; actions: PendingAction[] }
+  | { kind: 'ask_person'; call: RecordedToolCall }
+  | { kind: 'await_approval'; actions: PendingAction[]; questions: PersonQuestion[] }
   | { kind: 'limit_reached'; iterations: number };
 
 export interface NextStepInput {
   agent: string;
   maxIterations: number;
-  /** Names of this agent's tools that wait for approval. */
-  proposedTools: ReadonlySet<string>;
+  /** Whether a call waits for the person's approval (a `proposed` tool's, unless its rule says not this one). */
+  needsApproval: (call: RecordedToolCall) => boolean;
+  /** Names of this agent's tools that ask the person (`ask_person`): the call waits for the answer. */
+  questionTools?: ReadonlySet<string>;
 }
 
 /** Decides the next step of the turn in progress in `input.agent`'s lane. Pure; other lanes do not count. */
@@ -40,6 +44,7 @@ export function nextStep(state: ConversationState, input: NextStepInput): NextSt
       turn_in_progress: turn,
       history: tail.filter((entry) => isInLane(entry, input.agent)),
       pending_actions: state.pending_actions.filter((action) => action.agent === input.agent),
+      questions: state.questions.filter((question) => question.agent === input.agent),
     },
     input,
   );
@@ -57,16 +62,26 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
     since.flatMap((entry) => (entry.role === 'tool' ? [entry.tool_call_id] : [])),
   );
   const awaiting: PendingAction[] = [];
+  const waiting: PersonQuestion[] = [];
   for (const call of calls) {
     if (completed.has(call.id)) continue;
+    if (input.questionTools?.has(call.name) === true) {
+      const question = lane.questions.find((asked) => asked.tool_call_id === call.id);
+      if (question === undefined) return { kind: 'ask_person', call };
+      if (question.status === 'answered') return { kind: 'run_tool', call, approvedAction: null };
+      waiting.push(question);
+      continue;
+    }
     const action = lane.pending_actions.find((pending) => pending.tool_call_id === call.id) ?? null;
-    if (!input.proposedTools.has(call.name))
+    // A call Forja refused is answered at once: there is nothing for the person to approve.
+    if (!input.needsApproval(call) || call.refused !== undefined)
       return { kind: 'run_tool', call, approvedAction: null };
     if (action === null) return { kind: 'propose', call };
     if (action.status === 'approved') return { kind: 'run_tool', call, approvedAction: action };
     awaiting.push(action);
   }
-  if (awaiting.length > 0) return { kind: 'await_approval', actions: awaiting };
+  if (awaiting.length + waiting.length > 0)
+    return { kind: 'await_approval', actions: awaiting, questions: waiting };
   if (responses.length >= input.maxIterations)
     return { kind: 'limit_reached', iterations: responses.length };
   return { kind: 'call_model', iteration: responses.length + 1 };

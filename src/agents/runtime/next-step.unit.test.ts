@@ -58,7 +58,11 @@ const given = (...specs: EventSpec[]) =>
     ]),
   );
 const decideFor = (specs: EventSpec[], maxIterations = 5) =>
-  nextStep(given(...specs), { agent: 'dev', maxIterations, proposedTools: new Set(['terminal']) });
+  nextStep(given(...specs), {
+    agent: 'dev',
+    maxIterations,
+    needsApproval: (call) => call.name === 'terminal',
+  });
 
 describe('nextStep', () => {
   it('is done when no turn of the agent is in progress', () => {
@@ -134,5 +138,75 @@ describe('nextStep', () => {
       completed('c2'),
     ];
     expect(decideFor(specs, 2)).toEqual({ kind: 'limit_reached', iterations: 2 });
+  });
+});
+
+describe('nextStep with questions for the person', () => {
+  const asked = (questionId: string, callId: string): EventSpec => ({
+    type: 'person.asked',
+    actor: 'dev',
+    payload: {
+      v: 1,
+      question_id: questionId,
+      tool_call_id: callId,
+      agent: 'dev',
+      turn_id: TURN,
+      question: `question ${questionId}?`,
+    },
+  });
+  const answered = (questionId: string): EventSpec => ({
+    type: 'person.answered',
+    actor: 'user',
+    payload: { v: 1, question_id: questionId, agent: 'dev', answer: 'yes', decide_yourself: false },
+  });
+  const ask = (specs: EventSpec[]) =>
+    nextStep(given(...specs), {
+      agent: 'dev',
+      maxIterations: 5,
+      needsApproval: () => false,
+      questionTools: new Set(['ask_person']),
+    });
+  const twoQuestions = response([
+    { id: 'c1', name: 'ask_person' },
+    { id: 'c2', name: 'ask_person' },
+  ]);
+
+  it('asks each question once, then waits for every one while none is answered', () => {
+    expect(ask([started, twoQuestions])).toMatchObject({ kind: 'ask_person', call: { id: 'c1' } });
+    expect(ask([started, twoQuestions, asked('q1', 'c1')])).toMatchObject({
+      kind: 'ask_person',
+      call: { id: 'c2' },
+    });
+    expect(ask([started, twoQuestions, asked('q1', 'c1'), asked('q2', 'c2')])).toMatchObject({
+      kind: 'await_approval',
+      actions: [],
+      questions: [{ question_id: 'q1' }, { question_id: 'q2' }],
+    });
+  });
+
+  it('answers an answered question (the tool runs), and calls the model only once all are answered', () => {
+    const both = [started, twoQuestions, asked('q1', 'c1'), asked('q2', 'c2')];
+    expect(ask([...both, answered('q2')])).toMatchObject({
+      kind: 'run_tool',
+      call: { id: 'c2' },
+    });
+    expect(ask([...both, answered('q2'), completed('c2')])).toMatchObject({
+      kind: 'await_approval',
+      questions: [{ question_id: 'q1' }],
+    });
+    expect(
+      ask([...both, answered('q2'), completed('c2'), answered('q1'), completed('c1')]),
+    ).toEqual({ kind: 'call_model', iteration: 2 });
+  });
+
+  it("ignores another lane's questions", () => {
+    const other: EventSpec = {
+      ...asked('q9', 'c1'),
+      payload: { ...(asked('q9', 'c1').payload as object), agent: 'po' },
+    };
+    expect(ask([started, response([{ id: 'c1', name: 'ask_person' }]), other])).toMatchObject({
+      kind: 'ask_person',
+      call: { id: 'c1' },
+    });
   });
 });

@@ -4,7 +4,8 @@ import type { AgentTool, ToolContext, ToolOutcome } from './agent-tool.ts';
 import { describeInvalidArguments } from './describe-invalid-arguments.ts';
 
 /**
- * Runs one tool call through the hooks: unknown tool, unparseable or invalid arguments and a `pre_tool_use`
+ * Runs one tool call through the hooks: a call Forja refused when it stored it (ADR 0306), unknown tool,
+ * unparseable or invalid arguments and a `pre_tool_use`
  * halt all become a refusal the model reads as the tool result (never an exception); `post_tool_use` sees
  * every result. A `pre_tool_use` hook that replaces the payload changes the arguments the tool runs with
  * (checked against the tool's schema again); a `post_tool_use` one changes the result the model reads.
@@ -38,6 +39,7 @@ async function decideAndRun(
   hooks: Hooks,
   context: Omit<ToolContext, 'toolCallId' | 'ignoredArguments'>,
 ): Promise<ToolOutcome> {
+  if (call.refused !== undefined) return { ok: false, result: call.refused };
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (tool === undefined) {
     return {

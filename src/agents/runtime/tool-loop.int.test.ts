@@ -34,6 +34,21 @@ function testerAgent(runs: { note: string[]; deploy: string[] }, maxIterations =
         run: async ({ text }) => (runs.note.push(text), { ok: true, result: 'noted' }),
       }),
       defineTool({
+        name: 'dump',
+        description: 'Record a value nested deeper than the log stores (a tool with a bug)',
+        mode: 'direct',
+        parameters: z.strictObject({}),
+        run: async () => {
+          let deep: unknown = 'end';
+          for (let level = 0; level < 1000; level += 1) deep = [deep];
+          return {
+            ok: true,
+            result: 'dumped',
+            events: [{ type: 'x.dump', actor: 'tester', payload: { deep } }],
+          };
+        },
+      }),
+      defineTool({
         name: 'deploy',
         description: 'Deploy',
         mode: 'proposed',
@@ -69,6 +84,7 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
       maxIterations?: number;
       hooks?: ReturnType<typeof createHooks>;
       provider?: ModelProvider;
+      env?: Record<string, string>;
     } = {},
   ) {
     const loaded = loadConfig({});
@@ -78,7 +94,7 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
       ...(extra.startAt ? { startAt: extra.startAt } : {}),
     });
     const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
-      env: {},
+      env: extra.env ?? {},
       database,
       provider: extra.provider ?? provider,
       extraAgents: [testerAgent(runs, extra.maxIterations)],
@@ -507,5 +523,181 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     expect(types.slice(-3)).toEqual(['tool.completed', 'tool.completed', 'agent.response']);
     expect(types.filter((type) => type === 'agent.response')).toHaveLength(2);
     expect(await second.forja.conversation.resumeInterruptedTurns()).toEqual([]);
+  });
+  /** The person's message to the tester, answered before it returns. */
+  async function say(forja: Forja, sessionId: string, text: string) {
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text })).status,
+    ).toBe(201);
+    await forja.conversation.idle(sessionId);
+  }
+  const lastOf = async (forja: Forja, sessionId: string) =>
+    (await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1)!;
+
+  it('takes at most 64 tool calls of one answer and tells the model, with the limit, that the rest were refused', async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const calls = Array.from({ length: 3000 }, (_, index) => ({
+      name: 'note',
+      arguments: { text: `rule ${index}` },
+    }));
+    const { forja, provider } = await forjaOn(
+      database,
+      {
+        turns: [
+          { agent: 'tester', text: 'Recording everything.', tool_calls: calls },
+          {
+            agent: 'tester',
+            text: 'I will record the rest in parts.',
+            expect: {
+              messages: [
+                'This answer made 3000 tool calls; Forja takes at most 64 from one answer (FORJA_MAX_TOOL_CALLS)',
+              ],
+            },
+          },
+        ],
+      },
+      runs,
+    );
+    const { sessionId } = await testerSession(forja);
+    await say(forja, sessionId, 'record every rule');
+    expect(runs.note).toEqual(calls.slice(0, 64).map((call) => call.arguments.text));
+    const events = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    const response = events.find((event) => event.type === 'agent.response')!;
+    expect((response.payload as { tool_calls: unknown[] }).tool_calls).toHaveLength(65);
+    const completed = events.filter((event) => event.type === 'tool.completed');
+    expect(completed).toHaveLength(65);
+    expect(completed.at(-1)!.payload).toMatchObject({ ok: false, tool: 'note' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'agent.response',
+      payload: { text: 'I will record the rest in parts.' },
+    });
+    provider.assertAllTurnsConsumed();
+  });
+
+  it('cuts an answer past FORJA_MAX_ANSWER_CHARS and refuses arguments past FORJA_MAX_TOOL_ARGUMENT_CHARS, telling the model each limit', async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const { forja, provider } = await forjaOn(
+      database,
+      {
+        turns: [
+          {
+            agent: 'tester',
+            text: '',
+            tool_calls: [{ name: 'note', arguments: { text: 'x'.repeat(5000) } }],
+          },
+          {
+            agent: 'tester',
+            text: 'y'.repeat(5000),
+            expect: {
+              messages: ['Forja takes at most 1024 for one call (FORJA_MAX_TOOL_ARGUMENT_CHARS)'],
+            },
+          },
+          {
+            agent: 'tester',
+            text: 'Shorter now.',
+            expect: {
+              messages: [
+                `${'y'.repeat(1024)}\n\n[Forja cut this answer at 1024 characters (FORJA_MAX_ANSWER_CHARS); the other 3976 characters were not stored.]`,
+              ],
+            },
+          },
+        ],
+      },
+      runs,
+      { env: { FORJA_MAX_ANSWER_CHARS: '1024', FORJA_MAX_TOOL_ARGUMENT_CHARS: '1024' } },
+    );
+    const { sessionId } = await testerSession(forja);
+    await say(forja, sessionId, 'write a long note');
+    expect(runs.note).toEqual([]);
+    const refused = (await forja.eventLog.read(sessionId)).find(
+      (event) => event.type === 'agent.response',
+    )!;
+    expect(refused.payload).toMatchObject({ tool_calls: [{ name: 'note', arguments: null }] });
+    const answer = (await lastOf(forja, sessionId)).payload as { text: string };
+    expect(answer.text).toBe(
+      `${'y'.repeat(1024)}\n\n[Forja cut this answer at 1024 characters (FORJA_MAX_ANSWER_CHARS); the other 3976 characters were not stored.]`,
+    );
+    await say(forja, sessionId, 'and now?');
+    expect(await lastOf(forja, sessionId)).toMatchObject({ payload: { text: 'Shorter now.' } });
+    provider.assertAllTurnsConsumed();
+  });
+
+  it('refuses a NUL in tool arguments, stores a lone surrogate as U+FFFD, and the lane answers the next message, also after a restart', async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const script: ScriptInput = {
+      turns: [
+        {
+          agent: 'tester',
+          text: 'half a pair \uD800 here',
+          tool_calls: [{ name: 'note', arguments: { text: 'a\u0000b' } }],
+        },
+        {
+          agent: 'tester',
+          text: 'Noted without it.',
+          expect: {
+            messages: [
+              'half a pair \uFFFD here',
+              'The arguments of note hold a NUL character or a lone surrogate at .text',
+            ],
+          },
+        },
+        { agent: 'tester', text: 'Still answering.', expect: { messages: ['after the restart'] } },
+      ],
+    };
+    const first = await forjaOn(database, script, runs);
+    const { sessionId } = await testerSession(first.forja);
+    await say(first.forja, sessionId, 'note a NUL');
+    expect(runs.note).toEqual([]);
+    expect(await lastOf(first.forja, sessionId)).toMatchObject({
+      type: 'agent.response',
+      payload: { text: 'Noted without it.' },
+    });
+
+    const second = await forjaOn(database, script, runs, { startAt: first.provider.position() });
+    expect(await second.forja.conversation.resumeInterruptedTurns()).toEqual([]);
+    await say(second.forja, sessionId, 'after the restart');
+    expect(await lastOf(second.forja, sessionId)).toMatchObject({
+      payload: { text: 'Still answering.' },
+    });
+    expect(runs.note).toEqual([]);
+    second.provider.assertAllTurnsConsumed();
+  });
+
+  it('ends the turn with turn.failed when what a step produced cannot be stored, and the lane answers the next message, also after a restart', async () => {
+    const database = await openDatabase();
+    const runs = { note: [] as string[], deploy: [] as string[] };
+    const script: ScriptInput = {
+      turns: [
+        { agent: 'tester', text: '', tool_calls: [{ name: 'dump', arguments: {} }] },
+        { agent: 'tester', text: 'Here again.', expect: { messages: ['are you there'] } },
+        { agent: 'tester', text: 'Back after the restart.' },
+      ],
+    };
+    const first = await forjaOn(database, script, runs);
+    const { sessionId } = await testerSession(first.forja);
+    await say(first.forja, sessionId, 'dump it');
+    expect(await lastOf(first.forja, sessionId)).toMatchObject({
+      type: 'turn.failed',
+      payload: {
+        agent: 'tester',
+        reason: 'unstorable_output',
+        message: expect.stringContaining('nested deeper than 200 levels'),
+      },
+    });
+    await say(first.forja, sessionId, 'are you there');
+    expect(await lastOf(first.forja, sessionId)).toMatchObject({
+      payload: { text: 'Here again.' },
+    });
+
+    const second = await forjaOn(database, script, runs, { startAt: first.provider.position() });
+    expect(await second.forja.conversation.resumeInterruptedTurns()).toEqual([]);
+    await say(second.forja, sessionId, 'and now');
+    expect(await lastOf(second.forja, sessionId)).toMatchObject({
+      payload: { text: 'Back after the restart.' },
+    });
+    second.provider.assertAllTurnsConsumed();
   });
 });

@@ -2,16 +2,21 @@ import { randomUUID } from 'node:crypto';
 import {
   turnInProgress,
   type PendingAction,
+  type PersonQuestion,
+  type RecordedToolCall,
   SESSION_EVENTS,
 } from '../../domain/conversation/index.ts';
 import type { ModelGateway } from '../../gateway/index.ts';
 import type { Hooks } from '../../harness/index.ts';
-import type { EventLog, NewSessionEvent } from '../../store/index.ts';
+import { type EventLog, LaneLeaseLostError, type NewSessionEvent } from '../../store/index.ts';
 import type { AgentTool } from './agent-tool.ts';
 import type { ContextManager } from './context-manager/create-context-manager.ts';
 import { historyToMessages } from './history-to-messages.ts';
 import type { LiveTurns } from './live-turns.ts';
+import { storableText } from '../../lib/storable-text.ts';
+import { boundedResponse } from './bounded-response.ts';
 import { nextStep } from './next-step.ts';
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output-limits.ts';
 import { runToolCall } from './run-tool-call.ts';
 import { refreshSessionView, viewAfterAppend, type SessionView } from './session-view.ts';
 import { toToolDefinitions } from './tool-definitions.ts';
@@ -24,6 +29,8 @@ export interface ToolLoopDependencies {
   hooks: Hooks;
   /** Fits each request into the model's window (ADR 0080); without it the whole history is sent. */
   contextManager?: ContextManager;
+  /** How much of one answer is taken (ADR 0306); unset, `DEFAULT_OUTPUT_LIMITS`. */
+  outputLimits?: OutputLimits;
   newId?: () => string;
 }
 
@@ -55,7 +62,7 @@ export interface LoopScope {
 export type LoopResult =
   | { status: 'idle' }
   | { status: 'completed'; text: string; view: SessionView }
-  | { status: 'paused'; actions: PendingAction[] }
+  | { status: 'paused'; actions: PendingAction[]; questions: PersonQuestion[] }
   | { status: 'limit_reached'; iterations: number }
   | { status: 'stopped'; text: string }
   | { status: 'failed'; reason: string; message: string };
@@ -71,10 +78,73 @@ export async function runToolLoop(
   agent: LoopAgent,
   scope: LoopScope,
 ): Promise<LoopResult> {
-  const { eventLog, gateway, liveTurns, hooks } = dependencies;
+  try {
+    return await runSteps(dependencies, agent, scope);
+  } catch (error) {
+    if (!(error instanceof AppendFailedError)) throw error;
+    return failUnstored(dependencies, agent, scope, error);
+  }
+}
+
+/** An append of the loop that the log refused (not a lost lane): what the turn produced could not be stored. */
+class AppendFailedError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'AppendFailedError';
+  }
+}
+
+/**
+ * A step's events the log could not store: the turn ends with `turn.failed` (`unstorable_output`), so its lane
+ * answers the next message and a restart finds the turn closed instead of running the step again (ADR 0305).
+ * If even that cannot be stored, the original error goes on.
+ */
+async function failUnstored(
+  dependencies: ToolLoopDependencies,
+  agent: LoopAgent,
+  scope: LoopScope,
+  error: AppendFailedError,
+): Promise<LoopResult> {
+  const view = await refreshSessionView(dependencies.eventLog, scope.sessionId, scope.view);
+  const turnId = turnInProgress(view.state, agent.slug)?.turn_id;
+  if (turnId === undefined) throw error.cause;
+  const reason = 'unstorable_output';
+  const message = `Forja could not store what this turn produced (${error.message.slice(0, 500)}); the turn ends here.`;
+  const failed = await dependencies.eventLog.append(scope.sessionId, [
+    SESSION_EVENTS.turnFailed.create('system', {
+      v: 1,
+      turn_id: turnId,
+      agent: agent.slug,
+      reason,
+      message,
+    }),
+  ]);
+  if (!failed.success) throw error.cause;
+  dependencies.liveTurns.publish({
+    type: 'agent.done',
+    session_id: scope.sessionId,
+    agent: agent.slug,
+    turn_id: turnId,
+    status: 'failed',
+  });
+  return { status: 'failed', reason, message };
+}
+
+async function runSteps(
+  dependencies: ToolLoopDependencies,
+  agent: LoopAgent,
+  scope: LoopScope,
+): Promise<LoopResult> {
+  const { eventLog, liveTurns, hooks } = dependencies;
+  const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
   const newId = dependencies.newId ?? randomUUID;
-  const proposedTools = new Set(
-    agent.tools.filter((tool) => tool.mode === 'proposed').map((tool) => tool.name),
+  const needsApproval = (call: RecordedToolCall): boolean => {
+    const tool = agent.tools.find((candidate) => candidate.name === call.name);
+    if (tool === undefined || tool.mode !== 'proposed') return false;
+    return tool.needsApproval === undefined ? true : tool.needsApproval(call.arguments);
+  };
+  const questionTools = new Set(
+    agent.tools.filter((tool) => tool.asksPerson !== undefined).map((tool) => tool.name),
   );
   // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
   // loop's own appends, read again only when another append landed in between.
@@ -83,10 +153,37 @@ export async function runToolLoop(
       ? scope.view
       : await refreshSessionView(eventLog, scope.sessionId, scope.view);
   const append = async (events: NewSessionEvent[]) => {
-    const outcome = await eventLog.append(scope.sessionId, events);
+    const outcome = await eventLog.append(scope.sessionId, events).catch((error: unknown) => {
+      // A lane lost to another process is that process's to go on with; any other refusal is the content's.
+      if (error instanceof LaneLeaseLostError) throw error;
+      throw new AppendFailedError(error);
+    });
     if (!outcome.success)
       throw new Error(`could not append to session ${scope.sessionId}: ${outcome.error.message}`);
     view = await viewAfterAppend(eventLog, scope.sessionId, view, outcome.events);
+  };
+  // Runs one call and records its effect with its `tool.completed`, in one append.
+  const runTool = async (call: RecordedToolCall) => {
+    const outcome = await runToolCall(call, agent.tools, hooks, {
+      projectId: scope.projectId,
+      sessionId: scope.sessionId,
+      agent: agent.slug,
+      module: scope.module,
+      state: view.state,
+      events: view.events,
+      ...(scope.signal ? { signal: scope.signal } : {}),
+    });
+    const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
+      v: 1,
+      agent: agent.slug,
+      turn_id: turnInProgress(view.state, agent.slug)?.turn_id ?? '',
+      tool_call_id: call.id,
+      tool: call.name,
+      args: call.arguments ?? {},
+      ok: outcome.ok,
+      result: outcome.result,
+    });
+    await append([...(outcome.events ?? []), completed]);
   };
 
   for (;;) {
@@ -108,7 +205,8 @@ export async function runToolLoop(
     const step = nextStep(view.state, {
       agent: agent.slug,
       maxIterations: agent.maxIterations,
-      proposedTools,
+      needsApproval,
+      questionTools,
     });
     switch (step.kind) {
       case 'done':
@@ -122,7 +220,7 @@ export async function runToolLoop(
           turn_id: turnId,
           status: 'paused',
         });
-        return { status: 'paused', actions: step.actions };
+        return { status: 'paused', actions: step.actions, questions: step.questions };
 
       case 'limit_reached':
         await append([
@@ -160,33 +258,95 @@ export async function runToolLoop(
         break;
       }
 
-      case 'run_tool': {
-        const outcome = await runToolCall(step.call, agent.tools, hooks, {
-          projectId: scope.projectId,
-          sessionId: scope.sessionId,
-          agent: agent.slug,
-          module: scope.module,
-          state: view.state,
-          events: view.events,
-        });
-        const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
-          v: 1,
-          ...lane,
-          tool_call_id: step.call.id,
-          tool: step.call.name,
-          args: step.call.arguments ?? {},
-          ok: outcome.ok,
-          result: outcome.result,
-        });
-        await append([...(outcome.events ?? []), completed]);
+      case 'ask_person': {
+        // The question waits for the person; arguments the tool refuses are answered at once, as any tool's.
+        const question = agent.tools
+          .find((tool) => tool.name === step.call.name)
+          ?.asksPerson?.(step.call.arguments ?? {});
+        if (question !== undefined && step.call.parse_error === undefined) {
+          await append([
+            SESSION_EVENTS.personAsked.create(agent.slug, {
+              v: 1,
+              question_id: newId(),
+              tool_call_id: step.call.id,
+              ...lane,
+              ...question,
+            }),
+          ]);
+          break;
+        }
+        await runTool(step.call);
         break;
       }
 
+      case 'run_tool':
+        await runTool(step.call);
+        break;
+
       case 'call_model': {
-        const system = await agent.buildSystemPrompt(view, scope);
-        const tools = toToolDefinitions(agent.tools);
-        const frame = {
-          view,
+        const ended = await callModel({
+          dependencies,
+          agent,
+          scope,
+          limits,
+          turnId,
+          view: () => view,
+          append,
+          stop,
+        });
+        if (ended !== null) return ended;
+        break;
+      }
+    }
+  }
+}
+
+/** What one step of the loop works with: the loop's view as it is now, its append, its stop check. */
+interface StepFrame {
+  dependencies: ToolLoopDependencies;
+  agent: LoopAgent;
+  scope: LoopScope;
+  limits: OutputLimits;
+  turnId: string;
+  view(): SessionView;
+  append(events: NewSessionEvent[]): Promise<void>;
+  stop(text: string): Promise<LoopResult | null>;
+}
+
+/**
+ * The `call_model` step: the prompt and the history fitted to the window, the model's call, and its answer
+ * appended as `agent.response`, bounded (ADR 0306). Returns how the turn ended, or null when it goes on (tool calls).
+ */
+async function callModel(frame: StepFrame): Promise<LoopResult | null> {
+  const { dependencies, agent, scope, limits, turnId } = frame;
+  const { gateway, liveTurns } = dependencies;
+  const done = (status: 'completed' | 'failed') =>
+    liveTurns.publish({
+      type: 'agent.done',
+      session_id: scope.sessionId,
+      agent: agent.slug,
+      turn_id: turnId,
+      status,
+    });
+  const fail = async (reason: string, message: string): Promise<LoopResult> => {
+    await frame.append([
+      SESSION_EVENTS.turnFailed.create('system', {
+        v: 1,
+        turn_id: turnId,
+        agent: agent.slug,
+        reason,
+        message,
+      }),
+    ]);
+    done('failed');
+    return { status: 'failed', reason, message };
+  };
+  const system = await agent.buildSystemPrompt(frame.view(), scope);
+  const tools = toToolDefinitions(agent.tools);
+  const context = dependencies.contextManager
+    ? await dependencies.contextManager.prepare(
+        {
+          view: frame.view(),
           projectId: scope.projectId,
           sessionId: scope.sessionId,
           agent: agent.slug,
@@ -194,106 +354,67 @@ export async function runToolLoop(
           tools,
           maxOutputTokens: agent.maxOutputTokens,
           ...(scope.signal ? { signal: scope.signal } : {}),
-        };
-        const context = dependencies.contextManager
-          ? await dependencies.contextManager.prepare(frame, append)
-          : { ok: true as const, messages: historyToMessages(view.state.history, agent.slug) };
-        if (!context.ok) {
-          const stopped = await stop('');
-          if (stopped !== null) return stopped;
-          await append([
-            SESSION_EVENTS.turnFailed.create('system', {
-              v: 1,
-              turn_id: turnId,
-              agent: agent.slug,
-              reason: context.reason,
-              message: context.message,
-            }),
-          ]);
-          liveTurns.publish({
-            type: 'agent.done',
-            session_id: scope.sessionId,
-            agent: agent.slug,
-            turn_id: turnId,
-            status: 'failed',
-          });
-          return { status: 'failed', reason: context.reason, message: context.message };
-        }
-        const outcome = await gateway.runTurn(
-          {
-            projectId: scope.projectId,
-            sessionId: scope.sessionId,
-            agent: agent.slug,
-            system,
-            messages: context.messages,
-            tools,
-            maxOutputTokens: agent.maxOutputTokens,
-            ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
-          },
-          {
-            ...(scope.signal ? { signal: scope.signal } : {}),
-            onTextDelta: (text) => {
-              if (scope.streamDeltas !== false)
-                liveTurns.publish({
-                  type: 'agent.delta',
-                  session_id: scope.sessionId,
-                  agent: agent.slug,
-                  turn_id: turnId,
-                  text,
-                });
-            },
-          },
-        );
-        if (outcome.status !== 'completed') {
-          const partial = 'partialText' in outcome ? outcome.partialText : '';
-          const stopped = await stop(partial);
-          if (stopped !== null) return stopped;
-          const message =
-            outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
-          const reason = outcome.status === 'failed' ? 'provider_error' : outcome.status;
-          await append([
-            SESSION_EVENTS.turnFailed.create('system', { v: 1, ...lane, reason, message }),
-          ]);
-          liveTurns.publish({
-            type: 'agent.done',
-            session_id: scope.sessionId,
-            agent: agent.slug,
-            turn_id: turnId,
-            status: 'failed',
-          });
-          return { status: 'failed', reason, message };
-        }
-        const toolCalls = outcome.toolCalls.map((call) => ({
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments ?? null,
-          ...(call.parseError === undefined ? {} : { parse_error: call.parseError }),
-          // Arguments left incomplete by the output cap are a cut, not a model's mistake: it must split them.
-          ...(call.parseError !== undefined && outcome.finishReason === 'length'
-            ? { cut_at_tokens: agent.maxOutputTokens }
-            : {}),
-        }));
-        await append([
-          SESSION_EVENTS.agentResponse.create(agent.slug, {
-            v: 1,
-            ...lane,
-            text: outcome.text,
-            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-            usage_id: outcome.usageId,
-          }),
-        ]);
-        if (toolCalls.length === 0) {
-          liveTurns.publish({
-            type: 'agent.done',
-            session_id: scope.sessionId,
-            agent: agent.slug,
-            turn_id: turnId,
-            status: 'completed',
-          });
-          return { status: 'completed', text: outcome.text, view };
-        }
-        break;
-      }
-    }
+        },
+        frame.append,
+      )
+    : { ok: true as const, messages: historyToMessages(frame.view().state.history, agent.slug) };
+  if (!context.ok) return (await frame.stop('')) ?? fail(context.reason, context.message);
+  // Deltas stop at the answer's limit: a running turn's partial text is kept for tabs that connect.
+  let streamed = 0;
+  const outcome = await gateway.runTurn(
+    {
+      projectId: scope.projectId,
+      sessionId: scope.sessionId,
+      agent: agent.slug,
+      system,
+      messages: context.messages,
+      tools,
+      maxOutputTokens: agent.maxOutputTokens,
+      ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
+    },
+    {
+      ...(scope.signal ? { signal: scope.signal } : {}),
+      onTextDelta: (text) => {
+        if (scope.streamDeltas === false || streamed >= limits.maxAnswerChars) return;
+        streamed += text.length;
+        liveTurns.publish({
+          type: 'agent.delta',
+          session_id: scope.sessionId,
+          agent: agent.slug,
+          turn_id: turnId,
+          text,
+        });
+      },
+    },
+  );
+  if (outcome.status !== 'completed') {
+    const stopped = await frame.stop('partialText' in outcome ? outcome.partialText : '');
+    if (stopped !== null) return stopped;
+    const message = outcome.status === 'cancelled' ? 'The turn was cancelled.' : outcome.message;
+    return fail(outcome.status === 'failed' ? 'provider_error' : outcome.status, message);
   }
+  // What passes a limit is not stored; the model reads the refusal, with the limit (ADR 0306).
+  const bounded = boundedResponse(outcome.text, outcome.toolCalls, limits);
+  const { text } = bounded;
+  // Arguments left incomplete by the output cap are a cut, not a model's mistake: it must split them.
+  const toolCalls =
+    outcome.finishReason === 'length'
+      ? bounded.toolCalls.map((call) =>
+          call.parse_error === undefined ? call : { ...call, cut_at_tokens: agent.maxOutputTokens },
+        )
+      : bounded.toolCalls;
+  await frame.append([
+    SESSION_EVENTS.agentResponse.create(agent.slug, {
+      v: 1,
+      agent: agent.slug,
+      turn_id: turnId,
+      text,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      usage_id: outcome.usageId,
+    }),
+  ]);
+  if (toolCalls.length > 0) return null;
+  done('completed');
+  // The text as stored: a caller that writes it elsewhere (a handoff's brief) writes what the log holds.
+  return { status: 'completed', text: storableText(text), view: frame.view() };
 }

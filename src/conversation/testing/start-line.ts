@@ -17,7 +17,7 @@ export async function startLine(
   engine: TestDatabaseEngine,
   script: ScriptInput,
   settings: Record<string, string> = {},
-  options: { database?: Database } = {},
+  options: { database?: Database; env?: Record<string, string> } = {},
 ) {
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-line-'));
   const loaded = loadConfig({ ...settings, FORJA_DATA_DIR: dataDirectory });
@@ -25,7 +25,7 @@ export async function startLine(
   const database = options.database ?? (await engine.open());
   const provider = createScriptedProvider({ script });
   const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
-    env: {},
+    env: options.env ?? {},
     database,
     provider,
   });

@@ -2,6 +2,7 @@ import { InvariantViolationError } from '../errors/invariant-violation-error.ts'
 import type { ArtifactDefinition } from './artifact-definition.ts';
 import { epicDefinition, storyDefinition, taskDefinition } from './backlog.ts';
 import { businessRuleDefinition } from './business-rule.ts';
+import { decisionDefinition } from './decision.ts';
 import { productBriefDefinition } from './product-brief.ts';
 
 /** Registry from artifact type to its definition ("ArtifactSchemas" in the records). */
@@ -20,6 +21,7 @@ export const CORE_ARTIFACT_DEFINITIONS: readonly ArtifactDefinition[] = [
   epicDefinition,
   storyDefinition,
   taskDefinition,
+  decisionDefinition,
 ];
 
 const ARTIFACT_TYPE_PATTERN = /^[a-z][a-z0-9_]*$/;

@@ -28,7 +28,9 @@ export {
 export type { Epic, Story, Task } from './backlog.ts';
 export { BUSINESS_RULE_TYPE, BusinessRuleSchema, businessRuleDefinition } from './business-rule.ts';
 export type { BusinessRule } from './business-rule.ts';
-export { MAX_ORIGIN_SEQS } from './check-origin.ts';
+export { DECISION_TYPE, DecisionSchema, decisionDefinition } from './decision.ts';
+export type { Decision } from './decision.ts';
+export { checkOrigin, MAX_ORIGIN_SEQS } from './check-origin.ts';
 export { formatIssues } from './format-issues.ts';
 export { PRODUCT_BRIEF_TYPE, ProductBriefSchema, productBriefDefinition } from './product-brief.ts';
 export type { ProductBrief } from './product-brief.ts';

@@ -22,6 +22,8 @@ export function draftOf(state: ConversationState): ConversationDraft {
     artifacts: [...state.artifacts],
     handoffs: [...state.handoffs],
     pending_actions: [...state.pending_actions],
+    questions: [...state.questions],
+    decisions: [...state.decisions],
     turns_in_progress: [...state.turns_in_progress],
     lane_ends: [...state.lane_ends],
     skipped: [...state.skipped],

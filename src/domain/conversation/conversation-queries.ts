@@ -7,6 +7,7 @@ import type {
   PendingAction,
   TurnInProgress,
 } from './conversation-state.ts';
+import type { PersonQuestion } from './person-questions.ts';
 
 /** The activation of `agent` in this session, if it is active. */
 export function activeAgent(state: ConversationState, agent: string): ActiveAgent | undefined {
@@ -34,6 +35,8 @@ export type LaneState = {
   readonly turn_in_progress: TurnInProgress | null;
   readonly history: readonly ChatHistoryEntry[];
   readonly pending_actions: readonly PendingAction[];
+  /** The lane's questions for the person (`ask_person`), waiting or answered. */
+  readonly questions: readonly PersonQuestion[];
 };
 
 /** The lane of `agent`, as the fold of the whole session shows it. */
@@ -43,5 +46,13 @@ export function laneOf(state: ConversationState, agent: string): LaneState {
     turn_in_progress: turnInProgress(state, agent),
     history: state.history.filter((entry) => isInLane(entry, agent)),
     pending_actions: state.pending_actions.filter((action) => action.agent === agent),
+    questions: state.questions.filter((question) => question.agent === agent),
   };
+}
+
+/** The questions still waiting for the person, oldest first. */
+export function waitingQuestions(state: ConversationState, agent?: string): PersonQuestion[] {
+  return state.questions.filter(
+    (question) => question.status === 'asked' && (agent === undefined || question.agent === agent),
+  );
 }

@@ -2,6 +2,8 @@ import type { Handoff } from '../handoffs/handoff.ts';
 import type { BusinessRule } from '../artifacts/business-rule.ts';
 import type { ProductBrief } from '../artifacts/product-brief.ts';
 import type { RecordedToolCall, TurnKind } from './event-payloads.ts';
+import type { PersonQuestion } from './person-questions.ts';
+import type { Decision } from '../artifacts/decision.ts';
 
 /**
  * One message of the history given to the model. `tool` entries hold a call and its result together;
@@ -46,6 +48,14 @@ export type ActiveAgent = {
 export type RecordedBusinessRule = BusinessRule & {
   readonly event_id: string;
   readonly seq: number;
+  readonly origin: readonly number[];
+};
+
+/** A decision of the session, with who recorded it and the conversation it came from. */
+export type RecordedDecision = Decision & {
+  readonly event_id: string;
+  readonly seq: number;
+  readonly recorded_by: string;
   readonly origin: readonly number[];
 };
 
@@ -145,6 +155,10 @@ export type ConversationState = {
   /** Seq of the session's `session.ended` (the first one), or null while it goes on: an ended session refuses messages. */
   readonly ended_at_seq: number | null;
   readonly pending_actions: readonly PendingAction[];
+  /** Every question an agent asked the person (`ask_person`), waiting or answered, in the order asked. */
+  readonly questions: readonly PersonQuestion[];
+  /** Every decision recorded (`record_decision`), in log order. */
+  readonly decisions: readonly RecordedDecision[];
   readonly skipped: readonly SkippedEvent[];
 };
 
@@ -166,6 +180,8 @@ export function initialState(): ConversationState {
     last_addressed: null,
     ended_at_seq: null,
     pending_actions: [],
+    questions: [],
+    decisions: [],
     skipped: [],
   };
 }

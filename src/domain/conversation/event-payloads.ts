@@ -26,6 +26,8 @@ export const RecordedToolCallSchema = z.object({
   parse_error: z.string().optional(),
   /** Set when the response stopped at the agent's output cap (this many tokens) before the call was complete. */
   cut_at_tokens: z.number().int().positive().optional(),
+  /** Set when Forja did not take the call (a limit passed, arguments it cannot store): the tool result, ADR 0306. */
+  refused: z.string().optional(),
 });
 
 /**
@@ -174,6 +176,12 @@ export const BudgetExceededPayloadSchema = z.object({
   spent_tokens: z.number().int().nonnegative(),
   reserved_tokens: z.number().int().nonnegative(),
   requested_tokens: z.number().int().nonnegative(),
+  /** With a budget in money (US dollars): which budget refused, and its figures. */
+  limit: z.enum(['tokens', 'usd', 'price_unknown']).optional(),
+  max_usd: z.number().nonnegative().optional(),
+  spent_usd: z.number().nonnegative().optional(),
+  reserved_usd: z.number().nonnegative().optional(),
+  requested_usd: z.number().nonnegative().nullable().optional(),
 });
 
 export type ChatMessagePayload = z.infer<typeof ChatMessagePayloadSchema>;

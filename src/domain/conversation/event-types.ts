@@ -23,6 +23,8 @@
  * - `answer.superseded` — the person asked for the lane's last answer again; the old one stays in the log,
  *   out of the history (ADR 0220).
  *
+ * - `person.asked` / `person.answered` — an agent's question for the person (`ask_person`) and the answer.
+ *
  * Deliberately a leaf module (imports nothing) so every domain folder can import it without cycles.
  */
 export const EVENT_TYPES = {
@@ -45,6 +47,8 @@ export const EVENT_TYPES = {
   turnStopRequested: 'turn.stop_requested',
   turnRetried: 'turn.retried',
   answerSuperseded: 'answer.superseded',
+  personAsked: 'person.asked',
+  personAnswered: 'person.answered',
 } as const;
 
 /** Prefix of every artifact event: `artifact.business_rule`, `artifact.product_brief`, … */

@@ -9,6 +9,7 @@ import {
   ProductBriefSchema,
   type ProductBrief,
 } from '../artifacts/product-brief.ts';
+import { DECISION_TYPE, DecisionSchema, type Decision } from '../artifacts/decision.ts';
 import { currentVersion } from '../architecture/current-version.ts';
 import type { ConversationDraft } from './conversation-draft.ts';
 import type { RecordedProductBrief } from './conversation-state.ts';
@@ -42,6 +43,17 @@ export function applyArtifact(draft: ConversationDraft, event: SessionEvent): vo
         draft.product_brief = currentBrief(draft.product_briefs);
       };
       read(draft, event, ProductBriefSchema, setBrief, payload.data, 'payload.data');
+    } else if (type === DECISION_TYPE) {
+      const addDecision = (decision: Decision) => {
+        list();
+        draft.decisions.push({
+          ...decision,
+          ...where,
+          recorded_by: event.actor,
+          origin: payload.origin ?? [],
+        });
+      };
+      read(draft, event, DecisionSchema, addDecision, payload.data, 'payload.data');
     } else {
       list();
     }

@@ -17,6 +17,7 @@ import {
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
+import { applyQuestion, QUESTION_TYPES } from './evolve-questions.ts';
 import { CURRENT_PAYLOAD_VERSION, read, skip } from './read-payload.ts';
 import type { SessionEvent } from './session-event.ts';
 import { upcast, versionOf } from './upcast.ts';
@@ -168,6 +169,7 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
     return;
   }
   if (TURN_CONTROL_TYPES.has(event.type)) return applyTurnControl(draft, event);
+  if (QUESTION_TYPES.has(event.type)) return applyQuestion(draft, event);
   if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
   if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);
 }
@@ -206,6 +208,7 @@ function isReadType(type: string): boolean {
   return (
     READ_TYPES.has(type) ||
     TURN_CONTROL_TYPES.has(type) ||
+    QUESTION_TYPES.has(type) ||
     type.startsWith(HANDOFF_EVENT_PREFIX) ||
     type.startsWith(ARTIFACT_EVENT_PREFIX)
   );

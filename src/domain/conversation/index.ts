@@ -6,6 +6,7 @@ export {
   laneOf,
   openHandoffs,
   turnInProgress,
+  waitingQuestions,
 } from './conversation-queries.ts';
 export type { LaneState } from './conversation-queries.ts';
 export { initialState } from './conversation-state.ts';
@@ -18,6 +19,7 @@ export type {
   Readiness,
   RecordedArtifact,
   RecordedBusinessRule,
+  RecordedDecision,
   RecordedProductBrief,
   SkippedEvent,
   TurnInProgress,
@@ -83,3 +85,23 @@ export type { PayloadUpcaster, UpcasterTable } from './upcast.ts';
 export { writtenBeforeStart } from './written-before-start.ts';
 export { SESSION_EVENTS } from './session-events.ts';
 export type { ConversationEventMap } from './session-events.ts';
+export {
+  answerForTheAgent,
+  checkAnswer,
+  openQuestionsCheck,
+  MAX_ANSWER_CHARACTERS,
+  MAX_QUESTION_CHARACTERS,
+  MAX_QUESTION_OPTIONS,
+  PersonAnsweredPayloadSchema,
+  PersonAskedPayloadSchema,
+} from './person-questions.ts';
+export type {
+  AnswerCheck,
+  OpenQuestionsCheck,
+  PersonAnsweredPayload,
+  PersonAskedPayload,
+  PersonQuestion,
+  PersonReply,
+} from './person-questions.ts';
+export { decisionsByHandoff } from './handoff-decisions.ts';
+export type { HandoffDecision } from './handoff-decisions.ts';

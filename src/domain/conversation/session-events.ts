@@ -22,6 +22,7 @@ import {
   TurnStopRequestedPayloadSchema,
   TurnStoppedPayloadSchema,
 } from './turn-control-payloads.ts';
+import { PersonAnsweredPayloadSchema, PersonAskedPayloadSchema } from './person-questions.ts';
 
 /**
  * The conversation's session events, each its wire name with its payload schema: the one way code outside
@@ -57,6 +58,9 @@ export const SESSION_EVENTS = {
   turnStopRequested: defineEvent(EVENT_TYPES.turnStopRequested, TurnStopRequestedPayloadSchema),
   turnRetried: defineEvent(EVENT_TYPES.turnRetried, TurnRetriedPayloadSchema),
   answerSuperseded: defineEvent(EVENT_TYPES.answerSuperseded, AnswerSupersededPayloadSchema),
+  // What only the person can decide goes to the person.
+  personAsked: defineEvent(EVENT_TYPES.personAsked, PersonAskedPayloadSchema),
+  personAnswered: defineEvent(EVENT_TYPES.personAnswered, PersonAnsweredPayloadSchema),
 } as const;
 
 /** `{ 'chat.message': ChatMessagePayload, 'turn.started': TurnStartedPayload, … }`. */

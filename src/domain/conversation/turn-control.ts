@@ -13,6 +13,7 @@ import { SESSION_EVENTS } from './session-events.ts';
 export type TurnControlRule =
   | 'turn_not_running'
   | 'turn_awaits_approval'
+  | 'turn_awaits_answer'
   | 'consolidation_turn'
   | 'not_last_turn'
   | 'turn_not_failed'
@@ -56,6 +57,14 @@ export function canStop(
     return no(
       'turn_awaits_approval',
       `turn ${turnId} is waiting for your answer to action ${awaiting.action_id}; deny it instead of stopping`,
+    );
+  const asked = state.questions.find(
+    (question) => question.turn_id === turnId && question.status === 'asked',
+  );
+  if (asked !== undefined)
+    return no(
+      'turn_awaits_answer',
+      `turn ${turnId} is waiting for your answer to question ${asked.question_id}; answer it (or let the agent decide) instead of stopping`,
     );
   return { ok: true, turn: running };
 }

@@ -46,7 +46,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 const stepLists = fc.array(step, { minLength: 10, maxLength: 40 });
 
 const RULES =
-  /^(turn_not_running|turn_awaits_approval|consolidation_turn|not_last_turn|turn_not_failed|lane_busy|agent_not_active|answer_used_tools|no_answer|person_wrote_after): /;
+  /^(turn_not_running|turn_awaits_approval|turn_awaits_answer|consolidation_turn|not_last_turn|turn_not_failed|lane_busy|agent_not_active|answer_used_tools|no_answer|person_wrote_after): /;
 
 type Checked = {
   command: ConversationCommand;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, type Database } from '../../store/index.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
-import { setProjectBudget } from '../metering/project-budget.ts';
+import { setProjectBudget, setProjectMoneyBudget } from '../metering/project-budget.ts';
 import { createEmbeddingGateway } from './embedding-gateway.ts';
 import type { EmbeddingProvider } from './embedding-provider.ts';
 
@@ -102,6 +102,29 @@ describe.each(testDatabaseEngines())('embedding gateway on $name', (engine) => {
     ).toMatchObject({
       status: 'not_configured',
       message: expect.stringContaining('FORJA_EMBEDDING_MODEL'),
+    });
+  });
+
+  it('prices embeddings and holds them to a money budget, refusing a model with no known price under it', async () => {
+    const project = await createProject(database, { name: 'p' });
+    const request = { projectId: project.id, sessionId: null, agent: 'rag', texts: ['pão'] };
+    await setProjectMoneyBudget(database, project.id, 1);
+    const priced = await createEmbeddingGateway({ database, provider: provider('ok') }).embed(
+      request,
+    );
+    expect(priced.status).toBe('completed');
+    const cost = await database.query<{ cost: number }>(
+      'select cost_usd::float8 as cost from token_usage where project_id = $1',
+      [project.id],
+    );
+    // text-embedding-3-small at US$0.02 per million tokens, 7 tokens.
+    expect(cost.rows).toEqual([{ cost: (7 * 0.02) / 1e6 }]);
+    const unknown: EmbeddingProvider = { ...provider('ok'), model: 'nomic-embed-text' };
+    expect(
+      await createEmbeddingGateway({ database, provider: unknown }).embed(request),
+    ).toMatchObject({
+      status: 'budget_exceeded',
+      message: expect.stringContaining('no price is known for openai:nomic-embed-text'),
     });
   });
 });

@@ -1,5 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../store/index.ts';
+import { budgetMessage } from '../metering/budget-message.ts';
+import {
+  BUILT_IN_PRICES,
+  callCostUsd,
+  priceFor,
+  reservationCostUsd,
+  type PriceTable,
+} from '../metering/prices/price-table.ts';
 import { reserveCall } from '../metering/reserve-call.ts';
 import { settleCall } from '../metering/settle-call.ts';
 import { estimateTokens } from '../providers/shared/estimate-tokens.ts';
@@ -36,6 +44,8 @@ export function createEmbeddingGateway(dependencies: {
   database: Database;
   provider: EmbeddingProvider | null;
   now?: () => number;
+  /** What each model costs (the built-in list by default): embeddings count against a money budget too. */
+  prices?: PriceTable;
 }): EmbeddingGateway {
   const { database, provider } = dependencies;
   const now = dependencies.now ?? (() => performance.now());
@@ -55,12 +65,21 @@ export function createEmbeddingGateway(dependencies: {
         provider: provider.name,
         model: provider.model,
       };
-      const reservation = await reserveCall(database, call, estimate);
+      const price = priceFor(dependencies.prices ?? BUILT_IN_PRICES, call.provider, call.model);
+      const costOf = (inputTokens: number) =>
+        price === null ? null : callCostUsd(price, { inputTokens, outputTokens: 0 });
+      const reservation = await reserveCall(
+        database,
+        call,
+        estimate,
+        null,
+        price === null ? null : reservationCostUsd(price, estimate, 0),
+      );
       if (!reservation.ok)
         return {
           status: 'budget_exceeded',
           usageId: reservation.usageId,
-          message: `The project's token budget (${reservation.figures.max_tokens}) does not cover these embeddings.`,
+          message: `${budgetMessage(reservation.figures, call)} (embeddings)`,
         };
       const startedAt = now();
       try {
@@ -73,6 +92,7 @@ export function createEmbeddingGateway(dependencies: {
         await settleCall(database, reservation.usageId, {
           outcome: 'completed',
           usage,
+          costUsd: costOf(usage.inputTokens),
           latencyMs: now() - startedAt,
           timeToFirstTokenMs: null,
         });
@@ -82,6 +102,7 @@ export function createEmbeddingGateway(dependencies: {
         await settleCall(database, reservation.usageId, {
           outcome: 'error',
           usage: { inputTokens: estimate, outputTokens: 0, estimated: true },
+          costUsd: costOf(estimate),
           latencyMs: now() - startedAt,
           timeToFirstTokenMs: null,
           error: message,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database, ProcessModel, Queryable } from '../../store/index.ts';
+import { MONEY_RESERVATION_AS_SPENT } from './settle-call.ts';
 
 /** The error an interrupted reservation is settled with: the call never ended, its process did. */
 export const interruptedCallError = 'interrupted (the process making the call stopped during it)';
@@ -37,7 +38,8 @@ export interface ProcessIdentityOptions {
 
 const settleInterrupted = (where: string) => `
   update token_usage set outcome = 'interrupted', input_tokens = coalesce(input_estimate, reserved_tokens),
-    output_tokens = streamed_output_tokens, reserved_tokens = 0, estimated = true, error = $1, settled_at = now()
+    output_tokens = streamed_output_tokens, reserved_tokens = 0, estimated = true, error = $1, settled_at = now(),
+    ${MONEY_RESERVATION_AS_SPENT}
   where outcome = 'reserved' and (${where}) returning id`;
 
 /**
@@ -121,10 +123,24 @@ export async function startProcessIdentity(
       if (timer) clearInterval(timer);
       await beating;
       await settleOwn(database, id);
-      await database.query('delete from forja_processes where id = $1', [id]);
+      // A clean stop leaves its row among the clean exits (the newest few), so `forja status` tells it from a crash.
+      await database.transaction(async (transaction) => {
+        await transaction.query(
+          `with gone as (delete from forja_processes where id = $1 returning id, pid, host, started_at)
+           insert into forja_process_exits (id, pid, host, started_at) select id, pid, host, started_at from gone`,
+          [id],
+        );
+        await transaction.query(
+          'delete from forja_process_exits where id not in (select id from forja_process_exits order by stopped_at desc, id limit $1)',
+          [KEPT_CLEAN_EXITS],
+        );
+      });
     },
   };
 }
+
+/** How many clean exits `forja_process_exits` keeps. */
+const KEPT_CLEAN_EXITS = 20;
 
 async function settleOwn(database: Queryable, id: string): Promise<void> {
   await database.query(settleInterrupted('process_id = $2'), [interruptedCallError, id]);

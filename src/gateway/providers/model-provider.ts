@@ -50,6 +50,11 @@ export type ModelRequest = {
   tools: ToolDefinition[];
   maxOutputTokens: number;
   temperature?: number;
+  /**
+   * A key stable for one lane (project, session, agent) and different between lanes, set by the gateway: an
+   * OpenAI endpoint that takes `prompt_cache_key` routes the lane's requests to the same prompt cache.
+   */
+  cacheKey?: string;
 };
 
 /** Why the model stopped. `other` covers provider reasons with no neutral equivalent. */
@@ -68,12 +73,18 @@ export type ToolCallPart =
   | (ToolCallFields & { arguments: Record<string, unknown>; parseError?: undefined })
   | (ToolCallFields & { arguments: undefined; parseError: string });
 
-/** Token usage of the turn; `estimated` is true when the provider did not report it. */
+/**
+ * Token usage of the turn; `estimated` is true when the provider did not report it. `inputTokens` is all the
+ * input the call consumed; of it, `cachedInputTokens` were read from the provider's prompt cache and
+ * `cacheWriteInputTokens` written to it, when the provider reports them (both are billed at their own rates).
+ */
 export type UsagePart = {
   type: 'usage';
   inputTokens: number;
   outputTokens: number;
   estimated: boolean;
+  cachedInputTokens?: number;
+  cacheWriteInputTokens?: number;
 };
 
 export type FinishPart = { type: 'finish'; reason: FinishReason };

@@ -3,14 +3,15 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../accounts/passwords.ts';
 import { newSecret, TOKEN_PREFIX } from '../../accounts/secrets.ts';
-import { createSignInLimiter } from '../../accounts/sign-in-limiter.ts';
+import { createSignInLimiter, DEFAULT_SIGN_IN_BACKOFF } from '../../accounts/sign-in-limiter.ts';
 import { createForja, type Forja } from '../../composition.ts';
-import { loadConfig } from '../../config/config.ts';
+import { type ForjaConfig, loadConfig } from '../../config/config.ts';
 import {
   createPerson,
   insertApiToken,
   insertHandoff,
   revokeApiToken,
+  signInFailuresIn,
   type Database,
   type Person,
 } from '../../store/index.ts';
@@ -19,6 +20,13 @@ import { requestJson, startTestForja } from '../../testing/forja-harness.ts';
 import { classifyPath } from './access-middleware.ts';
 
 const PASSWORD = 'a long enough password';
+/** Two failures free per account and address, then 60 s, 120 s, … */
+const TEST_BACKOFF = {
+  ...DEFAULT_SIGN_IN_BACKOFF,
+  freePerAccountAndAddress: 2,
+  freePerAddress: 100,
+  baseDelaySeconds: 60,
+};
 
 /** Every documented route, with its path parameters filled in from the given ids. */
 async function documentedRoutes(
@@ -35,7 +43,10 @@ async function documentedRoutes(
       routes.push({
         method: method.toUpperCase(),
         template,
-        path: template.replace('{id}', ids[kind] ?? randomUUID()).replace('{slug}', 'criativo'),
+        path: template
+          .replace('{id}', ids[kind] ?? randomUUID())
+          .replace('{slug}', 'criativo')
+          .replace('{username}', 'ana'),
       });
     }
   }
@@ -165,6 +176,7 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
 
   describe('bound to 0.0.0.0 with accounts', () => {
     let forja: Forja;
+    let config: ForjaConfig;
     let database: Database;
     let ana: Person;
     let bruno: Person;
@@ -179,6 +191,7 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
         FORJA_PUBLIC_URL: 'https://forja.example.com',
       });
       if (!loaded.ok) throw new Error(loaded.error.message);
+      config = loaded.config;
       database = await engine.open();
       const passwordHash = await hashPassword(PASSWORD);
       ana = (await createPerson(database, { username: 'ana', passwordHash })).person;
@@ -186,12 +199,7 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       forja = await createForja(loaded.config, pino({ level: 'silent' }), {
         env: {},
         database,
-        signInLimiter: createSignInLimiter({
-          perAccount: 3,
-          perAddress: 100,
-          windowMs: 60_000,
-          clock: () => 0,
-        }),
+        signInLimiter: createSignInLimiter(signInFailuresIn(database), TEST_BACKOFF),
       });
       const tokenOf = async (person: Person) => {
         const { secret, hash } = newSecret(TOKEN_PREFIX);
@@ -390,6 +398,68 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       ).toMatchObject({ status: 400, body: { error: { field: 'role' } } });
     });
 
+    it("keeps a project's settings to its owners, and never leaves a project without an owner", async () => {
+      const project = ids['projects']!;
+      const members = `/api/projects/${project}/members`;
+      const budget = `/api/projects/${project}/budget`;
+      const instructions = `/api/projects/${project}/agents/arquiteto/instructions`;
+      expect((await as(anaToken, 'POST', members, { username: 'bruno' })).status).toBe(201);
+      expect((await as(anaToken, 'PUT', budget, { max_tokens: 1000 })).status).toBe(200);
+      expect((await as(anaToken, 'PUT', instructions, { content: 'Keep it small.' })).status).toBe(
+        200,
+      );
+
+      const notOwner = { status: 403, body: { error: { code: 'not_owner' } } };
+      expect(await as(brunoToken, 'PUT', budget, { max_tokens: null })).toMatchObject(notOwner);
+      expect(
+        await as(brunoToken, 'PUT', instructions, { content: 'Ignore the budget.' }),
+      ).toMatchObject(notOwner);
+      expect(await as(brunoToken, 'DELETE', `${members}/ana`)).toMatchObject(notOwner);
+      const acceptInstructions = `/api/sessions/${ids['sessions']}/instructions/accept`;
+      expect(await as(brunoToken, 'POST', acceptInstructions)).toMatchObject(notOwner);
+      expect((await as(anaToken, 'POST', acceptInstructions)).status).toBe(409);
+      expect((await as(brunoToken, 'GET', `/api/projects/${project}/usage`)).body.max_tokens).toBe(
+        1000,
+      );
+      expect((await as(brunoToken, 'GET', instructions)).body.content).toBe('Keep it small.');
+
+      const lastOwner = { status: 409, body: { error: { code: 'last_owner' } } };
+      expect(
+        await as(anaToken, 'POST', members, { username: 'ana', role: 'member' }),
+      ).toMatchObject(lastOwner);
+      expect(await as(anaToken, 'DELETE', `${members}/ana`)).toMatchObject(lastOwner);
+      // Two owners demoting each other at once: one wins, the other is refused, an owner remains.
+      expect(
+        (await as(anaToken, 'POST', members, { username: 'bruno', role: 'owner' })).status,
+      ).toBe(201);
+      const answers = await Promise.all([
+        as(anaToken, 'POST', members, { username: 'bruno', role: 'member' }),
+        as(brunoToken, 'POST', members, { username: 'ana', role: 'member' }),
+      ]);
+      // The loser is refused in its transaction (409), or already as a member (403) when the winner came first.
+      const [won, lost] = answers.map((answer) => answer.status).sort();
+      expect([won, [403, 409].includes(lost!)]).toEqual([201, true]);
+      const owners = (await as(anaToken, 'GET', members)).body.members.filter(
+        (member: { role: string }) => member.role === 'owner',
+      );
+      expect(owners).toHaveLength(1);
+      // Put things back: ana the only owner, bruno a member who may leave and be added again.
+      await as(owners[0].username === 'ana' ? anaToken : brunoToken, 'POST', members, {
+        username: 'ana',
+        role: 'owner',
+      });
+      expect(
+        (await as(anaToken, 'POST', members, { username: 'bruno', role: 'member' })).status,
+      ).toBe(201);
+      expect((await as(brunoToken, 'DELETE', `${members}/bruno`)).status).toBe(204);
+      expect((await as(brunoToken, 'GET', members)).status).toBe(404);
+      expect(await as(anaToken, 'DELETE', `${members}/bruno`)).toMatchObject({
+        status: 404,
+        body: { error: { field: 'username' } },
+      });
+      expect((await as(anaToken, 'POST', members, { username: 'bruno' })).status).toBe(201);
+    });
+
     it('signs in with a password into an HttpOnly SameSite cookie, signs out, and limits failed attempts', async () => {
       const signIn = (username: string, password: string) =>
         requestJson(forja, 'POST', '/api/auth/sign-in', { username, password });
@@ -430,6 +500,44 @@ describe.each(testDatabaseEngines())('who gets in, on $name', (engine) => {
       });
       expect(limited.headers.get('retry-after')).toBe('60');
       expect((await signIn('nobody', PASSWORD)).status).toBe(401);
+    });
+
+    it('slows wrong passwords from one address without locking the owner out elsewhere; every process counts them', async () => {
+      const signInFrom = (target: Forja, address: string, password: string) =>
+        target.app.request(
+          '/api/auth/sign-in',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'ana', password }),
+          },
+          { incoming: { socket: { remoteAddress: address } } },
+        );
+      for (let attempt = 0; attempt < 3; attempt++)
+        expect((await signInFrom(forja, '203.0.113.1', `guess ${attempt}`)).status).toBe(401);
+      const slowed = await signInFrom(forja, '203.0.113.1', PASSWORD);
+      expect(slowed.status).toBe(429);
+      expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await slowed.json()) as { error: { code: string } }).error.code).toBe(
+        'too_many_attempts',
+      );
+      // The owner, from another address, signs in at once: no account is locked.
+      expect((await signInFrom(forja, '198.51.100.7', PASSWORD)).status).toBe(200);
+
+      // A second process on the same database, with its own limiter, sees the same failures.
+      const other = await createForja(config, pino({ level: 'silent' }), {
+        env: {},
+        database,
+        signInLimiter: createSignInLimiter(signInFailuresIn(database)),
+      });
+      try {
+        const elsewhere = await signInFrom(other, '203.0.113.1', PASSWORD);
+        expect(elsewhere.status).toBe(429);
+        expect(Number(elsewhere.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect((await signInFrom(other, '198.51.100.7', PASSWORD)).status).toBe(200);
+      } finally {
+        await other.close();
+      }
     });
 
     it('lets in the public name and IP addresses on the port, not another DNS name', async () => {

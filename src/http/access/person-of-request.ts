@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { PERSON_ACTOR } from '../../domain/conversation/index.ts';
 import type { MemberRole, Person } from '../../store/index.ts';
+import { type ApiErrorBody, apiError } from '../api-error.ts';
 
 /** Who sent the request and their role in the project it names, as the access middleware found them. */
 interface RequestAccess {
@@ -28,4 +29,13 @@ export function roleOf(context: Context): MemberRole | null {
 /** The `actor` of the events this request causes: the person's id, or `user` when accounts are not in use. */
 export function actorOf(context: Context): string {
   return personOf(context)?.id ?? PERSON_ACTOR;
+}
+
+/**
+ * The 403 body when the request would change a project's settings (budget, instructions, members) and its
+ * person is not an owner of the project (ADR 0315); null when they are, or when accounts are not in use.
+ */
+export function notOwnerError(context: Context, what: string): ApiErrorBody | null {
+  if (personOf(context) === null || roleOf(context) === 'owner') return null;
+  return apiError('not_owner', `Only an owner of the project ${what}.`);
 }

@@ -7,6 +7,7 @@ import {
   readProjectArchitecture,
   writeAgentInstructions,
 } from '../../store/index.ts';
+import { notOwnerError } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -58,7 +59,7 @@ const write = createRoute({
   request: { params: parameters, body: jsonBody(NewInstructionsSchema) },
   responses: {
     200: jsonContent(InstructionsSchema, 'The patch now'),
-    ...errorResponses(400, 404, 413, 415),
+    ...errorResponses(400, 403, 404, 413, 415),
   },
 });
 
@@ -101,6 +102,8 @@ export function agentInstructionRoutes({ database, instructionFiles }: AppDepend
     .openapi(write, async (context) => {
       const { id, slug } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound(id), 404);
+      const notOwner = notOwnerError(context, "rewrites an agent's instructions");
+      if (notOwner !== null) return context.json(notOwner, 403);
       const unknown = await unknownSlugError(database, id, slug);
       if (unknown !== null) return context.json(unknown, 400);
       await writeAgentInstructions(database, id, slug, context.req.valid('json').content);

@@ -14,7 +14,7 @@ import {
   readProjectBacklog,
 } from '../../store/index.ts';
 import { ARCHITECTURE_DOC_PATHS } from '../../workspace/index.ts';
-import { actorOf } from '../access/person-of-request.ts';
+import { actorOf, notOwnerError } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -66,7 +66,7 @@ const devs = get(
 );
 const lineRoute = get(
   '/api/sessions/{id}/line',
-  "Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
+  "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
   'SessionLine',
 );
 const MergedIntoMainSchema = z
@@ -94,7 +94,7 @@ const acceptInstructions = createRoute({
   request: { params: idOnly, body: noBody },
   responses: {
     201: jsonContent(AcceptedInstructionFilesSchema, 'The files accepted'),
-    ...errorResponses(400, 404, 409, 413, 415),
+    ...errorResponses(400, 403, 404, 409, 413, 415),
   },
 });
 const mergeIntoMain = createRoute({
@@ -211,6 +211,9 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
         : refused(context, outcome);
     })
     .openapi(acceptInstructions, async (context) => {
+      // Accepted files govern the agents like an instruction patch: an owner's decision (ADR 0315).
+      const notOwner = notOwnerError(context, 'accepts instruction files that govern its agents');
+      if (notOwner !== null) return context.json(notOwner, 403);
       const outcome = await conversation.acceptInstructionFiles(
         context.req.valid('param').id,
         actorOf(context),

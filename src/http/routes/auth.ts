@@ -12,12 +12,13 @@ import {
   findPersonByUsername,
   findProject,
   insertAuthSession,
+  changeMember,
   listMembers,
-  putMember,
+  removeMember,
   USERNAME_PATTERN,
 } from '../../store/index.ts';
 import { SESSION_COOKIE } from '../access/access-middleware.ts';
-import { personOf, roleOf } from '../access/person-of-request.ts';
+import { notOwnerError, personOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -69,7 +70,7 @@ const signIn = createRoute({
   method: 'post',
   path: '/api/auth/sign-in',
   summary:
-    'Sign in with name and password: sets the HttpOnly session cookie (at most 5 failures per account and 20 per address in 15 minutes)',
+    'Sign in with name and password: sets the HttpOnly session cookie (after 5 failures for an account from one address, or 20 from one address, each further attempt from there waits twice as long: 429 with Retry-After)',
   request: { body: jsonBody(SignInSchema) },
   responses: {
     200: jsonContent(PersonSchema, 'Signed in'),
@@ -119,6 +120,33 @@ const addMember = createRoute({
     403: error('Only an owner adds members'),
   },
 });
+const removeMemberRoute = createRoute({
+  method: 'delete',
+  path: '/api/projects/{id}/members/{username}',
+  summary:
+    'Remove a person from the project: an owner removes anyone, a member only themselves (409 for its last owner)',
+  request: {
+    params: projectParameters.extend({
+      username: UsernameSchema.openapi({ param: { name: 'username', in: 'path' } }),
+    }),
+    body: noBody,
+  },
+  responses: {
+    204: { description: 'Removed' },
+    ...errorResponses(400, 403, 404, 409, 413, 415),
+    401: error('Not signed in'),
+  },
+});
+const lastOwner = () =>
+  apiError(
+    'last_owner',
+    'The project must keep an owner: make another member an owner first, then change or remove this one.',
+  );
+const accountsNotInUse = () =>
+  apiError(
+    'accounts_not_in_use',
+    'Projects have members only once accounts exist (create the first with `forja user add NAME`).',
+  );
 
 export function authRoutes({ database, access }: AppDependencies) {
   return newRouter()
@@ -133,13 +161,13 @@ export function authRoutes({ database, access }: AppDependencies) {
         );
       const { username, password } = context.req.valid('json');
       const address = clientAddress(context);
-      const allowance = access.signInLimiter.allow(username, address);
+      const allowance = await access.signInLimiter.allow(username, address);
       if (!allowance.ok) {
         context.header('Retry-After', String(allowance.retryAfterSeconds));
         return context.json(
           apiError(
             'too_many_attempts',
-            `Too many failed sign-ins for this account or from this address; try again in ${allowance.retryAfterSeconds} s.`,
+            `Too many failed sign-ins from this address (for this account, or for any); try again in ${allowance.retryAfterSeconds} s.`,
           ),
           429,
         );
@@ -147,10 +175,10 @@ export function authRoutes({ database, access }: AppDependencies) {
       const person = await findPersonByUsername(database, username);
       const matches = await verifyPassword(password, person?.password_hash ?? UNKNOWN_PERSON_HASH);
       if (person === null || !matches) {
-        access.signInLimiter.failed(username, address);
+        await access.signInLimiter.failed(username, address);
         return context.json(apiError('wrong_credentials', 'Wrong name or password.'), 401);
       }
-      access.signInLimiter.succeeded(username);
+      await access.signInLimiter.succeeded(username, address);
       const { secret, hash } = newSecret(SESSION_PREFIX);
       const maxAge = SESSION_DAYS * 24 * 60 * 60;
       await insertAuthSession(database, {
@@ -184,33 +212,46 @@ export function authRoutes({ database, access }: AppDependencies) {
     })
     .openapi(addMember, async (context) => {
       const { id } = context.req.valid('param');
-      if (!(await access.accountsInUse()))
-        return context.json(
-          apiError(
-            'accounts_not_in_use',
-            'Projects have members only once accounts exist (create the first with `forja user add NAME`).',
-          ),
-          409,
-        );
-      if (roleOf(context) !== 'owner')
-        return context.json(
-          apiError('not_owner', 'Only an owner of the project adds members.'),
-          403,
-        );
+      if (!(await access.accountsInUse())) return context.json(accountsNotInUse(), 409);
+      const notOwner = notOwnerError(context, 'adds members or changes their roles');
+      if (notOwner !== null) return context.json(notOwner, 403);
       const { username, role } = context.req.valid('json');
       const person = await findPersonByUsername(database, username);
-      if (person === null)
+      if (person === null) return context.json(noPersonNamed(username), 404);
+      const changed = await changeMember(database, { projectId: id, personId: person.id, role });
+      if (!changed.ok) return context.json(lastOwner(), 409);
+      return context.json({ person_id: person.id, username: person.username, role }, 201);
+    })
+    .openapi(removeMemberRoute, async (context) => {
+      const { id, username } = context.req.valid('param');
+      if (!(await access.accountsInUse())) return context.json(accountsNotInUse(), 409);
+      // Anyone may leave; removing someone else is an owner's.
+      const notOwner =
+        personOf(context)?.username === username
+          ? null
+          : notOwnerError(context, 'removes other members');
+      if (notOwner !== null) return context.json(notOwner, 403);
+      const person = await findPersonByUsername(database, username);
+      const removed =
+        person === null
+          ? null
+          : await removeMember(database, { projectId: id, personId: person.id });
+      if (removed !== null && !removed.ok) return context.json(lastOwner(), 409);
+      if (removed === null || !removed.removed)
         return context.json(
-          apiError(
-            'not_found',
-            `No person named ${username} (create the account with \`forja user add ${username}\`).`,
-            'username',
-          ),
+          apiError('not_found', `${username} is not a member of this project.`, 'username'),
           404,
         );
-      await putMember(database, { projectId: id, personId: person.id, role });
-      return context.json({ person_id: person.id, username: person.username, role }, 201);
+      return context.body(null, 204);
     });
+}
+
+function noPersonNamed(username: string) {
+  return apiError(
+    'not_found',
+    `No person named ${username} (create the account with \`forja user add ${username}\`).`,
+    'username',
+  );
 }
 
 /** The client's address for rate limiting; requests made in-process share one. */

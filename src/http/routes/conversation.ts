@@ -6,6 +6,7 @@ import {
   MAX_REJECTION_REASON_CHARACTERS,
 } from '../../domain/handoffs/index.ts';
 import type { Refusal } from '../../conversation/index.ts';
+import { decisionsByHandoff, MAX_ANSWER_CHARACTERS } from '../../domain/conversation/index.ts';
 import { findSession, listHandoffs } from '../../store/index.ts';
 import { actorOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
@@ -32,6 +33,19 @@ const HandoffSchema = z
     status: z.enum(HANDOFF_STATUSES),
   })
   .openapi('Handoff');
+/** A decision the handoff's sender made by itself: accepting the handoff accepts it. */
+const HandoffDecisionSchema = z
+  .object({
+    seq: z.number().int(),
+    question: z.string(),
+    answer: z.string(),
+    reason: z.string(),
+    decided_by: z.string(),
+  })
+  .openapi('HandoffDecision');
+const ListedHandoffSchema = HandoffSchema.extend({
+  decisions: z.array(HandoffDecisionSchema),
+}).openapi('ListedHandoff');
 const ReasonSchema = z
   .strictObject({
     reason: text()
@@ -57,7 +71,55 @@ const RejectionSchema = z
       ),
   })
   .openapi('Rejection');
+/** The person's answer to an agent's question: the answer, or `decide_yourself: true` (the agent decides). */
+const QuestionAnswerSchema = z
+  .strictObject({
+    answer: text()
+      .refine((answer) => answer.trim().length > 0, 'must not be empty')
+      .pipe(
+        z
+          .string()
+          .max(MAX_ANSWER_CHARACTERS, `must be at most ${MAX_ANSWER_CHARACTERS} characters`),
+      )
+      .optional(),
+    decide_yourself: z
+      .literal(true, { error: 'must be true (leave the decision to the agent)' })
+      .optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.answer === undefined && body.decide_yourself === undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['answer'],
+        message: 'must not be empty: give an answer, or decide_yourself: true',
+      });
+    if (body.answer !== undefined && body.decide_yourself !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['decide_yourself'],
+        message: 'must not come with an answer: answer, or leave the decision to the agent',
+      });
+  })
+  .openapi('QuestionAnswer');
 const idOnly = z.object({ id: idParameter('id') });
+const questionParameters = z.object({
+  id: idParameter('id'),
+  questionId: idParameter('questionId'),
+});
+const answerQuestion = createRoute({
+  method: 'post',
+  path: '/api/sessions/{id}/questions/{questionId}/answer',
+  summary:
+    "Answer an agent's question (ask_person), or leave it to the agent with decide_yourself: the agent's turn goes on with it",
+  request: { params: questionParameters, body: jsonBody(QuestionAnswerSchema) },
+  responses: {
+    202: jsonContent(
+      z.object({ question_id: z.string(), agent: z.string() }),
+      'Recorded; the agent goes on with the answer',
+    ),
+    ...errorResponses(400, 404, 409, 413, 415),
+  },
+});
 const withSlug = z.object({
   id: idParameter('id'),
   slug: z
@@ -100,7 +162,10 @@ const listSessionHandoffs = createRoute({
   summary: "The session's handoffs, oldest first",
   request: { params: idOnly },
   responses: {
-    200: jsonContent(z.object({ handoffs: z.array(HandoffSchema) }), 'Handoffs'),
+    200: jsonContent(
+      z.object({ handoffs: z.array(ListedHandoffSchema) }),
+      'Handoffs, each with the decisions its sender made by itself',
+    ),
     ...errorResponses(400, 404),
   },
 });
@@ -154,11 +219,37 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
         ? context.json({ brief: outcome.brief, handoff: outcome.handoff }, 201)
         : refused(context, outcome);
     })
+    .openapi(answerQuestion, async (context) => {
+      const { id, questionId } = context.req.valid('param');
+      const { answer } = context.req.valid('json');
+      const outcome = await conversation.answerQuestion(
+        id,
+        questionId,
+        answer === undefined ? { decide_yourself: true } : { answer },
+        actorOf(context),
+      );
+      return outcome.ok
+        ? context.json({ question_id: outcome.question_id, agent: outcome.agent }, 202)
+        : refused(context, outcome);
+    })
     .openapi(listSessionHandoffs, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findSession(database, id)))
         return context.json(apiError('not_found', `No session with id ${id}.`, 'id'), 404);
-      return context.json({ handoffs: await listHandoffs(database, id) }, 200);
+      const [handoffs, view] = await Promise.all([
+        listHandoffs(database, id),
+        conversation.views.load(id),
+      ]);
+      const decisions = decisionsByHandoff(view.events);
+      return context.json(
+        {
+          handoffs: handoffs.map((handoff) => ({
+            ...handoff,
+            decisions: [...(decisions.get(handoff.id) ?? [])],
+          })),
+        },
+        200,
+      );
     });
   for (const verb of ['accept', 'reject', 'complete'] as const) {
     app.openapi(handoffRoute(verb), async (context) => {

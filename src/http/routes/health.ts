@@ -45,12 +45,27 @@ const ModelHealthSchema = z
   .object({ ...endpointFields, agents: z.array(AgentModelHealthSchema) })
   .openapi('ModelHealth');
 
+const TerminalHealthSchema = z
+  .object({
+    mode: z.enum(['auto', 'proposed', 'direct']).openapi({
+      description:
+        'auto: commands run in the sandbox at once, risky ones wait for the person; proposed: every command waits; direct: none does.',
+    }),
+    sandbox_available: z.boolean(),
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the sandbox cannot be made; null when it can.' }),
+  })
+  .openapi('TerminalHealth');
+
 const HealthSchema = z
   .object({
     status: z.literal('ok'),
     version: z.string(),
     database: z.object({ kind: z.string(), description: z.string() }),
     model: ModelHealthSchema,
+    terminal: TerminalHealthSchema.nullable(),
   })
   .openapi('Health');
 
@@ -82,12 +97,22 @@ export function healthRoutes(dependencies: AppDependencies) {
       context.req.valid('query').check === 'model'
         ? await dependencies.modelHealth.check()
         : dependencies.modelHealth.current();
+    const terminal = dependencies.terminal;
+    const probe = terminal === undefined ? null : await terminal.probe();
     return context.json(
       {
         status: 'ok' as const,
         version: dependencies.version,
         database: { kind, description },
         model,
+        terminal:
+          terminal === undefined || probe === null
+            ? null
+            : {
+                mode: terminal.settings.mode,
+                sandbox_available: probe.available,
+                reason: probe.available ? null : probe.reason,
+              },
       },
       200,
     );

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../../composition.ts';
+import { ARTIFACT_PAYLOAD_VERSION } from '../../domain/artifacts/index.ts';
 import { startMemoryForja } from '../../memory/testing/start-memory-forja.ts';
 import { testDatabaseEngines } from '../../store/testing/test-databases.ts';
 import { requestJson } from '../../testing/forja-harness.ts';
@@ -242,6 +243,60 @@ describe.each(testDatabaseEngines())('memory routes on $name', (engine) => {
         }),
       ],
     });
+  });
+
+  it("with anamnese_enabled, a module map's stack adds technologies, never a word about the person", async () => {
+    const answer = {
+      profiles: [
+        { competency: 'Node', level: 'avancado', evidence: [2] },
+        { competency: 'Diabético', level: 'avancado', evidence: [2] },
+        { competency: 'Sexagenário', level: 'iniciante', evidence: [2] },
+        { competency: 'Sofre de insônia', level: 'iniciante', evidence: [2] },
+      ],
+    };
+    ({ forja } = await startMemoryForja(engine, {
+      env: { ANAMNESE_ENABLED: 'true' },
+      script: {
+        turns: [
+          {
+            agent: 'anamnese',
+            expect: { system: ['use exatamente estes nomes', 'Node'] },
+            text: JSON.stringify(answer),
+          },
+        ],
+      },
+    }));
+    const { projectId, sessionId } = await sessionWithMessages('Vendo pão para quem acorda cedo');
+    const other = await call('POST', `/api/projects/${projectId}/sessions`, {});
+    const modules = [
+      { name: 'pedidos', stack: 'Node, Diabético', responsibility: 'Pedidos.' },
+      { name: 'caixa', stack: 'Sofre de insônia + Sexagenário', responsibility: 'Caixa.' },
+    ];
+    const mapped = await forja.eventLog.append(other.body.id, [
+      {
+        type: 'artifact.module_map',
+        actor: 'arquiteto',
+        payload: { v: ARTIFACT_PAYLOAD_VERSION, data: { version: 1, modules } },
+      },
+    ]);
+    expect(mapped.success).toBe(true);
+    await call('POST', `/api/sessions/${sessionId}/end`);
+    await forja.conversation.idle(sessionId);
+    const events = (await eventsOf(sessionId))
+      .slice(3)
+      .map((event) => ({ type: event.type, payload: event.payload as Record<string, unknown> }));
+    expect(events.map((event) => [event.type, event.payload.competency])).toEqual([
+      ['anamnese.profile_recorded', 'Node'],
+      ['anamnese.profile_refused', '(not in the vocabulary)'],
+      ['anamnese.profile_refused', '(not in the vocabulary)'],
+      ['anamnese.profile_refused', '(not in the vocabulary)'],
+    ]);
+    expect(events.slice(1).map((event) => event.payload.categories)).toEqual([
+      ['health'],
+      ['age'],
+      ['health'],
+    ]);
+    expect(JSON.stringify(events)).not.toMatch(/Diab|Sexagen|ins[oô]nia/);
   });
 
   it('searches the indexed fragments of a project, reports the method and records feedback', async () => {

@@ -1,6 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { findSession, readEvents, type SessionEvent } from '../../store/index.ts';
+import {
+  findSession,
+  type Queryable,
+  readEventPage,
+  type SessionEvent,
+} from '../../store/index.ts';
 import { respondWithError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
@@ -14,6 +19,14 @@ import { errorResponses, idParameter, seqText } from '../schemas.ts';
 const KEEPALIVE_MS = 15_000;
 /** Stored events replayed per read to a client that connects or resumes; the next read waits for it to take them. */
 const REPLAY_BATCH = 200;
+/**
+ * Bytes of payload one replay page holds (ADR 0307): with the page's events, what a client that stops reading
+ * keeps in this process is this much plus one event, however large the session.
+ */
+export const REPLAY_PAGE_BYTES = 256 * 1024;
+
+/** Replays under way in this process and the events their pages hold now (for tests and status). */
+export const streamReplays = { active: 0, heldEvents: 0, heldBytes: 0, pages: 0 };
 
 const stream = createRoute({
   method: 'get',
@@ -95,17 +108,13 @@ export function streamRoutes({
       const unsubscribeLive = liveTurns.subscribe(id, (message) =>
         queue.push({ event: message.type, data: serialisedOnce(message) }),
       );
-      // The stored events are replayed at the client's pace, a batch at a time; then the session's feed follows.
-      let replayedTo = resumeFrom;
-      for (
-        let batch = await readEvents(database, id, { afterSeq: replayedTo, limit: REPLAY_BATCH });
-        !stream.aborted;
-      ) {
-        for (const event of batch) queue.push(sessionEventMessage(event));
-        if (batch.length > 0) replayedTo = batch[batch.length - 1]!.seq;
-        await queue.drained();
-        if (batch.length < REPLAY_BATCH) break;
-        batch = await readEvents(database, id, { afterSeq: replayedTo, limit: REPLAY_BATCH });
+      // The stored events are replayed at the client's pace, a page at a time; then the session's feed follows.
+      const replayedTo = await replay(database, id, resumeFrom, queue, () => stream.aborted);
+      // A client that left during the replay is not subscribed: its feed would read the rest of the session for no one.
+      if (stream.aborted) {
+        unsubscribeLive();
+        queue.close();
+        return;
       }
       const unsubscribeEvents = notifications.subscribe(id, replayedTo, (events) => {
         for (const event of events) queue.push(sessionEventMessage(event));
@@ -121,6 +130,46 @@ export function streamRoutes({
       }
     });
   });
+}
+
+/**
+ * Replays the stored events after `from` to one client, one page at a time (ADR 0307): the next page is read
+ * only once the client has taken the last one, so a client that stops reading holds one page, not the session.
+ * Returns the seq it replayed to.
+ */
+async function replay(
+  database: Queryable,
+  sessionId: string,
+  from: number,
+  queue: SseClientQueue,
+  aborted: () => boolean,
+): Promise<number> {
+  let replayedTo = from;
+  streamReplays.active += 1;
+  try {
+    for (let more = true; more && !aborted(); ) {
+      const page = await readEventPage(database, sessionId, {
+        afterSeq: replayedTo,
+        limit: REPLAY_BATCH,
+        maxBytes: REPLAY_PAGE_BYTES,
+      });
+      streamReplays.pages += 1;
+      streamReplays.heldEvents += page.events.length;
+      streamReplays.heldBytes += page.bytes;
+      try {
+        for (const event of page.events) queue.push(sessionEventMessage(event));
+        replayedTo = page.events.at(-1)?.seq ?? replayedTo;
+        more = page.more;
+        await queue.drained();
+      } finally {
+        streamReplays.heldEvents -= page.events.length;
+        streamReplays.heldBytes -= page.bytes;
+      }
+    }
+  } finally {
+    streamReplays.active -= 1;
+  }
+  return replayedTo;
 }
 
 function sessionEventMessage(event: SessionEvent): SseMessage {

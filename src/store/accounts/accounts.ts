@@ -176,6 +176,58 @@ export async function putMember(
   );
 }
 
+/** Why a change of members was refused: it would leave the project with no owner. */
+export interface LastOwnerRefusal {
+  ok: false;
+  reason: 'last_owner';
+}
+
+/**
+ * Adds a member or changes a role, unless that demotes the project's last owner (ADR 0315). The project's row is
+ * locked first, so two owners demoting each other at once cannot both succeed.
+ */
+export async function changeMember(
+  database: Database,
+  input: { projectId: string; personId: string; role: MemberRole },
+): Promise<{ ok: true } | LastOwnerRefusal> {
+  return database.transaction(async (transaction) => {
+    if (input.role !== 'owner' && (await isLastOwner(transaction, input.projectId, input.personId)))
+      return { ok: false, reason: 'last_owner' };
+    await putMember(transaction, input);
+    return { ok: true };
+  });
+}
+
+/** Removes a member, unless they are the project's last owner (ADR 0315). False: they were not a member. */
+export async function removeMember(
+  database: Database,
+  input: { projectId: string; personId: string },
+): Promise<{ ok: true; removed: boolean } | LastOwnerRefusal> {
+  return database.transaction(async (transaction) => {
+    if (await isLastOwner(transaction, input.projectId, input.personId))
+      return { ok: false, reason: 'last_owner' };
+    const deleted = await transaction.query(
+      'delete from project_members where project_id = $1 and person_id = $2 returning person_id',
+      [input.projectId, input.personId],
+    );
+    return { ok: true, removed: deleted.rows.length > 0 };
+  });
+}
+
+/** Whether the person is the only owner of the project; locks the project's row until the transaction ends. */
+async function isLastOwner(
+  transaction: Queryable,
+  projectId: string,
+  personId: string,
+): Promise<boolean> {
+  await transaction.query('select id from projects where id = $1 for update', [projectId]);
+  const owners = await transaction.query<{ person_id: string }>(
+    "select person_id from project_members where project_id = $1 and role = 'owner'",
+    [projectId],
+  );
+  return owners.rows.length === 1 && owners.rows[0]!.person_id === personId;
+}
+
 export async function listMembers(database: Queryable, projectId: string): Promise<Member[]> {
   const result = await database.query<Member>(
     'select m.person_id, p.username, m.role from project_members m join people p on p.id = m.person_id where m.project_id = $1 order by m.created_at, p.username',

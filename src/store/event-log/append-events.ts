@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { storableText, storableValue } from '../../lib/storable-text.ts';
 import type { Queryable } from '../database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors/postgres-error-codes.ts';
 import type { AppendOutcome } from './append-outcome.ts';
@@ -105,11 +106,23 @@ export async function appendBatch(
   notifier?: CommitNotifier,
 ): Promise<BatchResult[]> {
   const notifyAfterCommit = notifier !== undefined && !inTransaction;
-  const parameters = [
-    sessionId,
-    JSON.stringify(appends.map((append) => batchEntry(sessionId, append, outboxRules))),
-    !notifyAfterCommit,
-  ];
+  // Nothing of the batch was written: its appends run again one at a time, so only the one at fault fails.
+  const oneAtATime = async () => {
+    const results: BatchResult[] = [];
+    for (const append of appends)
+      results.push(
+        ...(await appendBatch(database, sessionId, [append], outboxRules, inTransaction, notifier)),
+      );
+    return results;
+  };
+  let entries: string;
+  try {
+    entries = JSON.stringify(appends.map((append) => batchEntry(sessionId, append, outboxRules)));
+  } catch (error) {
+    // An append that cannot be stored at all (ADR 0305) fails alone; the others of the batch go on.
+    return appends.length === 1 ? [{ error }] : oneAtATime();
+  }
+  const parameters = [sessionId, entries, !notifyAfterCommit];
   for (let attempt = 0; ; attempt += 1) {
     try {
       const rows = await callAppend(database, BATCH_SQL, parameters, inTransaction);
@@ -140,31 +153,22 @@ export async function appendBatch(
       if (isUniqueViolation(error) && attempt < retries) continue;
       if (appends.length === 1)
         return isUniqueViolation(error) ? refusedAll(database, sessionId, appends) : [{ error }];
-      // Nothing of the batch was written: its appends run again one at a time, so only the one at fault fails.
-      const results: BatchResult[] = [];
-      for (const append of appends)
-        results.push(
-          ...(await appendBatch(
-            database,
-            sessionId,
-            [append],
-            outboxRules,
-            inTransaction,
-            notifier,
-          )),
-        );
-      return results;
+      return oneAtATime();
     }
   }
 }
 
-/** An append as the batch function reads it: its events with ids, their outbox rows, its checks. */
+/**
+ * An append as the batch function reads it: its events with ids, their outbox rows, its checks. What goes in is
+ * made storable here, the one door every event passes: a NUL or a lone surrogate a model or a process sent
+ * becomes U+FFFD instead of failing the statement (ADR 0305).
+ */
 function batchEntry(sessionId: string, append: PendingAppend, outboxRules: readonly OutboxRule[]) {
   const withIds = append.events.map((event) => ({
     id: event.id ?? randomUUID(),
     type: event.type,
-    actor: event.actor,
-    payload: event.payload ?? {},
+    actor: storableText(event.actor),
+    payload: storableValue(event.payload ?? {}),
   }));
   const outbox = withIds.flatMap((event, index) =>
     [
@@ -174,7 +178,7 @@ function batchEntry(sessionId: string, append: PendingAppend, outboxRules: reado
       aggregate_type: message.aggregateType,
       aggregate_id: message.aggregateId,
       event_id: event.id,
-      payload: message.payload ?? {},
+      payload: storableValue(message.payload ?? {}),
     })),
   );
   const { expectedSeq, fence } = append.options ?? {};

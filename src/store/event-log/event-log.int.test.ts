@@ -52,6 +52,48 @@ describe.each(testDatabaseEngines())('event log on $name', (engine) => {
     expect((await eventLog.read(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
   });
 
+  it('stores a NUL and lone surrogates in text, keys and outbox rows as U+FFFD instead of failing the append', async () => {
+    const sessionId = await newSession();
+    const outcome = await eventLog.append(sessionId, [
+      {
+        type: 'tool.completed',
+        actor: 'dev:x',
+        payload: { result: 'ELF\u0000\u0000\uD800!', args: { 'k\u0000': ['\uDC00', 1] } },
+        outbox: [{ aggregateType: 't', aggregateId: 'a', payload: { text: 'x\u0000' } }],
+      },
+    ]);
+    expect(outcome).toMatchObject({ success: true, lastSeq: 2 });
+    const stored = { result: 'ELF\uFFFD\uFFFD\uFFFD!', args: { 'k\uFFFD': ['\uFFFD', 1] } };
+    // What the append hands back (the view the loop goes on with) is what the log holds.
+    expect(outcome.success && outcome.events[0]!.payload).toEqual(stored);
+    expect((await eventLog.read(sessionId))[1]!.payload).toEqual(stored);
+    const outbox = await database.query<{ payload: unknown }>(
+      "select payload from outbox where aggregate_type = 't' and aggregate_id = 'a'",
+    );
+    expect(outbox.rows.map((row) => row.payload)).toEqual([{ text: 'x\uFFFD' }]);
+  });
+
+  it('fails alone an append it cannot store at all, while those batched with it commit', async () => {
+    const sessionId = await newSession();
+    let deep: unknown = 'end';
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    const results = await Promise.allSettled([
+      eventLog.append(sessionId, [message('first')]),
+      eventLog.append(sessionId, [message('second')]),
+      eventLog.append(sessionId, [{ type: 'x', actor: 'user', payload: { deep } }]),
+      eventLog.append(sessionId, [message('third')]),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(
+      (await eventLog.read(sessionId)).map((event) => (event.payload as { text?: string }).text),
+    ).toEqual([undefined, 'first', 'second', 'third']);
+  });
+
   it('answers session_not_found for an unknown session', async () => {
     const outcome = await eventLog.append('00000000-0000-4000-8000-000000000000', [message('x')]);
     expect(outcome).toMatchObject({ success: false, error: { kind: 'session_not_found' } });

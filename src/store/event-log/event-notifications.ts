@@ -1,12 +1,13 @@
 import type { Database } from '../database.ts';
-import { readEvents } from './read-events.ts';
+import { readEventPage } from './read-events.ts';
 import type { SessionEvent } from './session-event.ts';
 
 /** The channel `forja_append_events` notifies with `<session_id>:<last_seq>` on commit. */
 export const SESSION_EVENTS_CHANNEL = 'forja_session_events';
 
-/** How many events one read takes; a read that returns fewer has reached the end of the log. */
+/** How many events one read takes, and how many bytes of payload at most (ADR 0307): a feed holds one read. */
 const READ_BATCH = 500;
+const READ_BYTES = 1024 * 1024;
 
 export type SessionEventsListener = (events: SessionEvent[]) => void;
 
@@ -233,23 +234,25 @@ class SessionFeed {
       for (const subscriber of [...this.subscribers]) await this.catchUpOne(subscriber);
       if (!this.woken) return;
       this.woken = false;
-      const events = await readEvents(this.database, this.sessionId, {
+      const { events, more } = await readEventPage(this.database, this.sessionId, {
         afterSeq: this.cursor,
         limit: READ_BATCH,
+        maxBytes: READ_BYTES,
       });
       if (events.length === 0) continue;
       this.cursor = events[events.length - 1]!.seq;
-      // A full batch, or a notification announcing more than was read: the log has more.
-      if (events.length === READ_BATCH || this.announced > this.cursor) this.woken = true;
+      // A page that stopped at a bound, or a notification announcing more than was read: the log has more.
+      if (more || this.announced > this.cursor) this.woken = true;
       for (const subscriber of [...this.subscribers]) deliver(subscriber, events);
     }
   }
 
   private async catchUpOne(subscriber: Subscriber): Promise<void> {
     while (!subscriber.closed && !this.closed && subscriber.lastSeq < this.cursor) {
-      const events = await readEvents(this.database, this.sessionId, {
+      const { events } = await readEventPage(this.database, this.sessionId, {
         afterSeq: subscriber.lastSeq,
         limit: READ_BATCH,
+        maxBytes: READ_BYTES,
       });
       const upToCursor = events.filter((event) => event.seq <= this.cursor);
       if (upToCursor.length === 0) return;

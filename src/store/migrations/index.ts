@@ -13,6 +13,9 @@ import { fencedAppend } from './0012-fenced-append.ts';
 import { appendEventBatch } from './0013-append-event-batch.ts';
 import { ragChunkSignatures } from './0014-rag-chunk-signatures.ts';
 import { processModels } from './0018-process-models.ts';
+import { cleanExitsAndDataDirectory } from './0020-clean-exits-and-data-directory.ts';
+import { signInFailures } from './0021-sign-in-failures.ts';
+import { callCost } from './0023-call-cost.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -32,4 +35,7 @@ export const migrations: readonly Migration[] = [
   appendEventBatch,
   ragChunkSignatures,
   processModels,
+  cleanExitsAndDataDirectory,
+  signInFailures,
+  callCost,
 ];

@@ -26,6 +26,15 @@ export interface ProcessModel {
   model: string | null;
 }
 
+/** A process that stopped cleanly (SIGTERM, SIGINT, its launcher gone): its row moved to `forja_process_exits`. */
+export interface CleanExitStatus {
+  id: string;
+  pid: number;
+  host: string;
+  started_at: string;
+  stopped_at: string;
+}
+
 export interface TurnInProgressStatus {
   agent: string;
   turn_id: string;
@@ -77,7 +86,10 @@ export interface OutboxStatus {
 export interface ForjaStatus {
   database: Database['kind'];
   checked_at: string;
+  /** Registered processes: alive, or left by one that stopped without a clean exit (a crash, a kill -9). */
   processes: ForjaProcessStatus[];
+  /** The newest processes that stopped cleanly, newest first (at most 5). */
+  stopped_cleanly: CleanExitStatus[];
   outbox: OutboxStatus;
   reserved: { calls: number; tokens: number };
   /** Sessions with something queued, running or reserved; idle sessions are only counted. */
@@ -127,6 +139,15 @@ export async function readForjaStatus(
       `select count(*)::int as calls, coalesce(sum(reserved_tokens), 0)::float8 as tokens
        from token_usage where outcome = 'reserved'`,
     );
+    const exits = await transaction.query<{
+      id: string;
+      pid: number;
+      host: string;
+      started_at: Date;
+      stopped_at: Date;
+    }>(
+      'select id, pid, host, started_at, stopped_at from forja_process_exits order by stopped_at desc, id limit 5',
+    );
     const sessions = await transaction.query<SessionRow>(SESSION_QUEUES);
     const total = await transaction.query<{ count: number }>(
       'select count(*)::int as count from sessions',
@@ -153,6 +174,13 @@ export async function readForjaStatus(
         silent_ms: Math.max(0, Math.round(row.silent_ms)),
         alive: database.kind === 'postgres' && row.silent_ms <= options.staleAfterMs,
         models: typeof row.models === 'string' ? JSON.parse(row.models) : row.models,
+      })),
+      stopped_cleanly: exits.rows.map((row) => ({
+        id: row.id,
+        pid: row.pid,
+        host: row.host,
+        started_at: row.started_at.toISOString(),
+        stopped_at: row.stopped_at.toISOString(),
       })),
       outbox: {
         pending: byType.reduce((sum, row) => sum + row.pending, 0),

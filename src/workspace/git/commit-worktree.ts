@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runHostGit } from './host-git.ts';
 import { stagedRefusal } from './staged-refusals.ts';
 import { checkWorktreeLink } from './worktree-link.ts';
@@ -15,14 +15,16 @@ export type WorktreeCommit =
  * git pinned to the worktree's git directory inside the main repository — the worktree's `.git` is checked
  * before every command and never followed. Nothing to commit, a changed `.git`, a nested repository and a
  * branch that does not end at the new commit are refusals with the reason, and so are a change under docs/
- * and a symbolic link that may lead out of the repository (`stagedRefusal`, ADR 0301); the commit returned is verified
- * to be the tip of `branch` in the repository.
+ * and a symbolic link that may lead out of the repository (`stagedRefusal`, ADR 0301); the commit returned is
+ * verified to be the tip of `branch` in the repository. Changed files larger in all than `maxBytes` are refused
+ * before git reads them (a sparse file counts its apparent size: git would read every byte of it).
  */
 export async function commitWorktree(
   repository: string,
   worktree: string,
   branch: string,
   message: string,
+  maxBytes: number,
 ): Promise<WorktreeCommit> {
   const git = async (args: readonly string[]): Promise<string | { refused: string }> => {
     const link = await checkWorktreeLink(repository, worktree);
@@ -52,6 +54,10 @@ export async function commitWorktree(
     .filter((path) => path.endsWith('/'))
     .map((path) => path.slice(0, -1));
   if (inner.length > 0) return nestedRefusal(inner);
+  const modified = await git(['ls-files', '--modified', '-z']);
+  if (typeof modified !== 'string') return { ok: false, reason: modified.refused };
+  const tooLarge = await sizeRefusal(worktree, `${untracked}\0${modified}`, maxBytes);
+  if (tooLarge !== null) return { ok: false, reason: tooLarge };
   const added = await git(['add', '--all']);
   if (typeof added !== 'string') return { ok: false, reason: added.refused };
   const index = await git(['ls-files', '--stage', '-z']);
@@ -133,6 +139,40 @@ export function programsInConfig(listing: string): string[] {
     if (scope !== 'command' && PROGRAM_KEY.test(key)) keys.push(`${key} (${scope} configuration)`);
   }
   return keys;
+}
+
+/**
+ * Why the files git would add (NUL-separated paths, relative to the worktree) are too large for one commit,
+ * or null. Sizes are read with lstat, and a path under a link counts nothing: no link is ever followed.
+ */
+async function sizeRefusal(worktree: string, listing: string, maxBytes: number) {
+  const paths = [...new Set(listing.split('\0').filter((path) => path !== ''))];
+  const linkFree = new Map<string, Promise<boolean>>();
+  const plainDirectory = (directory: string): Promise<boolean> => {
+    if (directory === '.' || directory === '') return Promise.resolve(true);
+    let known = linkFree.get(directory);
+    if (known === undefined) {
+      known = plainDirectory(dirname(directory)).then(
+        async (parent) =>
+          parent &&
+          (await lstat(join(worktree, directory)).catch(() => null))?.isDirectory() === true,
+      );
+      linkFree.set(directory, known);
+    }
+    return known;
+  };
+  let total = 0;
+  const largest = { path: '', size: 0 };
+  for (const path of paths) {
+    const size = (await plainDirectory(dirname(path)))
+      ? ((await lstat(join(worktree, path)).catch(() => null))?.size ?? 0)
+      : 0;
+    total += size;
+    if (size > largest.size) Object.assign(largest, { path, size });
+  }
+  if (total <= maxBytes) return null;
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  return `the changed files hold ${mib(total)} MiB, more than the ${mib(maxBytes)} MiB one commit may add (FORJA_COMMIT_MAX_MB); the largest is ${largest.path} (${mib(largest.size)} MiB). Remove or shrink them; nothing was committed`;
 }
 
 function nestedRefusal(paths: readonly string[]): WorktreeCommit {

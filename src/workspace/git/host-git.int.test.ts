@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hostGitArguments, runHostGit, type GitLocation } from './host-git.ts';
+import { hostGitArguments, runBoundedHostGit, runHostGit, type GitLocation } from './host-git.ts';
 
 describe('host git', () => {
   let root: string;
@@ -68,5 +68,19 @@ describe('host git', () => {
     await runHostGit(location, ['commit', '--quiet', '-m', 'a']);
     await runHostGit(location, ['status', '--porcelain']);
     expect(existsSync(marker())).toBe(false);
+  });
+
+  it('kills a git that passes its time limit, with an error that says so', async () => {
+    // Hashing a 1 GiB file (sparse: no disk) takes git far longer than the 0.2 s it is given here.
+    const big = join(root, 'big');
+    await writeFile(big, '');
+    await truncate(big, 1024 * 1024 * 1024);
+    const args = ['hash-object', '--no-filters', big];
+    await expect(runHostGit(location, args, { timeoutMs: 200 })).rejects.toThrow(
+      /git hash-object .* failed \(exit null\): stopped at the time limit of 0.2 s \(FORJA_GIT_TIMEOUT_SECONDS\)/,
+    );
+    await expect(runBoundedHostGit(location, args, 1024, 0x0a, { timeoutMs: 200 })).rejects.toThrow(
+      /stopped at the time limit of 0.2 s/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
 /** Where one git command works: the repository's git directory and the files it reads, both named by Forja. */
 export interface GitLocation {
@@ -63,7 +63,7 @@ export function hostGitArguments(location: GitLocation, args: readonly string[])
   ];
 }
 
-/** A git command that failed: its arguments and what it said. */
+/** A git command that failed: its arguments and what it said (a killed one: the signal, or the time limit). */
 export class HostGitError extends Error {
   readonly args: readonly string[];
   readonly exitCode: number | null;
@@ -77,37 +77,129 @@ export class HostGitError extends Error {
   }
 }
 
+/** The time limit of one host git command unless its caller gives one (`FORJA_GIT_TIMEOUT_SECONDS`). */
+export const DEFAULT_GIT_TIMEOUT_MS = 300_000;
+let gitTimeoutMs = DEFAULT_GIT_TIMEOUT_MS;
+
+/** Sets the time limit of every host git command of this process, once, at start-up (from the settings). */
+export function setHostGitTimeout(timeoutMs: number): void {
+  gitTimeoutMs = timeoutMs;
+}
+
+/**
+ * Reads `FORJA_GIT_TIMEOUT_SECONDS` (a whole number from 1 to 3600; unset keeps 300), in milliseconds, or an
+ * error naming the variable and the rule.
+ */
+export function readGitTimeout(
+  env: NodeJS.ProcessEnv,
+): { ok: true; timeoutMs: number } | { ok: false; variable: string; message: string } {
+  const raw = (env.FORJA_GIT_TIMEOUT_SECONDS ?? '').trim();
+  if (raw === '') return { ok: true, timeoutMs: DEFAULT_GIT_TIMEOUT_MS };
+  const seconds = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 3600)
+    return {
+      ok: false,
+      variable: 'FORJA_GIT_TIMEOUT_SECONDS',
+      message: `FORJA_GIT_TIMEOUT_SECONDS must be a whole number from 1 to 3600, not "${env.FORJA_GIT_TIMEOUT_SECONDS}".`,
+    };
+  return { ok: true, timeoutMs: seconds * 1000 };
+}
+
+const MAX_STDERR_BYTES = 16 * 1024;
+
+/**
+ * Starts one pinned git in a process group of its own, with nothing on stdin, and kills the whole group
+ * (git and anything it started) at the time limit. `finish` gets the exit code and stderr, or the
+ * HostGitError that says the limit was reached.
+ */
+function startGit(
+  location: GitLocation,
+  args: readonly string[],
+  options: { cwd: string; timeoutMs?: number },
+  finish: (ended: { code: number | null; stderr: string } | HostGitError) => void,
+): ChildProcessWithoutNullStreams {
+  const timeoutMs = options.timeoutMs ?? gitTimeoutMs;
+  const child = spawn('git', hostGitArguments(location, args), {
+    cwd: options.cwd,
+    env: hostGitEnvironment(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+    shell: false,
+  });
+  child.stdin.end();
+  let stderr = '';
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, timeoutMs);
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.toString('utf8');
+  });
+  child.on('error', (error) => {
+    clearTimeout(timer);
+    finish(new HostGitError(args, null, error.message));
+  });
+  child.on('close', (code) => {
+    clearTimeout(timer);
+    finish(
+      timedOut
+        ? new HostGitError(
+            args,
+            null,
+            `stopped at the time limit of ${timeoutMs / 1000} s (FORJA_GIT_TIMEOUT_SECONDS); git and what it started were killed`,
+          )
+        : { code, stderr },
+    );
+  });
+  return child;
+}
+
+/** Kills a process group; a group already gone is nothing to do. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Runs git on the host for Forja, never trusting what lies in a worktree: the git directory and work tree
- * are always explicit (git never looks for `.git`), the configuration is pinned, the environment is fixed.
- * Returns stdout.
+ * are always explicit (git never looks for `.git`), the configuration is pinned, the environment is fixed,
+ * and it has a time limit (ADR 0310). Returns stdout; more than 64 MiB of it is an error.
  */
 export function runHostGit(
   location: GitLocation,
   args: readonly string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; timeoutMs?: number } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      hostGitArguments(location, args),
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const child = startGit(
+      location,
+      args,
       {
         cwd: options.cwd ?? location.workTree ?? '/',
-        env: hostGitEnvironment(),
-        maxBuffer: 64 * 1024 * 1024,
-        encoding: 'utf8',
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       },
-      (error, stdout, stderr) => {
-        if (error === null) return resolve(stdout);
-        reject(
-          new HostGitError(
-            args,
-            typeof error.code === 'number' ? error.code : null,
-            stderr || error.message,
-          ),
-        );
+      (ended) => {
+        if (ended instanceof HostGitError) return reject(ended);
+        if (size > MAX_OUTPUT_BYTES)
+          return reject(new HostGitError(args, null, 'printed more than 64 MiB; it was stopped'));
+        if (ended.code === 0) return resolve(Buffer.concat(chunks).toString('utf8'));
+        reject(new HostGitError(args, ended.code, ended.stderr));
       },
     );
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT_BYTES) return void killGroup(child.pid);
+      chunks.push(chunk);
+    });
   });
 }
 
@@ -118,58 +210,55 @@ export interface BoundedGitOutput {
   truncated: boolean;
 }
 
-const MAX_STDERR_BYTES = 16 * 1024;
-
 /**
- * `runHostGit` for a command whose output may be large (a diff): no shell, the same pinned arguments and
- * environment, and stdout read up to `maxBytes` only. Past it git is killed and the output is cut after the
- * last `separator` byte (a line end unless told; NUL for `-z` output), so a reader never gets half a line or
- * half a UTF-8 character.
+ * `runHostGit` for a command whose output may be large (a diff): no shell, the same pinned arguments,
+ * environment and time limit, and stdout read up to `maxBytes` only. Past it git is killed and the output
+ * is cut after the last `separator` byte (a line end unless told; NUL for `-z` output), so a reader never
+ * gets half a line or half a UTF-8 character.
  */
 export function runBoundedHostGit(
   location: GitLocation,
   args: readonly string[],
   maxBytes: number,
   separator: 0x0a | 0x00 = 0x0a,
+  options: { timeoutMs?: number } = {},
 ): Promise<BoundedGitOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', hostGitArguments(location, args), {
-      cwd: location.workTree ?? '/',
-      env: hostGitEnvironment(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: false,
-    });
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
-    let stderr = '';
+    const child = startGit(
+      location,
+      args,
+      {
+        cwd: location.workTree ?? '/',
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      },
+      (ended) => {
+        const output = Buffer.concat(chunks);
+        if (truncated) {
+          const lastEnd = output.lastIndexOf(separator);
+          return resolve({
+            stdout: output.subarray(0, lastEnd + 1).toString('utf8'),
+            truncated: true,
+          });
+        }
+        if (ended instanceof HostGitError) return reject(ended);
+        if (ended.code === 0) return resolve({ stdout: output.toString('utf8'), truncated: false });
+        reject(new HostGitError(args, ended.code, ended.stderr));
+      },
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       if (truncated) return;
       if (size + chunk.length > maxBytes) {
         chunks.push(chunk.subarray(0, maxBytes - size));
         size = maxBytes;
         truncated = true;
-        child.kill('SIGKILL');
+        killGroup(child.pid);
         return;
       }
       chunks.push(chunk);
       size += chunk.length;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const output = Buffer.concat(chunks);
-      if (truncated) {
-        const lastEnd = output.lastIndexOf(separator);
-        return resolve({
-          stdout: output.subarray(0, lastEnd + 1).toString('utf8'),
-          truncated: true,
-        });
-      }
-      if (code === 0) return resolve({ stdout: output.toString('utf8'), truncated: false });
-      reject(new HostGitError(args, code, stderr));
     });
   });
 }

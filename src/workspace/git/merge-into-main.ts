@@ -5,7 +5,11 @@ import { HostGitError } from './host-git.ts';
 export type MainMerge =
   | { ok: true; commit: string; recovered: boolean }
   | { ok: false; reason: 'conflict'; conflicts: string[] }
-  | { ok: false; reason: 'not_on_main' | 'already_in_main' | 'git_refused'; message: string };
+  | {
+      ok: false;
+      reason: 'not_on_main' | 'already_in_main' | 'git_refused' | 'missing_commit';
+      message: string;
+    };
 
 /**
  * Merges `commit` (the `dev` the line completed on) into `main` in the project's workspace, where `main` is
@@ -27,6 +31,18 @@ export async function mergeIntoMain(
       ok: false,
       reason: 'not_on_main',
       message: `the workspace has ${head || 'a detached HEAD'} checked out, not refs/heads/${MAIN_BRANCH}; nothing was merged`,
+    };
+  // A commit this repository lacks (its project's repository is in another data directory, ADR 0316, or was
+  // replaced): a refusal naming it, not git's error.
+  const present = await git.raw(['cat-file', '-e', `${commit}^{commit}`]).then(
+    () => true,
+    () => false,
+  );
+  if (!present)
+    return {
+      ok: false,
+      reason: 'missing_commit',
+      message: `the commit ${commit} is not in the project's repository at ${repository}; nothing was merged (is FORJA_DATA_DIR the data directory the project was created in?)`,
     };
   const inMain = await git.raw(['merge-base', '--is-ancestor', commit, 'HEAD']).then(
     () => true,

@@ -7,6 +7,8 @@ export interface ProcessRequest {
   env: Record<string, string>;
   timeoutMs: number;
   outputLimitBytes: number;
+  /** Aborted (the turn was stopped): the whole process group is killed at once. */
+  signal?: AbortSignal;
 }
 
 /** How a process ended, with its output (stdout and stderr interleaved, as a terminal shows them). */
@@ -14,6 +16,8 @@ export interface ProcessResult {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
+  /** Killed because `signal` was aborted. */
+  stopped: boolean;
   output: string;
   truncated: boolean;
   /** Set when the process could not be started at all (e.g. the program does not exist). */
@@ -21,8 +25,9 @@ export interface ProcessResult {
 }
 
 /**
- * Runs a program in its own process group with a time limit (the whole group is killed when it is hit)
- * and an output cap (the rest is read and dropped, so the program is never blocked on a full pipe).
+ * Runs a program in its own process group with a time limit and a stop signal (the whole group is killed
+ * when either comes) and an output cap (the rest is read and dropped, so the program is never blocked on a
+ * full pipe).
  */
 export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   return new Promise((resolve) => {
@@ -30,6 +35,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     let kept = 0;
     let truncated = false;
     let timedOut = false;
+    let stopped = false;
     let startError: string | null = null;
     const child = spawn(request.file, [...request.args], {
       cwd: request.cwd,
@@ -51,13 +57,21 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       timedOut = true;
       killGroup(child.pid);
     }, request.timeoutMs);
+    const stop = () => {
+      stopped = true;
+      killGroup(child.pid);
+    };
+    if (request.signal?.aborted === true) stop();
+    else request.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => (startError = error.message));
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
+      request.signal?.removeEventListener('abort', stop);
       resolve({
         exitCode,
         signal,
         timedOut,
+        stopped,
         output: Buffer.concat(chunks).toString('utf8'),
         truncated,
         startError,

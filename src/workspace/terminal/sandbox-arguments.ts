@@ -1,3 +1,5 @@
+import { limitCommand, type SandboxLimits } from '../../domain/terminal/index.ts';
+
 /** How one top-level directory of the host looks: a real directory, or a link (`/bin -> usr/bin`). */
 export type HostRootEntry =
   | { path: string; kind: 'directory' }
@@ -51,13 +53,15 @@ export const SANDBOX_UID = 65534;
  * no-new-privileges. The system read-only; its own /proc (only its processes), read-only as a whole; a
  * private /tmp; and the worktree — at the same path — as the only writable place the host sees, except the
  * worktree's `.git`, bound read-only over itself so it can be neither rewritten nor replaced. The
- * repository's git directory is not in the sandbox at all. It dies with Forja. Pure: the host's layout
- * comes in as `roots`.
+ * repository's git directory is not in the sandbox at all. It dies with Forja. The command runs under
+ * `limits` (ADR 0310): set by `prlimit` inside, and /tmp is a tmpfs of `limits.tmpBytes`. Pure: the host's
+ * layout comes in as `roots`.
  */
 export function sandboxArguments(
   worktree: string,
   command: string,
   roots: readonly HostRootEntry[],
+  limits: SandboxLimits,
 ): string[] {
   const mounts = roots.flatMap((entry) =>
     entry.kind === 'symlink'
@@ -93,6 +97,8 @@ export function sandboxArguments(
     '/proc',
     '--dev',
     '/dev',
+    '--size',
+    String(limits.tmpBytes),
     '--tmpfs',
     '/tmp',
     '--bind',
@@ -106,6 +112,7 @@ export function sandboxArguments(
     '--clearenv',
     ...environment,
     '--',
+    ...limitCommand(limits),
     '/bin/sh',
     '-c',
     command,

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxArguments, scrubbedEnvironment } from './sandbox-arguments.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../../domain/terminal/index.ts';
 import { readTerminalSettings } from './terminal-settings.ts';
 
 describe('sandboxArguments', () => {
-  const args = sandboxArguments('/data/projects/p/worktrees/pedidos', 'npm test', [
-    { path: '/usr', kind: 'directory' },
-    { path: '/bin', kind: 'symlink', target: 'usr/bin' },
-  ]);
+  const args = sandboxArguments(
+    '/data/projects/p/worktrees/pedidos',
+    'npm test',
+    [
+      { path: '/usr', kind: 'directory' },
+      { path: '/bin', kind: 'symlink', target: 'usr/bin' },
+    ],
+    { ...DEFAULT_SANDBOX_LIMITS, processes: 64, tmpBytes: 16 * 1024 * 1024 },
+  );
   const pairsAfter = (flag: string) =>
     args.flatMap((value, index) => (value === flag ? [[args[index + 1], args[index + 2]]] : []));
 
@@ -56,8 +62,24 @@ describe('sandboxArguments', () => {
     expect(pairsAfter('--ro-bind-try').map(([path]) => path)).not.toContain('/etc/shadow');
   });
 
-  it('runs the command with sh -c last, after --, and an environment with nothing of Forja', () => {
+  it("gives the sandbox a /tmp of the limit's size: --size just before --tmpfs /tmp", () => {
+    const tmpfs = args.indexOf('--tmpfs');
+    expect(args.slice(tmpfs - 2, tmpfs + 2)).toEqual(['--size', '16777216', '--tmpfs', '/tmp']);
+  });
+
+  it('runs the command with sh -c last, under prlimit with every limit, after --, and an environment with nothing of Forja', () => {
     expect(args.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'npm test']);
+    const limits = args.slice(args.indexOf('prlimit'), -3);
+    expect(args[args.indexOf('prlimit') - 1]).toBe('--');
+    expect(limits).toEqual([
+      'prlimit',
+      '--nproc=64',
+      '--data=1073741824',
+      '--cpu=600:605',
+      '--fsize=536870912',
+      '--core=0',
+      '--',
+    ]);
     expect(Object.keys(scrubbedEnvironment('/tmp')).sort()).toEqual([
       'HOME',
       'LANG',
@@ -69,15 +91,23 @@ describe('sandboxArguments', () => {
 });
 
 describe('readTerminalSettings', () => {
-  it('defaults to the safe choices', () => {
+  it('defaults to the safe choices: auto approvals (risky commands wait), never unsandboxed', () => {
     expect(readTerminalSettings({})).toEqual({
       ok: true,
       settings: {
-        mode: 'proposed',
+        mode: 'auto',
         allowUnsandboxed: false,
         timeoutMs: 120_000,
         outputLimitBytes: 65_536,
+        limits: DEFAULT_SANDBOX_LIMITS,
       },
+    });
+  });
+
+  it.each(['auto', 'proposed', 'direct'] as const)('reads %s mode', (mode) => {
+    expect(readTerminalSettings({ FORJA_TERMINAL_MODE: ` ${mode.toUpperCase()} ` })).toMatchObject({
+      ok: true,
+      settings: { mode },
     });
   });
 
@@ -98,6 +128,8 @@ describe('readTerminalSettings', () => {
     ['FORJA_TERMINAL_MODE', 'always'],
     ['FORJA_TERMINAL_ALLOW_UNSANDBOXED', 'maybe'],
     ['FORJA_TERMINAL_TIMEOUT_SECONDS', '0'],
+    ['FORJA_SANDBOX_MAX_PROCESSES', '8'],
+    ['FORJA_SANDBOX_MEMORY_MB', '1.5'],
   ])('names %s when its value is wrong', (variable, value) => {
     expect(readTerminalSettings({ [variable]: value })).toMatchObject({ ok: false, variable });
   });

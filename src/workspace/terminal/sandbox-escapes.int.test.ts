@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readHostRoots } from './host-roots.ts';
 import { runProcess } from './run-process.ts';
 import { sandboxArguments, scrubbedEnvironment } from './sandbox-arguments.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../../domain/terminal/index.ts';
 import { createTerminalRunner, DEFAULT_BUBBLEWRAP_PATH } from './terminal-runner.ts';
 import { DEFAULT_TERMINAL_SETTINGS } from './terminal-settings.ts';
 
@@ -40,7 +41,7 @@ const asNobody: Run = async (worktree, command) => {
       '--clear-groups',
       '--',
       DEFAULT_BUBBLEWRAP_PATH,
-      ...sandboxArguments(worktree, command, await readHostRoots()),
+      ...sandboxArguments(worktree, command, await readHostRoots(), DEFAULT_SANDBOX_LIMITS),
     ],
     cwd: '/',
     env: scrubbedEnvironment('/tmp'),

@@ -1,37 +1,53 @@
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  readSandboxLimits,
+  type SandboxLimits,
+} from '../../domain/terminal/index.ts';
+
 /** How a dev agent's `terminal` is offered and run. */
 export interface TerminalSettings {
-  /** `proposed` (default): every command waits for the person's approval; `direct`: runs at once. */
-  mode: 'proposed' | 'direct';
+  /**
+   * `auto` (default): commands run in the sandbox at once, except those the risk check flags, which wait for
+   * the person — and every command waits while the sandbox is not known to work; `proposed`: every command
+   * waits; `direct`: none does (ADR 0327).
+   */
+  mode: TerminalMode;
   /** When the bubblewrap sandbox cannot be made: refuse (default) or run commands without it. */
   allowUnsandboxed: boolean;
   timeoutMs: number;
   outputLimitBytes: number;
+  /** What each command (and each check) may use: processes, memory, CPU, file and /tmp sizes (ADR 0310). */
+  limits: SandboxLimits;
 }
 
+export type TerminalMode = 'auto' | 'proposed' | 'direct';
+const TERMINAL_MODES: readonly string[] = ['auto', 'proposed', 'direct'];
+
 export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = {
-  mode: 'proposed',
+  mode: 'auto',
   allowUnsandboxed: false,
   timeoutMs: 120_000,
   outputLimitBytes: 64 * 1024,
+  limits: DEFAULT_SANDBOX_LIMITS,
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
 
 /**
- * Reads `FORJA_TERMINAL_MODE` (`proposed` | `direct`), `FORJA_TERMINAL_ALLOW_UNSANDBOXED` (true | false) and
- * `FORJA_TERMINAL_TIMEOUT_SECONDS` (1–3600). A value that is none of these is an error naming the variable,
+ * Reads `FORJA_TERMINAL_MODE` (`auto` | `proposed` | `direct`), `FORJA_TERMINAL_ALLOW_UNSANDBOXED` (true | false) and
+ * `FORJA_TERMINAL_TIMEOUT_SECONDS` (1–3600), and the sandbox's limits (`readSandboxLimits`). A value that is none of these is an error naming the variable,
  * never a silent default. Unset means the safe choice.
  */
 export function readTerminalSettings(
   env: NodeJS.ProcessEnv,
 ): { ok: true; settings: TerminalSettings } | { ok: false; variable: string; message: string } {
-  const mode = (env.FORJA_TERMINAL_MODE ?? '').trim().toLowerCase() || 'proposed';
-  if (mode !== 'proposed' && mode !== 'direct') {
+  const mode = (env.FORJA_TERMINAL_MODE ?? '').trim().toLowerCase() || 'auto';
+  if (!isTerminalMode(mode)) {
     return {
       ok: false,
       variable: 'FORJA_TERMINAL_MODE',
-      message: `FORJA_TERMINAL_MODE must be proposed or direct, not "${env.FORJA_TERMINAL_MODE}".`,
+      message: `FORJA_TERMINAL_MODE must be auto, proposed or direct, not "${env.FORJA_TERMINAL_MODE}".`,
     };
   }
   const unsandboxed = (env.FORJA_TERMINAL_ALLOW_UNSANDBOXED ?? '').trim().toLowerCase();
@@ -52,6 +68,8 @@ export function readTerminalSettings(
       message: `FORJA_TERMINAL_TIMEOUT_SECONDS must be a whole number from 1 to 3600, not "${env.FORJA_TERMINAL_TIMEOUT_SECONDS}".`,
     };
   }
+  const limits = readSandboxLimits(env);
+  if (!limits.ok) return limits;
   return {
     ok: true,
     settings: {
@@ -59,6 +77,7 @@ export function readTerminalSettings(
       mode,
       allowUnsandboxed: TRUE_WORDS.has(unsandboxed),
       timeoutMs: seconds * 1000,
+      limits: limits.limits,
     },
   };
 }
@@ -70,6 +89,10 @@ export function terminalSettingsOrDefaults(
 ): TerminalSettings {
   const read = readTerminalSettings(env);
   if (read.ok) return read.settings;
-  report(`${read.message} The terminal keeps its safe defaults (proposed, sandbox required).`);
+  report(
+    `${read.message} The terminal keeps its safe defaults (proposed, sandbox required, default limits).`,
+  );
   return DEFAULT_TERMINAL_SETTINGS;
 }
+
+const isTerminalMode = (value: string): value is TerminalMode => TERMINAL_MODES.includes(value);

@@ -70,7 +70,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in with name and password: sets the HttpOnly session cookie (at most 5 failures per account and 20 per address in 15 minutes) */
+    /** Sign in with name and password: sets the HttpOnly session cookie (after 5 failures for an account from one address, or 20 from one address, each further attempt from there waits twice as long: 429 with Retry-After) */
     post: {
       parameters: {
         query?: never;
@@ -416,6 +416,110 @@ export interface paths {
       };
     };
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/members/{username}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a person from the project: an owner removes anyone, a member only themselves (409 for its last owner) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          username: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['NoBody'];
+        };
+      };
+      responses: {
+        /** @description Removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -1066,7 +1170,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Set the project's token budget (null removes it) */
+    /** Set the project's budget in tokens (max_tokens) and/or in US dollars (max_usd); null removes one, an absent one stays */
     put: {
       parameters: {
         query?: never;
@@ -1082,17 +1186,26 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The budget now */
+        /** @description The budgets now */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Budget'];
+            'application/json': components['schemas']['BudgetNow'];
           };
         };
         /** @description Invalid request */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -1275,6 +1388,15 @@ export interface paths {
         };
         /** @description Invalid request */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -1519,6 +1641,97 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/questions/{questionId}/answer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answer an agent's question (ask_person), or leave it to the agent with decide_yourself: the agent's turn goes on with it */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          questionId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['QuestionAnswer'];
+        };
+      };
+      responses: {
+        /** @description Recorded; the agent goes on with the answer */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              question_id: string;
+              agent: string;
+            };
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions/{id}/handoffs': {
     parameters: {
       query?: never;
@@ -1538,14 +1751,14 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Handoffs */
+        /** @description Handoffs, each with the decisions its sender made by itself */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             'application/json': {
-              handoffs: components['schemas']['Handoff'][];
+              handoffs: components['schemas']['ListedHandoff'][];
             };
           };
         };
@@ -2253,7 +2466,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
+    /** Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
     get: {
       parameters: {
         query?: never;
@@ -2265,7 +2478,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Each module's state on the line (working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
+        /** @description Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed */
         200: {
           headers: {
             [name: string]: unknown;
@@ -2434,6 +2647,15 @@ export interface paths {
         };
         /** @description Invalid request */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -3550,6 +3772,7 @@ export interface components {
         description: string;
       };
       model: components['schemas']['ModelHealth'];
+      terminal: components['schemas']['TerminalHealth'];
     };
     ModelHealth: {
       configured: boolean;
@@ -3586,6 +3809,16 @@ export interface components {
         warning: string | null;
       } | null;
     };
+    TerminalHealth: {
+      /**
+       * @description auto: commands run in the sandbox at once, risky ones wait for the person; proposed: every command waits; direct: none does.
+       * @enum {string}
+       */
+      mode: 'auto' | 'proposed' | 'direct';
+      sandbox_available: boolean;
+      /** @description Why the sandbox cannot be made; null when it can. */
+      reason: string | null;
+    } | null;
     Error: {
       error: {
         code: string;
@@ -3665,6 +3898,14 @@ export interface components {
       total_tokens: number;
       reserved_tokens: number;
       max_tokens?: number | null;
+      input_tokens: number;
+      cached_input_tokens: number;
+      cached_share: number;
+      total_cost_usd: number;
+      reserved_usd: number;
+      max_usd?: number | null;
+      unpriced_calls: number;
+      prices: string;
       by_agent_and_model: {
         agent: string;
         provider: string;
@@ -3678,10 +3919,27 @@ export interface components {
         refused_calls: number;
         interrupted_calls: number;
         interrupted_tokens: number;
+        cached_input_tokens: number;
+        cache_write_input_tokens: number;
+        cost_usd: number;
+        unpriced_calls: number;
+      }[];
+      by_lane: {
+        lane: string;
+        calls: number;
+        total_tokens: number;
+        cached_input_tokens: number;
+        cache_write_input_tokens: number;
+        cost_usd: number;
       }[];
     };
-    Budget: {
+    BudgetNow: {
       max_tokens: number | null;
+      max_usd: number | null;
+    };
+    Budget: {
+      max_tokens?: number | null;
+      max_usd?: number | null;
     };
     AgentInstructions: {
       /** Format: uuid */
@@ -3703,6 +3961,21 @@ export interface components {
       artifact_id: string | null;
       /** @enum {string} */
       status: 'offered' | 'accepted' | 'completed' | 'rejected';
+    };
+    QuestionAnswer: {
+      answer?: string;
+      /** @enum {boolean} */
+      decide_yourself?: true;
+    };
+    ListedHandoff: components['schemas']['Handoff'] & {
+      decisions: components['schemas']['HandoffDecision'][];
+    };
+    HandoffDecision: {
+      seq: number;
+      question: string;
+      answer: string;
+      reason: string;
+      decided_by: string;
     };
     Rejection: {
       reason: string;

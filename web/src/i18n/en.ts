@@ -194,6 +194,8 @@ export const en = {
 
   'usage.title': 'Token usage',
   'usage.session': 'This session: {total} tokens',
+  'usage.cost':
+    'Cost at list prices: {cost} US dollars, {cached}% of input read from the prompt cache',
   'usage.reserved': '{reserved} tokens reserved by turns in progress',
   'usage.empty': 'No model calls yet.',
   'usage.col.agent': 'Agent',
@@ -336,6 +338,14 @@ export const en = {
   'chat.briefVersion': 'Product brief v{version} recorded: {title}',
   'brief.version': 'v{version}',
   // web-needs-you (ADR 0190): the needs-you list, accept all, risky commands, module status, the greeting, readiness without rules
+  // person-ask: an agent's question for the person, and the decisions on a handoff
+  'needsYou.question': '{agent} asks you:',
+  'needsYou.question.why': 'Why: {why}',
+  'needsYou.question.answer': 'Your answer',
+  'needsYou.question.send': 'Answer',
+  'needsYou.question.decideYourself': 'Decide yourself',
+  'handoff.decisions':
+    '{agent} decided {count} question(s) by itself; accepting the handoff accepts them:',
   'needsYou.title': 'Needs you',
   'needsYou.empty': 'Nothing waits for you right now.',
   'needsYou.handoff': '{from} hands the work to {to}: accept or reject it',

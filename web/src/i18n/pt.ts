@@ -201,6 +201,8 @@ export const pt: Messages = {
 
   'usage.title': 'Uso de tokens',
   'usage.session': 'Esta sessão: {total} tokens',
+  'usage.cost':
+    'Custo a preço de tabela: {cost} dólares americanos, {cached}% da entrada lida do cache de prompt',
   'usage.reserved': '{reserved} tokens separados para respostas em andamento',
   'usage.empty': 'Nenhuma chamada ao modelo ainda.',
   'usage.col.agent': 'Agente',
@@ -346,6 +348,14 @@ export const pt: Messages = {
   'brief.version': 'v{version}',
 
   // web-needs-you
+  // person-ask: an agent's question for the person, and the decisions on a handoff
+  'needsYou.question': '{agent} pergunta a você:',
+  'needsYou.question.why': 'Por quê: {why}',
+  'needsYou.question.answer': 'Sua resposta',
+  'needsYou.question.send': 'Responder',
+  'needsYou.question.decideYourself': 'Decida você',
+  'handoff.decisions':
+    '{agent} decidiu {count} pergunta(s) sozinho; aceitar o handoff é aceitá-las:',
   'needsYou.title': 'Precisa de você',
   'needsYou.empty': 'Nada espera por você agora.',
   'needsYou.handoff': '{from} passa o trabalho para {to}: aceite ou recuse',

@@ -104,6 +104,7 @@ export async function openLineFixture(
       name: string,
       args: unknown,
       who: { agent: string; module?: string | null },
+      signal?: AbortSignal,
     ): Promise<ToolOutcome> {
       const events = await eventLog.read(session.id, { limit: 100_000 });
       const call = { id: `call_${(calls += 1)}`, name, arguments: args };
@@ -114,6 +115,7 @@ export async function openLineFixture(
         module: who.module ?? null,
         state: rehydrate(events),
         events,
+        ...(signal === undefined ? {} : { signal }),
       };
       const outcome = await runToolCall(call, tools, createHooks(), context);
       if (outcome.events !== undefined && outcome.events.length > 0)

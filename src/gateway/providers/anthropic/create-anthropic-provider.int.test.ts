@@ -132,7 +132,7 @@ describe('createAnthropicProvider over HTTP', () => {
 
   it('yields nothing more after an abort, even parts of a chunk already received', async () => {
     const steps = [
-      anthropicMessageStart(5),
+      anthropicMessageStart({ inputTokens: 5, outputTokens: 1 }),
       anthropicEvent({
         type: 'content_block_start',
         index: 0,

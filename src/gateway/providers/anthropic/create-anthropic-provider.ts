@@ -29,7 +29,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         ? {}
         : { 'x-api-key': options.apiKey }),
     },
-    body: (request, strict) => toAnthropicRequestBody({ model: options.model, request, strict }),
+    body: (request, strict) =>
+      toAnthropicRequestBody({
+        model: options.model,
+        request,
+        strict,
+        promptCache: options.promptCache ?? false,
+      }),
     decode: decodeAnthropicStream,
   });
 }

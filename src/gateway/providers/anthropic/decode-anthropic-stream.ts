@@ -41,6 +41,7 @@ export async function* decodeAnthropicStream(
   let outputText = '';
   let inputTokens: number | undefined;
   let outputTokens: number | undefined;
+  let cache: CacheTokens = {};
   let stopReason: string | undefined;
   let sawMessageStop = false;
 
@@ -57,6 +58,7 @@ export async function* decodeAnthropicStream(
           .usage;
         inputTokens = readInputTokens(usage) ?? inputTokens;
         outputTokens = usage?.output_tokens ?? outputTokens;
+        cache = readCacheTokens(usage, cache);
         break;
       }
       case 'content_block_start': {
@@ -117,6 +119,7 @@ export async function* decodeAnthropicStream(
         stopReason = delta?.stop_reason ?? stopReason;
         inputTokens = readInputTokens(usage) ?? inputTokens;
         outputTokens = usage?.output_tokens ?? outputTokens;
+        cache = readCacheTokens(usage, cache);
         break;
       }
       case 'error': {
@@ -150,6 +153,7 @@ export async function* decodeAnthropicStream(
   const reported = {
     ...(inputTokens === undefined ? {} : { inputTokens }),
     ...(outputTokens === undefined ? {} : { outputTokens }),
+    ...cache,
   };
   yield* finishStream({
     request,
@@ -172,4 +176,23 @@ function readInputTokens(usage: AnthropicUsage | null | undefined): number | und
     (usage.cache_creation_input_tokens ?? 0) +
     (usage.cache_read_input_tokens ?? 0)
   );
+}
+
+type CacheTokens = { cachedInputTokens?: number; cacheWriteInputTokens?: number };
+
+// The prompt-cache reads and writes, when reported; a later event's figure replaces an earlier one.
+function readCacheTokens(
+  usage: AnthropicUsage | null | undefined,
+  before: CacheTokens,
+): CacheTokens {
+  if (typeof usage?.input_tokens !== 'number') return before;
+  return {
+    ...before,
+    ...(typeof usage.cache_read_input_tokens === 'number'
+      ? { cachedInputTokens: usage.cache_read_input_tokens }
+      : {}),
+    ...(typeof usage.cache_creation_input_tokens === 'number'
+      ? { cacheWriteInputTokens: usage.cache_creation_input_tokens }
+      : {}),
+  };
 }

@@ -136,7 +136,7 @@ describe('decodeAnthropicStream', () => {
     });
   });
 
-  it('counts cached prompt tokens as input', async () => {
+  it('counts cached prompt tokens as input, and says how many were read from and written to the cache', async () => {
     const { parts } = await decode([
       messageStart({
         input_tokens: 10,
@@ -155,6 +155,8 @@ describe('decodeAnthropicStream', () => {
       inputTokens: 1110,
       outputTokens: 4,
       estimated: false,
+      cachedInputTokens: 1000,
+      cacheWriteInputTokens: 100,
     });
   });
 

@@ -19,18 +19,26 @@ export function toAnthropicRequestBody(fields: {
   request: ModelRequest;
   /** Tools declared `strict: true`, with the schema each is sent with (null: none). */
   strict?: StrictToolPlan | null;
+  /** Mark cache breakpoints (`cache_control`) so the provider caches the request's stable prefix. */
+  promptCache?: boolean;
 }): Record<string, unknown> {
   const { request } = fields;
+  const cache = fields.promptCache === true;
+  const messages = mergeConsecutiveUserMessages(request.messages.map(toAnthropicMessage));
+  const tools = request.tools.map((tool) => toAnthropicTool(tool, fields.strict ?? null));
+  if (cache) markCacheBreakpoints(tools, messages);
   return {
     model: fields.model,
     max_tokens: request.maxOutputTokens,
-    ...(request.system === '' ? {} : { system: request.system }),
-    messages: mergeConsecutiveUserMessages(request.messages.map(toAnthropicMessage)),
-    ...(request.tools.length === 0
+    ...(request.system === ''
       ? {}
       : {
-          tools: request.tools.map((tool) => toAnthropicTool(tool, fields.strict ?? null)),
+          system: cache
+            ? [{ type: 'text', text: request.system, cache_control: EPHEMERAL }]
+            : request.system,
         }),
+    messages,
+    ...(tools.length === 0 ? {} : { tools }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     stream: true,
   };
@@ -90,6 +98,37 @@ function toToolInput(rawArguments: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/**
+ * The cache breakpoints besides the system block's (the cache prefix runs tools, system, messages): the last
+ * tool; the last message's last block, a rolling one the next request reads back; and the last block of the
+ * user turn before the last assistant turn, where the previous request's rolling breakpoint stood, so a turn
+ * that added more than the provider's 20-block lookback still hits it. Four at most, as the API allows.
+ */
+function markCacheBreakpoints(tools: AnthropicBlock[], messages: AnthropicMessage[]): void {
+  const lastTool = tools.at(-1);
+  if (lastTool !== undefined) lastTool.cache_control = EPHEMERAL;
+  const last = messages.length - 1;
+  markLastBlock(messages, last);
+  const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
+  const previousUser = messages.findLastIndex(
+    (message, index) => index < lastAssistant && message.role === 'user',
+  );
+  if (previousUser >= 0 && previousUser !== last) markLastBlock(messages, previousUser);
+}
+
+// Not on an empty text block: the API refuses a breakpoint there (and an empty text block at all).
+function markLastBlock(messages: AnthropicMessage[], index: number): void {
+  const message = messages[index];
+  if (message === undefined) return;
+  const blocks = toBlocks(message.content);
+  const block = blocks.at(-1);
+  if (block === undefined || (block.type === 'text' && block.text === '')) return;
+  block.cache_control = EPHEMERAL;
+  message.content = blocks;
 }
 
 function mergeConsecutiveUserMessages(messages: AnthropicMessage[]): AnthropicMessage[] {

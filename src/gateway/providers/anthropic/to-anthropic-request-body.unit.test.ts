@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../model-provider.ts';
+import type { ModelMessage, ModelRequest } from '../model-provider.ts';
+import { anthropicCacheBreakpoints } from '../testing/from-wire-request.ts';
 import { toAnthropicRequestBody } from './to-anthropic-request-body.ts';
 
 const request: ModelRequest = {
@@ -91,5 +93,58 @@ describe('toAnthropicRequestBody', () => {
       temperature: 0,
       stream: true,
     });
+  });
+
+  it('asks for the cache: breakpoints on the last tool, the system block, the last block and the previous user turn', () => {
+    const body = toAnthropicRequestBody({ model: 'm', request, promptCache: true });
+    expect(body['system']).toEqual([
+      { type: 'text', text: 'You are the Arquiteto.', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(anthropicCacheBreakpoints(body)).toEqual([
+      'tools[0]',
+      'system[0]',
+      'messages[0].content[0]',
+      'messages[2].content[2]',
+    ]);
+    // Without the cache the body is unchanged.
+    expect(anthropicCacheBreakpoints(toAnthropicRequestBody({ model: 'm', request }))).toEqual([]);
+  });
+
+  it('never marks more than 4 breakpoints nor an empty text block, whatever the history', () => {
+    const message = fc.oneof(
+      fc.record({ role: fc.constant('user' as const), content: fc.string({ maxLength: 3 }) }),
+      fc.record({ role: fc.constant('assistant' as const), content: fc.string({ maxLength: 3 }) }),
+      fc.record({
+        role: fc.constant('tool' as const),
+        toolCallId: fc.constant('t'),
+        content: fc.string({ maxLength: 3 }),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(message as fc.Arbitrary<ModelMessage>, { maxLength: 12 }),
+        fc.nat(3),
+        fc.string({ maxLength: 3 }),
+        (messages, toolCount, system) => {
+          const tools = Array.from({ length: toolCount }, (_, index) => ({
+            name: `t${index}`,
+            description: '',
+            parameters: { type: 'object' },
+          }));
+          const body = toAnthropicRequestBody({
+            model: 'm',
+            request: { ...request, system, messages, tools },
+            promptCache: true,
+          });
+          const where = anthropicCacheBreakpoints(body);
+          expect(where.length).toBeLessThanOrEqual(4);
+          expect(where.filter((at) => at.startsWith('tools'))).toEqual(
+            toolCount === 0 ? [] : [`tools[${toolCount - 1}]`],
+          );
+          const marked = JSON.stringify(body).match(/"text":"","cache_control"/g);
+          expect(marked).toBeNull();
+        },
+      ),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { ModelNotConfiguredError } from '../errors/model-not-configured-error.ts';
+import { readPromptCacheMode } from '../cache/prompt-cache-mode.ts';
 import { readStrictToolsMode } from '../strict/plan-strict-tools.ts';
 import type { ScriptInvalidError } from '../errors/script-invalid-error.ts';
 import type { ModelProvider } from '../model-provider.ts';
@@ -72,6 +73,16 @@ export function createModelRouting(
         message: strict.message,
       }),
     });
+  const cache = readPromptCacheMode(env);
+  if (!cache.ok)
+    problems.push({
+      variable: cache.variable,
+      error: new ModelNotConfiguredError({
+        problem: 'prompt-cache-invalid',
+        variables: [cache.variable],
+        message: cache.message,
+      }),
+    });
 
   const unknown = findUnknownModelVariable(env);
   if (unknown !== null) problems.push({ variable: unknown.variables[0]!, error: unknown });
@@ -83,6 +94,7 @@ export function createModelRouting(
     const result = createProviderFromEndpoint(endpoint, {
       ...options,
       strictTools: options.strictTools ?? (strict.ok ? strict.mode : 'auto'),
+      promptCache: options.promptCache ?? (cache.ok ? cache.mode : 'auto'),
     });
     if (!result.ok) problems.push({ variable: endpoint.variable, error: result.error });
     const provider = result.ok ? result.provider : { notConfigured: result.error.message };

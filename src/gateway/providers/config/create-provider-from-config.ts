@@ -8,6 +8,7 @@ import { withRetries, type RetryOptions } from '../retry/with-retries.ts';
 import type { ScriptPosition } from '../scripted/create-scripted-provider.ts';
 import { loadScriptedProvider } from '../scripted/load-scripted-provider.ts';
 import { readDefaultEndpoint, type ModelEndpoint } from './read-model-endpoint.ts';
+import { promptCacheFor, type PromptCacheMode } from '../cache/prompt-cache-mode.ts';
 import { strictDialectFor, type StrictToolsMode } from '../strict/plan-strict-tools.ts';
 
 /** The environment variables read here (`process.env` fits). */
@@ -25,6 +26,8 @@ export type ProviderConfigOptions = {
   scriptedPositions?: Readonly<Record<string, ScriptPosition>>;
   /** `FORJA_STRICT_TOOLS`: where tools are declared strict (`auto` by default). */
   strictTools?: StrictToolsMode;
+  /** `FORJA_PROMPT_CACHE`: where requests ask for the prompt cache (`auto` by default). */
+  promptCache?: PromptCacheMode;
   /** Told once per endpoint when its server refuses strict tools (the provider then sends them without). */
   onStrictRefused?: (notice: { provider: string; model: string; message: string }) => void;
 };
@@ -65,6 +68,10 @@ export function createProviderFromEndpoint(
     strictTools: strictDialectFor(
       { kind: endpoint.kind, model: endpoint.model, ...endpoint.credentials },
       options.strictTools ?? 'auto',
+    ),
+    promptCache: promptCacheFor(
+      { kind: endpoint.kind, ...endpoint.credentials },
+      options.promptCache ?? 'auto',
     ),
     ...(options.onStrictRefused ? { onStrictRefused: options.onStrictRefused } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),

@@ -7,7 +7,8 @@ export type ModelConfigurationProblem =
   | 'base-url-invalid'
   | 'agent-endpoint-without-model'
   | 'variable-unknown'
-  | 'strict-tools-invalid';
+  | 'strict-tools-invalid'
+  | 'prompt-cache-invalid';
 
 /**
  * No usable model is configured. The message tells the person exactly which environment variables to

@@ -24,6 +24,8 @@ export type HttpProviderOptions = {
   apiKey?: string;
   /** Declare tools strict in this dialect where their schemas qualify (null or absent: never). */
   strictTools?: StrictDialect | null;
+  /** Ask the provider to cache the request's stable prefix (`FORJA_PROMPT_CACHE`; off when absent). */
+  promptCache?: boolean;
   /** Told once when the server refuses strict tools; the provider then sends them without. */
   onStrictRefused?: (notice: { provider: string; model: string; message: string }) => void;
   timeouts?: Partial<ProviderTimeouts>;

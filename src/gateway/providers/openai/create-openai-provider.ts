@@ -32,7 +32,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
         ? {}
         : { authorization: `Bearer ${options.apiKey}` },
     body: (request, strict) =>
-      toOpenAiRequestBody({ model: options.model, request, maxTokensField, strict }),
+      toOpenAiRequestBody({
+        model: options.model,
+        request,
+        maxTokensField,
+        strict,
+        promptCache: options.promptCache ?? false,
+      }),
     decode: decodeOpenAiStream,
   });
 }

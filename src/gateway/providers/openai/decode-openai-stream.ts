@@ -111,6 +111,9 @@ function readUsage(usage: NonNullable<OpenAiChunk['usage']>): ReportedUsage {
     ...(typeof usage.completion_tokens === 'number'
       ? { outputTokens: usage.completion_tokens }
       : {}),
+    ...(typeof usage.prompt_tokens_details?.cached_tokens === 'number'
+      ? { cachedInputTokens: usage.prompt_tokens_details.cached_tokens }
+      : {}),
   };
 }
 

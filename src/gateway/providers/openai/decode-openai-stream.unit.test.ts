@@ -183,4 +183,35 @@ describe('decodeOpenAiStream', () => {
     expect(error).toBeUndefined();
     expect(parts.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
   });
+
+  it('reads the cached share of the prompt from prompt_tokens_details, never above the prompt', async () => {
+    const usageOf = async (usage: Record<string, unknown>) =>
+      (
+        await decode([
+          { choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] },
+          { choices: [], usage },
+          '[DONE]',
+        ])
+      ).parts.find((part) => part.type === 'usage');
+    expect(
+      await usageOf({
+        prompt_tokens: 2000,
+        completion_tokens: 3,
+        prompt_tokens_details: { cached_tokens: 1536 },
+      }),
+    ).toEqual({
+      type: 'usage',
+      inputTokens: 2000,
+      outputTokens: 3,
+      estimated: false,
+      cachedInputTokens: 1536,
+    });
+    expect(
+      await usageOf({
+        prompt_tokens: 10,
+        completion_tokens: 3,
+        prompt_tokens_details: { cached_tokens: 99 },
+      }),
+    ).toMatchObject({ inputTokens: 10, cachedInputTokens: 10 });
+  });
 });

@@ -33,6 +33,9 @@ export const openAiChunkSchema = z.looseObject({
     .looseObject({
       prompt_tokens: z.number().int().nonnegative().nullish(),
       completion_tokens: z.number().int().nonnegative().nullish(),
+      prompt_tokens_details: z
+        .looseObject({ cached_tokens: z.number().int().nonnegative().nullish() })
+        .nullish(),
     })
     .nullish(),
   // An error object can arrive in the middle of a stream instead of a chunk.

@@ -15,6 +15,8 @@ export function toOpenAiRequestBody(fields: {
   maxTokensField: OpenAiMaxTokensField;
   /** Tools declared `strict: true`, with the schema each is sent with (null: none). */
   strict?: StrictToolPlan | null;
+  /** Send the request's lane key as `prompt_cache_key`, so the lane's requests meet the same prompt cache. */
+  promptCache?: boolean;
 }): Record<string, unknown> {
   const { request } = fields;
   const system = request.system === '' ? [] : [{ role: 'system', content: request.system }];
@@ -28,6 +30,9 @@ export function toOpenAiRequestBody(fields: {
         }),
     [fields.maxTokensField]: request.maxOutputTokens,
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(fields.promptCache === true && request.cacheKey !== undefined
+      ? { prompt_cache_key: request.cacheKey }
+      : {}),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -83,4 +83,21 @@ describe('toOpenAiRequestBody', () => {
       stream_options: { include_usage: true },
     });
   });
+
+  it('sends the lane key as prompt_cache_key only when the endpoint takes it', () => {
+    const request = {
+      agent: 'po',
+      system: '',
+      messages: [{ role: 'user' as const, content: 'Hi' }],
+      tools: [],
+      maxOutputTokens: 5,
+      cacheKey: 'forja-lane',
+    };
+    const field = (promptCache: boolean) =>
+      toOpenAiRequestBody({ model: 'm', request, maxTokensField: 'max_tokens', promptCache })[
+        'prompt_cache_key'
+      ];
+    expect(field(true)).toBe('forja-lane');
+    expect(field(false)).toBeUndefined();
+  });
 });

@@ -126,6 +126,12 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
       reported: turn.usage && {
         inputTokens: turn.usage.input_tokens,
         outputTokens: turn.usage.output_tokens,
+        ...(turn.usage.cached_input_tokens === undefined
+          ? {}
+          : { cachedInputTokens: turn.usage.cached_input_tokens }),
+        ...(turn.usage.cache_write_input_tokens === undefined
+          ? {}
+          : { cacheWriteInputTokens: turn.usage.cache_write_input_tokens }),
       },
       outputText: turn.text + rawArguments.join(''),
       reason: turn.tool_calls.length > 0 ? 'tool_calls' : 'stop',

@@ -44,7 +44,14 @@ const scriptedTurnSchema = z
     text: z.string().default(''),
     tool_calls: z.array(scriptedToolCallSchema).default([]),
     usage: z
-      .strictObject({ input_tokens: nonNegativeInteger, output_tokens: nonNegativeInteger })
+      .strictObject({
+        input_tokens: nonNegativeInteger,
+        output_tokens: nonNegativeInteger,
+        /** Of the input, tokens read from the provider's prompt cache (billed at the cached rate). */
+        cached_input_tokens: nonNegativeInteger.optional(),
+        /** Of the input, tokens written to the prompt cache (billed at the cache-write rate). */
+        cache_write_input_tokens: nonNegativeInteger.optional(),
+      })
       .optional(),
     expect: scriptedExpectationSchema.optional(),
     /** Milliseconds before the first part (or the failure), like a model's time to first token. */

@@ -11,8 +11,11 @@ export function anthropicEvent(data: { type: string } & Record<string, unknown>)
   return serverSentEventFrame(data, data.type);
 }
 
-/** `message_start`; `usage` omitted when the turn reports none. */
-export function anthropicMessageStart(inputTokens: number | undefined): StreamStep {
+/**
+ * `message_start`; `usage` omitted when the turn reports none. As Anthropic reports it, `input_tokens` are only
+ * the input neither read from nor written to the prompt cache; those two come in their own fields.
+ */
+export function anthropicMessageStart(usage: WireTurn['usage']): StreamStep {
   const message = {
     id: 'msg_test',
     type: 'message',
@@ -21,11 +24,20 @@ export function anthropicMessageStart(inputTokens: number | undefined): StreamSt
     model: 'test-model',
     stop_reason: null,
     stop_sequence: null,
-    ...(inputTokens === undefined
-      ? {}
-      : { usage: { input_tokens: inputTokens, output_tokens: 1 } }),
+    ...(usage === undefined ? {} : { usage: anthropicInputUsage(usage) }),
   };
   return anthropicEvent({ type: 'message_start', message });
+}
+
+function anthropicInputUsage(usage: NonNullable<WireTurn['usage']>) {
+  const read = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheWriteInputTokens ?? 0;
+  return {
+    input_tokens: usage.inputTokens - read - written,
+    output_tokens: 1,
+    ...(usage.cachedInputTokens === undefined ? {} : { cache_read_input_tokens: read }),
+    ...(usage.cacheWriteInputTokens === undefined ? {} : { cache_creation_input_tokens: written }),
+  };
 }
 
 /** An `error` event in the middle of the stream, e.g. `overloaded_error`. */
@@ -35,10 +47,7 @@ export function anthropicErrorEvent(errorType: string, message: string): StreamS
 
 /** A whole streamed turn in Anthropic's format. */
 export function anthropicStream(turn: WireTurn): TestServerResponse {
-  const steps: StreamStep[] = [
-    anthropicMessageStart(turn.usage?.inputTokens),
-    anthropicEvent({ type: 'ping' }),
-  ];
+  const steps: StreamStep[] = [anthropicMessageStart(turn.usage), anthropicEvent({ type: 'ping' })];
   let index = 0;
   const textDeltas = turn.textDeltas ?? [];
   if (textDeltas.length > 0) {

@@ -54,6 +54,9 @@ export function fromOpenAiRequestBody(body: unknown): ModelRequest {
     messages,
     tools,
     maxOutputTokens: typeof maxOutputTokens === 'number' ? maxOutputTokens : 0,
+    ...(typeof record['prompt_cache_key'] === 'string'
+      ? { cacheKey: record['prompt_cache_key'] }
+      : {}),
   };
 }
 
@@ -109,11 +112,37 @@ export function fromAnthropicRequestBody(body: unknown): ModelRequest {
   });
   return {
     agent: '',
-    system: typeof record['system'] === 'string' ? record['system'] : '',
+    system: anthropicSystemText(record['system']),
     messages,
     tools,
     maxOutputTokens: typeof record['max_tokens'] === 'number' ? record['max_tokens'] : 0,
   };
+}
+
+// A string, or text blocks (as sent with a cache breakpoint).
+function anthropicSystemText(system: unknown): string {
+  if (typeof system === 'string') return system;
+  return asArray(system)
+    .map((block) => asRecord(block)['text'])
+    .filter((text) => typeof text === 'string')
+    .join('');
+}
+
+/** How many `cache_control` breakpoints an Anthropic body carries, and where (`tools`, `system`, `messages`). */
+export function anthropicCacheBreakpoints(body: unknown): string[] {
+  const record = asRecord(body);
+  const marked = (value: unknown) => asRecord(value)['cache_control'] !== undefined;
+  const where: string[] = [];
+  asArray(record['tools']).forEach((tool, index) => marked(tool) && where.push(`tools[${index}]`));
+  asArray(record['system']).forEach(
+    (block, index) => marked(block) && where.push(`system[${index}]`),
+  );
+  asArray(record['messages']).forEach((message, index) =>
+    asArray(asRecord(message)['content']).forEach(
+      (block, at) => marked(block) && where.push(`messages[${index}].content[${at}]`),
+    ),
+  );
+  return where;
 }
 
 function asRecord(value: unknown): Json {

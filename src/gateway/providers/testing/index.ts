@@ -15,7 +15,11 @@ export {
   type VllmTestModel,
 } from './start-model-servers.ts';
 export { scriptedWireHandler, type ScriptedWireOptions } from './scripted-wire-handler.ts';
-export { fromAnthropicRequestBody, fromOpenAiRequestBody } from './from-wire-request.ts';
+export {
+  anthropicCacheBreakpoints,
+  fromAnthropicRequestBody,
+  fromOpenAiRequestBody,
+} from './from-wire-request.ts';
 export type {
   ExchangeOutcome,
   RecordedRequest,

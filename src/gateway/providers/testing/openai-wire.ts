@@ -26,8 +26,8 @@ export function openAiChunk(
 }
 
 /** The final usage-only chunk. */
-export function openAiUsageChunk(usage: { inputTokens: number; outputTokens: number }): StreamStep {
-  const { inputTokens, outputTokens } = usage;
+export function openAiUsageChunk(usage: NonNullable<WireTurn['usage']>): StreamStep {
+  const { inputTokens, outputTokens, cachedInputTokens } = usage;
   return serverSentEventFrame({
     ...chunkBase,
     choices: [],
@@ -35,6 +35,9 @@ export function openAiUsageChunk(usage: { inputTokens: number; outputTokens: num
       prompt_tokens: inputTokens,
       completion_tokens: outputTokens,
       total_tokens: inputTokens + outputTokens,
+      ...(cachedInputTokens === undefined
+        ? {}
+        : { prompt_tokens_details: { cached_tokens: cachedInputTokens } }),
     },
   });
 }

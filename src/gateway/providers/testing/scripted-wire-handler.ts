@@ -44,7 +44,16 @@ export function scriptedWireHandler(options: ScriptedWireOptions): TestServerHan
             argumentChunks: [part.rawArguments],
           });
         else if (part.type === 'usage')
-          turn.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };
+          turn.usage = {
+            inputTokens: part.inputTokens,
+            outputTokens: part.outputTokens,
+            ...(part.cachedInputTokens === undefined
+              ? {}
+              : { cachedInputTokens: part.cachedInputTokens }),
+            ...(part.cacheWriteInputTokens === undefined
+              ? {}
+              : { cacheWriteInputTokens: part.cacheWriteInputTokens }),
+          };
       }
     } catch (error) {
       return failure(options.wire, error);

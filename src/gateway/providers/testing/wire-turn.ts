@@ -8,7 +8,14 @@ export type WireTurn = {
   /** Tool calls, their JSON arguments split into the chunks the server sends. */
   toolCalls?: Array<{ id: string; name: string; argumentChunks: string[] }>;
   /** Omit to send no usage at all (lenient servers do that). */
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    /** Of the input, tokens read from the prompt cache, reported the provider's way. */
+    cachedInputTokens?: number;
+    /** Of the input, tokens written to the prompt cache (Anthropic reports them; OpenAI does not). */
+    cacheWriteInputTokens?: number;
+  };
   /** The provider's own finish wording (`length`, `max_tokens`…); derived from the content when omitted. */
   finishReason?: string;
   /** What breaks the stream right after the text deltas, instead of letting it finish. */

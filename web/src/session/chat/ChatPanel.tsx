@@ -55,7 +55,14 @@ export function ChatPanel({
     >
       <h2>{t(mode === 'agent' ? 'chat.title.agent' : 'chat.title.human')}</h2>
       {mode === 'agent' && <AgentLanes lanes={view.lanes} />}
-      <ol className="chat-list" ref={listRef} onScroll={onScroll} data-testid="chat-list">
+      {/* Focusable so a keyboard can scroll it when nothing in it takes focus (axe: scrollable-region-focusable). */}
+      <ol
+        className="chat-list"
+        ref={listRef}
+        onScroll={onScroll}
+        data-testid="chat-list"
+        tabIndex={0}
+      >
         {items.length === 0 && live.length === 0 && (
           <li className="muted empty">{t('chat.empty')}</li>
         )}

@@ -29,6 +29,24 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
         <span className="handoff-status" data-testid="handoff-status">
           {hasMessage(statusKey) ? t(statusKey) : handoff.status}
         </span>
+        {handoff.decisions.length > 0 && (
+          <div className="handoff-decisions" data-testid="handoff-decisions">
+            <p className="small">
+              {t('handoff.decisions', {
+                agent: agentName(handoff.from),
+                count: handoff.decisions.length,
+              })}
+            </p>
+            <ul>
+              {handoff.decisions.map((decision) => (
+                <li key={decision.seq} data-testid="handoff-decision">
+                  <strong>{decision.question}</strong> → {decision.answer}{' '}
+                  <span className="muted small">({decision.reason})</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {handoff.reason && (
           <p className="muted small">{t('handoff.rejectedBecause', { reason: handoff.reason })}</p>
         )}

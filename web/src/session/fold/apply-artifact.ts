@@ -9,6 +9,7 @@ import {
   readTask,
   readVersion,
 } from './read-artifacts.ts';
+import { applyDecision } from './apply-questions.ts';
 import { fields } from './read.ts';
 import type { SessionDraft } from './session-draft.ts';
 
@@ -56,6 +57,9 @@ export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
         version: readVersion(data),
         data: readModuleMap(data),
       });
+      return;
+    case 'decision':
+      applyDecision(draft, event);
       return;
     case 'module_contracts':
       draft.contracts.push({

@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../../api/types.ts';
+import { takeUnlistedDecisions } from './apply-questions.ts';
 import { fields, list, optionalText, text } from './read.ts';
 import type { ActionRisk } from './session-view.ts';
 import type { SessionDraft } from './session-draft.ts';
@@ -21,6 +22,9 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
       reason: optionalText(payload['reason']) ?? known?.reason ?? null,
       offeredSeq: known?.offeredSeq ?? event.seq,
       artifactId: optionalText(payload['artifact_id']) ?? known?.artifactId ?? null,
+      decisions:
+        known?.decisions ??
+        (status === 'offered' ? takeUnlistedDecisions(draft, text(payload['from_agent'])) : []),
     };
     if (known === undefined) draft.chat.push({ kind: 'handoff', seq: event.seq, handoffId: id });
     if (status === 'completed') draft.completedHandoffs.add(draft.handoffs[id].to);

@@ -4,6 +4,7 @@ import { applyBlocks } from './apply-blocks.ts';
 import { applyInstructions, pendingInstructions } from './apply-instructions.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
+import { applyQuestion, QUESTION_EVENTS } from './apply-questions.ts';
 import { applyTurnControl, TURN_CONTROL_EVENTS, turnControls } from './apply-turn-control.ts';
 import { newSessionDraft, type SessionDraft } from './session-draft.ts';
 import type { AgentStatus, SessionView } from './session-view.ts';
@@ -26,6 +27,7 @@ export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
     if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
     else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
     else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
+    else if (QUESTION_EVENTS.has(event.type)) applyQuestion(draft, event);
     else applyConversation(draft, event);
   } catch {
     draft.unreadable += 1;
@@ -49,6 +51,7 @@ export function toView(draft: SessionDraft): SessionView {
     handoffs: draft.handoffs,
     controls: turnControls(draft),
     actions: bySeq(draft.actions.values()),
+    questions: bySeq(draft.questions.values()),
     openTurns: [...draft.openTurns.values()],
     backlog: {
       epics: bySeq(draft.epics.values()),
@@ -72,7 +75,10 @@ function laneStatus(draft: SessionDraft, agent: string): AgentStatus {
   const proposed = [...draft.actions.values()].some(
     (action) => action.agent === agent && action.status === 'proposed',
   );
-  if (proposed || turns.some((turn) => turn.paused)) return 'waiting';
+  const asked = [...draft.questions.values()].some(
+    (question) => question.agent === agent && question.status === 'asked',
+  );
+  if (proposed || asked || turns.some((turn) => turn.paused)) return 'waiting';
   if (turns.length > 0) return 'working';
   const dev = draft.devs.get(agent);
   const lastBlock = dev?.blocks.at(-1)?.seq ?? 0;

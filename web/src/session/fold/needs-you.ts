@@ -6,15 +6,24 @@ export type NeedsYouItem =
   | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string; risky: boolean }
   | { kind: 'block'; seq: number; agent: string; modulo: string; falta: string }
   | { kind: 'failed'; seq: number; agent: string; reason: string }
-  | { kind: 'instructions'; seq: number; paths: string[] };
+  | { kind: 'instructions'; seq: number; paths: string[] }
+  | {
+      kind: 'question';
+      seq: number;
+      questionId: string;
+      agent: string;
+      question: string;
+      options: string[];
+      why: string | null;
+    };
 
-type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks'> &
+type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks' | 'questions'> &
   Partial<Pick<SessionView, 'instructions'>>;
 
 /**
- * What waits for the person, oldest first: handoffs to accept, actions to approve, blocks the Arquiteto's
- * turn did not resolve, failed turns the agent has not answered since, instruction files the line's devs
- * brought into main that the person has not accepted.
+ * What waits for the person, oldest first: handoffs to accept, actions to approve, agents' questions, blocks
+ * the Arquiteto's turn did not resolve, failed turns the agent has not answered since, instruction files the
+ * line's devs brought into main that the person has not accepted.
  */
 export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
   const items: NeedsYouItem[] = [];
@@ -36,6 +45,17 @@ export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
         agent: action.agent,
         tool: action.tool,
         risky: action.risk?.risky === true,
+      });
+  for (const question of view.questions)
+    if (question.status === 'asked')
+      items.push({
+        kind: 'question',
+        seq: question.seq,
+        questionId: question.id,
+        agent: question.agent,
+        question: question.question,
+        options: question.options,
+        why: question.why,
       });
   for (const block of view.blocks)
     if (block.status === 'open' && block.needsPerson)

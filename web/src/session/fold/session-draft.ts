@@ -9,7 +9,9 @@ import type {
   Declaration,
   DevProgress,
   Epic,
+  HandoffDecisionView,
   HandoffView,
+  QuestionView,
   ModuleContracts,
   ModuleMap,
   OpenTurn,
@@ -33,6 +35,9 @@ export type SessionDraft = {
   readinessConfirmed: boolean;
   handoffs: Record<string, HandoffView>;
   actions: Map<string, ActionView>;
+  questions: Map<string, QuestionView>;
+  /** Decisions each agent made by itself that no handoff of its own lists yet. */
+  unlistedDecisions: Record<string, HandoffDecisionView[]>;
   openTurns: Map<string, OpenTurn>;
   epics: Map<string, Epic>;
   stories: Map<string, Story>;
@@ -69,6 +74,8 @@ export function newSessionDraft(): SessionDraft {
     readinessConfirmed: false,
     handoffs: {},
     actions: new Map(),
+    questions: new Map(),
+    unlistedDecisions: {},
     openTurns: new Map(),
     epics: new Map(),
     stories: new Map(),

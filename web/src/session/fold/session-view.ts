@@ -89,6 +89,30 @@ export type HandoffView = {
   offeredSeq: number;
   /** The event id of the artifact handed over (the brief, for Criativo → PO). */
   artifactId: string | null;
+  /** What the sender decided by itself since its last handoff: accepting the handoff accepts them. */
+  decisions: HandoffDecisionView[];
+};
+
+/** A decision an agent made by itself (`record_decision`), listed on its next handoff. */
+export type HandoffDecisionView = {
+  seq: number;
+  question: string;
+  answer: string;
+  reason: string;
+  decidedBy: string;
+};
+
+/** An agent's question for the person (`ask_person`): its lane waits until it is answered. */
+export type QuestionView = {
+  id: string;
+  seq: number;
+  agent: string;
+  question: string;
+  options: string[];
+  why: string | null;
+  status: 'asked' | 'answered';
+  answer: string | null;
+  decideYourself: boolean;
 };
 
 export type ActionStatus = 'proposed' | 'approved' | 'denied' | 'completed';
@@ -187,6 +211,8 @@ export type SessionView = {
   /** Turns the person may retry (failed) or regenerate (the lane's last answer) now (ADR 0220). */
   controls: { retry: string[]; regenerate: string[] };
   actions: ActionView[];
+  /** The agents' questions for the person, waiting or answered, in the order asked. */
+  questions: QuestionView[];
   openTurns: OpenTurn[];
   backlog: Backlog;
   moduleMaps: Declaration<ModuleMap>[];

@@ -5,6 +5,7 @@ import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 import type { NeedsYouItem } from '../fold/needs-you.ts';
 import { composeTo, goTo } from './go-to.ts';
+import { QuestionAnswer } from './QuestionAnswer.tsx';
 
 /**
  * Everything that waits for the person, oldest first, each with the button that takes them where they act;
@@ -45,6 +46,25 @@ export function NeedsYouPanel({ sessionId, items }: { sessionId: string; items: 
 }
 
 function NeedsYouRow({ sessionId, item }: { sessionId: string; item: NeedsYouItem }) {
+  if (item.kind === 'question')
+    return (
+      <li
+        className="needs-you-item kind-question"
+        data-testid="needs-you-item"
+        data-kind="question"
+        data-seq={item.seq}
+        data-question-id={item.questionId}
+      >
+        <span>{t('needsYou.question', { agent: agentName(item.agent) })}</span>
+        <p className="question-text" data-testid="question-text">
+          {item.question}
+        </p>
+        {item.why !== null && (
+          <p className="muted small">{t('needsYou.question.why', { why: item.why })}</p>
+        )}
+        <QuestionAnswer sessionId={sessionId} questionId={item.questionId} options={item.options} />
+      </li>
+    );
   const { text, go, label } = describe(sessionId, item);
   return (
     <li
@@ -63,7 +83,7 @@ function NeedsYouRow({ sessionId, item }: { sessionId: string; item: NeedsYouIte
 
 function describe(
   sessionId: string,
-  item: NeedsYouItem,
+  item: Exclude<NeedsYouItem, { kind: 'question' }>,
 ): { text: string; label: string; go: () => void } {
   switch (item.kind) {
     case 'instructions':

@@ -49,6 +49,14 @@ export function UsagePanel({
           {t('usage.session', { total: formatNumber(Number(session.total_tokens)) })}
         </p>
       )}
+      {session && Number(session.total_cost_usd) > 0 && (
+        <p className="muted small" data-testid="usage-session-cost">
+          {t('usage.cost', {
+            cost: Number(session.total_cost_usd).toFixed(4),
+            cached: Math.round(Number(session.cached_share) * 100),
+          })}
+        </p>
+      )}
       {session && Number(session.reserved_tokens) > 0 && (
         <p className="muted small">
           {t('usage.reserved', { reserved: formatNumber(Number(session.reserved_tokens)) })}

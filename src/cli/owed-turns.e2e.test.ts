@@ -130,8 +130,10 @@ describe.each(serverUrl ? [serverUrl] : [])(
   { timeout: 300_000 },
   (server) => {
     const databaseUrl = scratchServerDatabase(server);
+    // One data directory for the database, shared by both processes (as on one mount).
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-owed-'));
     const start = (scriptFile: string) =>
-      startServer(mkdtempSync(join(tmpdir(), 'forja-owed-')), scriptFile, {
+      startServer(dataDirectory, scriptFile, {
         DATABASE_URL: databaseUrl,
         FORJA_LANE_LEASE_SECONDS: '2',
       });

@@ -50,6 +50,7 @@ export async function confirmReadiness(
   prompts: PromptSources,
   sessionId: string,
   actor = PERSON_ACTOR,
+  options: { onStarted?: (turnId: string) => void } = {},
 ): Promise<ReadinessOutcome | Refusal> {
   const session = await findSession(dependencies.database, sessionId);
   if (session === null) return refusal(404, 'not_found', `No session with id ${sessionId}.`);
@@ -87,7 +88,14 @@ export async function confirmReadiness(
     });
     if (!recorded.ok) return recorded;
     const view = await dependencies.views.load(sessionId);
-    return consolidate(dependencies, prompts, session.project_id, sessionId, view);
+    return consolidate(
+      dependencies,
+      prompts,
+      session.project_id,
+      sessionId,
+      view,
+      options.onStarted,
+    );
   });
 }
 
@@ -146,6 +154,7 @@ async function consolidate(
   projectId: string,
   sessionId: string,
   view: SessionView,
+  onStarted?: (turnId: string) => void,
 ): Promise<ReadinessOutcome | Refusal> {
   const { state } = view;
   const turnId = dependencies.newId();
@@ -155,6 +164,7 @@ async function consolidate(
   );
   if (!started.ok) return refusal(409, 'turn_refused', started.reason);
   await dependencies.eventLog.append(sessionId, started.events);
+  onStarted?.(turnId);
   const lane = { agent: READINESS_AGENT, turn_id: turnId };
 
   const outcome = await dependencies.gateway.runTurn(

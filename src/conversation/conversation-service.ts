@@ -37,8 +37,11 @@ export function createConversationService(
       postMessage(dependencies, sessionId, text, to, actor),
     startAgent: (sessionId: string, agent: string, actor?: string) =>
       startAgent(dependencies, sessionId, agent, actor),
-    confirmReadiness: (sessionId: string, actor?: string) =>
-      confirmReadiness(dependencies, prompts, sessionId, actor),
+    confirmReadiness: (
+      sessionId: string,
+      actor?: string,
+      options?: { onStarted?: (turnId: string) => void },
+    ) => confirmReadiness(dependencies, prompts, sessionId, actor, options),
     /**
      * Accepting a handoff activates its agent, whose kickoff turn then runs in the agent's lane; rejecting one
      * gives its sender a turn in its lane with the reason (ADR 0160).

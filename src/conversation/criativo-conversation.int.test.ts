@@ -184,16 +184,20 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     });
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
-      409,
-    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`)).status,
+    ).toBe(409);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
       text: 'Pão de madrugada',
     });
     await forja.conversation.idle(sessionId);
 
-    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    const ready = await requestJson(
+      forja,
+      'POST',
+      `/api/sessions/${sessionId}/readiness?wait=true`,
+    );
     expect(ready).toMatchObject({
       status: 201,
       body: {
@@ -210,12 +214,12 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       'agent.response',
       'handoff.offered',
     ]);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
-      409,
-    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`)).status,
+    ).toBe(409);
 
     const handoffs = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/handoffs`);
-    expect(handoffs.body.handoffs).toEqual([ready.body.handoff]);
+    expect(handoffs.body.handoffs).toEqual([{ ...ready.body.handoff, decisions: [] }]);
     const handoffId = ready.body.handoff.id;
     expect(
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`),
@@ -255,6 +259,39 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     expect(rows.rows).toEqual([{ status: 'completed' }]);
   });
 
+  it('answers readiness with 202 when the turn starts, before the brief: a slow consolidation holds no request', async () => {
+    const started = await startScriptedForja(engine, {
+      turns: [
+        { agent: 'criativo', text: 'Ótimo.' },
+        { agent: 'criativo', text: JSON.stringify(BRIEF), delay_ms: 5000 },
+      ],
+    });
+    forja = started.forja;
+    const { sessionId } = await newSessionThroughApi(forja);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: 'Pão de madrugada',
+    });
+    await forja.conversation.idle(sessionId);
+
+    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    expect(ready).toMatchObject({ status: 202, body: { turn_id: expect.any(String) } });
+    // Measured by the log, not a clock: when the 202 came, the turn had started and no brief existed yet.
+    const atAnswer = (await eventTypes(forja, sessionId)).map(([, type]) => type);
+    expect(atAnswer.slice(-2)).toEqual(['readiness.confirmed', 'turn.started']);
+    await forja.conversation.idle(sessionId);
+    const events = await forja.eventLog.read(sessionId);
+    const turnIds = events
+      .filter((event) => event.type === 'turn.started')
+      .map((event) => (event.payload as { turn_id: string }).turn_id);
+    expect(turnIds.at(-1)).toBe(ready.body.turn_id);
+    expect(events.map((event) => event.type).slice(-3)).toEqual([
+      'artifact.product_brief',
+      'agent.response',
+      'handoff.offered',
+    ]);
+  });
+
   it('rejects an offered handoff with a reason, and nothing activates the PO', async () => {
     const started = await startScriptedForja(engine, {
       turns: [
@@ -266,7 +303,11 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    const ready = await requestJson(
+      forja,
+      'POST',
+      `/api/sessions/${sessionId}/readiness?wait=true`,
+    );
     const rejected = await requestJson(
       forja,
       'POST',
@@ -304,7 +345,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`),
+    ).toMatchObject({
       status: 502,
       body: { error: { code: 'invalid_brief' } },
     });
@@ -313,9 +356,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
         (event) => event.type === 'artifact.product_brief',
       ),
     ).toBe(false);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
-      201,
-    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`)).status,
+    ).toBe(201);
   });
 
   it('refuses readiness the budget does not cover (409) and stores nothing; with budget, the same press consolidates', async () => {
@@ -333,15 +376,17 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
         )
       ).rows[0]!;
     const before = await count();
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`),
+    ).toMatchObject({
       status: 409,
       body: { error: { code: 'budget_exceeded', message: expect.stringContaining('budget (10)') } },
     });
     expect(await count()).toEqual(before);
     await requestJson(forja, 'PUT', `/api/projects/${projectId}/budget`, { max_tokens: null });
-    expect((await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).status).toBe(
-      201,
-    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`)).status,
+    ).toBe(201);
   });
 
   it('refuses readiness while a turn is in progress (409) and stores nothing', async () => {
@@ -357,7 +402,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       },
     ]);
     const before = await eventTypes(forja, sessionId);
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`),
+    ).toMatchObject({
       status: 409,
       body: { error: { code: 'turn_refused', message: expect.stringContaining('turn-lost') } },
     });
@@ -433,7 +480,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     const last = (await forja.eventLog.read(sessionId)).at(-1)!;
     expect(last).toMatchObject({ type: 'turn.failed', payload: { reason: 'not_configured' } });
     expect((last.payload as { message: string }).message).toContain('FORJA_MODEL');
-    expect(await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).toMatchObject({
+    expect(
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`),
+    ).toMatchObject({
       status: 503,
       body: { error: { message: expect.stringContaining('FORJA_MODEL') } },
     });

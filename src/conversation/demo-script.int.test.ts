@@ -112,7 +112,7 @@ describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, 
       ).toBe(201);
       await forja.conversation.idle(SESSION);
     }
-    const ready = await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness`);
+    const ready = await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness?wait=true`);
     expect(ready).toMatchObject({
       status: 201,
       body: { handoff: { to_agent: 'po', status: 'offered' } },
@@ -171,9 +171,9 @@ describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, 
     expect(
       (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/state`)).body.business_rules,
     ).toEqual([expect.objectContaining({ title: 'Entrega cedo' })]);
-    expect((await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness`)).status).toBe(
-      201,
-    );
+    expect(
+      (await requestJson(forja, 'POST', `/api/sessions/${SESSION}/readiness?wait=true`)).status,
+    ).toBe(201);
     expect(
       (await requestJson(forja, 'POST', `/api/handoffs/${(await pending('po')).id}/accept`)).status,
     ).toBe(200);

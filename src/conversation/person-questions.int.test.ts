@@ -116,7 +116,7 @@ async function upToThePo(forja: Forja) {
   await call('POST', `/api/sessions/${sessionId}/agents/criativo/start`);
   await call('POST', `/api/sessions/${sessionId}/messages`, { text: 'Pão de madrugada.' });
   await forja.conversation.idle(sessionId);
-  const ready = await call('POST', `/api/sessions/${sessionId}/readiness`);
+  const ready = await call('POST', `/api/sessions/${sessionId}/readiness?wait=true`);
   await call('POST', `/api/handoffs/${ready.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);
   return { sessionId, call };

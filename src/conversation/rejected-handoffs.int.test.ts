@@ -127,7 +127,11 @@ describe.each(testDatabaseEngines())(
         text: LINE_MESSAGES[0],
       });
       await forja.conversation.idle(sessionId);
-      const first = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      const first = await requestJson(
+        forja,
+        'POST',
+        `/api/sessions/${sessionId}/readiness?wait=true`,
+      );
       expect(first).toMatchObject({
         status: 201,
         body: { brief: { payload: { data: { version: 1 } } } },
@@ -183,7 +187,11 @@ describe.each(testDatabaseEngines())(
         text: 'R$ 30 por mês.',
       });
       await forja.conversation.idle(sessionId);
-      const second = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      const second = await requestJson(
+        forja,
+        'POST',
+        `/api/sessions/${sessionId}/readiness?wait=true`,
+      );
       expect(second).toMatchObject({
         status: 201,
         body: {
@@ -197,7 +205,7 @@ describe.each(testDatabaseEngines())(
       expect(second.body.handoff.artifact_id).toBe(second.body.brief.id);
       expect(second.body.handoff.id).not.toBe(first.body.handoff.id);
       expect(
-        (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`)).body,
+        (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`)).body,
       ).toMatchObject({ error: { code: 'brief_exists', message: expect.stringContaining('v2') } });
 
       // The current brief is v2; v1 stays readable in the state and the log.
@@ -246,7 +254,11 @@ describe.each(testDatabaseEngines())(
         text: LINE_MESSAGES[0],
       });
       await before.forja.conversation.idle(sessionId);
-      const ready = await requestJson(before.forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      const ready = await requestJson(
+        before.forja,
+        'POST',
+        `/api/sessions/${sessionId}/readiness?wait=true`,
+      );
       await before.forja.conversation.idle(sessionId);
       // What a process that stopped right after committing the rejection leaves: the row and its event, no turn.
       await database.transaction(async (transaction) => {
@@ -317,7 +329,11 @@ describe.each(testDatabaseEngines())(
         await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
         await forja.conversation.idle(sessionId);
       }
-      const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      const ready = await requestJson(
+        forja,
+        'POST',
+        `/api/sessions/${sessionId}/readiness?wait=true`,
+      );
       await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
       await forja.conversation.idle(sessionId);
       const toArquiteto = (await handoffsOf(forja, sessionId)).find(

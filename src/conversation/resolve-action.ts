@@ -82,7 +82,8 @@ export async function resolveAction(
 
 /**
  * The lane that waited for the person (an action approved or denied, a question answered) goes on from the
- * log; a message the person sent that lane meanwhile is answered after the turn.
+ * log at once, without waiting for a turn slot; a message the person sent that lane meanwhile is answered
+ * after the turn.
  */
 export function resumeAfterPerson(
   dependencies: ConversationDependencies,
@@ -90,7 +91,8 @@ export function resumeAfterPerson(
   projectId: string,
   agent: string,
 ): Promise<TurnResult> {
-  const turn = inLane(dependencies, sessionId, agent, 'line', async () => {
+  // The person's priority, as a message of theirs has: what they approved runs now, not when a slot frees up.
+  const turn = inLane(dependencies, sessionId, agent, 'person', async () => {
     const result = await continueTurn(dependencies, sessionId, projectId, agent);
     const view = await dependencies.views.load(sessionId);
     // A message that reached the lane while it waited for the person is owed its turn now.

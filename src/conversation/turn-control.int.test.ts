@@ -198,7 +198,11 @@ describe.each(testDatabaseEngines())('turn control on $name', (engine) => {
       await post(forja, sessionId, text);
       await forja.conversation.idle(sessionId);
     }
-    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+    const ready = await requestJson(
+      forja,
+      'POST',
+      `/api/sessions/${sessionId}/readiness?wait=true`,
+    );
     await requestJson(forja, 'POST', `/api/handoffs/${ready.body.handoff.id}/accept`);
     await forja.conversation.idle(sessionId);
     const handoffs = async () =>

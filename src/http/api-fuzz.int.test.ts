@@ -294,7 +294,11 @@ describe.each(testDatabaseEngines())('the API under a fuzz of bad input on $name
       );
     for (const sessionId of sessionIds.slice(0, 2))
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    const ready = await requestJson(forja, 'POST', `/api/sessions/${sessionIds[0]}/readiness`);
+    const ready = await requestJson(
+      forja,
+      'POST',
+      `/api/sessions/${sessionIds[0]}/readiness?wait=true`,
+    );
     expect(ready.status).toBe(201);
     handoffId = ready.body.handoff.id;
     await setProjectBudget(forja.database, projectId, 0);

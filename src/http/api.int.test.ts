@@ -283,7 +283,7 @@ describe.each(testDatabaseEngines())('HTTP API on $name', (engine) => {
         'a text body on a route without a body',
         ({ sessionId }) => [
           'POST',
-          `/api/sessions/${sessionId}/readiness`,
+          `/api/sessions/${sessionId}/readiness?wait=true`,
           'go',
           { 'content-type': 'text/plain' },
         ],

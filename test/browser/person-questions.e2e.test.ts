@@ -78,7 +78,7 @@ describe("an agent's question in Needs you, in headless Chromium", { timeout: 24
     const sessionId = await newSession(served, 'Padaria', { startCriativo: true });
     await api(served, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Pão cedo.' });
     await served.forja.conversation.idle(sessionId);
-    const ready = await api(served, 'POST', `/api/sessions/${sessionId}/readiness`);
+    const ready = await api(served, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`);
     await api(served, 'POST', `/api/handoffs/${ready.handoff.id}/accept`);
     await served.forja.conversation.idle(sessionId);
 

@@ -21,7 +21,7 @@ export async function lineToDevs(base: string, devs: number): Promise<string> {
     await call(`${base}/api/sessions/${sessionId}/messages`, 'POST', { text });
     await waitFor(base, sessionId, (log) => finalAnswersOf(log).length >= index + 1);
   }
-  const ready = await call(`${base}/api/sessions/${sessionId}/readiness`, 'POST');
+  const ready = await call(`${base}/api/sessions/${sessionId}/readiness?wait=true`, 'POST');
   await call(`${base}/api/handoffs/${ready['handoff'].id}/accept`, 'POST');
   const offered = await waitFor(base, sessionId, (log) =>
     log.some((event) => event.type === 'handoff.offered' && event.payload.to_agent === 'arquiteto'),

@@ -31,7 +31,7 @@ export async function playUpToTheDevs(
     await call('POST', `/api/sessions/${sessionId}/messages`, { text });
     await forja.conversation.idle(sessionId);
   }
-  const ready = await call('POST', `/api/sessions/${sessionId}/readiness`);
+  const ready = await call('POST', `/api/sessions/${sessionId}/readiness?wait=true`);
   await call('POST', `/api/handoffs/${ready.handoff.id}/accept`);
   await forja.conversation.idle(sessionId);
   const handoffs = (await call('GET', `/api/sessions/${sessionId}/handoffs`)).handoffs as Array<{

@@ -143,11 +143,28 @@ const readiness = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/readiness',
   summary: '"I\'m ready to produce": consolidate the product brief and offer a handoff to the PO',
-  request: { params: idOnly, body: noBody },
+  description:
+    'Readiness is checked at once (a refusal is a 409 or 503 here); the consolidation turn then runs in the background and ' +
+    'the answer is 202 with its turn id: the brief (`artifact.product_brief`) and the handoff (`handoff.offered`) arrive as ' +
+    "events, or the turn's `turn.failed`. `?wait=true` waits for them instead and answers 201 with both (or the model's failure).",
+  request: {
+    params: idOnly,
+    query: z.object({
+      wait: z.enum(['true', 'false']).optional().openapi({
+        description:
+          'true: answer when the brief is recorded (201), not when its turn starts (202)',
+      }),
+    }),
+    body: noBody,
+  },
   responses: {
     201: jsonContent(
       z.object({ brief: SessionEventSchema, handoff: HandoffSchema }),
-      'The brief and the offered handoff',
+      'With ?wait=true: the brief and the offered handoff',
+    ),
+    202: jsonContent(
+      z.object({ turn_id: z.string() }),
+      'Readiness recorded; the consolidation turn started (its events follow on the stream)',
     ),
     ...errorResponses(400, 404, 409, 413, 415, 503),
     502: jsonContent(
@@ -203,7 +220,7 @@ function refused(context: Context, outcome: Refusal): never {
   return context.json(apiError(outcome.code, outcome.message), outcome.status) as never;
 }
 
-export function conversationRoutes({ database, conversation }: AppDependencies) {
+export function conversationRoutes({ database, conversation, logger }: AppDependencies) {
   const app = newRouter()
     .openapi(startAgent, async (context) => {
       const { id, slug } = context.req.valid('param');
@@ -211,13 +228,23 @@ export function conversationRoutes({ database, conversation }: AppDependencies) 
       return outcome.ok ? context.json(outcome.event, 201) : refused(context, outcome);
     })
     .openapi(readiness, async (context) => {
-      const outcome = await conversation.confirmReadiness(
-        context.req.valid('param').id,
-        actorOf(context),
-      );
-      return outcome.ok
-        ? context.json({ brief: outcome.brief, handoff: outcome.handoff }, 201)
-        : refused(context, outcome);
+      const id = context.req.valid('param').id;
+      const started = Promise.withResolvers<{ turnId: string }>();
+      const outcome = conversation.confirmReadiness(id, actorOf(context), {
+        onStarted: (turnId) => started.resolve({ turnId }),
+      });
+      // A refusal comes before the turn starts; after it, the answer does not wait for the model.
+      const first =
+        context.req.valid('query').wait === 'true'
+          ? await outcome
+          : await Promise.race([started.promise, outcome]);
+      if ('turnId' in first) {
+        outcome.catch((error: unknown) => logger.error({ err: error }, 'the consolidation failed'));
+        return context.json({ turn_id: first.turnId }, 202);
+      }
+      return first.ok
+        ? context.json({ brief: first.brief, handoff: first.handoff }, 201)
+        : refused(context, first);
     })
     .openapi(answerQuestion, async (context) => {
       const { id, questionId } = context.req.valid('param');

@@ -1537,10 +1537,16 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** "I'm ready to produce": consolidate the product brief and offer a handoff to the PO */
+    /**
+     * "I'm ready to produce": consolidate the product brief and offer a handoff to the PO
+     * @description Readiness is checked at once (a refusal is a 409 or 503 here); the consolidation turn then runs in the background and the answer is 202 with its turn id: the brief (`artifact.product_brief`) and the handoff (`handoff.offered`) arrive as events, or the turn's `turn.failed`. `?wait=true` waits for them instead and answers 201 with both (or the model's failure).
+     */
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description true: answer when the brief is recorded (201), not when its turn starts (202) */
+          wait?: 'true' | 'false';
+        };
         header?: never;
         path: {
           id: string;
@@ -1553,7 +1559,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The brief and the offered handoff */
+        /** @description With ?wait=true: the brief and the offered handoff */
         201: {
           headers: {
             [name: string]: unknown;
@@ -1562,6 +1568,17 @@ export interface paths {
             'application/json': {
               brief: components['schemas']['SessionEvent'];
               handoff: components['schemas']['Handoff'];
+            };
+          };
+        };
+        /** @description Readiness recorded; the consolidation turn started (its events follow on the stream) */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              turn_id: string;
             };
           };
         };

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parallelLineScript } from '../conversation/testing/parallel-line-script.ts';
+import { lineToDevs } from './testing/line-to-devs.ts';
 import {
-  call,
   events,
   killStartedServers,
   startServer as startServerWith,
@@ -32,58 +32,7 @@ describe('forja serve with three dev lanes', { timeout: 180_000 }, () => {
     );
     const first = await startServer(dataDirectory, scriptFile);
     const base = first.url;
-    const project = await call(`${base}/api/projects`, 'POST', { name: 'Padaria' });
-    const session = await call(`${base}/api/projects/${project['id']}/sessions`, 'POST', {});
-    const sessionId = session['id'] as string;
-    await call(`${base}/api/sessions/${sessionId}/agents/criativo/start`, 'POST');
-    await call(`${base}/api/sessions/${sessionId}/messages`, 'POST', {
-      text: 'Quero vender pão de madrugada.',
-    });
-    await waitFor(
-      base,
-      sessionId,
-      (log) =>
-        log.filter(
-          (event) => event.type === 'agent.response' && event.payload.tool_calls === undefined,
-        ).length >= 1,
-    );
-    await call(`${base}/api/sessions/${sessionId}/messages`, 'POST', {
-      text: 'Para os vizinhos do bairro.',
-    });
-    await waitFor(
-      base,
-      sessionId,
-      (log) =>
-        log.filter(
-          (event) => event.type === 'agent.response' && event.payload.tool_calls === undefined,
-        ).length >= 2,
-    );
-    const ready = await call(`${base}/api/sessions/${sessionId}/readiness?wait=true`, 'POST');
-    await call(`${base}/api/handoffs/${ready['handoff'].id}/accept`, 'POST');
-    const offeredToArquiteto = await waitFor(base, sessionId, (log) =>
-      log.some(
-        (event) => event.type === 'handoff.offered' && event.payload.to_agent === 'arquiteto',
-      ),
-    );
-    const toArquiteto = offeredToArquiteto.find(
-      (event) => event.type === 'handoff.offered' && event.payload.to_agent === 'arquiteto',
-    )!;
-    await call(
-      `${base}/api/handoffs/${(toArquiteto.payload as { handoff_id?: string }).handoff_id}/accept`,
-      'POST',
-    );
-    await waitFor(
-      base,
-      sessionId,
-      (log) =>
-        log.filter(
-          (event) => event.type === 'handoff.offered' && event.payload.to_agent?.startsWith('dev:'),
-        ).length === 3 &&
-        ofType(log, 'agent.response', 'arquiteto').some(
-          (event) => event.payload.tool_calls === undefined,
-        ),
-    );
-    await call(`${base}/api/sessions/${sessionId}/dev-handoffs/accept`, 'POST');
+    const sessionId = await lineToDevs(base, DEVS.length);
     await waitFor(base, sessionId, (log) =>
       DEVS.every((dev) => ofType(log, 'turn.started', dev).length === 1),
     );

@@ -84,8 +84,8 @@ describe.each([
       sessionId,
       (log) => messageSeqs(log).length === 50 && settled(log),
     );
-    // The last message of the burst is answered too, and no turn ran twice. (A turn answers every message
-    // stored before it started: on the server, where lanes are leased, one turn often answers several.)
+    // The last message of the burst is answered too, and no turn ran twice. (Each message is owed its own turn,
+    // ADR 0345; owed-turns.e2e.test.ts counts them across two processes.)
     expect(finalAnswers(log).at(-1)!.seq).toBeGreaterThan(messageSeqs(log).at(-1)!);
     expectOneOwnerAtATime(log);
     await stop(forja);

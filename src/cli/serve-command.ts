@@ -57,18 +57,13 @@ export async function serveCommand(
     `Forja is listening on ${server.url}`,
   );
   options.onListening?.(server.url);
+  // Every turn a lane owed at the last stop (a kickoff, a message, an unblock…) runs once (ADR 0345).
   const resumed = await forja.conversation.resumeInterruptedTurns();
   if (resumed.length > 0)
     logger.info(
       { sessions: resumed.map((turn) => turn.sessionId) },
       'resuming turns interrupted by the last stop',
     );
-  // Agents activated by a handoff just before the last stop still owe their kickoff turn.
-  const accepted = await forja.database.query<{ session_id: string }>(
-    "select distinct session_id from handoffs where status = 'accepted'",
-  );
-  for (const { session_id: sessionId } of accepted.rows)
-    void forja.conversation.startPendingKickoffs(sessionId);
 
   const signal = await signalled;
   const stopping = Date.now();

@@ -1,4 +1,5 @@
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { owedTurns } from './owed-turns.ts';
 import { pickUpLane } from './run-agent-turn.ts';
 import { SESSION_LANE } from './session-queue.ts';
 
@@ -26,6 +27,29 @@ export function createLaneTakeover(dependencies: ConversationDependencies) {
         .catch(() => undefined)
         .finally(() => inFlight.delete(key));
     }
+    // A dead process may also have left lanes of these sessions that owed a turn and were waiting for one of
+    // its turn slots, holding no lease: the log says so (ADR 0345), so each is picked up too.
+    for (const sessionId of new Set(orphaned.map((lane) => lane.sessionId)))
+      void pickUpOwedLanes(dependencies, sessionId, inFlight).catch((error: unknown) =>
+        dependencies.logger.error({ err: error, session_id: sessionId }, 'lane takeover crashed'),
+      );
     return orphaned;
   };
+}
+
+async function pickUpOwedLanes(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  inFlight: Set<string>,
+): Promise<void> {
+  const view = await dependencies.views.load(sessionId);
+  const hasRuntime = (slug: string) => dependencies.catalog.get(slug) !== null;
+  for (const { agent } of owedTurns(view.state, view.events, hasRuntime)) {
+    const key = `${sessionId}\u0000${agent}`;
+    if (inFlight.has(key) || dependencies.queue.busy(sessionId, agent)) continue;
+    inFlight.add(key);
+    void pickUpLane(dependencies, sessionId, agent, 'line')
+      .catch(() => undefined)
+      .finally(() => inFlight.delete(key));
+  }
 }

@@ -1,6 +1,5 @@
 import {
   EVENT_TYPES,
-  turnInProgress,
   type ConversationState,
   type SessionEvent,
 } from '../domain/conversation/index.ts';
@@ -36,17 +35,4 @@ export function pendingKickoffs(
         (started.get(active.agent) ?? 0) < active.seq,
     )
     .map((active) => active.agent);
-}
-
-/** Whether the person wrote to `agent` after its last turn started, and its lane is idle: a turn is owed. */
-export function unansweredMessage(
-  state: ConversationState,
-  events: readonly SessionEvent[],
-  agent: string,
-): boolean {
-  if (turnInProgress(state, agent) !== null) return false;
-  const since = lastTurnStarts(events).get(agent) ?? 0;
-  return state.history.some(
-    (entry) => entry.role === 'user' && entry.to === agent && entry.seq > since,
-  );
 }

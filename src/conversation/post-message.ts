@@ -223,6 +223,7 @@ async function startTurn(
           agent: addressee,
           kind: 'message',
           priority: 'person',
+          onlyIfOwed: true,
         });
   turn?.catch((error: unknown) =>
     dependencies.logger.error(

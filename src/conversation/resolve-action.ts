@@ -2,8 +2,8 @@ import { decide, PERSON_ACTOR, SESSION_EVENTS } from '../domain/conversation/ind
 import { findSession } from '../store/index.ts';
 import type { ConversationDependencies, Refusal } from './conversation-dependencies.ts';
 import { refusal } from './conversation-dependencies.ts';
-import { unansweredMessage } from './pending-kickoffs.ts';
-import { continueTurn, inLane, startAndContinue, type TurnResult } from './run-agent-turn.ts';
+import { owedBy } from './owed-turns.ts';
+import { continueTurn, inLane, pickUpLane, type TurnResult } from './run-agent-turn.ts';
 import { handleCommand } from './session-command.ts';
 
 export interface ActionResolution {
@@ -95,29 +95,14 @@ export function resumeAfterPerson(
   const turn = inLane(dependencies, sessionId, agent, 'person', async () => {
     const result = await continueTurn(dependencies, sessionId, projectId, agent);
     const view = await dependencies.views.load(sessionId);
-    if (result.status !== 'paused' && unansweredMessage(view.state, view.events, agent)) {
-      void runUnanswered(dependencies, sessionId, projectId, agent);
-    }
+    // A message that reached the lane while it waited for the person is owed its turn now.
+    const hasRuntime = (slug: string) => dependencies.catalog.get(slug) !== null;
+    if (result.status !== 'paused' && owedBy(view.state, view.events, agent, hasRuntime).length > 0)
+      void pickUpLane(dependencies, sessionId, agent).catch(() => undefined);
     return result;
   });
   turn.catch((error: unknown) =>
     dependencies.logger.error({ err: error, session_id: sessionId }, 'resumed turn crashed'),
-  );
-  return turn;
-}
-
-/** The turn for a message that reached the lane while it waited for the person. */
-function runUnanswered(
-  dependencies: ConversationDependencies,
-  sessionId: string,
-  projectId: string,
-  agent: string,
-): Promise<TurnResult> {
-  const turn = inLane(dependencies, sessionId, agent, 'person', () =>
-    startAndContinue(dependencies, { sessionId, projectId, agent, kind: 'message' }),
-  );
-  turn.catch((error: unknown) =>
-    dependencies.logger.error({ err: error, session_id: sessionId, agent }, 'turn crashed'),
   );
   return turn;
 }

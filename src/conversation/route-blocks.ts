@@ -49,19 +49,16 @@ export function routeBlocks(
       lanes.push('arquiteto');
     for (const agent of lanes) {
       void turns
-        .inLane(dependencies, sessionId, agent, 'line', async () => {
-          if (agent === 'arquiteto') {
-            const now = devBlocks((await dependencies.views.load(sessionId)).events);
-            if (!now.some((block) => block.status === 'open' && block.arquiteto_turns === 0))
-              return;
-          }
-          await turns.startAndContinue(dependencies, {
+        .inLane(dependencies, sessionId, agent, 'line', () =>
+          // Decided again in the lane from the log: a block or an unblock another look gave its turn is not doubled.
+          turns.startAndContinue(dependencies, {
             sessionId,
             projectId,
             agent,
             kind: 'message',
-          });
-        })
+            onlyIfOwed: true,
+          }),
+        )
         .catch((error: unknown) =>
           dependencies.logger.error(
             { err: error, session_id: sessionId, agent },

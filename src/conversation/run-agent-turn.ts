@@ -15,6 +15,7 @@ import { findSession, LaneHeldElsewhereError, type SessionEvent } from '../store
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { onKeptViewFirst } from './expected-version.ts';
 import { pendingLaneWork } from './lane-work.ts';
+import { owedBy } from './owed-turns.ts';
 import { mergeLine } from './merge-line.ts';
 import { routeBlocks } from './route-blocks.ts';
 import { routeViewChanges } from './route-view-changes.ts';
@@ -32,6 +33,11 @@ export interface TurnRequest {
   agent: string;
   kind: TurnKind;
   priority: TurnPriority;
+  /**
+   * Start only when the log says the lane owes a turn (`owedTurns`, ADR 0345): what a message, a routed block or
+   * a failed merge asks for, so a turn another look already started for it is not started twice.
+   */
+  onlyIfOwed?: boolean;
 }
 
 export type TurnResult = LoopResult | { status: 'not_started'; reason: string };
@@ -215,6 +221,16 @@ async function appendTurnStarted(
   { ok: true; view: SessionView; appended: SessionEvent[] } | { ok: false; reason: string }
 > {
   const seen = view.state.last_seq;
+  if (
+    request.onlyIfOwed === true &&
+    owedBy(
+      view.state,
+      view.events,
+      request.agent,
+      (slug) => dependencies.catalog.get(slug) !== null,
+    ).length === 0
+  )
+    return { ok: false, reason: 'the lane owes no turn' };
   const decision = decide(
     { type: 'StartTurn', agent: request.agent, turn_id: dependencies.newId(), kind: request.kind },
     view.state,

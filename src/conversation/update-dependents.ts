@@ -1,4 +1,4 @@
-import { dependencyTurnsOwed, lineModules } from '../agents/index.ts';
+import { lineModules } from '../agents/index.ts';
 import type { ModuleMap } from '../domain/architecture/index.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
@@ -73,20 +73,17 @@ export async function updateDependents(
   }
   for (const module of new Set([...look.reopened, ...told])) {
     const agent = `dev:${module}`;
-    const always = look.reopened.includes(module);
+    // Started only if the lane still owes it (a failed merge, a dependency merged: `owedTurns`, ADR 0345).
     void turns
-      .inLane(dependencies, sessionId, agent, 'line', async () => {
-        if (!always) {
-          const { events } = await dependencies.views.load(sessionId);
-          if (!dependencyTurnsOwed(events).includes(agent)) return;
-        }
-        await turns.startAndContinue(dependencies, {
+      .inLane(dependencies, sessionId, agent, 'line', () =>
+        turns.startAndContinue(dependencies, {
           sessionId,
           projectId,
           agent,
           kind: 'message',
-        });
-      })
+          onlyIfOwed: true,
+        }),
+      )
       .catch((error: unknown) =>
         dependencies.logger.error(
           { err: error, session_id: sessionId, agent },

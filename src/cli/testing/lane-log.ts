@@ -9,11 +9,27 @@ export const turnsStarted = (log: StoredEvent[]) =>
   log.filter((event) => event.type === 'turn.started');
 export const messageSeqs = (log: StoredEvent[]) =>
   log.filter((event) => event.type === 'chat.message').map((event) => event.seq);
-/** Every message has a turn started after it. */
-export const answered = (log: StoredEvent[]) =>
-  messageSeqs(log).every((seq) =>
-    log.some((event) => event.type === 'turn.started' && event.seq > seq),
-  );
+/**
+ * Each message paired with the first turn of its addressee started after it that no earlier message took (one
+ * message, one turn: ADR 0345): `lost` messages no turn took, `doubled` turns that took no message.
+ */
+export function lostAndDoubled(
+  log: StoredEvent[],
+  agent = 'criativo',
+): { lost: number; doubled: number } {
+  let waiting = 0;
+  let doubled = 0;
+  for (const event of log) {
+    if (event.type === 'chat.message' && event.payload.to === agent) waiting += 1;
+    if (event.type === 'turn.started' && event.payload.agent === agent) {
+      if (waiting > 0) waiting -= 1;
+      else doubled += 1;
+    }
+  }
+  return { lost: waiting, doubled };
+}
+/** Every message has a turn of its own started after it. */
+export const answered = (log: StoredEvent[]) => lostAndDoubled(log).lost === 0;
 /** Every message is answered and every turn started has ended: the lane is at rest. */
 export const settled = (log: StoredEvent[]) =>
   answered(log) && turnsStarted(log).length === finalAnswers(log).length;

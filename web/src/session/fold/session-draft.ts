@@ -59,6 +59,8 @@ export type SessionDraft = {
   /** How each agent's last turn ended, and the turns that called tools (ADR 0220). */
   laneEnds: Map<string, LaneEnd>;
   toolTurns: Set<string>;
+  /** The last content each agent's file had in the session (its last write or read), by `fileKey`. */
+  knownFiles: Map<string, string>;
 };
 
 export function newSessionDraft(): SessionDraft {
@@ -93,6 +95,7 @@ export function newSessionDraft(): SessionDraft {
     laneEnds: new Map(),
     toolTurns: new Set(),
     pendingCommits: new Map(),
+    knownFiles: new Map(),
   };
 }
 

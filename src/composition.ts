@@ -425,6 +425,7 @@ export async function createForja(
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
+    workspaceDirectory: (projectId) => line.workspaces.workspaceDirectory(projectId),
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

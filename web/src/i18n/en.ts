@@ -124,6 +124,13 @@ export const en = {
   'chat.actionWaits': '{agent} asks to run this. Approve or deny it in Pending actions.',
   'chat.actionAnswered': '{agent} asked to run this:',
   'actions.asksCommand': '{agent} wants to run this command',
+  'needsYou.merge': 'The line is ready on dev ({commit}): merge it into main.',
+  'needsYou.go.merge': 'Review and merge',
+  'lineEnd.done.title': 'Your project is on main',
+  'lineEnd.done.get': 'Get it (on the server where Forja runs)',
+  'lineEnd.done.run': 'Run it',
+  'lineEnd.done.runHint':
+    "Its README.md and each module's docs say how to start it; the modules and their stacks:",
   'step.other': 'Another step',
   'step.emit_artifact': 'Recorded what you said',
   'step.declare_backlog': 'Wrote the backlog',

@@ -130,6 +130,13 @@ export const pt: Messages = {
   'chat.actionWaits': '{agent} pede para rodar isto. Aprove ou negue em Ações esperando por você.',
   'chat.actionAnswered': '{agent} pediu para rodar isto:',
   'actions.asksCommand': '{agent} quer rodar este comando',
+  'needsYou.merge': 'A linha está pronta em dev ({commit}): integre-a na main.',
+  'needsYou.go.merge': 'Revisar e integrar',
+  'lineEnd.done.title': 'Seu projeto está na main',
+  'lineEnd.done.get': 'Obtenha-o (no servidor onde o Forja roda)',
+  'lineEnd.done.run': 'Rode-o',
+  'lineEnd.done.runHint':
+    'O README.md e a documentação de cada módulo dizem como iniciá-lo; os módulos e suas stacks:',
   'step.other': 'Outro passo',
   'step.emit_artifact': 'Anotou o que você disse',
   'step.declare_backlog': 'Escreveu o backlog',

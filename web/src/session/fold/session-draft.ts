@@ -1,4 +1,5 @@
 import type { InstructionsDraft } from './apply-instructions.ts';
+import type { LineEnd } from './apply-line-end.ts';
 import { type BlocksDraft, newBlocksDraft } from './apply-blocks.ts';
 import type { LaneEnd } from './apply-turn-control.ts';
 import type {
@@ -61,6 +62,7 @@ export type SessionDraft = {
   toolTurns: Set<string>;
   /** The last content each agent's file had in the session (its last write or read), by `fileKey`. */
   knownFiles: Map<string, string>;
+  lineEnd: LineEnd;
 };
 
 export function newSessionDraft(): SessionDraft {
@@ -96,6 +98,7 @@ export function newSessionDraft(): SessionDraft {
     toolTurns: new Set(),
     pendingCommits: new Map(),
     knownFiles: new Map(),
+    lineEnd: null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { PendingInstructions } from './apply-instructions.ts';
+import type { LineEnd } from './apply-line-end.ts';
 /** What the session page shows, folded from the session's events (see fold-session.ts). */
 
 export type ChatItem =
@@ -257,6 +258,8 @@ export type SessionView = {
   blocks: LineBlock[];
   /** The instruction files the line's devs brought into main, waiting for the person (ADR 0302). */
   instructions: PendingInstructions | null;
+  /** The line completed on dev (`line.completed`) and, once the person merged it, the merge commit on main. */
+  lineEnd: LineEnd;
   /** Events whose payload could not be read, kept visible. */
   unreadable: number;
 };

@@ -119,6 +119,12 @@ function describe(
             'approve-action',
           ),
       };
+    case 'merge':
+      return {
+        text: t('needsYou.merge', { commit: item.devCommit.slice(0, 12) }),
+        label: t('needsYou.go.merge'),
+        go: () => goTo('[data-testid="line-end"]', 'merge-into-main'),
+      };
     case 'block':
       return {
         text: t('needsYou.block', {

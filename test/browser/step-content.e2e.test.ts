@@ -197,4 +197,46 @@ describe('what a step did, in headless Chromium', { timeout: 180_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('fills the screen height, and says when something new arrived while the person reads above', async () => {
+    const sessionId = await newSession(served, 'Long chat');
+    const messages: NewEvent[] = Array.from({ length: 40 }, (_, index) => ({
+      type: 'chat.message',
+      actor: 'user',
+      payload: { v: 1, text: `message ${index + 1}` },
+    }));
+    expect((await served.forja.eventLog.append(sessionId, [TURN[0]!, ...messages])).success).toBe(
+      true,
+    );
+    const { page, errors } = await chromium.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${served.url}/sessions/${sessionId}`);
+    await page.getByTestId('chat').getByText('message 40').waitFor();
+    const chatHeight = (await page.getByTestId('chat').boundingBox())!.height;
+    expect(chatHeight).toBeGreaterThan(900 * 0.9);
+    expect(chatHeight).toBeLessThanOrEqual(900);
+
+    const list = page.getByTestId('chat-list');
+    await list.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    expect(await page.getByTestId('new-activity').count()).toBe(0);
+    expect(
+      (
+        await served.forja.eventLog.append(sessionId, [
+          { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'the newest one' } },
+        ])
+      ).success,
+    ).toBe(true);
+    await page.getByTestId('new-activity').click();
+    await page.getByTestId('new-activity').waitFor({ state: 'detached' });
+    expect(
+      await list.evaluate(
+        (element) => element.scrollHeight - element.scrollTop - element.clientHeight < 160,
+      ),
+    ).toBe(true);
+    expect(await page.getByTestId('chat').getByText('the newest one').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

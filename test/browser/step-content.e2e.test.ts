@@ -239,4 +239,56 @@ describe('what a step did, in headless Chromium', { timeout: 180_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('moves focus to the next thing that waits after an answer, and never onto a risky approval', async () => {
+    const sessionId = await newSession(served, 'Focus');
+    const propose = (command: string, risky: boolean): NewEvent => ({
+      type: 'action.proposed',
+      actor: AGENT,
+      payload: {
+        v: 1,
+        action_id: randomUUID(),
+        tool_call_id: `call-${command}`,
+        agent: AGENT,
+        turn_id: 't1',
+        tool: 'terminal',
+        args: { command },
+        ...(risky
+          ? { risk: { risky: true, reasons: [{ rule: 'superuser', why: 'asks for sudo' }] } }
+          : {}),
+      },
+    });
+    const events = [TURN[0]!, TURN[1]!, propose('ls', false), propose('sudo ls', true)];
+    expect((await served.forja.eventLog.append(sessionId, events)).success).toBe(true);
+    const { page, errors } = await chromium.newPage();
+    await page.goto(`${served.url}/sessions/${sessionId}`);
+    const focused = () =>
+      page.evaluate(() => ({
+        testId: document.activeElement?.getAttribute('data-testid') ?? null,
+        item: document.activeElement?.closest('[data-testid="needs-you-item"]') !== null,
+      }));
+
+    const first = page.getByTestId('pending-action').first();
+    await first.getByTestId('deny-action').click();
+    // The reason field takes focus as it opens.
+    expect(await focused()).toEqual({ testId: 'deny-reason-input', item: false });
+    await page.keyboard.type('not now');
+    await page.keyboard.press('Enter');
+    // Answered: focus is on what waits next (the risky action's "Review"), not lost to the page.
+    await page.waitForFunction(
+      () =>
+        document.activeElement?.getAttribute('data-testid') === 'needs-you-go' &&
+        document.activeElement.closest('[data-kind="action"]') !== null,
+    );
+    await page.keyboard.press('Enter');
+    // Reviewing a risky action focuses its card, never "Approve anyway".
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'pending-action',
+    );
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-risky'))).toBe(
+      'true',
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

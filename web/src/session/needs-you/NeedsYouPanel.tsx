@@ -116,7 +116,8 @@ function describe(
         go: () =>
           goTo(
             `[data-testid="pending-action"][data-action-id="${CSS.escape(item.actionId)}"]`,
-            'approve-action',
+            // A risky action is read first: the card takes focus, never "Approve anyway".
+            item.risky ? undefined : 'approve-action',
           ),
       };
     case 'merge':

@@ -4,6 +4,7 @@ import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
 import type { ActionView } from '../fold/session-view.ts';
 import { ActionWhat } from './ActionWhat.tsx';
+import { focusNextAction } from '../needs-you/go-to.ts';
 
 /** A proposed tool call waiting for the person: what it would do, Approve, or Deny with an optional reason. */
 export function PendingActionCard({ action }: { action: ActionView }) {
@@ -27,6 +28,7 @@ export function PendingActionCard({ action }: { action: ActionView }) {
       data-action-id={action.id}
       data-status={action.status}
       data-risky={risky}
+      tabIndex={-1}
     >
       <h3>
         {action.tool === 'terminal'
@@ -67,6 +69,7 @@ export function PendingActionCard({ action }: { action: ActionView }) {
         onYes={() => resolve('approve')}
         onNo={(reason) => resolve('deny', reason === '' ? {} : { reason })}
         errorTestId="action-error"
+        onAnswered={focusNextAction}
       />
     </li>
   );

@@ -80,9 +80,14 @@ describe('the end of the line in headless Chromium', { timeout: 180_000 }, () =>
     expect(await page.getByTestId('merge-into-main').count()).toBe(0);
 
     // The page loaded again shows the merge from the log, without the button.
+    // Loaded again, in dark mode: the success panel and the page stay readable (axe).
+    await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
     await page.getByTestId('merged-into-main').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
     expect(await page.locator('[data-testid="needs-you-item"][data-kind="merge"]').count()).toBe(0);
+    await page.getByTestId('line-clone').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await page.getByTestId('merge-into-main').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();

@@ -220,6 +220,7 @@ describe('what a step did, in headless Chromium', { timeout: 180_000 }, () => {
     await list.evaluate((element) => {
       element.scrollTop = 0;
     });
+    await page.locator('[data-testid="chat-list"][data-following="false"]').waitFor();
     expect(await page.getByTestId('new-activity').count()).toBe(0);
     expect(
       (

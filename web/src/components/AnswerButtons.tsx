@@ -69,6 +69,8 @@ export function AnswerButtons({
   // the page's start — once the page shows what waits now.
   const whenAnswered = useRef(onAnswered);
   whenAnswered.current = onAnswered;
+  const stillWaiting = useRef(waiting);
+  stillWaiting.current = waiting;
   useEffect(() => {
     if (waiting || !answeredHere.current) return;
     answeredHere.current = false;
@@ -91,7 +93,8 @@ export function AnswerButtons({
     try {
       await request();
       answeredHere.current = true;
-      if (!mounted.current) return moveOnLater();
+      // The event that records the answer may come back before the request's own answer.
+      if (!mounted.current || !stillWaiting.current) return moveOnLater();
       setAnsweringNo(false);
     } catch (failure) {
       setError(failure);

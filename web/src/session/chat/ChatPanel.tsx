@@ -50,6 +50,8 @@ export function ChatPanel({
     if (list === null) return;
     stickToBottom.current =
       list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
+    // Says on the page whether the list follows new activity (a test waits on it; nothing styles it).
+    list.dataset['following'] = String(stickToBottom.current);
     if (stickToBottom.current) setUnseen(false);
   };
   const toBottom = () => {

@@ -434,6 +434,7 @@ export async function createForja(
     dataDirectory: config.dataDirectory,
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
+    workspaceDirectory: (projectId) => line.workspaces.workspaceDirectory(projectId),
   });
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();

@@ -134,7 +134,11 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
       payload: { v: 1, commit, dev_commit: dev, actor: 'user' },
     });
     expect((await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body).toMatchObject(
-      { completed: { commit: dev }, merged_into_main: { commit, dev_commit: dev } },
+      {
+        completed: { commit: dev },
+        merged_into_main: { commit, dev_commit: dev },
+        workspace_path: workspaceDirectory(dataDirectory, projectId),
+      },
     );
 
     // Twice is refused, naming the rule; main does not move.
@@ -225,7 +229,11 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
       'src/catalogo.ts\n',
     );
     expect((await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body).toMatchObject(
-      { completed: null, modules: [{ state: 'merged' }, { module: 'pedidos', state: 'failed' }] },
+      {
+        completed: null,
+        modules: [{ state: 'merged' }, { module: 'pedidos', state: 'failed' }],
+        workspace_path: null,
+      },
     );
     // Before line.completed, main is refused, naming the rule.
     const early = await requestJson(

@@ -31,6 +31,8 @@ export interface AppDependencies {
   dataDirectory: string;
   /** A commit of a project's repository with its diff; null when the project has no such commit. */
   readCommitDiff: (projectId: string, sha: string) => Promise<CommitDiff | null>;
+  /** The project's repository on the server (branch main): where the person gets the line's result. */
+  workspaceDirectory: (projectId: string) => string;
   /** What each model costs (the dated built-in list unless FORJA_PRICES says otherwise), for `GET …/usage`. */
   prices?: PriceTable;
   /** How far (bytes) an event-stream client may fall behind before it is disconnected; 4 MiB unless set. */

@@ -143,6 +143,10 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
 
     await page.getByTestId('accept-handoff').click();
     await page.locator('[data-testid="handoff-divider"][data-status="accepted"]').waitFor();
+    // Accepted, with nothing else waiting: focus goes to the next action, the message box (now to the PO).
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'message-input',
+    );
     await page.locator('[data-testid="agent-activated"][data-agent="po"]').waitFor();
     await page.locator('[data-testid="usage-row"][data-agent="criativo"]').waitFor();
 

@@ -104,7 +104,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     expect(await page.getByTestId('send-message').textContent()).toBe('Enviar');
     expect(await page.getByLabel('Idioma').inputValue()).toBe('pt');
     expect(await page.getByRole('heading', { name: 'Regras de negócio' }).count()).toBe(1);
-    expect(await page.getByTestId('steps-row').locator('summary').textContent()).toBe(
+    expect(await page.getByTestId('steps-row').locator('summary').first().textContent()).toBe(
       'Criativo deu 1 passo(s)',
     );
     expect(await page.getByTestId('rule-card').textContent()).toContain(
@@ -154,7 +154,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     expect(await htmlLang(page)).toBe('en');
     expect(await page.getByTestId('send-message').textContent()).toBe('Send');
     expect(await page.getByLabel('Language').inputValue()).toBe('en');
-    expect(await page.getByTestId('steps-row').locator('summary').textContent()).toBe(
+    expect(await page.getByTestId('steps-row').locator('summary').first().textContent()).toBe(
       'Criativo took 1 step(s)',
     );
     expect(await page.getByTestId('usage-session-total').textContent()).toBe(

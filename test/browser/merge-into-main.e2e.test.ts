@@ -49,9 +49,28 @@ describe('the end of the line in headless Chromium', { timeout: 180_000 }, () =>
 
     await page.getByTestId('line-end').waitFor();
     expect(await page.getByTestId('line-end').textContent()).toContain(dev.slice(0, 12));
+    // "Merge into main" waits for the person: it is a Needs-you item, whose button leads to it.
+    const item = page.locator('[data-testid="needs-you-item"][data-kind="merge"]');
+    expect(await item.textContent()).toContain(dev.slice(0, 12));
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.getByTestId('merge-into-main').click();
+    await item.getByTestId('needs-you-go').click();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'merge-into-main',
+    );
+    await page.keyboard.press('Enter');
     await page.getByTestId('merged-into-main').waitFor();
+    // Focus goes to what the person now has; the item leaves Needs you; the stepper's last step is done.
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'line-merged-title',
+    );
+    await item.waitFor({ state: 'detached' });
+    await page.locator('[data-testid="line-stepper"][data-merged="true"]').waitFor();
+    expect(await page.locator('[data-testid="line-stepper"] li.done').count()).toBe(6);
+    await page.getByTestId('line-clone').waitFor();
+    expect(await page.getByTestId('line-clone').textContent()).toBe(
+      `git clone ${workspaces.workspaceDirectory(projectId)}`,
+    );
+    expect(await seriousAxeViolations(page)).toEqual([]);
     const main = (
       await gitAt(workspaces.workspaceDirectory(projectId)).raw(['rev-parse', 'main'])
     ).trim();
@@ -61,8 +80,14 @@ describe('the end of the line in headless Chromium', { timeout: 180_000 }, () =>
     expect(await page.getByTestId('merge-into-main').count()).toBe(0);
 
     // The page loaded again shows the merge from the log, without the button.
+    // Loaded again, in dark mode: the success panel and the page stay readable (axe).
+    await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
     await page.getByTestId('merged-into-main').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    expect(await page.locator('[data-testid="needs-you-item"][data-kind="merge"]').count()).toBe(0);
+    await page.getByTestId('line-clone').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await page.getByTestId('merge-into-main').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();

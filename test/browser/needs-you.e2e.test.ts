@@ -148,13 +148,15 @@ for (const viewport of [
       expect(await seriousAxeViolations(page)).toEqual([]);
       await fitsTheScreen(page);
 
-      // The item takes the person to the command's Approve button.
+      // The item takes the person to the risky command's card to read it, never onto "Approve anyway".
       await page
         .locator('[data-testid="needs-you-item"][data-kind="action"]')
         .getByTestId('needs-you-go')
         .click();
       await page.waitForFunction(
-        () => document.activeElement?.getAttribute('data-testid') === 'approve-action',
+        () =>
+          document.activeElement?.getAttribute('data-testid') === 'pending-action' &&
+          document.activeElement.getAttribute('data-risky') === 'true',
       );
       await card.getByTestId('deny-action').click();
       await card.getByTestId('deny-reason-input').fill('Not the build folder');

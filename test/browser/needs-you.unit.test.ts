@@ -152,6 +152,32 @@ describe('the needs-you list', () => {
     expect(view.actions[1]!.risk).toBeNull();
   });
 
+  it('lists a completed line until it is merged into main, the last line.completed counting', () => {
+    const dev = (digit: string) => digit.repeat(40);
+    const completed = log(
+      ['line.completed', { v: 1, commit: dev('1'), modules: ['api'] }],
+      ['line.completed', { v: 1, commit: dev('2'), modules: ['api'] }],
+    );
+    expect(needsYou(foldSession(completed))).toEqual([
+      { kind: 'merge', seq: 2, devCommit: dev('2') },
+    ]);
+    const merged = log(
+      ...completed.map((event) => [event.type, event.payload] as [string, unknown]),
+      [
+        'line.merged_into_main',
+        { v: 1, commit: dev('a'), dev_commit: dev('2'), actor: 'user' },
+        'user',
+      ],
+    );
+    const view = foldSession(merged);
+    expect(needsYou(view)).toEqual([]);
+    expect(view.lineEnd).toEqual({
+      seq: 2,
+      devCommit: dev('2'),
+      merged: { seq: 3, commit: dev('a') },
+    });
+  });
+
   it('lists the instruction files a merge into main brought until the person accepts them', () => {
     const digest = (path: string, sha: string) => ({ path, sha256: sha.repeat(64) });
     const merged = log([

@@ -101,9 +101,9 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
 
     const steps = page.getByTestId('steps-row');
     expect(await steps.count()).toBe(1);
-    expect(await steps.locator('summary').textContent()).toContain('1 step');
+    expect(await steps.locator('summary').first().textContent()).toContain('1 step');
     expect(await steps.getByTestId('step').isVisible()).toBe(false);
-    await steps.locator('summary').click();
+    await steps.locator('summary').first().click();
     expect(await steps.getByTestId('step').textContent()).toBe('Recorded what you said');
 
     const chatText = (await page.getByTestId('chat').textContent()) ?? '';

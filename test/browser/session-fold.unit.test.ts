@@ -107,7 +107,7 @@ describe('foldSession', () => {
     expect(view.lastSeq).toBe(12);
   });
 
-  it('folds the tools of one turn into one steps row, even when the agent spoke between them; results never reach the chat', () => {
+  it('folds the tools of one turn into one steps row, even when the agent spoke between them; a result stays inside its step', () => {
     const response = (turn: string, text: string, calls: string[]) =>
       [
         'agent.response',
@@ -156,7 +156,7 @@ describe('foldSession', () => {
       ['agent', 9],
       ['steps', 10],
     ]);
-    expect(view.chat[1]).toEqual({
+    expect(view.chat[1]).toMatchObject({
       kind: 'steps',
       seq: 3,
       agent: 'po',
@@ -167,7 +167,16 @@ describe('foldSession', () => {
         { seq: 6, tool: 'hand_off_to_arquiteto', ok: true },
       ],
     });
-    expect(JSON.stringify(view.chat)).not.toContain('short sentence');
+    // The result is the step's, shown when it opens, never a message of the chat.
+    const result = 'Recorded. Tell them in one short sentence.';
+    expect(
+      view.chat.filter((item) => item.kind === 'steps').flatMap((item) => item.steps),
+    ).toSatisfy((steps: Array<{ result: string }>) =>
+      steps.every((step) => step.result === result),
+    );
+    expect(JSON.stringify(view.chat.filter((item) => item.kind !== 'steps'))).not.toContain(
+      'short sentence',
+    );
   });
 
   it('puts a compaction divider after the last message its summary covers, with the summary, and notes a cut window', () => {
@@ -471,10 +480,69 @@ describe('foldSession', () => {
       { seq: 4, taskId: 'AT-2', summary: 'feito', commit: null },
     ]);
     // The turn's steps row links the commit too.
-    expect(view.chat.flatMap((item) => (item.kind === 'steps' ? item.steps : []))).toEqual([
+    const steps = view.chat.flatMap((item) => (item.kind === 'steps' ? item.steps : []));
+    expect(steps).toMatchObject([
       { seq: 3, tool: 'finish_task', ok: true, commit },
       { seq: 4, tool: 'finish_task', ok: true },
     ]);
+    expect(steps[1]).not.toHaveProperty('commit');
+  });
+
+  it("opens a step to what it did: a write compared with the file's last content, an answered action's decision", () => {
+    const done = (id: string, tool: string, args: unknown, ok: boolean, result: string) =>
+      [
+        'tool.completed',
+        { v: 1, agent: 'dev:api', tool_call_id: id, tool, args, ok, result },
+        'dev:api',
+      ] as [string, unknown, string];
+    const view = foldSession(
+      log(
+        done('c1', 'write_file', { path: 'a.ts', content: 'one\n' }, true, 'Wrote 4 bytes'),
+        done('c2', 'write_file', { path: 'a.ts', content: 'two\n' }, true, 'Wrote 4 bytes'),
+        done('c3', 'read_file', { path: 'b.ts' }, true, 'read\n'),
+        done('c4', 'write_file', { path: 'b.ts', content: 'bee\n' }, true, 'Wrote 4 bytes'),
+        [
+          'action.proposed',
+          {
+            v: 1,
+            action_id: 'a1',
+            tool_call_id: 'c5',
+            agent: 'dev:api',
+            tool: 'terminal',
+            args: { command: 'rm -rf build' },
+          },
+          'dev:api',
+        ],
+        ['action.denied', { v: 1, action_id: 'a1', reason: 'not now' }, 'ana'],
+        done(
+          'c5',
+          'terminal',
+          { command: 'rm -rf build' },
+          false,
+          'The person denied this action.',
+        ),
+      ),
+    );
+    const steps = view.chat.flatMap((item) => (item.kind === 'steps' ? item.steps : []));
+    expect(steps.map((step) => step.detail)).toEqual([
+      { kind: 'write', path: 'a.ts', content: 'one\n', before: null },
+      { kind: 'write', path: 'a.ts', content: 'two\n', before: 'one\n' },
+      { kind: 'text', args: '{\n  "path": "b.ts"\n}', result: 'read\n' },
+      { kind: 'write', path: 'b.ts', content: 'bee\n', before: 'read\n' },
+      {
+        kind: 'terminal',
+        command: 'rm -rf build',
+        output: 'The person denied this action.',
+        exit: null,
+        notes: [],
+      },
+    ]);
+    const denied = { verdict: 'denied', by: 'ana', reason: 'not now' };
+    expect(steps[4]!.decision).toEqual(denied);
+    expect(view.actions[0]!.decision).toEqual(denied);
+    expect(view.chat.find((item) => item.kind === 'action')).toMatchObject({
+      action: { decision: denied },
+    });
   });
 
   it('ignores unknown events and reads broken payloads as empty instead of breaking the page', () => {

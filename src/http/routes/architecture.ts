@@ -67,7 +67,7 @@ const devs = get(
 );
 const lineRoute = get(
   '/api/sessions/{id}/line',
-  "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, and line.completed",
+  "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server)",
   'SessionLine',
 );
 const MergedIntoMainSchema = z
@@ -136,7 +136,11 @@ const notFound = (what: string, id: string) =>
   apiError('not_found', `No ${what} with id ${id}.`, 'id');
 
 /** The production line's routes: architecture, contracts and backlog reads, dev progress, dev handoffs, kickoffs, merge into main. */
-export function architectureRoutes({ database, conversation }: AppDependencies) {
+export function architectureRoutes({
+  database,
+  conversation,
+  workspaceDirectory,
+}: AppDependencies) {
   return newRouter()
     .openapi(architecture, async (context) => {
       const { id } = context.req.valid('param');
@@ -186,13 +190,11 @@ export function architectureRoutes({ database, conversation }: AppDependencies) 
       const session = await findSession(database, id);
       if (!session) return context.json(notFound('session', id), 404);
       const view = await conversation.views.load(id);
-      return context.json(
-        (await sessionLine(database, session.project_id, view.events)) as unknown as Record<
-          string,
-          unknown
-        >,
-        200,
-      );
+      const line = await sessionLine(database, session.project_id, view.events);
+      // Once on main, where the person gets it: the project's repository on the server.
+      const workspace_path =
+        line.merged_into_main === null ? null : workspaceDirectory(session.project_id);
+      return context.json({ ...line, workspace_path } as unknown as Record<string, unknown>, 200);
     })
     .openapi(mergeIntoMain, async (context) => {
       const outcome = await conversation.mergeLineIntoMain(

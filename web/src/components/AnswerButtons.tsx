@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from './ErrorMessage.tsx';
 import { t } from '../i18n/t.ts';
 
@@ -42,6 +42,7 @@ export function AnswerButtons({
   onYes,
   onNo,
   errorTestId,
+  onAnswered,
 }: {
   waiting: boolean;
   yes: YesButton;
@@ -49,17 +50,51 @@ export function AnswerButtons({
   onYes: () => Promise<unknown>;
   onNo: (reason: string) => Promise<unknown>;
   errorTestId: string;
+  /** Called once the answer given here is recorded (`waiting` turned false): where focus goes next. */
+  onAnswered?: () => void;
 }) {
   const [answeringNo, setAnsweringNo] = useState(false);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const reasonInput = useRef<HTMLInputElement>(null);
+  const noButton = useRef<HTMLButtonElement>(null);
+  const answeredHere = useRef(false);
+
+  // The reason field takes focus when it opens; Cancel gives it back to the "no" button.
+  useEffect(() => {
+    if (answeringNo) reasonInput.current?.focus();
+  }, [answeringNo]);
+  // The buttons (or the whole card) leave with the event that records the answer: focus moves on, not to
+  // the page's start — once the page shows what waits now.
+  const whenAnswered = useRef(onAnswered);
+  whenAnswered.current = onAnswered;
+  const stillWaiting = useRef(waiting);
+  stillWaiting.current = waiting;
+  useEffect(() => {
+    if (waiting || !answeredHere.current) return;
+    answeredHere.current = false;
+    whenAnswered.current?.();
+  }, [waiting]);
+  // Gone before or after its answer came back (the card leaves with the event): focus moves on all the same.
+  const mounted = useRef(true);
+  const moveOnLater = () => moveOn(answeredHere, whenAnswered);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      if (answeredHere.current) moveOn(answeredHere, whenAnswered);
+    };
+  }, []);
 
   const run = async (request: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
     try {
       await request();
+      answeredHere.current = true;
+      // The event that records the answer may come back before the request's own answer.
+      if (!mounted.current || !stillWaiting.current) return moveOnLater();
       setAnsweringNo(false);
     } catch (failure) {
       setError(failure);
@@ -91,6 +126,7 @@ export function AnswerButtons({
           </button>
           <button
             type="button"
+            ref={noButton}
             data-testid={no.testId}
             disabled={busy}
             onClick={() => setAnsweringNo(true)}
@@ -104,6 +140,7 @@ export function AnswerButtons({
           <label htmlFor={no.reason.id}>{no.reason.label}</label>
           <div className="row">
             <input
+              ref={reasonInput}
               id={no.reason.id}
               data-testid={no.reason.testId}
               value={reason}
@@ -120,7 +157,14 @@ export function AnswerButtons({
             >
               {no.reason.confirmLabel}
             </button>
-            <button type="button" onClick={() => setAnsweringNo(false)} disabled={busy}>
+            <button
+              type="button"
+              onClick={() => {
+                setAnsweringNo(false);
+                requestAnimationFrame(() => noButton.current?.focus());
+              }}
+              disabled={busy}
+            >
               {t('common.cancel')}
             </button>
           </div>
@@ -129,4 +173,14 @@ export function AnswerButtons({
       {error !== null && <ErrorMessage error={error} testId={errorTestId} />}
     </>
   );
+}
+
+/** Once the page shows what waits now (the next frame), the answered control's `onAnswered`. */
+function moveOn(
+  answered: RefObject<boolean>,
+  whenAnswered: RefObject<(() => void) | undefined>,
+): void {
+  answered.current = false;
+  const next = whenAnswered.current;
+  requestAnimationFrame(() => next?.());
 }

@@ -14,6 +14,7 @@ import { lineStage } from '../session/fold/line-stage.ts';
 import { needsYou, pageTitle } from '../session/fold/needs-you.ts';
 import { useSessionView } from '../session/fold/use-session-view.ts';
 import { LineStepper } from '../session/LineStepper.tsx';
+import { currentDeclaration } from '../session/fold/current-declaration.ts';
 import { NeedsYouPanel } from '../session/needs-you/NeedsYouPanel.tsx';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
@@ -89,7 +90,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             </span>
           )}
         </header>
-        <LineStepper stage={lineStage(view)} />
+        <LineStepper stage={lineStage(view)} merged={view.lineEnd?.merged != null} />
         <ConnectionBanner connection={stream.connection} />
         <ModelStatusBanner model={model} />
         {state.error !== null && <ErrorMessage error={state.error} />}
@@ -119,7 +120,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 />
               </aside>
             </div>
-            <LineEndPanel sessionId={sessionId} refreshKey={view.lastSeq} />
+            <LineEndPanel
+              sessionId={sessionId}
+              refreshKey={view.lastSeq}
+              modules={currentDeclaration(view.moduleMaps)?.data.modules ?? []}
+            />
             <ProductionPanel sessionId={sessionId} view={view} />
           </>
         )}

@@ -1,15 +1,19 @@
 import { t } from '../i18n/t.ts';
 import { LINE_STAGES, type LineStage } from './fold/line-stage.ts';
 
-/** Idea → Brief → Backlog → Architecture → Developers → Merged, with the session's stage marked. */
-export function LineStepper({ stage }: { stage: LineStage }) {
-  const at = LINE_STAGES.indexOf(stage);
+/**
+ * Idea → Brief → Backlog → Architecture → Developers → Merged, with the session's stage marked; once the line
+ * is merged into main (`merged`), every step is done.
+ */
+export function LineStepper({ stage, merged = false }: { stage: LineStage; merged?: boolean }) {
+  const at = merged ? LINE_STAGES.length : LINE_STAGES.indexOf(stage);
   return (
     <nav
       aria-label={t('stepper.label')}
       className="line-stepper"
       data-testid="line-stepper"
-      data-stage={stage}
+      data-stage={merged ? 'merged' : stage}
+      data-merged={merged}
     >
       <ol>
         {LINE_STAGES.map((name, index) => (

@@ -1,6 +1,7 @@
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 import type { ChatItem, HandoffView } from '../fold/session-view.ts';
+import { ActionNote } from './ActionNote.tsx';
 import { AgentMessage } from './AgentMessage.tsx';
 import { BudgetRefusedNote } from './BudgetRefusedNote.tsx';
 import { CompactionDivider } from './CompactionDivider.tsx';
@@ -89,11 +90,7 @@ export function ChatItemView({
         </SystemNote>
       );
     case 'action':
-      return (
-        <SystemNote testId="action-note" tone="warning">
-          {t('chat.action', { agent: agentName(item.agent), tool: item.tool })}
-        </SystemNote>
-      );
+      return <ActionNote action={item.action} />;
     case 'compaction':
       return <CompactionDivider item={item} />;
     case 'window':

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/t.ts';
 import type { SessionView } from '../fold/session-view.ts';
 import type { LiveText } from '../stream-reducer.ts';
@@ -32,18 +32,35 @@ export function ChatPanel({
   const waiting = view.openTurns.filter((turn) => !streaming.has(turn.turnId));
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
+  // Something arrived while the person read above: a hint leads down to it.
+  const [unseen, setUnseen] = useState(false);
   const liveLength = live.reduce((sum, entry) => sum + entry.text.length, 0);
+  const activity = view.lastSeq + liveLength;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the chat grows, which these count
   useEffect(() => {
     const list = listRef.current;
-    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
-  }, [items.length, liveLength, waiting.length]);
+    if (list === null) return;
+    if (stickToBottom.current) list.scrollTop = list.scrollHeight;
+    else setUnseen(true);
+  }, [items.length, activity, waiting.length]);
 
   const onScroll = () => {
     const list = listRef.current;
-    if (list)
-      stickToBottom.current =
-        list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
+    if (list === null) return;
+    stickToBottom.current =
+      list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
+    // Says on the page whether the list follows new activity (a test waits on it; nothing styles it).
+    list.dataset['following'] = String(stickToBottom.current);
+    if (stickToBottom.current) setUnseen(false);
+  };
+  const toBottom = () => {
+    const list = listRef.current;
+    if (list === null) return;
+    stickToBottom.current = true;
+    list.scrollTop = list.scrollHeight;
+    setUnseen(false);
+    list.focus({ preventScroll: true });
   };
 
   return (
@@ -81,6 +98,16 @@ export function ChatPanel({
           ))}
         {mode === 'agent' && waiting.map((turn) => <TurnIndicator key={turn.turnId} turn={turn} />)}
       </ol>
+      {unseen && (
+        <button
+          type="button"
+          className="small-button new-activity"
+          data-testid="new-activity"
+          onClick={toBottom}
+        >
+          {t('chat.newActivity')}
+        </button>
+      )}
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
       {mode === 'agent' && view.activeAgents.includes('criativo') && readinessOpen(view) && (
         <ReadinessButton sessionId={sessionId} ruleCount={view.rules.length} />

@@ -1,5 +1,6 @@
 import { postJson } from '../../api/client.ts';
 import { AnswerButtons } from '../../components/AnswerButtons.tsx';
+import { focusNextAction } from '../needs-you/go-to.ts';
 import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
 import type { HandoffView } from '../fold/session-view.ts';
@@ -71,6 +72,7 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
           onYes={() => act('accept')}
           onNo={(reason) => act('reject', { reason })}
           errorTestId="handoff-error"
+          onAnswered={focusNextAction}
         />
       </div>
       <div className="divider-line" aria-hidden="true" />

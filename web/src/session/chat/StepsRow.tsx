@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
 import { CommitLink } from '../../production/CommitDiff.tsx';
-import type { Step } from '../fold/session-view.ts';
+import type { ActionDecision, Step } from '../fold/session-view.ts';
+import { StepDetailView } from './StepDetail.tsx';
 
 /** A step in plain words: known tools have a label; any other is "a step" (tool names are for the model). */
 export function stepLabel(tool: string): string {
@@ -9,7 +11,7 @@ export function stepLabel(tool: string): string {
   return hasMessage(key) ? t(key) : t('step.other');
 }
 
-/** The tools one turn used, as one row that opens to the list of steps. */
+/** The tools one turn used, as one row that opens to the list of steps; each step opens to what it did. */
 export function StepsRow({ seq, agent, steps }: { seq: number; agent: string; steps: Step[] }) {
   const refused = steps.filter((step) => !step.ok).length;
   return (
@@ -23,19 +25,56 @@ export function StepsRow({ seq, agent, steps }: { seq: number; agent: string; st
         </summary>
         <ol className="steps">
           {steps.map((step) => (
-            <li key={step.seq} data-testid="step" className={step.ok ? undefined : 'refused'}>
-              {stepLabel(step.tool)}
-              {!step.ok && ` — ${t('step.wasRefused')}`}
-              {step.commit !== undefined && (
-                <>
-                  {' · '}
-                  <CommitLink sha={step.commit} />
-                </>
-              )}
-            </li>
+            <StepItem key={step.seq} step={step} />
           ))}
         </ol>
       </details>
     </li>
   );
+}
+
+/** One step: its label (refused, committed), opening to its content, drawn only once opened (a diff costs). */
+function StepItem({ step }: { step: Step }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li
+      data-testid="step"
+      data-tool={step.tool}
+      data-seq={step.seq}
+      className={step.ok ? undefined : 'refused'}
+    >
+      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
+        <summary data-testid="step-summary">
+          {stepLabel(step.tool)}
+          {!step.ok && ` — ${t('step.wasRefused')}`}
+          {step.decision !== null && ` · ${decisionText(step.decision)}`}
+        </summary>
+        {open && (
+          <div className="step-body" data-testid="step-body">
+            {step.decision !== null && (
+              <p className="step-decision" data-testid="step-decision">
+                {decisionText(step.decision)}
+              </p>
+            )}
+            <StepDetailView step={step} />
+          </div>
+        )}
+      </details>
+      {step.commit !== undefined && (
+        <>
+          {' · '}
+          <CommitLink sha={step.commit} />
+        </>
+      )}
+    </li>
+  );
+}
+
+/** "Approved by ana" / "Denied by ana: too risky". */
+export function decisionText(decision: ActionDecision): string {
+  const by = { by: decision.by };
+  if (decision.verdict === 'approved') return t('step.approvedBy', by);
+  return decision.reason === null
+    ? t('step.deniedBy', by)
+    : t('step.deniedByWhy', { ...by, reason: decision.reason });
 }

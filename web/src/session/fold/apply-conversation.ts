@@ -1,5 +1,7 @@
 import type { StoredEvent } from '../../api/types.ts';
-import { fields, list, optionalText, text, whole } from './read.ts';
+import { type Fields, fields, list, optionalText, text, whole } from './read.ts';
+import { fileKey, readStepDetail } from './read-step.ts';
+import type { Step } from './session-view.ts';
 import { endLane } from './apply-turn-control.ts';
 import { devProgress, isDevAgent, type SessionDraft } from './session-draft.ts';
 
@@ -132,6 +134,24 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
   }
 }
 
+/** A step's result and what it did; a file it wrote or read becomes the content the next write is compared with. */
+function readStep(
+  draft: SessionDraft,
+  agent: string,
+  tool: string,
+  payload: Fields,
+): Pick<Step, 'result' | 'detail'> {
+  const result = text(payload['result']);
+  const path = optionalText(fields(payload['args'])['path']);
+  const before = path === null ? null : (draft.knownFiles.get(fileKey(agent, path)) ?? null);
+  const detail = readStepDetail(tool, payload['args'], result, before);
+  if (payload['ok'] === true && path !== null) {
+    if (detail.kind === 'write') draft.knownFiles.set(fileKey(agent, path), detail.content);
+    if (tool === 'read_file') draft.knownFiles.set(fileKey(agent, path), result);
+  }
+  return { result, detail };
+}
+
 function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: string): void {
   const payload = fields(event.payload);
   const tool = text(payload['tool']);
@@ -140,10 +160,14 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
   if (toolCallId !== null) draft.pendingChecks.delete(toolCallId);
   // One row per turn: a tool joins its turn's row; one with no known turn joins the row just before it, if the same agent's.
   const committed = tool === 'finish_task' && ok ? draft.pendingCommits.get(agent) : undefined;
-  const step =
-    committed === undefined
-      ? { seq: event.seq, tool, ok }
-      : { seq: event.seq, tool, ok, commit: committed };
+  const step: Step = {
+    seq: event.seq,
+    tool,
+    ok,
+    ...(committed === undefined ? {} : { commit: committed }),
+    ...readStep(draft, agent, tool, payload),
+    decision: null,
+  };
   const turnId = (toolCallId !== null ? draft.turnOfToolCall.get(toolCallId) : undefined) ?? null;
   const last = draft.chat.at(-1);
   const row =
@@ -159,8 +183,9 @@ function applyToolCompleted(draft: SessionDraft, event: StoredEvent, agent: stri
     if (turnId !== null) draft.stepsOfTurn.set(turnId, item);
   }
   for (const action of draft.actions.values()) {
-    if (toolCallId !== null && action.toolCallId === toolCallId && action.status !== 'denied')
-      action.status = 'completed';
+    if (toolCallId === null || action.toolCallId !== toolCallId) continue;
+    step.decision = action.decision;
+    if (action.status !== 'denied') action.status = 'completed';
   }
   if (!isDevAgent(agent) || !ok) return;
   const args = fields(payload['args']);

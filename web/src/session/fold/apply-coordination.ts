@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { takeUnlistedDecisions } from './apply-questions.ts';
 import { fields, list, optionalText, text } from './read.ts';
-import type { ActionRisk } from './session-view.ts';
+import type { ActionRisk, ActionView } from './session-view.ts';
 import type { SessionDraft } from './session-draft.ts';
 
 export const HANDOFF_PREFIX = 'handoff.';
@@ -35,7 +35,7 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
   if (event.type === 'action.proposed') {
     const agent = text(payload['agent'], event.actor);
     const tool = text(payload['tool']);
-    draft.actions.set(actionId, {
+    const action: ActionView = {
       id: actionId,
       seq: event.seq,
       agent,
@@ -44,14 +44,21 @@ export function applyCoordination(draft: SessionDraft, event: StoredEvent): void
       status: 'proposed',
       toolCallId: optionalText(payload['tool_call_id']),
       risk: readRisk(payload['risk']),
-    });
-    draft.chat.push({ kind: 'action', seq: event.seq, actionId, agent, tool });
+      decision: null,
+    };
+    draft.actions.set(actionId, action);
+    draft.chat.push({ kind: 'action', seq: event.seq, actionId, agent, tool, action });
     for (const turn of draft.openTurns.values()) if (turn.agent === agent) turn.paused = true;
     return;
   }
   const action = draft.actions.get(actionId);
   if (action === undefined) return;
   action.status = event.type === 'action.approved' ? 'approved' : 'denied';
+  action.decision = {
+    verdict: action.status,
+    by: event.actor,
+    reason: optionalText(payload['reason']),
+  };
   for (const turn of draft.openTurns.values()) if (turn.agent === action.agent) turn.paused = false;
 }
 

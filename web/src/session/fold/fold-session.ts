@@ -2,6 +2,7 @@ import type { StoredEvent } from '../../api/types.ts';
 import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
 import { applyBlocks } from './apply-blocks.ts';
 import { applyInstructions, pendingInstructions } from './apply-instructions.ts';
+import { applyLineEnd } from './apply-line-end.ts';
 import { applyConversation } from './apply-conversation.ts';
 import { applyCoordination, isCoordinationEvent } from './apply-coordination.ts';
 import { applyQuestion, QUESTION_EVENTS } from './apply-questions.ts';
@@ -24,6 +25,7 @@ export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
   try {
     applyBlocks(draft.lineBlocks, event);
     draft.instructions = applyInstructions(draft.instructions, event);
+    draft.lineEnd = applyLineEnd(draft.lineEnd, event);
     if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
     else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
     else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
@@ -65,6 +67,7 @@ export function toView(draft: SessionDraft): SessionView {
     checking: [...new Set(draft.pendingChecks.values())],
     blocks: draft.lineBlocks.blocks,
     instructions: pendingInstructions(draft.instructions),
+    lineEnd: draft.lineEnd,
     unreadable: draft.unreadable,
   };
 }

@@ -7,6 +7,8 @@ export type NeedsYouItem =
   | { kind: 'block'; seq: number; agent: string; modulo: string; falta: string }
   | { kind: 'failed'; seq: number; agent: string; reason: string }
   | { kind: 'instructions'; seq: number; paths: string[] }
+  /** The line completed on dev and waits for the person's "Merge into main". */
+  | { kind: 'merge'; seq: number; devCommit: string }
   | {
       kind: 'question';
       seq: number;
@@ -18,12 +20,12 @@ export type NeedsYouItem =
     };
 
 type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks' | 'questions'> &
-  Partial<Pick<SessionView, 'instructions'>>;
+  Partial<Pick<SessionView, 'instructions' | 'lineEnd'>>;
 
 /**
  * What waits for the person, oldest first: handoffs to accept, actions to approve, agents' questions, blocks
  * the Arquiteto's turn did not resolve, failed turns the agent has not answered since, instruction files the
- * line's devs brought into main that the person has not accepted.
+ * line's devs brought into main that the person has not accepted, a completed line to merge into main.
  */
 export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
   const items: NeedsYouItem[] = [];
@@ -77,6 +79,8 @@ export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
       seq: view.instructions.seq,
       paths: view.instructions.paths,
     });
+  if (view.lineEnd && view.lineEnd.merged === null)
+    items.push({ kind: 'merge', seq: view.lineEnd.seq, devCommit: view.lineEnd.devCommit });
   return items.sort((a, b) => a.seq - b.seq);
 }
 

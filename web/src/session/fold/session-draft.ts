@@ -1,4 +1,5 @@
 import type { InstructionsDraft } from './apply-instructions.ts';
+import type { LineEnd } from './apply-line-end.ts';
 import { type BlocksDraft, newBlocksDraft } from './apply-blocks.ts';
 import type { LaneEnd } from './apply-turn-control.ts';
 import type {
@@ -59,6 +60,9 @@ export type SessionDraft = {
   /** How each agent's last turn ended, and the turns that called tools (ADR 0220). */
   laneEnds: Map<string, LaneEnd>;
   toolTurns: Set<string>;
+  /** The last content each agent's file had in the session (its last write or read), by `fileKey`. */
+  knownFiles: Map<string, string>;
+  lineEnd: LineEnd;
 };
 
 export function newSessionDraft(): SessionDraft {
@@ -93,6 +97,8 @@ export function newSessionDraft(): SessionDraft {
     laneEnds: new Map(),
     toolTurns: new Set(),
     pendingCommits: new Map(),
+    knownFiles: new Map(),
+    lineEnd: null,
   };
 }
 

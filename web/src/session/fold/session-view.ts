@@ -1,4 +1,5 @@
 import type { PendingInstructions } from './apply-instructions.ts';
+import type { LineEnd } from './apply-line-end.ts';
 /** What the session page shows, folded from the session's events (see fold-session.ts). */
 
 export type ChatItem =
@@ -17,7 +18,7 @@ export type ChatItem =
     }
   /** A turn the person stopped before it said anything. */
   | { kind: 'stopped'; seq: number; agent: string }
-  /** The tools one turn used, folded into one row; `seq` is the first tool's. Results are for the model, not shown. */
+  /** The tools one turn used, folded into one row; `seq` is the first tool's. Each step opens to what it did. */
   | { kind: 'steps'; seq: number; agent: string; turnId: string | null; steps: Step[] }
   | { kind: 'activated'; seq: number; agent: string }
   | { kind: 'handoff'; seq: number; handoffId: string }
@@ -41,7 +42,15 @@ export type ChatItem =
   | { kind: 'readiness'; seq: number }
   | { kind: 'brief'; seq: number; title: string; version: number }
   | { kind: 'limit'; seq: number; agent: string; ceiling: number }
-  | { kind: 'action'; seq: number; actionId: string; agent: string; tool: string }
+  /** A proposed action; `action` is the fold's own record, which moves on when the person answers. */
+  | {
+      kind: 'action';
+      seq: number;
+      actionId: string;
+      agent: string;
+      tool: string;
+      action: ActionView;
+    }
   /** Placed after the last message the summary covers; `seq` is the `context.compacted` event's. */
   | {
       kind: 'compaction';
@@ -54,8 +63,29 @@ export type ChatItem =
     }
   | { kind: 'window'; seq: number; agent: string; reason: string; leftOut: number };
 
-/** One tool call of a turn; `commit` is what a `finish_task` committed (its `dev.task_finished`). */
-export type Step = { seq: number; tool: string; ok: boolean; commit?: string };
+/**
+ * One tool call of a turn; `commit` is what a `finish_task` committed (its `dev.task_finished`); `result` is
+ * what the tool answered (a refused step's reason); `decision` the person's answer when the step waited for it.
+ */
+export type Step = {
+  seq: number;
+  tool: string;
+  ok: boolean;
+  commit?: string;
+  result: string;
+  detail: StepDetail;
+  decision: ActionDecision | null;
+};
+
+/** What a step did, as it opens: a command with its output and exit status, a file written, or the raw text. */
+export type StepDetail =
+  | { kind: 'terminal'; command: string; output: string; exit: string | null; notes: string[] }
+  /** `before`: the file's content the session last saw (its last write or read), null when it never saw it. */
+  | { kind: 'write'; path: string; content: string; before: string | null }
+  | { kind: 'text'; args: string; result: string };
+
+/** Who answered a proposed action, and how (`reason`: a denial's, when the person gave one). */
+export type ActionDecision = { verdict: 'approved' | 'denied'; by: string; reason: string | null };
 
 export type BusinessRule = {
   eventId: string;
@@ -126,6 +156,8 @@ export type ActionView = {
   toolCallId: string | null;
   /** The server's verdict on a risky terminal command (`action.proposed`'s `risk`); null when none was recorded. */
   risk: ActionRisk | null;
+  /** The person's answer, once given. */
+  decision: ActionDecision | null;
 };
 export type ActionRisk = { risky: boolean; reasons: Array<{ rule: string; why: string }> };
 
@@ -226,6 +258,8 @@ export type SessionView = {
   blocks: LineBlock[];
   /** The instruction files the line's devs brought into main, waiting for the person (ADR 0302). */
   instructions: PendingInstructions | null;
+  /** The line completed on dev (`line.completed`) and, once the person merged it, the merge commit on main. */
+  lineEnd: LineEnd;
   /** Events whose payload could not be read, kept visible. */
   unreadable: number;
 };

@@ -116,8 +116,15 @@ function describe(
         go: () =>
           goTo(
             `[data-testid="pending-action"][data-action-id="${CSS.escape(item.actionId)}"]`,
-            'approve-action',
+            // A risky action is read first: the card takes focus, never "Approve anyway".
+            item.risky ? undefined : 'approve-action',
           ),
+      };
+    case 'merge':
+      return {
+        text: t('needsYou.merge', { commit: item.devCommit.slice(0, 12) }),
+        label: t('needsYou.go.merge'),
+        go: () => goTo('[data-testid="line-end"]', 'merge-into-main'),
       };
     case 'block':
       return {

@@ -20,3 +20,16 @@ export function goTo(selector: string, focusTestId?: string): boolean {
 export function composeTo(to: string): void {
   window.dispatchEvent(new CustomEvent<ComposeDetail>(COMPOSE_EVENT, { detail: { to } }));
 }
+
+/**
+ * After the person answered something (accepted, approved, denied, rejected, merged): focus the next thing that
+ * waits for them — the first Needs-you item's control, which never approves anything itself — else the message
+ * box. Never a risky approval.
+ */
+export function focusNextAction(): void {
+  const next =
+    document.querySelector<HTMLElement>(
+      '[data-testid="needs-you-item"] button:not([disabled]), [data-testid="needs-you-item"] input',
+    ) ?? document.querySelector<HTMLElement>('[data-testid="message-input"]');
+  next?.focus();
+}

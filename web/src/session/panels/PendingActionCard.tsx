@@ -3,12 +3,11 @@ import { AnswerButtons } from '../../components/AnswerButtons.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
 import type { ActionView } from '../fold/session-view.ts';
-
-const MAX_ARGUMENT_CHARACTERS = 1200;
+import { ActionWhat } from './ActionWhat.tsx';
+import { focusNextAction } from '../needs-you/go-to.ts';
 
 /** A proposed tool call waiting for the person: what it would do, Approve, or Deny with an optional reason. */
 export function PendingActionCard({ action }: { action: ActionView }) {
-  const args = JSON.stringify(action.args ?? {}, null, 2);
   const risky = action.risk?.risky === true;
   // Each rule's words from the catalogue (so they are translated); an unknown rule as the server wrote it.
   const why = (action.risk?.reasons ?? [])
@@ -29,18 +28,19 @@ export function PendingActionCard({ action }: { action: ActionView }) {
       data-action-id={action.id}
       data-status={action.status}
       data-risky={risky}
+      tabIndex={-1}
     >
-      <h3>{t('actions.asks', { agent: agentName(action.agent), tool: action.tool })}</h3>
+      <h3>
+        {action.tool === 'terminal'
+          ? t('actions.asksCommand', { agent: agentName(action.agent) })
+          : t('actions.asks', { agent: agentName(action.agent), tool: action.tool })}
+      </h3>
       {risky && (
         <p className="risk-warning" id={riskId} data-testid="action-risk">
           <strong>{t('actions.risky')}</strong> {t('actions.riskyHint', { why })}
         </p>
       )}
-      <pre className="arguments">
-        {args.length > MAX_ARGUMENT_CHARACTERS
-          ? `${args.slice(0, MAX_ARGUMENT_CHARACTERS)}…`
-          : args}
-      </pre>
+      <ActionWhat action={action} />
       {action.status === 'approved' && (
         <p className="muted small">{t('actions.status.approved')}</p>
       )}
@@ -69,6 +69,7 @@ export function PendingActionCard({ action }: { action: ActionView }) {
         onYes={() => resolve('approve')}
         onNo={(reason) => resolve('deny', reason === '' ? {} : { reason })}
         errorTestId="action-error"
+        onAnswered={focusNextAction}
       />
     </li>
   );

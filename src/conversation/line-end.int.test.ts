@@ -138,6 +138,7 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
         completed: { commit: dev },
         merged_into_main: { commit, dev_commit: dev },
         workspace_path: workspaceDirectory(dataDirectory, projectId),
+        clone_path: `/git/${projectId}.git`,
       },
     );
 
@@ -233,6 +234,7 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
         completed: null,
         modules: [{ state: 'merged' }, { module: 'pedidos', state: 'failed' }],
         workspace_path: null,
+        clone_path: null,
       },
     );
     // Before line.completed, main is refused, naming the rule.

@@ -68,7 +68,7 @@ describe('the end of the line in headless Chromium', { timeout: 180_000 }, () =>
     expect(await page.locator('[data-testid="line-stepper"] li.done').count()).toBe(6);
     await page.getByTestId('line-clone').waitFor();
     expect(await page.getByTestId('line-clone').textContent()).toBe(
-      `git clone ${workspaces.workspaceDirectory(projectId)}`,
+      `git clone ${new URL(page.url()).origin}/git/${projectId}.git`,
     );
     expect(await seriousAxeViolations(page)).toEqual([]);
     const main = (

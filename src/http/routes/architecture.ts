@@ -67,7 +67,7 @@ const devs = get(
 );
 const lineRoute = get(
   '/api/sessions/{id}/line',
-  "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server)",
+  "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server) and clone_path (git clone it from this server)",
   'SessionLine',
 );
 const MergedIntoMainSchema = z
@@ -192,9 +192,14 @@ export function architectureRoutes({
       const view = await conversation.views.load(id);
       const line = await sessionLine(database, session.project_id, view.events);
       // Once on main, where the person gets it: the project's repository on the server.
-      const workspace_path =
-        line.merged_into_main === null ? null : workspaceDirectory(session.project_id);
-      return context.json({ ...line, workspace_path } as unknown as Record<string, unknown>, 200);
+      const merged = line.merged_into_main !== null;
+      const workspace_path = merged ? workspaceDirectory(session.project_id) : null;
+      // …and the path of its read-only git smart HTTP on this server (ADR 0356), for `git clone`.
+      const clone_path = merged ? `/git/${session.project_id}.git` : null;
+      return context.json(
+        { ...line, workspace_path, clone_path } as unknown as Record<string, unknown>,
+        200,
+      );
     })
     .openapi(mergeIntoMain, async (context) => {
       const outcome = await conversation.mergeLineIntoMain(

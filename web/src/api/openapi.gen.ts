@@ -2492,7 +2492,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server) */
+    /** Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server) and clone_path (git clone it from this server) */
     get: {
       parameters: {
         query?: never;
@@ -2504,7 +2504,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server) */
+        /** @description Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server) and clone_path (git clone it from this server) */
         200: {
           headers: {
             [name: string]: unknown;

@@ -11,6 +11,8 @@ type LineEnd = {
   merged_into_main: { commit: string; dev_commit: string; seq: number } | null;
   /** The project's repository on the server, once merged (absent from an older server). */
   workspace_path?: string | null;
+  /** Where to `git clone` it from this server (`/git/<project>.git`), once merged. */
+  clone_path?: string | null;
 };
 
 const REFRESH_DELAY_MS = 400;
@@ -65,7 +67,11 @@ export function LineEndPanel({
     return (
       <MergedPanel
         merged={line.merged_into_main}
-        workspacePath={line.workspace_path ?? null}
+        cloneFrom={
+          line.clone_path != null
+            ? `${window.location.origin}${line.clone_path}`
+            : (line.workspace_path ?? null)
+        }
         modules={modules}
         headingRef={mergedHeading}
       />
@@ -99,12 +105,13 @@ export function LineEndPanel({
 /** What the person has once the line is on main: the merge commit, how to get it, how to run it. */
 function MergedPanel({
   merged,
-  workspacePath,
+  cloneFrom,
   modules,
   headingRef,
 }: {
   merged: { commit: string };
-  workspacePath: string | null;
+  /** The URL (or, from an older server, the path) to `git clone`. */
+  cloneFrom: string | null;
   modules: ModuleDeclaration[];
   headingRef: RefObject<HTMLHeadingElement | null>;
 }) {
@@ -119,11 +126,11 @@ function MergedPanel({
       <p className="small">
         {t('lineEnd.showChanges')} <CommitLink sha={merged.commit} />
       </p>
-      {workspacePath !== null && (
+      {cloneFrom !== null && (
         <>
           <h3>{t('lineEnd.done.get')}</h3>
           <pre className="step-command" data-testid="line-clone">
-            git clone {workspacePath}
+            git clone {cloneFrom}
           </pre>
         </>
       )}

@@ -112,7 +112,10 @@ describe.each(testDatabaseEngines())(
       expect(prompt).toContain('### AT-007 — Criar pedido');
       expect(prompt).toContain('listar_contratos_de_modulos (sem argumentos)');
       expect(prompt).toContain('nunca no worktree dele');
-      expect(prompt).toContain('Cada comando do terminal espera a aprovação da pessoa');
+      // auto (the default): the dev knows which commands wait for the person (ADR 0327).
+      expect(prompt).toContain(
+        'Comandos arriscados do terminal (apagar, reescrever histórico, baixar e executar) esperam a aprovação da pessoa',
+      );
     });
   },
 );

@@ -231,6 +231,11 @@ describe('the production line panels in headless Chromium', { timeout: 180_000 }
     await page
       .locator('[data-testid="dev-card"][data-agent="dev:db"][data-status="notStarted"]')
       .waitFor();
+    // Which commands wait for the person, as the server's health says (auto by default, ADR 0327).
+    const mode = page.getByTestId('terminal-mode');
+    await mode.waitFor();
+    expect(await mode.getAttribute('data-mode')).toBe('auto');
+    expect(await mode.textContent()).toContain('risky ones');
     const devsScreenshot = join(screenshots, 'developers.png');
     await page.screenshot({ path: devsScreenshot, fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);

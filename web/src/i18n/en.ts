@@ -306,6 +306,13 @@ export const en = {
   'devs.empty':
     'One developer agent per module appears here once the Arquiteto hands the work over.',
   'devs.progress': '{done} of {total} tasks finished',
+  'devs.terminal.auto':
+    "The developers' commands run at once; risky ones (deleting, rewriting history, downloads run as code) wait for you.",
+  'devs.terminal.proposed': 'Every command of the developers waits for your approval.',
+  'devs.terminal.direct': "The developers' commands run without asking you.",
+  'devs.terminal.sandboxed':
+    'They run in the sandbox: no network, only their worktree writable, with limits.',
+  'devs.terminal.noSandbox': 'The sandbox is not available ({reason}).',
   'devs.progressNoTasks': '{done} tasks finished',
   'devs.status.working': 'working',
   'devs.status.waiting': 'waiting for approval',

@@ -314,6 +314,13 @@ export const pt: Messages = {
   'devs.empty':
     'Um agente desenvolvedor por módulo aparece aqui assim que o Arquiteto passar o trabalho.',
   'devs.progress': '{done} de {total} tarefas terminadas',
+  'devs.terminal.auto':
+    'Os comandos dos desenvolvedores rodam na hora; os arriscados (apagar, reescrever o histórico, baixar e executar) esperam por você.',
+  'devs.terminal.proposed': 'Cada comando dos desenvolvedores espera a sua aprovação.',
+  'devs.terminal.direct': 'Os comandos dos desenvolvedores rodam sem perguntar.',
+  'devs.terminal.sandboxed':
+    'Rodam na sandbox: sem rede, só o próprio worktree gravável, com limites.',
+  'devs.terminal.noSandbox': 'A sandbox não está disponível ({reason}).',
   'devs.progressNoTasks': '{done} tarefas terminadas',
   'devs.status.working': 'trabalhando',
   'devs.status.waiting': 'esperando aprovação',

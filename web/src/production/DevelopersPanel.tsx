@@ -3,6 +3,7 @@ import { currentDeclaration } from '../session/fold/current-declaration.ts';
 import type { DevProgress, SessionView } from '../session/fold/session-view.ts';
 import { DevCard } from './DevCard.tsx';
 import { devStatus } from './dev-status.ts';
+import { TerminalModeNote } from './TerminalModeNote.tsx';
 
 /** A card per dev agent, and per module of the current map that has none yet. */
 export function DevelopersPanel({ view }: { view: SessionView }) {
@@ -22,15 +23,18 @@ export function DevelopersPanel({ view }: { view: SessionView }) {
   const all = [...view.devs, ...placeholders].sort((a, b) => a.module.localeCompare(b.module));
   if (all.length === 0) return <p className="muted">{t('devs.empty')}</p>;
   return (
-    <ul className="cards grid" data-testid="dev-panel">
-      {all.map((progress) => (
-        <DevCard
-          key={progress.agent}
-          progress={progress}
-          status={devStatus(progress, view.openTurns)}
-          taskCount={view.backlog.tasks.filter((task) => task.module === progress.module).length}
-        />
-      ))}
-    </ul>
+    <>
+      <TerminalModeNote />
+      <ul className="cards grid" data-testid="dev-panel">
+        {all.map((progress) => (
+          <DevCard
+            key={progress.agent}
+            progress={progress}
+            status={devStatus(progress, view.openTurns)}
+            taskCount={view.backlog.tasks.filter((task) => task.module === progress.module).length}
+          />
+        ))}
+      </ul>
+    </>
   );
 }

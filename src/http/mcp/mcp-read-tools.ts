@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { devProgress, sessionLine } from '../../agents/index.ts';
+import { devProgress } from '../../agents/index.ts';
 import { listModuleContractsForDev } from '../../domain/architecture/index.ts';
 import {
   findSession,
@@ -13,6 +13,7 @@ import {
 import { moduleName } from '../routes/architecture.ts';
 import { uuidText } from '../schemas.ts';
 import { defineMcpTool, type McpToolContext, projectOf, registerTool } from './mcp-tool-kit.ts';
+import { lineView } from '../line-view.ts';
 
 const listProjectsTool = defineMcpTool({
   name: 'list_projects',
@@ -65,7 +66,7 @@ const readSessionTool = defineMcpTool({
       module_map: architecture.module_map,
       module_contracts: { module: module ?? null, text: contracts.text },
       devs: devProgress(view.state, view.events),
-      line: await sessionLine(database, projectId, view.events),
+      line: await lineView(context.dependencies, projectId, view.events),
     };
   },
 });

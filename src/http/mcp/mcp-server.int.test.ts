@@ -95,7 +95,7 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
         });
         await forja.conversation.idle(session.id);
       }
-      await requestJson(forja, 'POST', `/api/sessions/${session.id}/readiness`);
+      await requestJson(forja, 'POST', `/api/sessions/${session.id}/readiness?wait=true`);
 
       const waiting = (await call(client, 'list_waiting', { session_id: session.id })).ok!;
       expect(waiting.handoffs).toEqual([
@@ -244,7 +244,7 @@ describe.each(testDatabaseEngines())('Forja as an MCP server on $name', (engine)
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
       await call(client, 'send_message', { session_id: sessionId, text: 'Pão de madrugada.' });
       await forja.conversation.idle(sessionId);
-      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness`);
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`);
       const offered = (await call(client, 'list_waiting', { session_id: sessionId })).ok!;
       await call(client, 'accept_handoff', { handoff_id: offered.handoffs[0].id });
       await forja.conversation.idle(sessionId);

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { devProgress, sessionLine } from '../../agents/index.ts';
+import { devProgress } from '../../agents/index.ts';
 import type { Refusal } from '../../conversation/index.ts';
 import {
   MODULE_NAME_PATTERN,
@@ -17,6 +17,7 @@ import { ARCHITECTURE_DOC_PATHS } from '../../workspace/index.ts';
 import { actorOf, notOwnerError } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
+import { lineView } from '../line-view.ts';
 import { newRouter } from '../router.ts';
 import { errorResponses, idParameter, jsonContent, noBody } from '../schemas.ts';
 
@@ -190,16 +191,12 @@ export function architectureRoutes({
       const session = await findSession(database, id);
       if (!session) return context.json(notFound('session', id), 404);
       const view = await conversation.views.load(id);
-      const line = await sessionLine(database, session.project_id, view.events);
-      // Once on main, where the person gets it: the project's repository on the server.
-      const merged = line.merged_into_main !== null;
-      const workspace_path = merged ? workspaceDirectory(session.project_id) : null;
-      // …and the path of its read-only git smart HTTP on this server (ADR 0356), for `git clone`.
-      const clone_path = merged ? `/git/${session.project_id}.git` : null;
-      return context.json(
-        { ...line, workspace_path, clone_path } as unknown as Record<string, unknown>,
-        200,
+      const line = await lineView(
+        { database, workspaceDirectory },
+        session.project_id,
+        view.events,
       );
+      return context.json(line as unknown as Record<string, unknown>, 200);
     })
     .openapi(mergeIntoMain, async (context) => {
       const outcome = await conversation.mergeLineIntoMain(

@@ -110,7 +110,11 @@ export function ChatPanel({
       )}
       {mode === 'human' && <StartCriativoButton sessionId={sessionId} />}
       {mode === 'agent' && view.activeAgents.includes('criativo') && readinessOpen(view) && (
-        <ReadinessButton sessionId={sessionId} ruleCount={view.rules.length} />
+        <ReadinessButton
+          sessionId={sessionId}
+          ruleCount={view.rules.length}
+          consolidating={view.openTurns.some((turn) => turn.kind === 'consolidation')}
+        />
       )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>

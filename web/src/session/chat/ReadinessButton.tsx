@@ -4,15 +4,19 @@ import { describeError } from '../../components/ErrorMessage.tsx';
 import { t } from '../../i18n/t.ts';
 
 /**
- * "I'm ready to produce" (with no business rule recorded it first asks whether to produce without any): the request waits for the consolidation turn, so the button stays disabled until
- * the brief exists or the server says why not (no model, budget, an invalid brief — press again to retry).
+ * "I'm ready to produce" (with no business rule recorded it first asks whether to produce without any). The
+ * server answers as soon as the consolidation turn starts (202); the button stays disabled while that turn is
+ * in the log as running (`consolidating`), until the brief exists or the turn failed (press again to retry).
  */
 export function ReadinessButton({
   sessionId,
   ruleCount,
+  consolidating,
 }: {
   sessionId: string;
   ruleCount: number;
+  /** A consolidation turn is in progress (folded from the log). */
+  consolidating: boolean;
 }) {
   const [running, setRunning] = useState(false);
   const [asking, setAsking] = useState(false);
@@ -35,11 +39,11 @@ export function ReadinessButton({
         type="button"
         className="primary ready"
         data-testid="readiness-button"
-        disabled={running || asking}
-        aria-busy={running}
+        disabled={running || asking || consolidating}
+        aria-busy={running || consolidating}
         onClick={() => (ruleCount === 0 ? setAsking(true) : void confirm())}
       >
-        {running ? t('readiness.running') : t('readiness.button')}
+        {running || consolidating ? t('readiness.running') : t('readiness.button')}
       </button>
       {asking ? (
         // With no business rule the brief has nothing to cite: the person says so on purpose.

@@ -1,3 +1,4 @@
+import { recordingRequests } from '../../src/gateway/providers/testing/index.ts';
 import pino from 'pino';
 import { z } from 'zod';
 import { defineTool } from '../../src/agents/runtime/agent-tool.ts';
@@ -136,7 +137,7 @@ async function oneTask(database: Database, variant: Variant): Promise<ModelReque
   const forja: Forja = await createForja(loaded.config, pino({ level: 'silent' }), {
     database,
     env,
-    provider: recording(createScriptedProvider({ script: script() }), requests),
+    provider: recordingRequests(createScriptedProvider({ script: script() }), requests),
     extraAgents: [devLike],
     memory: { workers: false },
     ...(variant === 'summary only (before)' ? { contextManager: { lean: false } } : {}),
@@ -174,15 +175,5 @@ function measure(requests: ModelRequest[]) {
       (sum, request) => sum + estimateRequestTokens(request),
       0,
     ),
-  };
-}
-
-function recording(provider: ModelProvider, requests: ModelRequest[]): ModelProvider {
-  return {
-    ...provider,
-    stream: (request, options) => {
-      requests.push(request);
-      return provider.stream(request, options);
-    },
   };
 }

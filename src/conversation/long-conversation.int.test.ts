@@ -1,3 +1,4 @@
+import { recordingRequests } from '../gateway/providers/testing/index.ts';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_HEADER } from '../agents/runtime/context-manager/create-context-manager.ts';
@@ -55,15 +56,6 @@ function script(): ScriptInput {
 }
 
 /** The scripted provider, keeping each request it was given (what the model would have read). */
-function recording(provider: ModelProvider, requests: ModelRequest[]): ModelProvider {
-  return {
-    ...provider,
-    stream: (request, options) => {
-      requests.push(request);
-      return provider.stream(request, options);
-    },
-  };
-}
 
 describe.each(testDatabaseEngines())(
   'a 300-turn conversation in a 4,000-token window on $name',
@@ -82,7 +74,7 @@ describe.each(testDatabaseEngines())(
         createForja(loaded.config, pino({ level: 'silent' }), {
           database,
           env,
-          provider: recording(provider, requests),
+          provider: recordingRequests(provider, requests),
         });
       try {
         forja = await start(scripted);

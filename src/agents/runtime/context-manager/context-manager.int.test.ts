@@ -1,3 +1,4 @@
+import { recordingRequests } from '../../../gateway/providers/testing/index.ts';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -42,16 +43,6 @@ const readerAgent: LoopAgent = {
   ],
 };
 
-function recording(provider: ModelProvider, requests: ModelRequest[]): ModelProvider {
-  return {
-    ...provider,
-    stream: (request, options) => {
-      requests.push(request);
-      return provider.stream(request, options);
-    },
-  };
-}
-
 describe.each(testDatabaseEngines())('the ContextManager on $name', (engine) => {
   const opened: Array<{ forja: Forja; database: Database }> = [];
   afterEach(async () => {
@@ -72,7 +63,7 @@ describe.each(testDatabaseEngines())('the ContextManager on $name', (engine) => 
     const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
       database,
       env,
-      provider: recording(createScriptedProvider({ script }), requests),
+      provider: recordingRequests(createScriptedProvider({ script }), requests),
       extraAgents: [readerAgent],
     });
     opened.push({ forja, database });

@@ -1,3 +1,4 @@
+import { recordingRequests } from '../../../gateway/providers/testing/index.ts';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -45,16 +46,6 @@ function writerAgent(written: string[], slug = 'writer'): LoopAgent {
   };
 }
 
-function recording(provider: ModelProvider, requests: ModelRequest[]): ModelProvider {
-  return {
-    ...provider,
-    stream: (request, options) => {
-      requests.push(request);
-      return provider.stream(request, options);
-    },
-  };
-}
-
 describe.each(testDatabaseEngines())('a lean compaction on $name', (engine) => {
   const opened: Array<{ forja: Forja; database: Database }> = [];
   afterEach(async () => {
@@ -94,7 +85,7 @@ describe.each(testDatabaseEngines())('a lean compaction on $name', (engine) => {
     const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
       database,
       env,
-      provider: recording(createScriptedProvider({ script }), requests),
+      provider: recordingRequests(createScriptedProvider({ script }), requests),
       extraAgents: [writerAgent(written)],
     });
     opened.push({ forja, database });

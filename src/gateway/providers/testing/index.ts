@@ -61,3 +61,4 @@ export {
   type ContractTurn,
 } from './contract-scenario.ts';
 export { describeModelProviderContract } from './describe-model-provider-contract.ts';
+export { recordingRequests } from './recording-provider.ts';

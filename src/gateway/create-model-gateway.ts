@@ -103,7 +103,8 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     // Reserved from an upper bound of the input (ADR 0131), so a provider counting more than the estimate stays inside it;
     // the output is capped by `maxOutputTokens`, which the reservation covers. In money: that bound at full price.
     const price = priceFor(prices, provider.name, provider.model);
-    const reservedTokens = reservedTokensFor(request, bytes);
+    // The request already repaired above is measured, not built and repaired a second time.
+    const reservedTokens = reservedTokensFor(request, bytes, modelRequest);
     const reservation = await reserveCall(
       database,
       call,
@@ -292,8 +293,11 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
 }
 
 /** What a call reserves: an upper bound of its input (never below the caller's count) plus its output cap. */
-export function reservedTokensFor(request: GatewayTurnRequest, bytes?: number): number {
-  const modelRequest = toModelRequest(request);
+export function reservedTokensFor(
+  request: GatewayTurnRequest,
+  bytes?: number,
+  modelRequest: ReturnType<typeof toModelRequest> = toModelRequest(request),
+): number {
   return (
     Math.max(
       request.inputTokens ?? 0,

@@ -61,6 +61,8 @@ const SCRIPT = {
       expect: { system: ['Motivo: Not yet: pricing is still open', 'brief v2'] },
       text: JSON.stringify({ ...BRIEF, title: 'Bakery, priced' }),
     },
+    // The PO's first turn after the first acceptance: held until the test has read where focus went.
+    { agent: 'po', text: 'Thanks, I will write the backlog from this brief.' },
   ],
 };
 
@@ -141,6 +143,8 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
       'Handoff from Criativo to PO',
     );
 
+    // The PO's turn is held, so nothing else waits (a failed or finished turn would) while focus moves on.
+    const poTurn = gated.gate('po', 0, 1);
     await page.getByTestId('accept-handoff').click();
     await page.locator('[data-testid="handoff-divider"][data-status="accepted"]').waitFor();
     // Accepted, with nothing else waiting: focus goes to the next action, the message box (now to the PO).
@@ -148,6 +152,11 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
       () => document.activeElement?.getAttribute('data-testid') === 'message-input',
     );
     await page.locator('[data-testid="agent-activated"][data-agent="po"]').waitFor();
+    poTurn.open();
+    await page
+      .getByTestId('message-agent')
+      .filter({ hasText: 'I will write the backlog from this brief.' })
+      .waitFor();
     await page.locator('[data-testid="usage-row"][data-agent="criativo"]').waitFor();
 
     const messageSeqs = await seqsOf(

@@ -31,6 +31,8 @@ export function emitArtifactTool(registry: ArtifactRegistry): AgentTool {
       '{"type":"business_rule","data":{"title":"…","statement":"…"},"origin":[seq,…]} where origin cites the [#seq] of the messages it comes from.',
     parameters: EmitArtifactArguments,
     mode: 'direct',
+    // "Recorded business_rule." tells the model nothing: a turn that spoke and recorded ends (ADR 0380).
+    recordsOnly: true,
     run: async (args, context) => {
       const checked = validateEmitArtifact(args, context.events, registry);
       if (!checked.ok) return { ok: false, result: checked.reason };

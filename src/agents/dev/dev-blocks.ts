@@ -109,9 +109,10 @@ export function devBlocks(events: readonly SessionEvent[]): DevBlock[] {
   return blocks;
 }
 
-/** A turn ends with a response without tool calls, a failure or its ceiling. */
+/** A turn ends with a response without tool calls, `turn.completed` (ADR 0380), a failure or its ceiling. */
 function isTurnEnd(event: SessionEvent): boolean {
-  if (event.type === 'turn.failed' || event.type === 'toolloop.limit_reached') return true;
+  const ends = ['turn.failed', 'turn.completed', 'toolloop.limit_reached'];
+  if (ends.includes(event.type)) return true;
   return (
     event.type === 'agent.response' &&
     (event.payload as { tool_calls?: unknown }).tool_calls === undefined

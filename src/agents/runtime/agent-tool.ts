@@ -50,6 +50,12 @@ export interface AgentTool {
   parameters: z.ZodType;
   mode: ToolMode;
   /**
+   * The tool only records something: its result, when ok, is an acknowledgement the model need not read. A turn
+   * whose answer spoke and called only such tools ends once they are recorded, without another model call (the
+   * stop rule, ADR 0380); a refusal still goes back to the model.
+   */
+  recordsOnly?: boolean;
+  /**
    * A `proposed` tool's warning for the person, recorded with the proposal (the terminal's risky commands);
    * undefined when the arguments are not the tool's (the call will be refused when it runs).
    */
@@ -80,6 +86,8 @@ export interface ToolSpecification<Schema extends z.ZodType> {
   description: string;
   parameters: Schema;
   mode: ToolMode;
+  /** See `AgentTool.recordsOnly` (ADR 0380). */
+  recordsOnly?: boolean;
   assessRisk?(args: z.output<Schema>): CommandRiskVerdict;
   needsApproval?(args: z.output<Schema>): boolean;
   asksPerson?(args: z.output<Schema>): QuestionForThePerson;
@@ -100,6 +108,7 @@ export function defineTool<Schema extends z.ZodType>(
     description: specification.description,
     parameters,
     mode: specification.mode,
+    ...(specification.recordsOnly === true ? { recordsOnly: true } : {}),
     ...(assessRisk === undefined
       ? {}
       : {

@@ -8,6 +8,7 @@ import {
   type RecordedToolCall,
 } from '../../domain/conversation/index.ts';
 import { firstAfter } from './first-after.ts';
+import { endsWithoutModelCall } from './stop-rule.ts';
 
 /**
  * What the tool loop does next, decided from the log alone (so a restarted process decides the same):
@@ -16,6 +17,7 @@ import { firstAfter } from './first-after.ts';
 export type NextStep =
   | { kind: 'done' }
   | { kind: 'call_model'; iteration: number }
+  | { kind: 'complete'; answer: { event_id: string; text: string } }
   | { kind: 'run_tool'; call: RecordedToolCall; approvedAction: PendingAction | null }
   | { kind: 'propose'; call: RecordedToolCall }
   | { kind: 'ask_person'; call: RecordedToolCall }
@@ -29,6 +31,8 @@ export interface NextStepInput {
   needsApproval: (call: RecordedToolCall) => boolean;
   /** Names of this agent's tools that ask the person (`ask_person`): the call waits for the answer. */
   questionTools?: ReadonlySet<string>;
+  /** Names of this agent's tools that only record something: the stop rule (ADR 0380) ends the turn after them. */
+  recordTools?: ReadonlySet<string>;
 }
 
 /** Decides the next step of the turn in progress in `input.agent`'s lane. Pure; other lanes do not count. */
@@ -82,7 +86,24 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
   }
   if (awaiting.length + waiting.length > 0)
     return { kind: 'await_approval', actions: awaiting, questions: waiting };
+  // The answer spoke and its calls only recorded something, all recorded: the turn ends on it (ADR 0380).
+  if (
+    last?.role === 'assistant' &&
+    endsWithoutModelCall({ text: last.content, tool_calls: calls }, toolResults(since), recordsOnly(input))
+  )
+    return { kind: 'complete', answer: { event_id: last.event_id, text: last.content } };
   if (responses.length >= input.maxIterations)
     return { kind: 'limit_reached', iterations: responses.length };
   return { kind: 'call_model', iteration: responses.length + 1 };
+}
+
+function toolResults(entries: LaneState['history']): { tool_call_id: string; ok: boolean }[] {
+  return entries.flatMap((entry) =>
+    entry.role === 'tool' ? [{ tool_call_id: entry.tool_call_id, ok: entry.ok }] : [],
+  );
+}
+
+function recordsOnly(input: NextStepInput): (tool: string) => boolean {
+  const tools = input.recordTools;
+  return (tool) => tools?.has(tool) === true;
 }

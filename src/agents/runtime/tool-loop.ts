@@ -167,6 +167,9 @@ async function runSteps(
   const questionTools = new Set(
     agent.tools.filter((tool) => tool.asksPerson !== undefined).map((tool) => tool.name),
   );
+  const recordTools = new Set(
+    agent.tools.filter((tool) => tool.recordsOnly === true).map((tool) => tool.name),
+  );
   // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
   // loop's own appends, read again only when another append landed in between.
   let view =
@@ -231,6 +234,7 @@ async function runSteps(
       maxIterations: agent.maxIterations,
       needsApproval,
       questionTools,
+      recordTools,
     });
     switch (step.kind) {
       case 'done':
@@ -245,6 +249,24 @@ async function runSteps(
           status: 'paused',
         });
         return { status: 'paused', actions: step.actions, questions: step.questions };
+
+      case 'complete':
+        // The stop rule (ADR 0380): the answer already spoke and its calls are recorded; no model call is owed.
+        await append([
+          SESSION_EVENTS.turnCompleted.create(agent.slug, {
+            v: 1,
+            ...lane,
+            answer_event_id: step.answer.event_id,
+          }),
+        ]);
+        liveTurns.publish({
+          type: 'agent.done',
+          session_id: scope.sessionId,
+          agent: agent.slug,
+          turn_id: turnId,
+          status: 'completed',
+        });
+        return { status: 'completed', text: step.answer.text, view };
 
       case 'limit_reached':
         await append([

@@ -3,8 +3,11 @@ import type { StoredEvent } from './forja-serve.ts';
 
 /** Reading a session's log in the e2e tests of lanes across processes and restarts. */
 
-export const finalAnswers = (log: StoredEvent[]) =>
-  log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined);
+/** The events that end a lane's turn on its answer: a response without tool calls, or `turn.completed` (ADR 0380). */
+const endsOnAnswer = (event: StoredEvent) =>
+  (event.type === 'agent.response' && event.payload.tool_calls === undefined) ||
+  event.type === 'turn.completed';
+export const finalAnswers = (log: StoredEvent[]) => log.filter(endsOnAnswer);
 export const turnsStarted = (log: StoredEvent[]) =>
   log.filter((event) => event.type === 'turn.started');
 export const messageSeqs = (log: StoredEvent[]) =>
@@ -44,7 +47,7 @@ export function expectOneOwnerAtATime(log: StoredEvent[]): void {
   let open = 0;
   for (const event of log) {
     if (event.type === 'turn.started') open += 1;
-    if (event.type === 'agent.response' && event.payload.tool_calls === undefined) open -= 1;
+    if (endsOnAnswer(event)) open -= 1;
     expect(open, `at seq ${event.seq} two turns of the lane were open`).toBeLessThanOrEqual(1);
   }
 }

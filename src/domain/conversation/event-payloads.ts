@@ -129,6 +129,17 @@ export const ToolLoopLimitReachedPayloadSchema = z.object({
 });
 
 /**
+ * `turn.completed` — the turn ended on the answer `answer_event_id` (its `agent.response`, with text and tool calls
+ * that only record something, all recorded): no further model call was owed (the loop's stop rule, ADR 0380).
+ */
+export const TurnCompletedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  turn_id: z.string().min(1),
+  answer_event_id: z.string().min(1),
+});
+
+/**
  * `context.compacted` — the ContextManager summarised `agent`'s history up to `through_seq`: from then on the
  * agent's requests carry `summary` in place of those messages (the originals stay in the log). `omitted` counts
  * the oldest messages that did not fit the summarising call itself (0 in the steady state); `usage_id` is the
@@ -190,6 +201,7 @@ export type RecordedToolCall = z.infer<typeof RecordedToolCallSchema>;
 export type AgentActivatedPayload = z.infer<typeof AgentActivatedPayloadSchema>;
 export type TurnStartedPayload = z.infer<typeof TurnStartedPayloadSchema>;
 export type TurnFailedPayload = z.infer<typeof TurnFailedPayloadSchema>;
+export type TurnCompletedPayload = z.infer<typeof TurnCompletedPayloadSchema>;
 export type ToolCompletedPayload = z.infer<typeof ToolCompletedPayloadSchema>;
 export type ActionProposedPayload = z.infer<typeof ActionProposedPayloadSchema>;
 export type ActionResolvedPayload = z.infer<typeof ActionResolvedPayloadSchema>;

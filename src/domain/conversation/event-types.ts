@@ -5,9 +5,11 @@
  * `artifact.<type>`, `handoff.<status>`, `toolloop.limit_reached`, `session.ended`.
  * Names chosen here, because the records leave them open:
  * - `turn.started` — a model turn began (one user message = one turn; also the consolidation turn).
- *   A turn ends with `agent.response` (it answered) or `turn.failed` (provider error, refused budget, or a
+ *   A turn ends with `agent.response` (it answered), `turn.completed` or `turn.failed` (provider error, refused budget, or a
  *   process that died mid-turn and was found so on restart). Between the two the turn is "in progress".
  * - `turn.failed` — see above; carries a `reason`.
+ * - `turn.completed` — a turn whose last response spoke and whose tool calls only recorded something (all
+ *   recorded) ends on that response without another model call; names the response (ADR 0380).
  * - `readiness.confirmed` — the person pressed "Estou pronto para produzir"; only a person causes it.
  * - `tool.completed` — one tool call and its result in one event, so a history never holds a call without
  *   its result (a crash between two events would otherwise leave a dangling call the provider rejects).
@@ -33,6 +35,7 @@ export const EVENT_TYPES = {
   agentResponse: 'agent.response',
   turnStarted: 'turn.started',
   turnFailed: 'turn.failed',
+  turnCompleted: 'turn.completed',
   readinessConfirmed: 'readiness.confirmed',
   toolCompleted: 'tool.completed',
   actionProposed: 'action.proposed',

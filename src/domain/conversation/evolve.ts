@@ -14,6 +14,7 @@ import {
   ReadinessConfirmedPayloadSchema,
   ToolCompletedPayloadSchema,
   ToolLoopLimitReachedPayloadSchema,
+  TurnCompletedPayloadSchema,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -97,6 +98,14 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
     case EVENT_TYPES.turnFailed:
       return read(draft, event, TurnFailedPayloadSchema, ({ turn_id }) =>
         endTurn(draft, (turn) => turn.turn_id === turn_id, ending('failed', event)),
+      );
+    case EVENT_TYPES.turnCompleted:
+      return read(draft, event, TurnCompletedPayloadSchema, ({ turn_id, answer_event_id }) =>
+        endTurn(draft, (turn) => turn.turn_id === turn_id, {
+          outcome: 'answered',
+          answer_event_id,
+          ended_seq: event.seq,
+        }),
       );
     case EVENT_TYPES.toolLoopLimitReached:
       return read(draft, event, ToolLoopLimitReachedPayloadSchema, ({ turn_id }) =>
@@ -196,6 +205,7 @@ const READ_TYPES: ReadonlySet<string> = new Set([
   EVENT_TYPES.agentActivated,
   EVENT_TYPES.turnStarted,
   EVENT_TYPES.turnFailed,
+  EVENT_TYPES.turnCompleted,
   EVENT_TYPES.toolLoopLimitReached,
   EVENT_TYPES.readinessConfirmed,
   EVENT_TYPES.toolCompleted,

@@ -52,6 +52,7 @@ export {
   ToolCompletedPayloadSchema,
   ToolLoopLimitReachedPayloadSchema,
   RecordedToolCallSchema,
+  TurnCompletedPayloadSchema,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -65,6 +66,7 @@ export type {
   ContextCompactionFailedPayload,
   ToolCompletedPayload,
   RecordedToolCall,
+  TurnCompletedPayload,
   TurnFailedPayload,
   TurnKind,
   TurnStartedPayload,

@@ -12,6 +12,7 @@ import {
   SessionCreatedPayloadSchema,
   ToolCompletedPayloadSchema,
   ToolLoopLimitReachedPayloadSchema,
+  TurnCompletedPayloadSchema,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -38,6 +39,7 @@ export const SESSION_EVENTS = {
   agentResponse: defineEvent(EVENT_TYPES.agentResponse, AgentResponsePayloadSchema),
   turnStarted: defineEvent(EVENT_TYPES.turnStarted, TurnStartedPayloadSchema),
   turnFailed: defineEvent(EVENT_TYPES.turnFailed, TurnFailedPayloadSchema),
+  turnCompleted: defineEvent(EVENT_TYPES.turnCompleted, TurnCompletedPayloadSchema),
   readinessConfirmed: defineEvent(EVENT_TYPES.readinessConfirmed, ReadinessConfirmedPayloadSchema),
   toolCompleted: defineEvent(EVENT_TYPES.toolCompleted, ToolCompletedPayloadSchema),
   actionProposed: defineEvent(EVENT_TYPES.actionProposed, ActionProposedPayloadSchema),

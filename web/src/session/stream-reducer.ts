@@ -34,6 +34,7 @@ export const INITIAL_STREAM_STATE: StreamState = {
 const ENDS_STREAMED_TEXT = new Set([
   'agent.response',
   'turn.failed',
+  'turn.completed',
   'toolloop.limit_reached',
   'turn.stopped',
 ]);

@@ -79,6 +79,7 @@ function blockKind(value: unknown): BlockKind {
 }
 
 function endsTurn(type: string, payload: Readonly<Record<string, unknown>>): boolean {
-  if (type === 'turn.failed' || type === 'toolloop.limit_reached') return true;
+  if (type === 'turn.failed' || type === 'turn.completed' || type === 'toolloop.limit_reached')
+    return true;
   return type === 'agent.response' && payload['tool_calls'] === undefined;
 }

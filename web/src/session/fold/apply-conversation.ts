@@ -59,6 +59,13 @@ export function applyConversation(draft: SessionDraft, event: StoredEvent): void
       if (isDevAgent(agent) && said.trim() !== '') devProgress(draft, agent).lastSaid = said;
       return;
     }
+    case 'turn.completed': {
+      // The stop rule (ADR 0380): the turn ended on its answer that spoke and recorded; that answer is shown already.
+      const answer = text(payload['answer_event_id']);
+      endLane(draft, agent, turnId, 'answered', { ...event, id: answer }, answer !== '');
+      draft.openTurns.delete(turnId);
+      return;
+    }
     case 'turn.failed':
       endLane(draft, agent, turnId, 'failed', event, false);
       draft.openTurns.delete(turnId);

@@ -34,11 +34,6 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
             },
           ],
         },
-        {
-          agent: 'criativo',
-          text: 'Regra registrada.',
-          usage: { input_tokens: 50, output_tokens: 5 },
-        },
       ],
     });
     forja = started.forja;
@@ -75,7 +70,8 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       [8, 'agent.response'],
       [9, 'artifact.business_rule'],
       [10, 'tool.completed'],
-      [11, 'agent.response'],
+      // It spoke and only recorded: the turn ends there, with no call for "Recorded business_rule." (ADR 0380).
+      [11, 'turn.completed'],
     ]);
     const events = await forja.eventLog.read(sessionId);
     expect(events[8]!.payload).toMatchObject({ data: { title: 'Entrega cedo' }, origin: [6] });
@@ -83,7 +79,7 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     started.provider.assertAllTurnsConsumed();
     const usage = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/usage`);
     expect(usage.body.by_agent_and_model).toEqual([
-      expect.objectContaining({ agent: 'criativo', calls: 3 }),
+      expect.objectContaining({ agent: 'criativo', calls: 2 }),
     ]);
   });
 

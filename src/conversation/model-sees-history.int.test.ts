@@ -78,6 +78,8 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
           expect: { tools: ['emit_artifact'] },
         },
         {
+          // The turn that recorded ended there (ADR 0380): the next message's call carries the rule and the
+          // recorded call with its result, in a valid order, before the message.
           agent: 'criativo',
           text: 'Regra registrada.',
           expect: {
@@ -86,8 +88,10 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
               '[#3] Quero vender pão',
               'assistant: Quem compra?',
               '[#6] Tudo chega antes das 6h',
+              'assistant: Vou registrar essa regra.',
               'emit_artifact(',
-              'tool: ',
+              'tool: Recorded business_rule.',
+              '[#12] E o preço?',
             ],
           },
         },
@@ -96,7 +100,7 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
     forja = started.forja;
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
-    for (const text of ['Quero vender pão de madrugada', 'Tudo chega antes das 6h']) {
+    for (const text of ['Quero vender pão de madrugada', 'Tudo chega antes das 6h', 'E o preço?']) {
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text });
       await forja.conversation.idle(sessionId);
     }

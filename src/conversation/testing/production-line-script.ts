@@ -94,7 +94,8 @@ export const PEDIDOS_CODE_FIXED = PEDIDOS_CODE.replace('  export const pao', '  
 export const UP_TO_ARQUITETO: ScriptTurn[] = [
   {
     agent: 'criativo',
-    text: 'Anotei a regra.',
+    // It speaks and records in one answer: the turn ends there (the stop rule, ADR 0380).
+    text: 'Anotei a regra. Quem vai receber o pão?',
     tool_calls: [
       {
         name: 'emit_artifact',
@@ -109,19 +110,13 @@ export const UP_TO_ARQUITETO: ScriptTurn[] = [
   },
   {
     agent: 'criativo',
-    text: 'Regra registrada. Quem vai receber o pão?',
-    expect: {
-      system: ['Entrega cedo: Toda entrega acontece antes das 6h.'],
-      messages: ['emit_artifact(', 'tool: '],
-    },
-  },
-  {
-    agent: 'criativo',
     text: 'Anotado. Quando quiser, aperte "Estou pronto para produzir".',
     expect: {
+      system: ['Entrega cedo: Toda entrega acontece antes das 6h.'],
       messages: [
-        'assistant: Anotei a regra.',
-        'assistant: Regra registrada. Quem vai receber o pão?',
+        'assistant: Anotei a regra. Quem vai receber o pão?',
+        'emit_artifact(',
+        'tool: Recorded business_rule.',
         'user: [#',
       ],
     },

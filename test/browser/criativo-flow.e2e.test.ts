@@ -32,7 +32,8 @@ const SCRIPT = {
     },
     {
       agent: 'criativo',
-      text: "I'll record that as a business rule.",
+      // It speaks and records in one answer: the turn ends there, with no further call (ADR 0380).
+      text: "I'll record that as a business rule. Tell me when the idea feels complete.",
       tool_calls: [
         {
           name: 'emit_artifact',
@@ -47,7 +48,6 @@ const SCRIPT = {
         },
       ],
     },
-    { agent: 'criativo', text: 'Recorded. Tell me when the idea feels complete.' },
     { agent: 'criativo', text: JSON.stringify(BRIEF) },
     { agent: 'criativo', text: JSON.stringify({ ...BRIEF, title: 'Bakery, second thoughts' }) },
     // The rejection goes back to Criativo with the person's reason, then readiness again gives brief v2.
@@ -126,11 +126,11 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
     expect(await page.getByTestId('rule-card').textContent()).toContain('#6');
     await page
       .getByTestId('message-agent')
-      .filter({ hasText: 'Recorded. Tell me when the idea feels complete.' })
+      .filter({ hasText: 'Tell me when the idea feels complete.' })
       .waitFor();
 
     // The consolidation is held too: the button stays disabled while it runs.
-    const consolidation = gated.gate('criativo', 3, 1);
+    const consolidation = gated.gate('criativo', 2, 1);
     await page.getByTestId('readiness-button').click();
     await page.locator('[data-testid="readiness-button"]:disabled').waitFor();
     consolidation.open();

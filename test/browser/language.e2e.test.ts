@@ -12,7 +12,7 @@ import { launchHeadlessChromium, type HeadlessChromium } from './support/headles
 import { api, newSession } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
-/** 1,280 + 1,320 tokens. Seqs: session.created 1, agent.activated 2, the person's message 3 — the rule cites it. */
+/** 1,280 tokens (the answer that records the rule ends its turn, ADR 0380). Seqs: session.created 1, agent.activated 2, the person's message 3 — the rule cites it. */
 const SCRIPT = {
   turns: [
     {
@@ -32,11 +32,6 @@ const SCRIPT = {
           },
         },
       ],
-    },
-    {
-      agent: 'criativo',
-      text: 'Anotei a regra. Me conte mais sobre os clientes.',
-      usage: { input_tokens: 1300, output_tokens: 20 },
     },
   ],
 };
@@ -96,7 +91,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${served.url}/sessions/${sessionId}`);
     expect(await page.evaluate(() => navigator.languages)).toEqual(['pt-BR']);
-    await page.getByTestId('message-agent').filter({ hasText: 'Me conte mais' }).waitFor();
+    await page.getByTestId('message-agent').filter({ hasText: 'Quem vai comprar' }).waitFor();
     await page.getByTestId('rule-card').waitFor();
     await page.locator('[data-testid="usage-row"][data-agent="criativo"]').waitFor();
 
@@ -111,7 +106,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
       'anotada a partir da conversa',
     );
     expect(await page.getByTestId('usage-session-total').textContent()).toBe(
-      'Esta sessão: 2.600 tokens',
+      'Esta sessão: 1.280 tokens',
     );
     expect(ENGLISH_PHRASES.length).toBeGreaterThan(100);
     await page.screenshot({ path: join(SCREENSHOTS, 'portuguese.png'), fullPage: true });
@@ -142,7 +137,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await other.page.goto(`${served.url}/sessions/${sessionId}`);
     for (const tab of [page, other.page])
-      await tab.getByTestId('message-agent').filter({ hasText: 'Me conte mais' }).waitFor();
+      await tab.getByTestId('message-agent').filter({ hasText: 'Quem vai comprar' }).waitFor();
     await page.getByTestId('message-input').fill('Um rascunho que fica');
     await page.evaluate(() => {
       (window as { notReloaded?: boolean }).notReloaded = true;
@@ -158,7 +153,7 @@ describe('the UI in the browser’s language, switchable in the header', { timeo
       'Criativo took 1 step(s)',
     );
     expect(await page.getByTestId('usage-session-total').textContent()).toBe(
-      'This session: 2,600 tokens',
+      'This session: 1,280 tokens',
     );
     expect(await page.getByTestId('message-input').inputValue()).toBe('Um rascunho que fica');
     expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);

@@ -47,7 +47,6 @@ const SCRIPT = {
         },
       ],
     },
-    { agent: 'criativo', text: 'Recorded the rule.' },
     { agent: 'criativo', text: 'Here is a longer answer that streams to you word by word.' },
   ],
 };
@@ -97,7 +96,8 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
     expect(await answer.textContent()).not.toMatch(/##|\*\*|\|\s*---/);
     expect(await answer.locator('script, img').count()).toBe(0);
     expect(await page.evaluate(() => (window as { hacked?: boolean }).hacked)).toBeUndefined();
-    await page.getByTestId('message-agent').filter({ hasText: 'Recorded the rule.' }).waitFor();
+    // The answer spoke and recorded: its turn ends on it (ADR 0380), the rule's card shows.
+    await page.getByTestId('rule-card').waitFor();
 
     const steps = page.getByTestId('steps-row');
     expect(await steps.count()).toBe(1);
@@ -116,7 +116,7 @@ describe('a readable web UI in headless Chromium', { timeout: 180_000 }, () => {
   });
 
   it('gives a reloaded tab and a second tab the words streamed so far, then the rest', async () => {
-    const gate = gated.gate('criativo', 2, 4);
+    const gate = gated.gate('criativo', 1, 4);
     const { page, errors } = await chromium.newPage();
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await sendMessage(page, 'Tell me more.');

@@ -17,6 +17,7 @@ import {
   type LiveTurns,
   shareLiveTurns,
   readOutputLimits,
+  readOutputTokenCaps,
 } from './agents/index.ts';
 import {
   createConversationService,
@@ -175,6 +176,9 @@ export async function createForja(
   if (!prices.ok) throw new Error(prices.message);
   const outputLimits = readOutputLimits(options.env ?? process.env);
   if (!outputLimits.ok) throw new Error(outputLimits.message);
+  // Each agent kind's output cap (FORJA_MODEL_OUTPUT_TOKENS_<AGENT>), over the agents' own defaults.
+  const outputTokens = readOutputTokenCaps(options.env ?? process.env);
+  if (!outputTokens.ok) throw new Error(outputTokens.message);
   // Turns as OpenTelemetry traces when an OTLP endpoint is set; otherwise no SDK is loaded (ADR 0370).
   const tracing = readTracingSettings(options.env ?? process.env);
   if (!tracing.ok) throw new Error(tracing.message);
@@ -402,6 +406,7 @@ export async function createForja(
       views,
       contextManager,
       outputLimits: outputLimits.limits,
+      outputTokens: outputTokens.caps,
       newId: randomUUID,
       tracer: turnTracer.tracer,
       line: { workspaces: line.workspaces, terminal },

@@ -44,4 +44,11 @@ export {
   readOutputLimits,
   type OutputLimits,
 } from './runtime/output-limits.ts';
+export {
+  OUTPUT_TOKEN_KINDS,
+  outputTokensVariable,
+  readOutputTokenCaps,
+  type OutputTokenCaps,
+} from './runtime/output-tokens.ts';
+export { endsWithoutModelCall } from './runtime/stop-rule.ts';
 export { TurnStopRequest } from './runtime/turn-stop.ts';

@@ -9,7 +9,7 @@ import { readStreamBufferSetting } from '../http/stream-buffer-setting.ts';
 import { readTerminalSettings } from '../workspace/terminal/terminal-settings.ts';
 import { readGitTimeout } from '../workspace/git/host-git.ts';
 import { readLaneLeaseSettings } from '../store/index.ts';
-import { readOutputLimits } from '../agents/index.ts';
+import { readOutputLimits, readOutputTokenCaps } from '../agents/index.ts';
 
 /**
  * Every setting checked at start-up, in one place: Forja's own (`loadConfig`) and those each part reads itself —
@@ -64,5 +64,7 @@ function checkComponentSettings(env: NodeJS.ProcessEnv): ConfigError | null {
   if (!prices.ok) return { variable: prices.variable, message: prices.message };
   const outputLimits = readOutputLimits(env);
   if (!outputLimits.ok) return { variable: outputLimits.variable, message: outputLimits.message };
+  const outputTokens = readOutputTokenCaps(env);
+  if (!outputTokens.ok) return { variable: outputTokens.variable, message: outputTokens.message };
   return null;
 }

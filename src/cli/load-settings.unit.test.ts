@@ -59,6 +59,10 @@ describe('loadSettings', () => {
     [{ FORJA_MAX_ANSWER_CHARS: '1Mi' }, 'FORJA_MAX_ANSWER_CHARS'],
     [{ FORJA_MAX_TOOL_CALLS: '0' }, 'FORJA_MAX_TOOL_CALLS'],
     [{ FORJA_MAX_TOOL_ARGUMENT_CHARS: '100' }, 'FORJA_MAX_TOOL_ARGUMENT_CHARS'],
+    [{ FORJA_MODEL_OUTPUT_TOKENS_PO: '32k' }, 'FORJA_MODEL_OUTPUT_TOKENS_PO'],
+    [{ FORJA_MODEL_OUTPUT_TOKENS_DEV: '100' }, 'FORJA_MODEL_OUTPUT_TOKENS_DEV'],
+    [{ FORJA_MODEL_OUTPUT_TOKENS_REVISOR: '4096' }, 'FORJA_MODEL_OUTPUT_TOKENS_REVISOR'],
+    [{ FORJA_MODEL_OUTPUT_TOKENS: '4096' }, 'FORJA_MODEL_OUTPUT_TOKENS'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadSettings(env);
     expect(loaded).toMatchObject({ ok: false, error: { variable } });

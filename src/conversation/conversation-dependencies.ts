@@ -3,6 +3,7 @@ import type {
   ContextManager,
   LiveTurns,
   OutputLimits,
+  OutputTokenCaps,
   SessionView,
   AgentCatalog,
 } from '../agents/index.ts';
@@ -34,6 +35,8 @@ export interface ConversationDependencies {
   contextManager?: ContextManager;
   /** How much of one model answer is taken (ADR 0306); absent, the defaults. */
   outputLimits?: OutputLimits;
+  /** Each agent kind's output cap (`FORJA_MODEL_OUTPUT_TOKENS_<AGENT>`); absent, the agents' defaults. */
+  outputTokens?: OutputTokenCaps;
   newId: () => string;
   /** Who holds each lane (ADR 0170); absent, the in-process queue alone serialises lanes (tests of other parts). */
   leases?: LaneLeases;

@@ -20,7 +20,8 @@ import { renderContractsSummary } from './render-contracts-summary.ts';
 import { devBlocks, renderOpenBlocks } from '../dev/dev-blocks.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
-export const ARQUITETO_MAX_OUTPUT_TOKENS = 8192;
+/** Whole contracts of every module in one call. `FORJA_MODEL_OUTPUT_TOKENS_ARQUITETO` sets another. */
+export const ARQUITETO_MAX_OUTPUT_TOKENS = 16_384;
 
 /** The Arquiteto: declares the architecture and the module contracts, then hands one module to each dev. */
 export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {

@@ -15,7 +15,8 @@ import { emitArtifactTool } from './emit-artifact-tool.ts';
 
 /** Criativo ideates with the person; its turns are short and it has one tool. */
 export const CRIATIVO_MAX_ITERATIONS = 6;
-export const CRIATIVO_MAX_OUTPUT_TOKENS = 1024;
+/** An answer to the person and the rules it records (`FORJA_MODEL_OUTPUT_TOKENS_CRIATIVO` sets another). */
+export const CRIATIVO_MAX_OUTPUT_TOKENS = 2048;
 
 /**
  * What Criativo's `emit_artifact` knows: business rules, and the brief only so that asking for it is refused

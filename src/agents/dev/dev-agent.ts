@@ -20,6 +20,7 @@ import { renderDecisions } from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const DEV_MAX_ITERATIONS = 20;
+/** A file written whole in one call (`FORJA_MODEL_OUTPUT_TOKENS_DEV` sets another). */
 export const DEV_MAX_OUTPUT_TOKENS = 8192;
 const DEV_SLUG_PREFIX = 'dev:';
 

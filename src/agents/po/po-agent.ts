@@ -17,7 +17,11 @@ import {
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 export const PO_MAX_ITERATIONS = 10;
-export const PO_MAX_OUTPUT_TOKENS = 4096;
+/**
+ * The PO declares the whole backlog in one call (stories with their criteria, as JSON): 4,096 cut a backlog of a
+ * dozen stories. `FORJA_MODEL_OUTPUT_TOKENS_PO` sets another.
+ */
+export const PO_MAX_OUTPUT_TOKENS = 16_384;
 
 /** The PO: turns the product brief and business rules into a backlog, then hands the work to the Arquiteto. */
 export function poAgent(dependencies: LineDependencies): LoopAgent {

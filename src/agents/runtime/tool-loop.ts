@@ -23,6 +23,7 @@ import { storableText } from '../../lib/storable-text.ts';
 import { boundedResponse } from './bounded-response.ts';
 import { nextStep } from './next-step.ts';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output-limits.ts';
+import { type OutputTokenCaps, outputTokensFor } from './output-tokens.ts';
 import { runToolCall } from './run-tool-call.ts';
 import { refreshSessionView, viewAfterAppend, type SessionView } from './session-view.ts';
 import { toToolDefinitions } from './tool-definitions.ts';
@@ -37,6 +38,8 @@ export interface ToolLoopDependencies {
   contextManager?: ContextManager;
   /** How much of one answer is taken (ADR 0306); unset, `DEFAULT_OUTPUT_LIMITS`. */
   outputLimits?: OutputLimits;
+  /** Each agent kind's output cap set by `FORJA_MODEL_OUTPUT_TOKENS_<AGENT>`; a kind left out keeps the agent's. */
+  outputTokens?: OutputTokenCaps;
   newId?: () => string;
   /** Each run as an OpenTelemetry trace (ADR 0370); unset, none. */
   tracer?: TurnTracer;
@@ -47,6 +50,7 @@ export interface LoopAgent {
   slug: string;
   /** The iteration ceiling: model calls in one turn (Arquiteto: 14). */
   maxIterations: number;
+  /** The output cap of its answers by default, fitted to its job; `FORJA_MODEL_OUTPUT_TOKENS_<AGENT>` overrides it. */
   maxOutputTokens: number;
   tools: readonly AgentTool[];
   /** The system prompt, assembled by the harness from the session as it is now. */
@@ -390,6 +394,11 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
     done('failed');
     return { status: 'failed', reason, message };
   };
+  const maxOutputTokens = outputTokensFor(
+    dependencies.outputTokens ?? {},
+    agent.slug,
+    agent.maxOutputTokens,
+  );
   const system = await agent.buildSystemPrompt(frame.view(), scope);
   const tools = toToolDefinitions(agent.tools);
   const context = dependencies.contextManager
@@ -401,7 +410,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
           agent: agent.slug,
           system,
           tools,
-          maxOutputTokens: agent.maxOutputTokens,
+          maxOutputTokens,
           ...(scope.signal ? { signal: scope.signal } : {}),
         },
         frame.append,
@@ -418,7 +427,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
       system,
       messages: context.messages,
       tools,
-      maxOutputTokens: agent.maxOutputTokens,
+      maxOutputTokens,
       ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),
     },
     {
@@ -449,7 +458,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
   const toolCalls =
     outcome.finishReason === 'length'
       ? bounded.toolCalls.map((call) =>
-          call.parse_error === undefined ? call : { ...call, cut_at_tokens: agent.maxOutputTokens },
+          call.parse_error === undefined ? call : { ...call, cut_at_tokens: maxOutputTokens },
         )
       : bounded.toolCalls;
   await frame.append([

@@ -127,7 +127,8 @@ export function readAgentEndpoint(
 
 /**
  * Every `FORJA_MODEL_…` variable must be one Forja reads: the default, a kind's model, base URL and key, and
- * the context-window settings (`FORJA_MODEL_CONTEXT_TOKENS`, with any agent suffix). Returns the first stranger.
+ * the context-window settings (`FORJA_MODEL_CONTEXT_TOKENS`, with any agent suffix) and the output caps
+ * (`FORJA_MODEL_OUTPUT_TOKENS_<AGENT>`, read by their own reader). Returns the first stranger.
  */
 export function findUnknownModelVariable(env: Environment): ModelNotConfiguredError | null {
   const known = new Set<string>([DEFAULT_MODEL_VARIABLE]);
@@ -137,7 +138,10 @@ export function findUnknownModelVariable(env: Environment): ModelNotConfiguredEr
     if (!variable.startsWith(`${DEFAULT_MODEL_VARIABLE}_`) || known.has(variable)) continue;
     if (
       variable === 'FORJA_MODEL_CONTEXT_TOKENS' ||
-      variable.startsWith('FORJA_MODEL_CONTEXT_TOKENS_')
+      variable.startsWith('FORJA_MODEL_CONTEXT_TOKENS_') ||
+      // The output caps per agent are checked by their own reader, which names the kinds it takes.
+      variable === 'FORJA_MODEL_OUTPUT_TOKENS' ||
+      variable.startsWith('FORJA_MODEL_OUTPUT_TOKENS_')
     )
       continue;
     return unknownModelVariableError(

@@ -1,7 +1,7 @@
 import { ProviderError } from './provider-error.ts';
 
 /** Which part of the request did not match a scripted turn's `expect`. */
-export type ExpectationCheck = 'system' | 'messages' | 'tools';
+export type ExpectationCheck = 'system' | 'messages' | 'tools' | 'max_output_tokens';
 
 /**
  * The scripted model was called with a request its turn does not expect: the system prompt lacks a

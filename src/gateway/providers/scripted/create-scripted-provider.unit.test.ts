@@ -263,6 +263,16 @@ describe('the scripted model checks what it is sent (expect)', () => {
     });
   });
 
+  it('checks the output cap the call carries', async () => {
+    expect((await play(expecting({ max_output_tokens: 100 }))).error).toBeUndefined();
+    const { error } = await play(expecting({ max_output_tokens: 4096 }));
+    expect(error).toMatchObject({
+      check: 'max_output_tokens',
+      expected: 'an output cap of 4096 tokens',
+      received: 'an output cap of 100 tokens',
+    });
+  });
+
   it('abridges a long request in the error', async () => {
     const long = {
       ...bakeryRequest,

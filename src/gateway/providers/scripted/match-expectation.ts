@@ -8,7 +8,7 @@ export type ExpectationMismatch = { check: ExpectationCheck; expected: string; r
 /**
  * Checks a request against a scripted turn's `expect`: every `system` substring in the system prompt,
  * the `messages` substrings one after another through the serialized messages (each found after the
- * end of the one before), every `tools` name offered. Undefined when all hold.
+ * end of the one before), every `tools` name offered, the output cap `max_output_tokens`. Undefined when all hold.
  */
 export function matchExpectation(
   expectation: ScriptedExpectation | undefined,
@@ -54,6 +54,13 @@ export function matchExpectation(
       received: offered.length === 0 ? 'no tools' : `the tools ${offered.join(', ')}`,
     };
   }
+  const cap = expectation.max_output_tokens;
+  if (cap !== undefined && request.maxOutputTokens !== cap)
+    return {
+      check: 'max_output_tokens',
+      expected: `an output cap of ${cap} tokens`,
+      received: `an output cap of ${request.maxOutputTokens} tokens`,
+    };
   return undefined;
 }
 

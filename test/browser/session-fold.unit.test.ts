@@ -299,6 +299,46 @@ describe('foldSession', () => {
     });
   });
 
+  it('closes a turn on turn.completed: the answer that spoke and recorded is shown once, and not regenerated', () => {
+    const view = foldSession(
+      log(
+        ['agent.activated', { v: 1, agent: 'criativo', handoff_id: null }],
+        ['turn.started', { v: 1, agent: 'criativo', turn_id: 't', kind: 'message' }],
+        [
+          'agent.response',
+          {
+            v: 1,
+            agent: 'criativo',
+            turn_id: 't',
+            text: 'Anotei a regra.',
+            tool_calls: [{ id: 'c1', name: 'emit_artifact', arguments: {} }],
+          },
+          'criativo',
+        ],
+        [
+          'tool.completed',
+          {
+            v: 1,
+            agent: 'criativo',
+            turn_id: 't',
+            tool_call_id: 'c1',
+            tool: 'emit_artifact',
+            args: {},
+            ok: true,
+            result: 'Recorded business_rule.',
+          },
+          'criativo',
+        ],
+        ['turn.completed', { v: 1, agent: 'criativo', turn_id: 't', answer_event_id: 'event-3' }],
+      ),
+    );
+    expect(view.openTurns).toEqual([]);
+    expect(view.chat.filter((item) => item.kind === 'agent')).toEqual([
+      expect.objectContaining({ text: 'Anotei a regra.', seq: 3 }),
+    ]);
+    expect(view.controls).toEqual({ retry: [], regenerate: [] });
+  });
+
   it('settles a proposed action when it is approved and its tool completes, or when it is denied', () => {
     const propose = (id: string) =>
       [

@@ -40,7 +40,8 @@ export function standingFinishes(events: readonly SessionEvent[]): Map<string, F
   for (const event of events) {
     if (event.type === LINE_EVENT_TYPES.mergeFailed) {
       const module = (event.payload as { module?: unknown })?.module;
-      for (const [taskId, finish] of standing) if (finish.module === module) standing.delete(taskId);
+      for (const [taskId, finish] of standing)
+        if (finish.module === module) standing.delete(taskId);
     }
     if (event.type !== DEV_EVENT_TYPES.taskFinished) continue;
     const parsed = DevTaskFinishedPayloadSchema.safeParse(event.payload);

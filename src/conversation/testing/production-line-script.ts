@@ -36,6 +36,18 @@ export const MAP = {
     },
   ],
 };
+/** What the default check of catalogo (TypeScript, no tsconfig.json) does not verify, and the check that does. */
+export const CATALOGO_CHECK_BLOCK =
+  'o check padrão de catalogo (npx tsc --noEmit) pula sem tsconfig.json: nada verifica que catalogo expõe listarPaes';
+export const CATALOGO_CHECK = "grep -n 'export function listarPaes' src/catalogo.ts";
+/** The map's second version, declared by the Arquiteto when dev:catalogo blocks on its check. */
+export const MAP_V2 = {
+  ...MAP,
+  version: 2,
+  modules: MAP.modules.map((module) =>
+    module.name === 'catalogo' ? { ...module, check: CATALOGO_CHECK } : module,
+  ),
+};
 export const WRONG_CONTRACTS = {
   version: 1,
   contratos: [
@@ -307,13 +319,55 @@ export const DEVS: ScriptTurn[] = [
       { name: 'write_file', arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE } },
     ],
   },
+  // Its code written, dev:catalogo sees its check verifies nothing: a block of kind check …
   {
     agent: 'dev:catalogo',
+    tool_calls: [
+      {
+        name: 'report_blocked',
+        arguments: { kind: 'check', modulo: 'catalogo', falta: CATALOGO_CHECK_BLOCK },
+      },
+    ],
+  },
+  {
+    agent: 'dev:catalogo',
+    expect: {
+      messages: ['Recorded: blocked (check) on catalogo', 'new version of the module map'],
+    },
+    text: 'Bloqueado: o check de catalogo não verifica nada.',
+  },
+  // … which the Arquiteto resolves with the map's version 2, catalogo's check fixed …
+  {
+    agent: 'arquiteto',
+    expect: {
+      system: [
+        'dev:catalogo (módulo catalogo',
+        'tipo check) está bloqueado em catalogo: o check do módulo catalogo está quebrado pelo mapa',
+        'resolva com declare_module_map',
+      ],
+    },
+    tool_calls: [{ name: 'declare_module_map', arguments: MAP_V2 }],
+  },
+  { agent: 'arquiteto', text: 'Mapa na versão 2: o check de catalogo verifica listarPaes.' },
+  // … and dev:catalogo, unblocked with the new check, finishes.
+  {
+    agent: 'dev:catalogo',
+    expect: {
+      system: [
+        'Desbloqueado',
+        'mapa de módulos na versão 2',
+        `Check (finish_task o roda, declarado no mapa): ${CATALOGO_CHECK}`,
+      ],
+    },
     tool_calls: [
       { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } },
     ],
   },
-  { agent: 'dev:catalogo', text: 'AT-001 feita no branch dev-catalogo.' },
+  {
+    agent: 'dev:catalogo',
+    expect: { messages: ['passed (exit code 0'] },
+    text: 'AT-001 feita no branch dev-catalogo.',
+  },
   {
     agent: 'dev:pedidos',
     tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }],

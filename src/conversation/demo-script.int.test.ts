@@ -208,7 +208,11 @@ describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, 
           expect.objectContaining({ kind: 'interface', modulo: 'pedidos', status: 'unblocked' }),
           expect.objectContaining({ kind: 'check', modulo: 'catalogo', status: 'unblocked' }),
         ],
-        finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo' })],
+        // AT-001, split by the Arquiteto, finished as its two parts with one commit.
+        finished: [
+          expect.objectContaining({ task_id: 'AT-003', branch: 'dev-catalogo' }),
+          expect.objectContaining({ task_id: 'AT-004', branch: 'dev-catalogo', files: [] }),
+        ],
       }),
       expect.objectContaining({
         agent: 'dev:pedidos',

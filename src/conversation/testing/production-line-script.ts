@@ -48,6 +48,23 @@ export const MAP_V2 = {
     module.name === 'catalogo' ? { ...module, check: CATALOGO_CHECK } : module,
   ),
 };
+/** AT-001 in its two parts, both catalogo's: split by the Arquiteto with the map's version 2. */
+export const SPLIT_AT_001 = {
+  task_id: 'AT-001',
+  parts: [
+    {
+      module: 'catalogo',
+      title: 'Listar os pães do dia',
+      description: 'listarPaes(): Pao[] devolve os pães à venda hoje',
+    },
+    {
+      module: 'catalogo',
+      title: 'Declarar o tipo Pao',
+      description: 'Pao { id, nome, precoCentavos }: o dado que pedidos consome',
+      acceptance_criteria: ['Pao tem id, nome e precoCentavos'],
+    },
+  ],
+};
 export const WRONG_CONTRACTS = {
   version: 1,
   contratos: [
@@ -73,11 +90,23 @@ export const CONTRACTS = {
     },
   ],
 };
-/** The contracts' second version, declared by the Arquiteto when dev:catalogo blocks: pedidos announces PedidoCriado. */
+/**
+ * The contracts' second version, declared by the Arquiteto when dev:catalogo blocks: pedidos announces
+ * PedidoCriado, and catalogo's listarPaes now lists only the breads still in stock (which pedidos consumes).
+ */
 export const CONTRACTS_V2 = {
   version: 2,
   contratos: [
-    CONTRACTS.contratos[0]!,
+    {
+      modulo: 'catalogo',
+      expoe: [
+        {
+          ...CONTRACTS.contratos[0]!.expoe[0]!,
+          descricao: 'Os pães à venda hoje, só os que ainda têm estoque',
+        },
+        CONTRACTS.contratos[0]!.expoe[1]!,
+      ],
+    },
     {
       modulo: 'pedidos',
       expoe: [
@@ -348,8 +377,14 @@ export const DEVS: ScriptTurn[] = [
     },
     tool_calls: [{ name: 'declare_module_map', arguments: MAP_V2 }],
   },
-  { agent: 'arquiteto', text: 'Mapa na versão 2: o check de catalogo verifica listarPaes.' },
-  // … and dev:catalogo, unblocked with the new check, finishes.
+  // … and, while at it, splits AT-001 into its two parts, each a task of catalogo …
+  { agent: 'arquiteto', tool_calls: [{ name: 'split_task', arguments: SPLIT_AT_001 }] },
+  {
+    agent: 'arquiteto',
+    expect: { messages: ['Split AT-001 into AT-003 → catalogo, AT-004 → catalogo.'] },
+    text: 'Mapa na versão 2: o check de catalogo verifica listarPaes. AT-001 virou AT-003 e AT-004.',
+  },
+  // … and dev:catalogo, unblocked with the new check and the two parts, finishes both with one commit.
   {
     agent: 'dev:catalogo',
     expect: {
@@ -357,16 +392,28 @@ export const DEVS: ScriptTurn[] = [
         'Desbloqueado',
         'mapa de módulos na versão 2',
         `Check (finish_task o roda, declarado no mapa): ${CATALOGO_CHECK}`,
+        '### AT-003 — Listar os pães do dia',
+        '### AT-004 — Declarar o tipo Pao',
       ],
     },
     tool_calls: [
-      { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } },
+      { name: 'finish_task', arguments: { task_id: 'AT-003', resumo: 'Lista os pães do dia' } },
     ],
   },
   {
     agent: 'dev:catalogo',
-    expect: { messages: ['passed (exit code 0'] },
-    text: 'AT-001 feita no branch dev-catalogo.',
+    expect: { messages: ['passed (exit code 0', 'Committed'] },
+    tool_calls: [
+      {
+        name: 'finish_task',
+        arguments: { task_id: 'AT-004', resumo: 'Pao declarado com listarPaes' },
+      },
+    ],
+  },
+  {
+    agent: 'dev:catalogo',
+    expect: { messages: ['Nothing new to commit: the work of AT-004 is already in'] },
+    text: 'AT-003 e AT-004 feitas no branch dev-catalogo, num só commit.',
   },
   {
     agent: 'dev:pedidos',
@@ -409,13 +456,14 @@ export const DEVS: ScriptTurn[] = [
     ],
   },
   { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
-  // Contracts v2 changed pedidos' own contract: its lane is told what, after its turn (dev:catalogo's view did not change).
+  // Contracts v2 changed pedidos' own contract and catalogo's, which pedidos consumes: its lane is told what, after its turn.
   {
     agent: 'dev:pedidos',
     expect: {
       system: [
         'Mudou desde o seu último turno',
         'pedidos (seu módulo), adicionado: [evento] PedidoCriado { pedidoId: string; paoId: string } — Emitido a cada pedido criado',
+        'catalogo (você consome), alterado: agora [funcao] listarPaes(): Pao[] — Os pães à venda hoje, só os que ainda têm estoque (antes: [funcao] listarPaes(): Pao[] — Os pães à venda hoje)',
       ],
     },
     text: 'Vi o evento PedidoCriado nos contratos v2: pedidos passa a emiti-lo.',

@@ -370,6 +370,12 @@ export const en = {
   'needsYou.question.decideYourself': 'Decide yourself',
   'handoff.decisions':
     '{agent} decided {count} question(s) by itself; accepting the handoff accepts them:',
+  'live.needsYou.one': '1 thing needs you.',
+  'live.needsYou.many': '{count} things need you.',
+  'live.answering': '{agent} is answering.',
+  'live.answered': '{agent} answered.',
+  'live.stage': 'The line reached: {stage}.',
+  'live.merged': 'The line is merged into main.',
   'needsYou.title': 'Needs you',
   'needsYou.empty': 'Nothing waits for you right now.',
   'needsYou.handoff': '{from} hands the work to {to}: accept or reject it',

@@ -380,6 +380,12 @@ export const pt: Messages = {
   'needsYou.question.decideYourself': 'Decida você',
   'handoff.decisions':
     '{agent} decidiu {count} pergunta(s) sozinho; aceitar o handoff é aceitá-las:',
+  'live.needsYou.one': '1 item precisa de você.',
+  'live.needsYou.many': '{count} itens precisam de você.',
+  'live.answering': '{agent} está respondendo.',
+  'live.answered': '{agent} respondeu.',
+  'live.stage': 'A linha chegou a: {stage}.',
+  'live.merged': 'A linha foi integrada à main.',
   'needsYou.title': 'Precisa de você',
   'needsYou.empty': 'Nada espera por você agora.',
   'needsYou.handoff': '{from} passa o trabalho para {to}: aceite ou recuse',

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
+import type { AnswerVersion } from '../answer-versions.ts';
 import { TurnControlButton } from './TurnControlButton.tsx';
 
 type AgentMessageProps = {
@@ -9,33 +11,108 @@ type AgentMessageProps = {
   text: string;
   tools: string[];
   /** Set when this is the lane's last answer and may be regenerated (ADR 0220). */
-  regenerate?: { sessionId: string; turnId: string };
+  regenerate?: { sessionId: string; turnId: string } | undefined;
   stopped?: boolean;
+  /** Every version of a regenerated answer, oldest first, this one last (ADR 0408). */
+  versions?: AnswerVersion[] | undefined;
 };
 
 /** What an agent said (stored). The tools it called are in the turn's steps row, not here. */
-export function AgentMessage({ seq, agent, text, regenerate, stopped }: AgentMessageProps) {
-  if (text.trim() === '') return null;
+export function AgentMessage({
+  seq,
+  agent,
+  text,
+  regenerate,
+  stopped,
+  versions,
+}: AgentMessageProps) {
+  const count = versions?.length ?? 1;
+  // The newest version unless the person paged back; a new version shows itself.
+  const [picked, setPicked] = useState<{ index: number; of: number } | null>(null);
+  const shown = picked !== null && picked.of === count ? picked.index : count - 1;
+  const shownText = versions?.[shown]?.text ?? text;
+  if (shownText.trim() === '') return null;
   return (
     <li
       className="message agent"
       data-testid="message-agent"
       data-seq={seq}
       data-agent={agent}
-      data-stopped={stopped === true ? 'true' : undefined}
+      data-stopped={stopped === true && shown === count - 1 ? 'true' : undefined}
     >
       <span className="author">{agentName(agent)}</span>
-      <Markdown text={text} />
-      {stopped === true && <p className="muted stopped-note">{t('turn.stoppedNote')}</p>}
-      {regenerate !== undefined && (
+      <Markdown text={shownText} />
+      {stopped === true && shown === count - 1 && (
+        <p className="muted stopped-note">{t('turn.stoppedNote')}</p>
+      )}
+      {(regenerate !== undefined || count > 1) && (
         <div className="message-actions">
-          <TurnControlButton
-            sessionId={regenerate.sessionId}
-            turnId={regenerate.turnId}
-            verb="regenerate"
-          />
+          {count > 1 && (
+            <VersionPager
+              shown={shown}
+              count={count}
+              onShow={(index) => setPicked({ index, of: count })}
+            />
+          )}
+          {regenerate !== undefined && (
+            <TurnControlButton
+              sessionId={regenerate.sessionId}
+              turnId={regenerate.turnId}
+              verb="regenerate"
+            />
+          )}
         </div>
       )}
     </li>
+  );
+}
+
+/** ‹ 1/2 ›: which version of a regenerated answer is shown, and the buttons to the others. */
+function VersionPager({
+  shown,
+  count,
+  onShow,
+}: {
+  shown: number;
+  count: number;
+  onShow: (index: number) => void;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of controls, not a form's fieldset
+    <span
+      className="answer-versions"
+      role="group"
+      aria-label={t('versions.label')}
+      data-testid="answer-versions"
+    >
+      <button
+        type="button"
+        className="small-button"
+        data-testid="version-previous"
+        aria-label={t('versions.previous')}
+        disabled={shown === 0}
+        onClick={() => onShow(shown - 1)}
+      >
+        ‹
+      </button>
+      <span data-testid="version-position" aria-live="polite" aria-atomic="true">
+        <span aria-hidden="true">
+          {shown + 1}/{count}
+        </span>
+        <span className="visually-hidden">
+          {t('versions.position', { index: shown + 1, count })}
+        </span>
+      </span>
+      <button
+        type="button"
+        className="small-button"
+        data-testid="version-next"
+        aria-label={t('versions.next')}
+        disabled={shown === count - 1}
+        onClick={() => onShow(shown + 1)}
+      >
+        ›
+      </button>
+    </span>
   );
 }

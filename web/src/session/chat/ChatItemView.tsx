@@ -1,5 +1,6 @@
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
+import type { AnswerVersion } from '../answer-versions.ts';
 import type { ChatItem, HandoffView } from '../fold/session-view.ts';
 import { ActionNote } from './ActionNote.tsx';
 import { AgentMessage } from './AgentMessage.tsx';
@@ -18,11 +19,13 @@ export function ChatItemView({
   handoffs,
   sessionId,
   controls,
+  versions,
 }: {
   item: ChatItem;
   handoffs: Readonly<Record<string, HandoffView>>;
   sessionId: string;
   controls: { retry: string[]; regenerate: string[] };
+  versions: ReadonlyMap<string, AnswerVersion[]>;
 }) {
   switch (item.kind) {
     case 'user':
@@ -35,6 +38,7 @@ export function ChatItemView({
           text={item.text}
           tools={item.tools}
           stopped={item.stopped === true}
+          versions={versions.get(item.eventId)}
           {...(controls.regenerate.includes(item.turnId)
             ? { regenerate: { sessionId, turnId: item.turnId } }
             : {})}

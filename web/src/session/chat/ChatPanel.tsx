@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/t.ts';
+import type { AnswerVersion } from '../answer-versions.ts';
 import type { SessionView } from '../fold/session-view.ts';
 import type { LiveText } from '../stream-reducer.ts';
 import { AgentLanes } from './AgentLanes.tsx';
@@ -21,10 +22,13 @@ export function ChatPanel({
   sessionId,
   view,
   live,
+  versions,
 }: {
   sessionId: string;
   view: SessionView;
   live: LiveText[];
+  /** Earlier versions of regenerated answers, by the current answer's event id. */
+  versions: ReadonlyMap<string, AnswerVersion[]>;
 }) {
   const mode = view.activeAgents.length > 0 ? 'agent' : 'human';
   const items = mode === 'agent' ? view.chat : view.chat.filter((item) => item.kind === 'user');
@@ -90,6 +94,7 @@ export function ChatPanel({
             handoffs={view.handoffs}
             sessionId={sessionId}
             controls={view.controls}
+            versions={versions}
           />
         ))}
         {mode === 'agent' &&

@@ -2,6 +2,7 @@ import {
   type ComponentProps,
   Fragment,
   isValidElement,
+  memo,
   type ReactNode,
   useMemo,
   useRef,
@@ -9,6 +10,7 @@ import {
 } from 'react';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { currentLanguage } from '../i18n/language.ts';
 import { t } from '../i18n/t.ts';
 import { Highlighted } from './Highlighted.tsx';
 import { grammarFor, highlightLines } from './highlight.ts';
@@ -19,6 +21,11 @@ import { grammarFor, highlightLines } from './highlight.ts';
  * writes never becomes markup or script in the page.
  */
 export function Markdown({ text }: { text: string }) {
+  return <ParsedMarkdown text={text} language={currentLanguage()} />;
+}
+
+/** Parsing is the costly part: done again only when the text (or the language of the buttons) changes. */
+const ParsedMarkdown = memo(function ParsedMarkdown({ text }: { text: string; language: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown
@@ -30,7 +37,7 @@ export function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});
 
 function CodeBlock({
   node: _node,

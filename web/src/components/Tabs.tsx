@@ -37,7 +37,6 @@ export function Tabs<T extends string>({
   };
   return (
     <>
-      {/* biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA tabs pattern has no HTML element */}
       <div className="tabs" role="tablist" aria-label={label} onKeyDown={onKeyDown}>
         {tabs.map((entry) => (
           <button

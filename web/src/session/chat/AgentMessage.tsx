@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
@@ -9,20 +9,26 @@ type AgentMessageProps = {
   seq: number;
   agent: string;
   text: string;
-  tools: string[];
-  /** Set when this is the lane's last answer and may be regenerated (ADR 0220). */
-  regenerate?: { sessionId: string; turnId: string } | undefined;
+  sessionId: string;
+  /** The turn to regenerate when this is the lane's last answer and may be regenerated (ADR 0220). */
+  regenerateTurnId: string | null;
   stopped?: boolean;
   /** Every version of a regenerated answer, oldest first, this one last (ADR 0408). */
   versions?: AnswerVersion[] | undefined;
+  /** The UI's language: a switch re-renders the memoised message. */
+  language?: string;
 };
 
-/** What an agent said (stored). The tools it called are in the turn's steps row, not here. */
-export function AgentMessage({
+/**
+ * What an agent said (stored). The tools it called are in the turn's steps row, not here. Memoised on its
+ * values and its versions' event ids: a stored answer never changes, so a new event re-renders none.
+ */
+export const AgentMessage = memo(function AgentMessage({
   seq,
   agent,
   text,
-  regenerate,
+  sessionId,
+  regenerateTurnId,
   stopped,
   versions,
 }: AgentMessageProps) {
@@ -45,7 +51,7 @@ export function AgentMessage({
       {stopped === true && shown === count - 1 && (
         <p className="muted stopped-note">{t('turn.stoppedNote')}</p>
       )}
-      {(regenerate !== undefined || count > 1) && (
+      {(regenerateTurnId !== null || count > 1) && (
         <div className="message-actions">
           {count > 1 && (
             <VersionPager
@@ -54,16 +60,26 @@ export function AgentMessage({
               onShow={(index) => setPicked({ index, of: count })}
             />
           )}
-          {regenerate !== undefined && (
-            <TurnControlButton
-              sessionId={regenerate.sessionId}
-              turnId={regenerate.turnId}
-              verb="regenerate"
-            />
+          {regenerateTurnId !== null && (
+            <TurnControlButton sessionId={sessionId} turnId={regenerateTurnId} verb="regenerate" />
           )}
         </div>
       )}
     </li>
+  );
+}, sameMessage);
+
+function sameMessage(before: AgentMessageProps, after: AgentMessageProps): boolean {
+  return (
+    before.seq === after.seq &&
+    before.agent === after.agent &&
+    before.text === after.text &&
+    before.sessionId === after.sessionId &&
+    before.regenerateTurnId === after.regenerateTurnId &&
+    before.stopped === after.stopped &&
+    before.language === after.language &&
+    (before.versions ?? []).map((version) => version.eventId).join() ===
+      (after.versions ?? []).map((version) => version.eventId).join()
   );
 }
 

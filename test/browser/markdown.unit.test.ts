@@ -19,9 +19,20 @@ describe('agent text rendered as Markdown', () => {
   });
 
   it('gives a code block a copy button', () => {
-    const html = render('```ts\nconst a = 1;\n```');
+    const html = render('```\nconst a = 1;\n```');
     expect(html).toContain('data-testid="copy-code"');
-    expect(html).toMatch(/<pre[^>]*><code class="language-ts">const a = 1;\n<\/code><\/pre>/);
+    expect(html).toMatch(/<pre[^>]*><code>const a = 1;\n<\/code><\/pre>/);
+  });
+
+  it('highlights a code block whose fence names a language it knows, its text unchanged', () => {
+    const html = render('```ts\nconst a = "x"; // one\nlet b = 2;\n```');
+    expect(html).toMatch(
+      /<code class="language-ts"><span class="tok-keyword">const<\/span> a = <span class="tok-string">&quot;x&quot;<\/span>; <span class="tok-comment">\/\/ one<\/span>\n<span class="tok-keyword">let<\/span> b = <span class="tok-number">2<\/span>;\n<\/code>/,
+    );
+    // An unknown language is left as it came.
+    expect(render('```brainfuck\n+[-]\n```')).toMatch(
+      /<code class="language-brainfuck">\+\[-\]\n<\/code>/,
+    );
   });
 
   it('never turns what a model wrote into markup or script', () => {

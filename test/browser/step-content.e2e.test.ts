@@ -131,6 +131,15 @@ describe('what a step did, in headless Chromium', { timeout: 180_000 }, () => {
         '+export const a = 2;',
         '+export const b = 3;',
       ]);
+      // The code is highlighted by the file's language (ADR 0407), its text unchanged.
+      expect(await diff.locator('tr.added .tok-keyword').allTextContents()).toEqual([
+        'export',
+        'const',
+        'export',
+        'const',
+      ]);
+      expect(await diff.locator('tr.added .tok-number').allTextContents()).toEqual(['2', '3']);
+      expect(await first.getByTestId('step-content').locator('.tok-keyword').count()).toBe(2);
 
       const refused = await openStep(page, 'finish_task');
       expect(await refused.getByTestId('step-refusal').textContent()).toBe(

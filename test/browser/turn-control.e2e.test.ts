@@ -94,7 +94,29 @@ for (const viewport of [
       await regenerate.click();
       await page.getByTestId('message-agent').filter({ hasText: 'Outra resposta.' }).waitFor();
       expect((await answers(page)).some((text) => text?.includes('Agora sim.'))).toBe(false);
+      // The replaced answer is kept as a version (ADR 0408): ‹ 2/2 ›, and ‹ pages back to it.
+      const latest = page.getByTestId('message-agent').filter({ hasText: 'Outra resposta.' });
+      const position = latest.getByTestId('version-position');
+      expect(await position.locator('[aria-hidden="true"]').textContent()).toBe('2/2');
+      expect(await latest.getByTestId('version-next').isDisabled()).toBe(true);
+      await latest.getByTestId('version-previous').click();
+      const paged = page.locator(
+        '[data-testid="message-agent"]:has([data-testid="answer-versions"])',
+      );
+      await paged.filter({ hasText: 'Agora sim.' }).waitFor();
+      expect(await paged.getByTestId('version-position').textContent()).toContain('Version 1 of 2');
+      expect(await paged.getByTestId('version-previous').isDisabled()).toBe(true);
       expect(await seriousAxeViolations(page)).toEqual([]);
+      const phoneName = viewport.width === 1280 ? '' : '-phone';
+      await page.screenshot({ path: join(SCREENSHOTS, `answer-versions${phoneName}.png`) });
+      await paged.getByTestId('version-next').click();
+      await paged.filter({ hasText: 'Outra resposta.' }).waitFor();
+      // Reloaded, the versions are still there: they are read from the log.
+      await page.reload();
+      await page.getByTestId('answer-versions').waitFor();
+      expect(
+        await page.getByTestId('version-position').locator('[aria-hidden="true"]').textContent(),
+      ).toBe('2/2');
       const { documentWidth, width } = await page.evaluate(() => ({
         documentWidth: document.documentElement.scrollWidth,
         width: window.innerWidth,

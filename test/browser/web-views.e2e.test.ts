@@ -252,6 +252,12 @@ describe('the C4 diagram, commit diffs and interrupted calls in headless Chromiu
         'export const orders: string[] = [];',
       );
       expect(await added.first().locator('.line-sign').textContent()).toBe('+added:');
+      // Highlighted as TypeScript by the file's extension (ADR 0407).
+      expect(await added.nth(1).locator('.line-text .tok-keyword').allTextContents()).toEqual([
+        'export',
+        'const',
+      ]);
+      expect(await added.nth(1).locator('.line-text .tok-string').textContent()).toBe("'05:00'");
       expect(await added.first().evaluate((row) => getComputedStyle(row).backgroundColor)).toBe(
         'rgb(230, 246, 236)',
       );

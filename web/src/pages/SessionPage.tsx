@@ -14,6 +14,9 @@ import { lineStage } from '../session/fold/line-stage.ts';
 import { needsYou, pageTitle } from '../session/fold/needs-you.ts';
 import { useSessionView } from '../session/fold/use-session-view.ts';
 import { LineStepper } from '../session/LineStepper.tsx';
+import { lastAnswerOf } from '../session/announce.ts';
+import { answerVersions } from '../session/answer-versions.ts';
+import { LiveAnnouncer } from '../session/LiveAnnouncer.tsx';
 import { currentDeclaration } from '../session/fold/current-declaration.ts';
 import { NeedsYouPanel } from '../session/needs-you/NeedsYouPanel.tsx';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
@@ -42,6 +45,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const stream = useSessionStream(sessionId);
   const view = useSessionView(stream.events);
   const waitingItems = useMemo(() => needsYou(view), [view]);
+  const versions = useMemo(() => answerVersions(stream.events), [stream.events]);
   const waiting = waitingItems.length;
   useEffect(() => {
     document.title = pageTitle(waiting);
@@ -105,9 +109,18 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           </p>
         ) : (
           <>
+            <LiveAnnouncer
+              watched={{
+                needsYou: waiting,
+                stage: lineStage(view),
+                merged: view.lineEnd?.merged != null,
+                lastAnswer: lastAnswerOf(view.chat),
+                streaming: stream.live.map((entry) => entry.agent),
+              }}
+            />
             <NeedsYouPanel sessionId={sessionId} items={waitingItems} />
             <div className="session-layout">
-              <ChatPanel sessionId={sessionId} view={view} live={stream.live} />
+              <ChatPanel sessionId={sessionId} view={view} live={stream.live} versions={versions} />
               <aside className="side-column">
                 <RulesPanel rules={view.rules} />
                 <BriefCard brief={view.brief} />

@@ -2,6 +2,8 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState } from 
 import { getJson } from '../api/client.ts';
 import type { CommitDiff } from '../api/types.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
+import { Highlighted } from '../components/Highlighted.tsx';
+import { grammarFor, highlightLines } from '../components/highlight.ts';
 import { formatNumber } from '../i18n/format-number.ts';
 import { currentLanguage, LANGUAGE_TAGS } from '../i18n/language.ts';
 import { t } from '../i18n/t.ts';
@@ -154,6 +156,17 @@ export function CommitDiffDialog({
 }
 
 function PatchFileView({ file }: { file: PatchFile }) {
+  const shown = useMemo(() => file.lines.slice(0, SHOWN_LINES_PER_FILE), [file]);
+  // Hunk headers and notes are not code: they are left out of the highlighter's block-comment carry.
+  const tokens = useMemo(() => {
+    const grammar = grammarFor(file.path);
+    return grammar === null
+      ? null
+      : highlightLines(
+          shown.map((line) => (line.kind === 'hunk' || line.kind === 'note' ? '' : line.text)),
+          grammar,
+        );
+  }, [file.path, shown]);
   return (
     <section className="diff-file" data-testid="diff-file" data-path={file.path}>
       <h3 className="small">
@@ -170,7 +183,7 @@ function PatchFileView({ file }: { file: PatchFile }) {
         >
           <table className="diff-lines">
             <tbody>
-              {file.lines.slice(0, SHOWN_LINES_PER_FILE).map((line, at) => (
+              {shown.map((line, at) => (
                 <tr key={at} className={`diff-line ${line.kind}`} data-kind={line.kind}>
                   <td className="line-number" aria-hidden="true">
                     {line.oldNumber ?? ''}
@@ -193,7 +206,13 @@ function PatchFileView({ file }: { file: PatchFile }) {
                     )}
                   </td>
                   <td className="line-text">
-                    <code>{line.text}</code>
+                    <code>
+                      {tokens === null || line.kind === 'hunk' || line.kind === 'note' ? (
+                        line.text
+                      ) : (
+                        <Highlighted tokens={tokens[at] ?? []} />
+                      )}
+                    </code>
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Tabs, type TabEntry } from '../components/Tabs.tsx';
 import { t } from '../i18n/t.ts';
 import type { SessionView } from '../session/fold/session-view.ts';
 import { BacklogPanel } from './BacklogPanel.tsx';
@@ -13,7 +14,7 @@ type Tab = 'backlog' | 'map' | 'contracts' | 'devs' | 'other';
 export function ProductionPanel({ sessionId, view }: { sessionId: string; view: SessionView }) {
   const [tab, setTab] = useState<Tab>('backlog');
   const otherCount = Object.values(view.otherArtifacts).length;
-  const tabs: Array<{ id: Tab; label: string }> = [
+  const tabs: Array<TabEntry<Tab>> = [
     {
       id: 'backlog',
       label: t('production.tab.backlog', {
@@ -28,28 +29,12 @@ export function ProductionPanel({ sessionId, view }: { sessionId: string; view: 
   return (
     <section className="panel production" data-testid="production-panel">
       <h2>{t('production.title')}</h2>
-      <div className="tabs" role="tablist">
-        {tabs.map((entry) => (
-          <button
-            key={entry.id}
-            type="button"
-            role="tab"
-            id={`tab-${entry.id}`}
-            aria-selected={tab === entry.id}
-            aria-controls={`tabpanel-${entry.id}`}
-            className={tab === entry.id ? 'tab selected' : 'tab'}
-            data-testid={`tab-${entry.id}`}
-            onClick={() => setTab(entry.id)}
-          >
-            {entry.label}
-          </button>
-        ))}
-      </div>
-      <div
-        role="tabpanel"
-        id={`tabpanel-${tab}`}
-        aria-labelledby={`tab-${tab}`}
-        className="tab-panel"
+      <Tabs
+        idPrefix="production"
+        label={t('production.title')}
+        tabs={tabs}
+        selected={tab}
+        onSelect={setTab}
       >
         {tab === 'backlog' && <BacklogPanel backlog={view.backlog} />}
         {tab === 'map' && <ModuleMapPanel sessionId={sessionId} view={view} />}
@@ -58,7 +43,7 @@ export function ProductionPanel({ sessionId, view }: { sessionId: string; view: 
         )}
         {tab === 'devs' && <DevelopersPanel view={view} />}
         {tab === 'other' && <OtherArtifactsPanel artifacts={view.otherArtifacts} />}
-      </div>
+      </Tabs>
     </section>
   );
 }

@@ -2,7 +2,6 @@ import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 import type { ChatItem, HandoffView } from '../fold/session-view.ts';
 import { ActionNote } from './ActionNote.tsx';
-import { AgentMessage } from './AgentMessage.tsx';
 import { BudgetRefusedNote } from './BudgetRefusedNote.tsx';
 import { CompactionDivider } from './CompactionDivider.tsx';
 import { CriativoGreeting } from './CriativoGreeting.tsx';
@@ -10,36 +9,23 @@ import { HandoffDivider } from './HandoffDivider.tsx';
 import { StepsRow } from './StepsRow.tsx';
 import { SystemNote } from './SystemNote.tsx';
 import { TurnFailedNote } from './TurnFailedNote.tsx';
-import { UserMessage } from './UserMessage.tsx';
 
-/** One entry of the chat, by kind; `controls` are the turns the person may retry or regenerate now. */
+/**
+ * One entry of the chat other than a message, by kind (the chat renders messages itself, memoised);
+ * `controls` are the turns the person may retry or regenerate now.
+ */
 export function ChatItemView({
   item,
   handoffs,
   sessionId,
   controls,
 }: {
-  item: ChatItem;
+  item: Exclude<ChatItem, { kind: 'user' | 'agent' }>;
   handoffs: Readonly<Record<string, HandoffView>>;
   sessionId: string;
   controls: { retry: string[]; regenerate: string[] };
 }) {
   switch (item.kind) {
-    case 'user':
-      return <UserMessage seq={item.seq} text={item.text} to={item.to} />;
-    case 'agent':
-      return (
-        <AgentMessage
-          seq={item.seq}
-          agent={item.agent}
-          text={item.text}
-          tools={item.tools}
-          stopped={item.stopped === true}
-          {...(controls.regenerate.includes(item.turnId)
-            ? { regenerate: { sessionId, turnId: item.turnId } }
-            : {})}
-        />
-      );
     case 'stopped':
       return (
         <SystemNote testId="turn-stopped" data={{ agent: item.agent, seq: item.seq }}>

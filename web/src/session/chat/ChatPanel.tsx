@@ -1,14 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/t.ts';
+import type { AnswerVersion } from '../answer-versions.ts';
 import type { SessionView } from '../fold/session-view.ts';
 import type { LiveText } from '../stream-reducer.ts';
+import { currentLanguage } from '../../i18n/language.ts';
 import { AgentLanes } from './AgentLanes.tsx';
+import { AgentMessage } from './AgentMessage.tsx';
 import { ChatItemView } from './ChatItemView.tsx';
 import { Composer } from './Composer.tsx';
 import { ReadinessButton } from './ReadinessButton.tsx';
 import { StartCriativoButton } from './StartCriativoButton.tsx';
 import { StreamingMessage } from './StreamingMessage.tsx';
 import { TurnIndicator } from './TurnIndicator.tsx';
+import { UserMessage } from './UserMessage.tsx';
 import { readinessOpen } from '../fold/readiness-open.ts';
 
 const NEAR_BOTTOM_PIXELS = 160;
@@ -21,15 +25,19 @@ export function ChatPanel({
   sessionId,
   view,
   live,
+  versions,
 }: {
   sessionId: string;
   view: SessionView;
   live: LiveText[];
+  /** Earlier versions of regenerated answers, by the current answer's event id. */
+  versions: ReadonlyMap<string, AnswerVersion[]>;
 }) {
   const mode = view.activeAgents.length > 0 ? 'agent' : 'human';
   const items = mode === 'agent' ? view.chat : view.chat.filter((item) => item.kind === 'user');
   const streaming = new Set(live.map((entry) => entry.turnId));
   const waiting = view.openTurns.filter((turn) => !streaming.has(turn.turnId));
+  const language = currentLanguage();
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
   // Something arrived while the person read above: a hint leads down to it.
@@ -83,15 +91,45 @@ export function ChatPanel({
         {items.length === 0 && live.length === 0 && (
           <li className="muted empty">{t('chat.empty')}</li>
         )}
-        {items.map((item) => (
-          <ChatItemView
-            key={`${item.kind}-${item.seq}`}
-            item={item}
-            handoffs={view.handoffs}
-            sessionId={sessionId}
-            controls={view.controls}
-          />
-        ))}
+        {items.map((item) => {
+          const key = `${item.kind}-${item.seq}`;
+          // Messages never change once stored: memoised on their values, a new event re-renders none of them.
+          if (item.kind === 'user')
+            return (
+              <UserMessage
+                key={key}
+                seq={item.seq}
+                text={item.text}
+                to={item.to}
+                language={language}
+              />
+            );
+          if (item.kind === 'agent')
+            return (
+              <AgentMessage
+                key={key}
+                seq={item.seq}
+                agent={item.agent}
+                text={item.text}
+                stopped={item.stopped === true}
+                sessionId={sessionId}
+                regenerateTurnId={
+                  view.controls.regenerate.includes(item.turnId) ? item.turnId : null
+                }
+                versions={versions.get(item.eventId)}
+                language={language}
+              />
+            );
+          return (
+            <ChatItemView
+              key={key}
+              item={item}
+              handoffs={view.handoffs}
+              sessionId={sessionId}
+              controls={view.controls}
+            />
+          );
+        })}
         {mode === 'agent' &&
           live.map((entry) => (
             <StreamingMessage key={entry.turnId} live={entry} sessionId={sessionId} />

@@ -1,3 +1,6 @@
+import { Fragment } from 'react';
+import { Highlighted } from '../../components/Highlighted.tsx';
+import { grammarFor, highlightLines } from '../../components/highlight.ts';
 import { t } from '../../i18n/t.ts';
 import type { Step } from '../fold/session-view.ts';
 import { lineDiff } from './line-diff.ts';
@@ -48,11 +51,11 @@ export function StepDetailView({ step }: { step: Step }) {
             <>
               <p className="muted small">{t('step.writeContent')}</p>
               <pre className="step-output" data-testid="step-content">
-                {detail.content}
+                <HighlightedFile path={detail.path} content={detail.content} />
               </pre>
             </>
           ) : (
-            <WriteDiff before={detail.before} after={detail.content} />
+            <WriteDiff path={detail.path} before={detail.before} after={detail.content} />
           )}
         </>
       );
@@ -97,8 +100,29 @@ function exitText(exit: string): string {
   return code ? t('step.exitCode', { code: code[1]! }) : t('step.killed', { how: exit });
 }
 
-function WriteDiff({ before, after }: { before: string; after: string }) {
+/** A file's text, highlighted by its path's language (as it is when the path names none). */
+function HighlightedFile({ path, content }: { path: string; content: string }) {
+  const grammar = grammarFor(path);
+  if (grammar === null) return content;
+  return highlightLines(content.split('\n'), grammar).map((tokens, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a file's lines never move
+    <Fragment key={index}>
+      {index > 0 && '\n'}
+      <Highlighted tokens={tokens} />
+    </Fragment>
+  ));
+}
+
+function WriteDiff({ path, before, after }: { path: string; before: string; after: string }) {
   const lines = lineDiff(before, after);
+  const grammar = grammarFor(path);
+  const tokens =
+    grammar === null
+      ? null
+      : highlightLines(
+          lines.map((line) => line.text),
+          grammar,
+        );
   return (
     <div className="diff-scroll" data-testid="step-diff">
       <table className="diff-lines">
@@ -116,7 +140,7 @@ function WriteDiff({ before, after }: { before: string; after: string }) {
               }
             >
               <td className="line-sign">{line.op}</td>
-              <td>{line.text}</td>
+              <td>{tokens === null ? line.text : <Highlighted tokens={tokens[index] ?? []} />}</td>
             </tr>
           ))}
         </tbody>

@@ -3,7 +3,10 @@ import { agentName } from '../../i18n/agent-name.ts';
 import type { LiveText } from '../stream-reducer.ts';
 import { TurnControlButton } from './TurnControlButton.tsx';
 
-/** An agent's answer as it streams in, with Stop; the stored response replaces it. */
+/**
+ * An agent's answer as it streams in, with Stop; the stored response replaces it. Not a live region: the
+ * session's announcer says that the agent answers, not every token.
+ */
 export function StreamingMessage({ live, sessionId }: { live: LiveText; sessionId: string }) {
   return (
     <li
@@ -11,7 +14,6 @@ export function StreamingMessage({ live, sessionId }: { live: LiveText; sessionI
       data-testid="streaming-message"
       data-turn-id={live.turnId}
       data-agent={live.agent}
-      aria-live="polite"
     >
       <span className="author">{agentName(live.agent)}</span>
       <Markdown text={live.text} />

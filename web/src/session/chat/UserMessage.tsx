@@ -1,8 +1,12 @@
+import { memo } from 'react';
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 
-/** What the person wrote, and to whom when it named an agent. */
-export function UserMessage({
+/**
+ * What the person wrote, and to whom when it named an agent. Memoised on its values (`language` included, so
+ * a language switch re-renders it): a stored message never changes.
+ */
+export const UserMessage = memo(function UserMessage({
   seq,
   text,
   to = null,
@@ -10,6 +14,7 @@ export function UserMessage({
   seq: number;
   text: string;
   to?: string | null;
+  language?: string;
 }) {
   return (
     <li
@@ -27,4 +32,4 @@ export function UserMessage({
       <p className="text">{text}</p>
     </li>
   );
-}
+});

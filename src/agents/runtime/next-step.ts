@@ -89,7 +89,11 @@ export function nextLaneStep(lane: LaneState, input: NextStepInput): NextStep {
   // The answer spoke and its calls only recorded something, all recorded: the turn ends on it (ADR 0380).
   if (
     last?.role === 'assistant' &&
-    endsWithoutModelCall({ text: last.content, tool_calls: calls }, toolResults(since), recordsOnly(input))
+    endsWithoutModelCall(
+      { text: last.content, tool_calls: calls },
+      toolResults(since),
+      recordsOnly(input),
+    )
   )
     return { kind: 'complete', answer: { event_id: last.event_id, text: last.content } };
   if (responses.length >= input.maxIterations)

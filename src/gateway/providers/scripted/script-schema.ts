@@ -25,7 +25,11 @@ const scriptedExpectationSchema = z.strictObject({
   /** Names of tools the call must offer. */
   tools: nonEmptyStrings('must be a non-empty tool name').optional(),
   /** The output cap the call must carry (the agent's, or its `FORJA_MODEL_OUTPUT_TOKENS_<AGENT>`). */
-  max_output_tokens: z.number().int('must be a whole number').positive('must be positive').optional(),
+  max_output_tokens: z
+    .number()
+    .int('must be a whole number')
+    .positive('must be positive')
+    .optional(),
 });
 
 /** A provider HTTP error in place of an answer: a 429 or 5xx is retried as a real one would be. */

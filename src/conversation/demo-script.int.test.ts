@@ -204,8 +204,15 @@ describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, 
     expect(devs).toEqual([
       expect.objectContaining({
         agent: 'dev:catalogo',
-        blocks: [expect.objectContaining({ modulo: 'pedidos', status: 'unblocked' })],
-        finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo' })],
+        blocks: [
+          expect.objectContaining({ kind: 'interface', modulo: 'pedidos', status: 'unblocked' }),
+          expect.objectContaining({ kind: 'check', modulo: 'catalogo', status: 'unblocked' }),
+        ],
+        // AT-001, split by the Arquiteto, finished as its two parts with one commit.
+        finished: [
+          expect.objectContaining({ task_id: 'AT-003', branch: 'dev-catalogo' }),
+          expect.objectContaining({ task_id: 'AT-004', branch: 'dev-catalogo', files: [] }),
+        ],
       }),
       expect.objectContaining({
         agent: 'dev:pedidos',
@@ -219,6 +226,36 @@ describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, 
         'dev-pedidos:src/pedidos.ts',
       ]),
     ).toContain('listarPaes');
+    // The log: dev:catalogo's block of kind check, the Arquiteto's map version 2 fixing that check, the unblock.
+    const log = await forja.eventLog.read(SESSION, { limit: 10_000 });
+    const checkBlock = log.find(
+      (event) =>
+        event.type === 'dev.blocked' && (event.payload as { kind: string }).kind === 'check',
+    )!;
+    expect(checkBlock.payload).toMatchObject({ agent: 'dev:catalogo', modulo: 'catalogo' });
+    const mapV2 = log.find(
+      (event) =>
+        event.type === 'artifact.module_map' &&
+        (event.payload as { data: { version: number } }).data.version === 2,
+    )!;
+    expect(mapV2.actor).toBe('arquiteto');
+    expect(mapV2.seq).toBeGreaterThan(checkBlock.seq);
+    expect(
+      log.find(
+        (event) =>
+          event.type === 'dev.unblocked' &&
+          (event.payload as { block_seq: number }).block_seq === checkBlock.seq,
+      )?.payload,
+    ).toMatchObject({ resolution: { kind: 'module_map', version: 2, seq: mapV2.seq } });
+    expect((await requestJson(forja, 'GET', `/api/sessions/${SESSION}/line`)).body.modules).toEqual(
+      [
+        expect.objectContaining({
+          module: 'catalogo',
+          last_check: expect.objectContaining({ source: 'declared', exit_code: 0 }),
+        }),
+        expect.objectContaining({ module: 'pedidos' }),
+      ],
+    );
     expect(await turnFailures(forja, SESSION)).toEqual([]);
     provider!.assertAllTurnsConsumed();
   });

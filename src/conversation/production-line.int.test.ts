@@ -15,6 +15,9 @@ import {
 } from '../workspace/index.ts';
 import {
   MAP,
+  MAP_V2,
+  CATALOGO_CHECK,
+  CATALOGO_CHECK_BLOCK,
   WRONG_CONTRACTS,
   CONTRACTS,
   CONTRACTS_V2,
@@ -136,11 +139,11 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
       exit_code: 0,
       duration_ms: expect.any(Number),
     });
-    // catalogo declares no check: Forja's default for TypeScript, which says it skipped without a tsconfig.json.
+    // catalogo's check is the one the map's version 2 declared when its dev blocked on the default one.
     expect(finished.find((payload) => payload.module === 'catalogo')!.check).toMatchObject({
-      source: 'default',
+      source: 'declared',
       exit_code: 0,
-      command: expect.stringContaining('npx --no-install tsc --noEmit'),
+      command: CATALOGO_CHECK,
     });
     expect((await git.raw(['rev-list', '--count', 'dev-catalogo..dev-pedidos'])).trim()).toBe('1');
 
@@ -171,8 +174,37 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
       ['report_blocked', true],
       ['listar_contratos_de_modulos', true],
       ['write_file', true],
+      ['report_blocked', true],
+      ['finish_task', true],
       ['finish_task', true],
     ]);
+    // With the map's version 2 the Arquiteto split AT-001 into two catalogo tasks: one commit holds both.
+    expect(
+      (await requestJson(forja, 'GET', `/api/projects/${projectId}/backlog`)).body.split,
+    ).toEqual([expect.objectContaining({ id: 'AT-001', split_into: ['AT-003', 'AT-004'] })]);
+    // Its second block, of kind check, was resolved by the map's version 2 (catalogo's check fixed).
+    const checkBlock = log.filter((event) => event.type === 'dev.blocked')[1]!;
+    const mapV2 = log.find(
+      (event) =>
+        event.type === 'artifact.module_map' &&
+        (event.payload as { data: { version: number } }).data.version === 2,
+    )!;
+    expect(checkBlock).toMatchObject({
+      payload: {
+        agent: 'dev:catalogo',
+        kind: 'check',
+        modulo: 'catalogo',
+        falta: CATALOGO_CHECK_BLOCK,
+      },
+    });
+    expect(mapV2).toMatchObject({ actor: 'arquiteto', payload: { data: MAP_V2 } });
+    expect(log.filter((event) => event.type === 'dev.unblocked')[1]).toMatchObject({
+      payload: {
+        agent: 'dev:catalogo',
+        block_seq: checkBlock.seq,
+        resolution: { kind: 'module_map', version: 2, seq: mapV2.seq },
+      },
+    });
     expect(catalogo[2]!.result).toContain('module contracts: version 2');
     expect(await git.raw(['show', 'dev-catalogo:src/catalogo.ts'])).toBe(CATALOGO_CODE);
     expect(
@@ -193,13 +225,20 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
             status: 'unblocked',
             resolution: expect.objectContaining({ kind: 'contracts', version: 2 }),
           }),
+          expect.objectContaining({
+            kind: 'check',
+            modulo: 'catalogo',
+            status: 'unblocked',
+            resolution: expect.objectContaining({ kind: 'module_map', version: 2 }),
+          }),
         ],
         finished: [
           expect.objectContaining({
-            task_id: 'AT-001',
+            task_id: 'AT-003',
             branch: 'dev-catalogo',
             files: ['src/catalogo.ts'],
           }),
+          expect.objectContaining({ task_id: 'AT-004', branch: 'dev-catalogo', files: [] }),
         ],
       }),
       expect.objectContaining({

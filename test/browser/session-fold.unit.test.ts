@@ -381,6 +381,38 @@ describe('foldSession', () => {
     ]);
   });
 
+  it('drops a task the Arquiteto split and keeps its parts', () => {
+    const task = (id: string, extra: Record<string, unknown>) =>
+      [
+        'artifact.task',
+        {
+          v: 1,
+          data: {
+            id,
+            story_id: 'HS-001',
+            title: id,
+            description: 'd',
+            acceptance_criteria: ['c'],
+            ...extra,
+          },
+        },
+      ] as [string, unknown];
+    const view = foldSession(
+      log(
+        task('AT-001', { module: 'api' }),
+        task('AT-002', {}),
+        task('AT-001', { module: 'api', split_into: ['AT-003', 'AT-004'] }),
+        task('AT-003', { module: 'api', split_from: 'AT-001' }),
+        task('AT-004', { module: 'web', split_from: 'AT-001' }),
+      ),
+    );
+    expect(view.backlog.tasks.map((item) => [item.id, item.module])).toEqual([
+      ['AT-002', null],
+      ['AT-003', 'api'],
+      ['AT-004', 'web'],
+    ]);
+  });
+
   it('keeps backlog items by id (a re-declaration replaces), versioned artifacts by declaration, and dev progress', () => {
     const view = foldSession(
       log(

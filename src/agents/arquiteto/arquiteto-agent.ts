@@ -17,6 +17,7 @@ import { assignTasksTool } from './assign-tasks-tool.ts';
 import { declareTools } from './declare-tools.ts';
 import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
 import { renderContractsSummary } from './render-contracts-summary.ts';
+import { splitTaskTool } from './split-task-tool.ts';
 import { devBlocks, renderOpenBlocks } from '../dev/dev-blocks.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
@@ -32,6 +33,7 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
     tools: [
       ...declareTools(dependencies),
       assignTasksTool(dependencies),
+      splitTaskTool(dependencies),
       handOffToDevsTool(dependencies),
       answerBlockTool(),
       askPersonTool(),

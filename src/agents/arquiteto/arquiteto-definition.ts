@@ -16,6 +16,7 @@ export const arquitetoDefinition: AgentDefinition = {
     'declare_c4_diagram',
     'declare_module_contracts',
     'assign_tasks_to_modules',
+    'split_task',
     'hand_off_to_devs',
     'answer_block',
     'ask_person',

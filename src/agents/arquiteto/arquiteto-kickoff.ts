@@ -15,7 +15,7 @@ export const ARQUITETO_KICKOFF = [
   '3. route_modules_to_infra — onde cada módulo roda.',
   '4. declare_c4_diagram — o contexto C4: pessoas e sistemas externos em volta do sistema e dos módulos (o nível de contêiner é o próprio mapa).',
   '5. declare_module_contracts — o contrato de cada módulo: só o que ele EXPÕE, {modulo, expoe: [{tipo: funcao|rota|evento|dado, assinatura (até 300 caracteres), descricao?}]}, de 1 a 40 itens por módulo. O que um módulo consome vem do dependsOn do mapa: nunca escreva duas vezes. Os devs leem os contratos com listar_contratos_de_modulos, nunca no worktree de outro módulo; mudar um contrato é declarar uma nova versão.',
-  '6. assign_tasks_to_modules — atribua cada tarefa do backlog a um módulo do mapa.',
+  '6. assign_tasks_to_modules — atribua cada tarefa do backlog a um módulo do mapa. Uma tarefa que atravessa módulos (ou cujo texto precisa ser refeito) você divide com split_task: cada parte com seu módulo, título e descrição completos, e ids novos que substituem a tarefa.',
   '7. Revise: cada declaração leva a lista inteira e substitui a anterior (version maior para mudar). Se uma ferramenta recusar, leia o motivo inteiro, corrija todos os problemas e chame de novo.',
   '8. hand_off_to_devs — conclui o seu handoff e oferece um handoff a cada módulo do mapa (dev:<módulo>). Depois diga à pessoa, numa frase, que ela pode aceitar os handoffs dos devs.',
   `Você tem no máximo ${ARQUITETO_MAX_ITERATIONS} chamadas ao modelo por turno: uma ferramenta por chamada, sem repetir o que já está declarado.`,

@@ -3,6 +3,7 @@ import {
   ARTIFACT_PAYLOAD_VERSION,
   TASK_ID_PATTERN,
   artifactEvent,
+  splitNote,
 } from '../../domain/artifacts/index.ts';
 import { type AgentTool, checkedByTheTool, defineTool } from '../runtime/agent-tool.ts';
 import { pathText, refusalText, type ArgumentProblem } from '../line/tool-refusal.ts';
@@ -58,7 +59,9 @@ export function assignTasksTool(dependencies: ArquitetoDependencies): AgentTool 
         if (!backlog.tasks.some((task) => task.id === task_id))
           problems.push({
             path: `assignments[${index}].task_id`,
-            message: `${task_id} is not a task of the backlog; tasks: ${backlog.tasks.map((task) => task.id).join(', ') || '(none)'}`,
+            message:
+              splitNote(backlog, task_id)?.concat('; assign its parts') ??
+              `${task_id} is not a task of the backlog; tasks: ${backlog.tasks.map((task) => task.id).join(', ') || '(none)'}`,
           });
         if (seen.has(task_id))
           problems.push({

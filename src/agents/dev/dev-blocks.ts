@@ -126,7 +126,7 @@ const OPEN_BLOCK: Readonly<Record<BlockKind, (block: DevBlock) => string>> = {
   check: (block) =>
     `o check do módulo ${block.modulo} está quebrado pelo mapa: ${block.falta} — resolva com declare_module_map (nova versão, check corrigido)`,
   task: (block) =>
-    `tarefa ou fronteira de módulo errada: ${block.falta} — resolva com declare_module_map (nova versão) e, se preciso, assign_tasks_to_modules`,
+    `tarefa ou fronteira de módulo errada: ${block.falta} — resolva com declare_module_map (nova versão) e, se preciso, assign_tasks_to_modules; uma tarefa que atravessa módulos, divida com split_task e diga ao dev com answer_block`,
   other: (block) => `${block.falta} — resolva com uma nova versão do mapa ou dos contratos`,
 };
 

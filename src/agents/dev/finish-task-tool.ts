@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TASK_ID_PATTERN } from '../../domain/artifacts/index.ts';
+import { splitNote, TASK_ID_PATTERN } from '../../domain/artifacts/index.ts';
 import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import type { DevDependencies } from './dev-dependencies.ts';
 import { runModuleCheck } from './run-module-check.ts';
@@ -43,13 +43,12 @@ export function finishTaskTool(
     mode: 'direct',
     run: ({ task_id, resumo }, context) =>
       inModuleWorktree(dependencies, context, async (worktree, module) => {
-        const task = (
-          await readProjectBacklog(dependencies.database, context.projectId)
-        ).tasks.find((candidate) => candidate.id === task_id);
+        const backlog = await readProjectBacklog(dependencies.database, context.projectId);
+        const task = backlog.tasks.find((candidate) => candidate.id === task_id);
         if (task === undefined)
           return {
             ok: false,
-            result: `finish_task refused: ${task_id} is not a task of the backlog. Nothing was committed.`,
+            result: `finish_task refused: ${splitNote(backlog, task_id)?.concat('; finish the part of your module instead') ?? `${task_id} is not a task of the backlog`}. Nothing was committed.`,
           };
         if (task.module !== undefined && task.module !== module)
           return {

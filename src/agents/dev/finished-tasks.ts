@@ -33,3 +33,19 @@ export function moduleFinishes(
   }
   return { standing, last };
 }
+
+/** Every task whose finish stands (no `module.merge_failed` of its module re-opened it since), by task id. Pure. */
+export function standingFinishes(events: readonly SessionEvent[]): Map<string, FinishedTask> {
+  const standing = new Map<string, FinishedTask>();
+  for (const event of events) {
+    if (event.type === LINE_EVENT_TYPES.mergeFailed) {
+      const module = (event.payload as { module?: unknown })?.module;
+      for (const [taskId, finish] of standing)
+        if (finish.module === module) standing.delete(taskId);
+    }
+    if (event.type !== DEV_EVENT_TYPES.taskFinished) continue;
+    const parsed = DevTaskFinishedPayloadSchema.safeParse(event.payload);
+    if (parsed.success) standing.set(parsed.data.task_id, { ...parsed.data, seq: event.seq });
+  }
+  return standing;
+}

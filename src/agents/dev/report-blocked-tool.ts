@@ -37,7 +37,7 @@ const NEXT: Readonly<Record<BlockKind, (modulo: string) => string>> = {
   check: () =>
     'The Arquiteto fixes the check in a new version of the module map, or answers you. The check belongs to the map: do not work around it in your code.',
   task: () =>
-    "The Arquiteto redraws the module map in a new version (and may move the task to another module), or answers you. Do not write the other module's code.",
+    "The Arquiteto redraws the module map in a new version (and may move the task to another module, or split it between modules and answer you), or answers you. Do not write the other module's code.",
   other: () =>
     'The Arquiteto answers with a new version of the module map or of the contracts, or with a reply to you.',
 };

@@ -1,20 +1,21 @@
 import { topologicalOrder } from '../../domain/architecture/index.ts';
 import type { SessionEvent } from '../../domain/conversation/index.ts';
-import { type Database, readProjectArchitecture } from '../../store/index.ts';
+import { type Database, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 import { devBlocks } from './dev-blocks.ts';
 import { LINE_EVENT_TYPES } from '../../domain/line/index.ts';
 import { lineModules, type ModuleLine } from './line-events.ts';
 
 /**
- * `GET /api/sessions/:id/line`: each module of the current map in dependency order, the line's end
- * (`line.completed`) and the person's merge of it into main (`line.merged_into_main`).
+ * `GET /api/sessions/:id/line`: each module of the current map in dependency order with its tasks (the
+ * backlog's: a split task gives way to its parts), the line's end (`line.completed`) and the person's merge of
+ * it into main (`line.merged_into_main`).
  */
 export async function sessionLine(
   database: Database,
   projectId: string,
   events: readonly SessionEvent[],
 ): Promise<{
-  modules: ModuleLine[];
+  modules: Array<ModuleLine & { tasks: string[] }>;
   completed: { commit: string; seq: number } | null;
   merged_into_main: { commit: string; dev_commit: string; seq: number } | null;
 }> {
@@ -32,7 +33,11 @@ export async function sessionLine(
     last === undefined
       ? null
       : { commit: String((last.payload as { commit: unknown }).commit), seq: last.seq };
-  const map = (await readProjectArchitecture(database, projectId)).module_map?.data;
+  const [architecture, backlog] = await Promise.all([
+    readProjectArchitecture(database, projectId),
+    readProjectBacklog(database, projectId),
+  ]);
+  const map = architecture.module_map?.data;
   if (map === undefined) return { modules: [], completed, merged_into_main };
   const order = topologicalOrder(map);
   const blocks = devBlocks(events).filter((block) => block.status !== 'unblocked');
@@ -40,6 +45,9 @@ export async function sessionLine(
     events,
     order.ok ? order.order : map.modules.map((module) => module.name),
     (module) => blocks.filter((block) => block.module === module).length,
-  );
+  ).map((line) => ({
+    ...line,
+    tasks: backlog.tasks.filter((task) => task.module === line.module).map((task) => task.id),
+  }));
   return { modules, completed, merged_into_main };
 }

@@ -52,7 +52,7 @@ export function renderBacklog(backlog: Backlog, options: BacklogDetail = {}): st
       : []),
   ];
   const taskLines = (task: Backlog['tasks'][number]) => [
-    `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}`,
+    `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}${task.split_from === undefined ? '' : ` (parte de ${task.split_from})`}`,
     ...detail('    ', task),
   ];
   const storyLines = (story: Backlog['stories'][number]) => [

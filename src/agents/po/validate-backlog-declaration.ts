@@ -6,7 +6,8 @@ import {
   type Story,
   StorySchema,
   type Task,
-  TaskSchema,
+  DeclaredTaskSchema,
+  splitNote,
 } from '../../domain/artifacts/index.ts';
 import type { ModuleMap } from '../../domain/architecture/index.ts';
 import { pathText, refusalText, type ArgumentProblem } from '../line/tool-refusal.ts';
@@ -24,7 +25,7 @@ export const BacklogDeclarationSchema = z.strictObject({
     .optional()
     .describe('Stories {id: "HS-001", epic_id, title, description, acceptance_criteria (1+)}.'),
   tasks: z
-    .array(TaskSchema)
+    .array(DeclaredTaskSchema)
     .optional()
     .describe(
       'Tasks {id: "AT-001", story_id, title, description, acceptance_criteria (1+), module? (only once a module map exists)}.',
@@ -94,7 +95,7 @@ export function validateBacklogDeclaration(
   const items = {
     epics: parse('epics', EpicSchema, envelope.data.epics),
     stories: parse('stories', StorySchema, envelope.data.stories),
-    tasks: parse('tasks', TaskSchema, envelope.data.tasks),
+    tasks: parse('tasks', DeclaredTaskSchema, envelope.data.tasks),
   };
   if (items.epics.length + items.stories.length + items.tasks.length === 0)
     problems.push({ path: '(arguments)', message: 'declare at least one epic, story or task' });
@@ -167,6 +168,12 @@ function referenceProblems(
   });
   declaration.tasks.forEach((task, index) => {
     if (task === undefined) return;
+    const split = splitNote(context.backlog, task.id);
+    if (split !== null)
+      problems.push({
+        path: `tasks[${index}].id`,
+        message: `${split}; a split task is not declared again — declare its parts instead`,
+      });
     if (!storyIds.has(task.story_id))
       problems.push({
         path: `tasks[${index}].story_id`,

@@ -23,7 +23,7 @@ const task = {
   description: 'Formulário',
   acceptance_criteria: ['valida o CEP'],
 };
-const empty: Backlog = { epics: [], stories: [], tasks: [] };
+const empty: Backlog = { epics: [], stories: [], tasks: [], split: [] };
 const map: ModuleMap = {
   version: 2,
   modules: [{ name: 'pedidos', stack: 'TS', responsibility: 'Pedidos', dependsOn: [] }],
@@ -55,7 +55,7 @@ describe('validateBacklogDeclaration', () => {
     expect(
       validateBacklogDeclaration(
         { tasks: [task] },
-        context({ backlog: { epics: [epic as never], stories: [story], tasks: [] } }),
+        context({ backlog: { epics: [epic as never], stories: [story], tasks: [], split: [] } }),
       ).ok,
     ).toBe(true);
   });
@@ -110,6 +110,24 @@ describe('validateBacklogDeclaration', () => {
       { epics: [epic], stories: [story], tasks: [{ ...task, module: 'estoque' }] },
       { moduleMap: map },
       'tasks[0].module: "estoque" is not a module of the current map (version 2); valid modules: pedidos',
+    ],
+    [
+      'a task the Arquiteto split, declared again',
+      { epics: [epic], stories: [story], tasks: [task] },
+      {
+        backlog: {
+          ...empty,
+          tasks: [{ ...task, id: 'AT-002', module: 'pedidos', split_from: 'AT-001' }],
+          split: [{ ...task, split_into: ['AT-002'] }],
+        },
+      },
+      'tasks[0].id: AT-001 was split by the Arquiteto into AT-002 (pedidos); a split task is not declared again',
+    ],
+    [
+      'what only split_task writes',
+      { epics: [epic], stories: [story], tasks: [{ ...task, split_from: 'AT-009' }] },
+      {},
+      'tasks[0]: Unrecognized key: "split_from"',
     ],
   ])('refuses %s, with the path and the rule', (_name, args, overrides, expected) => {
     const checked = validateBacklogDeclaration(args, context(overrides));

@@ -36,6 +36,35 @@ export const MAP = {
     },
   ],
 };
+/** What the default check of catalogo (TypeScript, no tsconfig.json) does not verify, and the check that does. */
+export const CATALOGO_CHECK_BLOCK =
+  'o check padrão de catalogo (npx tsc --noEmit) pula sem tsconfig.json: nada verifica que catalogo expõe listarPaes';
+export const CATALOGO_CHECK = "grep -n 'export function listarPaes' src/catalogo.ts";
+/** The map's second version, declared by the Arquiteto when dev:catalogo blocks on its check. */
+export const MAP_V2 = {
+  ...MAP,
+  version: 2,
+  modules: MAP.modules.map((module) =>
+    module.name === 'catalogo' ? { ...module, check: CATALOGO_CHECK } : module,
+  ),
+};
+/** AT-001 in its two parts, both catalogo's: split by the Arquiteto with the map's version 2. */
+export const SPLIT_AT_001 = {
+  task_id: 'AT-001',
+  parts: [
+    {
+      module: 'catalogo',
+      title: 'Listar os pães do dia',
+      description: 'listarPaes(): Pao[] devolve os pães à venda hoje',
+    },
+    {
+      module: 'catalogo',
+      title: 'Declarar o tipo Pao',
+      description: 'Pao { id, nome, precoCentavos }: o dado que pedidos consome',
+      acceptance_criteria: ['Pao tem id, nome e precoCentavos'],
+    },
+  ],
+};
 export const WRONG_CONTRACTS = {
   version: 1,
   contratos: [
@@ -61,11 +90,23 @@ export const CONTRACTS = {
     },
   ],
 };
-/** The contracts' second version, declared by the Arquiteto when dev:catalogo blocks: pedidos announces PedidoCriado. */
+/**
+ * The contracts' second version, declared by the Arquiteto when dev:catalogo blocks: pedidos announces
+ * PedidoCriado, and catalogo's listarPaes now lists only the breads still in stock (which pedidos consumes).
+ */
 export const CONTRACTS_V2 = {
   version: 2,
   contratos: [
-    CONTRACTS.contratos[0]!,
+    {
+      modulo: 'catalogo',
+      expoe: [
+        {
+          ...CONTRACTS.contratos[0]!.expoe[0]!,
+          descricao: 'Os pães à venda hoje, só os que ainda têm estoque',
+        },
+        CONTRACTS.contratos[0]!.expoe[1]!,
+      ],
+    },
     {
       modulo: 'pedidos',
       expoe: [
@@ -302,13 +343,73 @@ export const DEVS: ScriptTurn[] = [
       { name: 'write_file', arguments: { path: 'src/catalogo.ts', content: CATALOGO_CODE } },
     ],
   },
+  // Its code written, dev:catalogo sees its check verifies nothing: a block of kind check …
   {
     agent: 'dev:catalogo',
     tool_calls: [
-      { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } },
+      {
+        name: 'report_blocked',
+        arguments: { kind: 'check', modulo: 'catalogo', falta: CATALOGO_CHECK_BLOCK },
+      },
     ],
   },
-  { agent: 'dev:catalogo', text: 'AT-001 feita no branch dev-catalogo.' },
+  {
+    agent: 'dev:catalogo',
+    expect: {
+      messages: ['Recorded: blocked (check) on catalogo', 'new version of the module map'],
+    },
+    text: 'Bloqueado: o check de catalogo não verifica nada.',
+  },
+  // … which the Arquiteto resolves with the map's version 2, catalogo's check fixed …
+  {
+    agent: 'arquiteto',
+    expect: {
+      system: [
+        'dev:catalogo (módulo catalogo',
+        'tipo check) está bloqueado em catalogo: o check do módulo catalogo está quebrado pelo mapa',
+        'resolva com declare_module_map',
+      ],
+    },
+    tool_calls: [{ name: 'declare_module_map', arguments: MAP_V2 }],
+  },
+  // … and, while at it, splits AT-001 into its two parts, each a task of catalogo …
+  { agent: 'arquiteto', tool_calls: [{ name: 'split_task', arguments: SPLIT_AT_001 }] },
+  {
+    agent: 'arquiteto',
+    expect: { messages: ['Split AT-001 into AT-003 → catalogo, AT-004 → catalogo.'] },
+    text: 'Mapa na versão 2: o check de catalogo verifica listarPaes. AT-001 virou AT-003 e AT-004.',
+  },
+  // … and dev:catalogo, unblocked with the new check and the two parts, finishes both with one commit.
+  {
+    agent: 'dev:catalogo',
+    expect: {
+      system: [
+        'Desbloqueado',
+        'mapa de módulos na versão 2',
+        `Check (finish_task o roda, declarado no mapa): ${CATALOGO_CHECK}`,
+        '### AT-003 — Listar os pães do dia',
+        '### AT-004 — Declarar o tipo Pao',
+      ],
+    },
+    tool_calls: [
+      { name: 'finish_task', arguments: { task_id: 'AT-003', resumo: 'Lista os pães do dia' } },
+    ],
+  },
+  {
+    agent: 'dev:catalogo',
+    expect: { messages: ['passed (exit code 0', 'Committed'] },
+    tool_calls: [
+      {
+        name: 'finish_task',
+        arguments: { task_id: 'AT-004', resumo: 'Pao declarado com listarPaes' },
+      },
+    ],
+  },
+  {
+    agent: 'dev:catalogo',
+    expect: { messages: ['Nothing new to commit: the work of AT-004 is already in'] },
+    text: 'AT-003 e AT-004 feitas no branch dev-catalogo, num só commit.',
+  },
   {
     agent: 'dev:pedidos',
     tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }],
@@ -350,13 +451,14 @@ export const DEVS: ScriptTurn[] = [
     ],
   },
   { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
-  // Contracts v2 changed pedidos' own contract: its lane is told what, after its turn (dev:catalogo's view did not change).
+  // Contracts v2 changed pedidos' own contract and catalogo's, which pedidos consumes: its lane is told what, after its turn.
   {
     agent: 'dev:pedidos',
     expect: {
       system: [
         'Mudou desde o seu último turno',
         'pedidos (seu módulo), adicionado: [evento] PedidoCriado { pedidoId: string; paoId: string } — Emitido a cada pedido criado',
+        'catalogo (você consome), alterado: agora [funcao] listarPaes(): Pao[] — Os pães à venda hoje, só os que ainda têm estoque (antes: [funcao] listarPaes(): Pao[] — Os pães à venda hoje)',
       ],
     },
     text: 'Vi o evento PedidoCriado nos contratos v2: pedidos passa a emiti-lo.',

@@ -43,7 +43,17 @@ export const TaskSchema = z.strictObject({
   acceptance_criteria: acceptanceCriteria(1),
   /** The module of the module map the task belongs to; absent until the Arquiteto has a map. */
   module: requiredText(80).optional(),
+  /** On a part of a split task (the Arquiteto's `split_task`): the task it was split from. */
+  split_from: backlogId(TASK_ID_PATTERN, 'AT-276').optional(),
+  /** On a task the Arquiteto split: the parts that replace it. A split task is no longer worked on. */
+  split_into: z
+    .array(backlogId(TASK_ID_PATTERN, 'AT-276'))
+    .min(1, 'must have at least 1 item')
+    .optional(),
 });
+
+/** A task as the PO declares it: what only the Arquiteto's `split_task` writes is not the PO's. */
+export const DeclaredTaskSchema = TaskSchema.omit({ split_from: true, split_into: true });
 
 export type Epic = z.infer<typeof EpicSchema>;
 export type Story = z.infer<typeof StorySchema>;

@@ -19,6 +19,7 @@ export {
   EpicSchema,
   STORY_ID_PATTERN,
   StorySchema,
+  DeclaredTaskSchema,
   TASK_ID_PATTERN,
   TaskSchema,
   epicDefinition,
@@ -42,4 +43,4 @@ export type {
   EmitArtifactResult,
   EmittedArtifact,
 } from './validate-emit-artifact.ts';
-export { BACKLOG_TYPES, currentBacklog, type Backlog } from './current-backlog.ts';
+export { BACKLOG_TYPES, currentBacklog, splitNote, type Backlog } from './current-backlog.ts';

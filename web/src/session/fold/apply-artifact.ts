@@ -48,7 +48,9 @@ export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
     }
     case 'task': {
       const task = readTask(data, event.seq);
-      if (task) draft.tasks.set(task.id, task);
+      // A task the Arquiteto split (`split_into`) is replaced by its parts: nobody works on it any more.
+      if (task && Array.isArray(fields(data)['split_into'])) draft.tasks.delete(task.id);
+      else if (task) draft.tasks.set(task.id, task);
       return;
     }
     case 'module_map':

@@ -14,7 +14,7 @@ const RULE = {
   origin: [3],
 };
 
-describe.each(testDatabaseEngines())('the stop rule on $name', (engine) => {
+describe.each(testDatabaseEngines())('the stop rule on $name', { timeout: 120_000 }, (engine) => {
   let forja: Forja | undefined;
   afterEach(async () => {
     await forja?.close();

@@ -185,10 +185,11 @@ describe.each(testDatabaseEngines())('turn control on $name', (engine) => {
 
   it("retries the PO's failed kickoff from where it failed: its handoff is completed, the backlog declared once", async () => {
     // The PO declares the backlog, then its next model call fails: its handoff stayed "accepted" (ADR 0220).
+    const declared = UP_TO_ARQUITETO.findIndex((turn) => turn.agent === 'po') + 1;
     const script = [
-      ...UP_TO_ARQUITETO.slice(0, 5),
+      ...UP_TO_ARQUITETO.slice(0, declared),
       { agent: 'po', fail: { status: 400, message: 'the provider refused' } },
-      ...UP_TO_ARQUITETO.slice(5),
+      ...UP_TO_ARQUITETO.slice(declared),
     ];
     const line = await startLine(engine, { turns: script });
     forja = { ...line.forja, close: line.close };

@@ -13,6 +13,7 @@ import { commitRoutes } from './routes/commits.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { gitHttpRoutes } from './routes/git-http.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mcpServerRoutes } from './routes/mcp-servers.ts';
 import { memoryRoutes } from './routes/memory.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -60,6 +61,7 @@ export function createApp(dependencies: AppDependencies) {
     projectRoutes,
     sessionRoutes,
     usageRoutes,
+    mcpServerRoutes,
     streamRoutes,
     agentInstructionRoutes,
     conversationRoutes,

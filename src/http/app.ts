@@ -20,6 +20,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { turnRoutes } from './routes/turns.ts';
+import { turnTraceRoutes } from './routes/turn-trace.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
 
@@ -70,6 +71,7 @@ export function createApp(dependencies: AppDependencies) {
     memoryRoutes,
     agentContextRoutes,
     turnRoutes,
+    turnTraceRoutes,
   ])
     app.route('/', routes(dependencies));
   app.route('/', gitHttpRoutes(dependencies));

@@ -35,6 +35,7 @@ export function ChatItemView({
           text={item.text}
           tools={item.tools}
           stopped={item.stopped === true}
+          {...(item.turnId !== '' ? { trace: { sessionId, turnId: item.turnId } } : {})}
           {...(controls.regenerate.includes(item.turnId)
             ? { regenerate: { sessionId, turnId: item.turnId } }
             : {})}

@@ -431,10 +431,10 @@ export const pt: Messages = {
   'turn.stoppedNote': 'Interrompida antes do fim.',
   'turn.stoppedEmpty': '{agent} foi interrompido antes de dizer algo.',
   'trace.open': 'Rastro',
-  'trace.title': 'Rastro de um turno de {agent}',
+  'trace.title': 'Rastro de uma resposta de {agent}',
   'trace.back': 'Voltar à sessão',
   'trace.status': 'Estado: {status}',
-  'trace.duration': '{ms} ms',
+  'trace.duration': '{ms} ms de duração',
   'trace.totals':
     '{input} tokens de entrada ({cached} em cache), {output} tokens de saída, US$ {cost}',
   'trace.unpriced': '{count} chamadas sem preço conhecido',
@@ -450,9 +450,9 @@ export const pt: Messages = {
   'trace.result': 'Resultado',
   'trace.resultCut':
     '(os primeiros {shown} de {total} caracteres; o resultado inteiro está na sessão)',
-  'trace.events': 'Eventos que acrescentou',
+  'trace.events': 'O que ficou registrado',
   'trace.prompt': 'O prompt como é montado agora',
-  'trace.promptLayer': '{layer}: {tokens} tokens',
+  'trace.promptLayer': '{layer}: {tokens} tokens no prompt',
   'trace.promptUnavailable': 'O prompt não pode ser montado agora: {reason}',
-  'trace.ids': 'Turno {turnId} — o forja.turn.id dos seus spans OpenTelemetry',
+  'trace.ids': 'Identificador {turnId} — o forja.turn.id dos spans OpenTelemetry',
 };

@@ -96,6 +96,7 @@ import { readTracingSettings, startTurnTracer } from './telemetry/index.ts';
 import {
   createArchitectureDocs,
   createProjectWorkspaces,
+  createMcpServers,
   createTerminalRunner,
   readCommitDiff,
   readGitTimeout,
@@ -304,6 +305,7 @@ export async function createForja(
   const gitTimeout = readGitTimeout(options.env ?? process.env);
   if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
   else logger.error(`${gitTimeout.message} Host git keeps its default time limit.`);
+  const mcpServers = createMcpServers(terminal);
   const workspaces = createProjectWorkspaces({
     dataDirectory: config.dataDirectory,
     commitMaxBytes: terminal.settings.limits.commitBytes,
@@ -317,6 +319,8 @@ export async function createForja(
     files: worktreeFiles,
     terminal,
     ragSearch: memory.ragSearch,
+    // The projects' MCP servers, each started in the dev's sandbox on first use (ADR 0410).
+    mcp: mcpServers,
     newId: randomUUID,
   };
   // A view this process heard nothing newer of is decided on with no read, checked by its append (ADR 0262).
@@ -491,6 +495,7 @@ export async function createForja(
       await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
+      await mcpServers.close();
       await turnTracer.shutdown();
       await leases.close();
       await liveTurns.close?.();

@@ -34,6 +34,7 @@ export {
 } from './metering/process-identity.ts';
 export { countEndedCalls, type EndedCalls } from './metering/count-ended-calls.ts';
 export { summariseUsage, type UsageLine, type UsageSummary } from './metering/usage-summary.ts';
+export { readCalls, type RecordedCall } from './metering/read-calls.ts';
 export {
   readProjectBudget,
   readProjectBudgets,

@@ -13,12 +13,14 @@ import { commitRoutes } from './routes/commits.ts';
 import { conversationRoutes } from './routes/conversation.ts';
 import { gitHttpRoutes } from './routes/git-http.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mcpServerRoutes } from './routes/mcp-servers.ts';
 import { memoryRoutes } from './routes/memory.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { turnRoutes } from './routes/turns.ts';
+import { turnTraceRoutes } from './routes/turn-trace.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newRouter } from './router.ts';
 
@@ -60,6 +62,7 @@ export function createApp(dependencies: AppDependencies) {
     projectRoutes,
     sessionRoutes,
     usageRoutes,
+    mcpServerRoutes,
     streamRoutes,
     agentInstructionRoutes,
     conversationRoutes,
@@ -68,6 +71,7 @@ export function createApp(dependencies: AppDependencies) {
     memoryRoutes,
     agentContextRoutes,
     turnRoutes,
+    turnTraceRoutes,
   ])
     app.route('/', routes(dependencies));
   app.route('/', gitHttpRoutes(dependencies));

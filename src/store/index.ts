@@ -36,6 +36,7 @@ export {
 } from './outbox/drain-outbox.ts';
 export type { OutboxHandlerResult, OutboxRow } from './outbox/outbox-row.ts';
 export { createProject, findProject, listProjects, type Project } from './projects/projects.ts';
+export { readProjectMcpServers, writeProjectMcpServers } from './mcp/project-mcp-servers.ts';
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
 export {
   createEventNotifications,

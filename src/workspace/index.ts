@@ -37,7 +37,12 @@ export type { IntegrationSync } from './git/sync-integration.ts';
 export { createProjectWorkspaces } from './project-workspaces.ts';
 export type { ModuleWorktree, ProjectWorkspaces } from './project-workspaces.ts';
 export { DEFAULT_BUBBLEWRAP_PATH, createTerminalRunner } from './terminal/terminal-runner.ts';
-export type { SandboxProbe, TerminalOutcome, TerminalRunner } from './terminal/terminal-runner.ts';
+export type {
+  SandboxProbe,
+  StartedProcess,
+  TerminalOutcome,
+  TerminalRunner,
+} from './terminal/terminal-runner.ts';
 export { SANDBOX_TOOLS, type SandboxTool, type SandboxTools } from './terminal/sandbox-tools.ts';
 export {
   DEFAULT_TERMINAL_SETTINGS,
@@ -64,3 +69,9 @@ export {
 export { HostGitError, runHostGit, streamHostGit } from './git/host-git.ts';
 export type { RepositorySource } from './git/import-repository.ts';
 export { importWorkspace, type ImportedWorkspace } from './import-workspace.ts';
+export {
+  createMcpServers,
+  type McpServerListing,
+  type McpServers,
+  type McpServerTool,
+} from './mcp/mcp-servers.ts';

@@ -13,6 +13,7 @@ import { ProjectPage } from './pages/ProjectPage.tsx';
 import { ProjectsPage } from './pages/ProjectsPage.tsx';
 import { SessionPage } from './pages/SessionPage.tsx';
 import type { Route } from './routing/match-route.ts';
+import { TurnTracePage } from './pages/TurnTracePage.tsx';
 import { ThemeToggle } from './theme/ThemeToggle.tsx';
 import { useRoute } from './routing/use-route.ts';
 
@@ -72,6 +73,8 @@ function Page({ route, person }: { route: Route; person: Person | null }) {
       return <ProjectPage key={route.projectId} projectId={route.projectId} person={person} />;
     case 'session':
       return <SessionPage key={route.sessionId} sessionId={route.sessionId} />;
+    case 'turn-trace':
+      return <TurnTracePage key={route.turnId} sessionId={route.sessionId} turnId={route.turnId} />;
     case 'not-found':
       return <NotFoundPage path={route.path} />;
   }

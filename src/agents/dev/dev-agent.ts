@@ -15,6 +15,7 @@ import { reportBlockedTool } from './report-blocked-tool.ts';
 import { renderViewChanges } from './view-changes.ts';
 import { renderDependencyUpdates } from './dependency-updates.ts';
 import { terminalTool } from './terminal-tool.ts';
+import { mcpTools } from './mcp-tools.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
 import { renderDecisions } from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
@@ -40,6 +41,7 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       finishTaskTool(dependencies),
       askPersonTool(),
     ],
+    projectTools: (scope) => mcpTools(dependencies, scope),
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, worktree, tools] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),

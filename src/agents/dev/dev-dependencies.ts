@@ -1,5 +1,10 @@
 import type { Database } from '../../store/index.ts';
-import type { ProjectWorkspaces, TerminalRunner, WorktreeFiles } from '../../workspace/index.ts';
+import type {
+  McpServers,
+  ProjectWorkspaces,
+  TerminalRunner,
+  WorktreeFiles,
+} from '../../workspace/index.ts';
 import type { PromptSources } from '../runtime/build-system-prompt.ts';
 import type { DevProjectSearch } from './rag-tools.ts';
 
@@ -13,4 +18,6 @@ export interface DevDependencies {
   files: WorktreeFiles;
   /** The project search behind `rag_search` (the memory's hybrid search). */
   ragSearch: DevProjectSearch;
+  /** The project's MCP servers, run in the dev's sandbox (ADR 0410); unset, a project's servers are not offered. */
+  mcp?: McpServers;
 }

@@ -46,8 +46,10 @@ export type ToolMode = 'direct' | 'proposed';
 export interface AgentTool {
   name: string;
   description: string;
-  /** Validates the model's arguments; its JSON Schema is what the model is shown. */
+  /** Validates the model's arguments; its JSON Schema is what the model is shown, unless `jsonSchema` is set. */
   parameters: z.ZodType;
+  /** The JSON Schema the model is shown, as a tool's author wrote it (an MCP server's tools, ADR 0410). */
+  jsonSchema?: Record<string, unknown>;
   mode: ToolMode;
   /**
    * The tool only records something: its result, when ok, is an acknowledgement the model need not read. A turn
@@ -85,6 +87,7 @@ export interface ToolSpecification<Schema extends z.ZodType> {
   name: string;
   description: string;
   parameters: Schema;
+  jsonSchema?: Record<string, unknown>;
   mode: ToolMode;
   /** See `AgentTool.recordsOnly` (ADR 0380). */
   recordsOnly?: boolean;
@@ -107,6 +110,7 @@ export function defineTool<Schema extends z.ZodType>(
     name: specification.name,
     description: specification.description,
     parameters,
+    ...(specification.jsonSchema === undefined ? {} : { jsonSchema: specification.jsonSchema }),
     mode: specification.mode,
     ...(specification.recordsOnly === true ? { recordsOnly: true } : {}),
     ...(assessRisk === undefined

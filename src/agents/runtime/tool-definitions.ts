@@ -7,9 +7,11 @@ export function toToolDefinitions(tools: readonly AgentTool[]): ToolDefinition[]
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    parameters: z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >,
+    parameters:
+      tool.jsonSchema ??
+      (z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
+        string,
+        unknown
+      >),
   }));
 }

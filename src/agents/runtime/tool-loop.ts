@@ -53,6 +53,11 @@ export interface LoopAgent {
   /** The output cap of its answers by default, fitted to its job; `FORJA_MODEL_OUTPUT_TOKENS_<AGENT>` overrides it. */
   maxOutputTokens: number;
   tools: readonly AgentTool[];
+  /**
+   * Tools of this project besides `tools` (a project's MCP servers, ADR 0410), found once at the start of each
+   * run of the loop.
+   */
+  projectTools?(scope: LoopScope): Promise<readonly AgentTool[]>;
   /** The system prompt, assembled by the harness from the session as it is now. */
   buildSystemPrompt(view: SessionView, scope: LoopScope): Promise<string>;
 }
@@ -156,10 +161,11 @@ async function failUnstored(
 
 async function runSteps(
   dependencies: ToolLoopDependencies,
-  agent: LoopAgent,
+  declared: LoopAgent,
   scope: LoopScope,
   trace: TurnTrace,
 ): Promise<LoopResult> {
+  const agent = await withProjectTools(declared, scope);
   const { eventLog, liveTurns, hooks } = dependencies;
   const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
   const newId = dependencies.newId ?? randomUUID;
@@ -350,6 +356,14 @@ async function runSteps(
       }
     }
   }
+}
+
+/** The agent with its project's tools added after its own; a project tool may not take an own tool's name. */
+async function withProjectTools(agent: LoopAgent, scope: LoopScope): Promise<LoopAgent> {
+  if (agent.projectTools === undefined) return agent;
+  const own = new Set(agent.tools.map((tool) => tool.name));
+  const added = (await agent.projectTools(scope)).filter((tool) => !own.has(tool.name));
+  return added.length === 0 ? agent : { ...agent, tools: [...agent.tools, ...added] };
 }
 
 /** What one step of the loop works with: the loop's view as it is now, its append, its stop check. */

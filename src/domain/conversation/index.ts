@@ -107,3 +107,9 @@ export type {
 } from './person-questions.ts';
 export { decisionsByHandoff } from './handoff-decisions.ts';
 export type { HandoffDecision } from './handoff-decisions.ts';
+export {
+  foldTurnTrace,
+  TRACE_TEXT_CHARACTERS,
+  type TracedToolCall,
+  type TurnSkeleton,
+} from './turn-trace.ts';

@@ -1,7 +1,9 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { clearSetIdBits } from './clear-set-id-bits.ts';
 import { readHostRoots } from './host-roots.ts';
 import {
@@ -44,6 +46,19 @@ export interface TerminalRunner {
   ): Promise<TerminalOutcome>;
   /** The versions of node, npm and python3 a command meets, looked for once in the sandbox and kept. */
   tools(): Promise<SandboxTools>;
+  /**
+   * Starts a long-running command (an MCP server, ADR 0410) in the worktree as `run` would run it — in the
+   * sandbox, under the same limits and cgroups, with the same scrubbed environment — its stdin and stdout
+   * piped to Forja; or why it could not be started.
+   */
+  start(worktree: string, command: string): Promise<StartedProcess | { ok: false; reason: string }>;
+}
+
+/** A process `start` started: its pipes, and a kill of its whole group. Its cgroups go when it exits. */
+export interface StartedProcess {
+  ok: true;
+  child: ChildProcessByStdio<Writable, Readable, Readable>;
+  kill(): void;
 }
 
 type Probed = { probe: SandboxProbe; roots: HostRootEntry[]; cgroups: CgroupParent[] };
@@ -72,6 +87,26 @@ export function createTerminalRunner(
     probe: async () => (await probeOnce()).probe,
     probed: () => known,
     tools: () => (tools ??= findTools(runner)),
+    start: async (worktree, command) => {
+      const { probe, roots, cgroups } = await probeOnce();
+      if (probe.available) {
+        const made = await madeCgroups(cgroups, settings);
+        if ('reason' in made) return { ok: false, reason: made.reason };
+        const args = sandboxArguments(worktree, command, roots, settings.limits);
+        const program = joiningCgroups(made.cgroups, bubblewrap, args);
+        return startPiped(program, worktree, scrubbedEnvironment('/tmp'), () =>
+          made.cgroups?.remove(),
+        );
+      }
+      if (!settings.allowUnsandboxed)
+        return {
+          ok: false,
+          reason: `the sandbox could not be made (${probe.reason}), and this Forja does not run commands without it (FORJA_TERMINAL_ALLOW_UNSANDBOXED is not true)`,
+        };
+      const [prlimit, ...limits] = limitCommand(settings.limits);
+      const program = { file: prlimit!, args: [...limits, '/bin/sh', '-c', command] };
+      return startPiped(program, worktree, scrubbedEnvironment(worktree), () => undefined);
+    },
     async run(worktree, command, options = {}) {
       const { probe, roots, cgroups } = await probeOnce();
       const common = {
@@ -152,6 +187,57 @@ function joiningCgroups(
       ...args,
     ],
   };
+}
+
+/** Fresh cgroups under `parents` for a process that outlives this call (none without parents). */
+async function madeCgroups(
+  parents: readonly CgroupParent[],
+  settings: TerminalSettings,
+): Promise<{ cgroups: SandboxCgroups | null } | { reason: string }> {
+  if (parents.length === 0) return { cgroups: null };
+  try {
+    return {
+      cgroups: await createSandboxCgroups(parents, {
+        processes: settings.limits.processes,
+        memoryBytes: settings.limits.totalMemoryBytes,
+      }),
+    };
+  } catch (error) {
+    return {
+      reason: `the cgroups that bound the command could not be made (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+}
+
+/** Starts `program` in its own process group with piped stdio; `cleanUp` runs once it has exited. */
+function startPiped(
+  program: Pick<ProcessRequest, 'file' | 'args'>,
+  cwd: string,
+  env: Record<string, string>,
+  cleanUp: () => Promise<void> | undefined,
+): StartedProcess {
+  const child = spawn(program.file, [...program.args], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const kill = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    void cleanUp()?.catch(() => undefined);
+  };
+  child.once('close', end);
+  child.once('error', end);
+  return { ok: true, child, kill };
 }
 
 /** Runs `run` in fresh cgroups under `parents` (none without them), removed after; with the memory cgroup's kills. */

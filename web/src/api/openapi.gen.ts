@@ -1258,6 +1258,133 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/mcp-servers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The MCP servers the project's dev agents are offered the tools of */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The project's MCP servers */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['McpServers'];
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Replace the project's MCP servers: stdio servers, each a command line run in the dev's sandbox, its tools offered as mcp__<server>__<tool> (owner only) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['McpServers'];
+        };
+      };
+      responses: {
+        /** @description The project's MCP servers now */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['McpServers'];
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions/{id}/stream': {
     parameters: {
       query?: never;
@@ -3785,6 +3912,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/turns/{turnId}/trace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One turn on a timeline: its model calls (tokens, cached share, cost, latency, first token) from token_usage, its tool calls (arguments, result or refusal, duration) and the events it appended, from the log; the ids are the OpenTelemetry spans' (forja.turn.id, gen_ai.tool.call.id) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          turnId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The turn's trace */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TurnTrace'];
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3978,6 +4162,14 @@ export interface components {
       max_tokens?: number | null;
       max_usd?: number | null;
     };
+    McpServers: {
+      servers: {
+        name: string;
+        /** @enum {string} */
+        transport: 'stdio';
+        command: string;
+      }[];
+    };
     AgentInstructions: {
       /** Format: uuid */
       project_id: string;
@@ -4143,6 +4335,55 @@ export interface components {
       agent: string;
       turn_id: string;
       events: components['schemas']['SessionEvent'][];
+    };
+    TurnTrace: {
+      session_id: string;
+      turn_id: string;
+      agent: string;
+      /** @enum {string} */
+      status: 'running' | 'answered' | 'failed' | 'stopped' | 'limit_reached' | 'waiting';
+      started_at: string;
+      ended_at: string | null;
+      calls: {
+        usage_id: string;
+        provider: string;
+        model: string;
+        outcome: string;
+        input_tokens: number;
+        output_tokens: number;
+        cached_input_tokens: number;
+        cache_write_input_tokens: number;
+        estimated: boolean;
+        latency_ms: number | null;
+        time_to_first_token_ms: number | null;
+        cost_usd: number | null;
+        started_at: string;
+        settled_at: string | null;
+      }[];
+      tools: {
+        tool_call_id: string;
+        tool: string;
+        args: string;
+        ok: boolean;
+        result: string;
+        result_characters: number;
+        started_at: string;
+        ended_at: string;
+        seq: number;
+      }[];
+      events: {
+        seq: number;
+        type: string;
+        actor: string;
+        created_at: string;
+      }[];
+      totals: {
+        input_tokens: number;
+        output_tokens: number;
+        cached_input_tokens: number;
+        cost_usd: number;
+        unpriced_calls: number;
+      };
     };
   };
   responses: never;

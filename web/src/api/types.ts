@@ -53,3 +53,4 @@ export type SessionState = Schemas['SessionState'] & { model?: ModelStatus; mode
 /** Live messages of a running turn on the event stream (not stored, never replayed; the document says only "an event stream"). */
 export type AgentDelta = { session_id: string; agent: string; turn_id: string; text: string };
 export type AgentDone = { session_id: string; agent: string; turn_id: string; status: string };
+export type TurnTrace = Schemas['TurnTrace'];

@@ -1,7 +1,9 @@
 import { memo, useState } from 'react';
+import { Link } from '../../components/Link.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
 import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
+import { turnTracePath } from '../../routing/match-route.ts';
 import type { AnswerVersion } from '../answer-versions.ts';
 import { TurnControlButton } from './TurnControlButton.tsx';
 
@@ -12,6 +14,8 @@ type AgentMessageProps = {
   sessionId: string;
   /** The turn to regenerate when this is the lane's last answer and may be regenerated (ADR 0220). */
   regenerateTurnId: string | null;
+  /** The turn this answer ended, opened in its trace (ADR 0411); null when the answer names no turn. */
+  traceTurnId: string | null;
   stopped?: boolean;
   /** Every version of a regenerated answer, oldest first, this one last (ADR 0408). */
   versions?: AnswerVersion[] | undefined;
@@ -29,6 +33,7 @@ export const AgentMessage = memo(function AgentMessage({
   text,
   sessionId,
   regenerateTurnId,
+  traceTurnId,
   stopped,
   versions,
 }: AgentMessageProps) {
@@ -51,8 +56,13 @@ export const AgentMessage = memo(function AgentMessage({
       {stopped === true && shown === count - 1 && (
         <p className="muted stopped-note">{t('turn.stoppedNote')}</p>
       )}
-      {(regenerateTurnId !== null || count > 1) && (
+      {(regenerateTurnId !== null || traceTurnId !== null || count > 1) && (
         <div className="message-actions">
+          {traceTurnId !== null && (
+            <Link to={turnTracePath(sessionId, traceTurnId)} testId="turn-trace-link">
+              {t('trace.open')}
+            </Link>
+          )}
           {count > 1 && (
             <VersionPager
               shown={shown}

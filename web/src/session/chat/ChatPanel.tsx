@@ -116,6 +116,7 @@ export function ChatPanel({
                 regenerateTurnId={
                   view.controls.regenerate.includes(item.turnId) ? item.turnId : null
                 }
+                traceTurnId={item.turnId === '' ? null : item.turnId}
                 versions={versions.get(item.eventId)}
                 language={language}
               />

@@ -65,7 +65,7 @@ const turnFailures = async (forja: Forja, sessionId: string) =>
     .filter((event) => event.type === 'turn.failed')
     .map((event) => event.payload as { agent: string; message: string });
 
-describe('the getting-started walk-throughs, as written', { timeout: 120_000 }, () => {
+describe('the getting-started walk-throughs, as written', { timeout: 240_000 }, () => {
   it('"Try it with curl", then "Talk to Criativo" with examples/criativo-demo.json', async () => {
     const { forja, provider } = await startDemo('criativo-demo.json');
     expect((await requestJson(forja, 'GET', '/api/health')).status).toBe(200);

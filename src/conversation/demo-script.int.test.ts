@@ -208,11 +208,7 @@ describe('the getting-started walk-throughs, as written', { timeout: 240_000 }, 
           expect.objectContaining({ kind: 'interface', modulo: 'pedidos', status: 'unblocked' }),
           expect.objectContaining({ kind: 'check', modulo: 'catalogo', status: 'unblocked' }),
         ],
-        // AT-001, split by the Arquiteto, finished as its two parts with one commit.
-        finished: [
-          expect.objectContaining({ task_id: 'AT-003', branch: 'dev-catalogo' }),
-          expect.objectContaining({ task_id: 'AT-004', branch: 'dev-catalogo', files: [] }),
-        ],
+        finished: [expect.objectContaining({ task_id: 'AT-001', branch: 'dev-catalogo' })],
       }),
       expect.objectContaining({
         agent: 'dev:pedidos',

@@ -99,6 +99,67 @@ const TURNS = [
   },
 ];
 
+/** After the hand-off: dev:pedidos blocks (kind task) on AT-002; the Arquiteto splits it and answers the block. */
+const AFTER_HANDOFF = [
+  ...UP_TO_ARQUITETO,
+  ...ARQUITETO,
+  { agent: 'dev:catalogo', text: 'Começo AT-001.' },
+  {
+    agent: 'dev:pedidos',
+    tool_calls: [
+      {
+        name: 'report_blocked',
+        arguments: {
+          kind: 'task',
+          modulo: 'catalogo',
+          falta: 'AT-002 precisa que catalogo reserve o pão: metade dela é de catalogo',
+        },
+      },
+    ],
+  },
+  { agent: 'dev:pedidos', text: 'Bloqueado: AT-002 atravessa catalogo.' },
+  {
+    agent: 'arquiteto',
+    expect: { system: ['tipo task) está bloqueado em catalogo', 'divida com split_task'] },
+    tool_calls: [{ name: 'split_task', arguments: SPLIT }],
+  },
+  {
+    agent: 'arquiteto',
+    tool_calls: [
+      {
+        name: 'answer_block',
+        arguments: { dev: 'dev:pedidos', answer: 'Dividi AT-002: a sua parte é AT-004.' },
+      },
+    ],
+  },
+  { agent: 'arquiteto', text: 'AT-002 dividida entre catalogo e pedidos.' },
+  {
+    // The blocked dev: unblocked, its part in its tasks, the split task gone.
+    agent: 'dev:pedidos',
+    expect: {
+      system: [
+        'Desbloqueado',
+        'Dividi AT-002: a sua parte é AT-004.',
+        '### AT-004 — Criar o pedido com a reserva',
+        '- AT-002 — Criar pedido não é mais tarefa do seu módulo',
+      ],
+    },
+    text: 'Faço AT-004.',
+  },
+  {
+    // The dev that was not blocked: a turn of its own, owed because its tasks changed.
+    agent: 'dev:catalogo',
+    expect: {
+      system: [
+        'Mudou desde o seu último turno',
+        '- tarefa nova do seu módulo: AT-003 — Reservar o pão do pedido (parte de AT-002)',
+        '### AT-003 — Reservar o pão do pedido (história HS-002)',
+      ],
+    },
+    text: 'Faço AT-003 também.',
+  },
+];
+
 describe.each(testDatabaseEngines())(
   'the Arquiteto splits a task between modules, on $name',
   (engine) => {
@@ -184,6 +245,30 @@ describe.each(testDatabaseEngines())(
         ['catalogo', ['AT-001', 'AT-003']],
         ['pedidos', ['AT-004']],
       ]);
+    });
+
+    it('a split after the hand-off gives each dev whose tasks changed a turn saying so, the blocked one with its answer', {
+      timeout: 120_000,
+    }, async () => {
+      const line = await startLine(engine, { turns: AFTER_HANDOFF });
+      close = line.close;
+      const { forja, provider } = line;
+      const { sessionId } = await playUpToTheDevs(forja);
+      await requestJson(forja, 'POST', `/api/sessions/${sessionId}/dev-handoffs/accept`);
+      await forja.conversation.idle(sessionId);
+      const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+      expect(
+        log.filter(
+          (event) => event.type === 'turn.failed' || event.type === 'toolloop.limit_reached',
+        ),
+      ).toEqual([]);
+      provider.assertAllTurnsConsumed();
+      const starts = (agent: string) =>
+        log.filter(
+          (event) =>
+            event.type === 'turn.started' && (event.payload as { agent: string }).agent === agent,
+        ).length;
+      expect([starts('dev:catalogo'), starts('dev:pedidos')]).toEqual([2, 2]);
     });
   },
 );

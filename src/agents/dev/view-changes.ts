@@ -5,7 +5,12 @@ import {
   scopeModules,
   type ContractItem,
 } from '../../domain/architecture/index.ts';
-import { artifactEventType } from '../../domain/artifacts/index.ts';
+import {
+  artifactEventType,
+  type Backlog,
+  currentBacklog,
+  type Task,
+} from '../../domain/artifacts/index.ts';
 import {
   EVENT_TYPES,
   turnInProgress,
@@ -17,6 +22,7 @@ const DEV_PREFIX = 'dev:';
 const DECLARATIONS = new Set([
   artifactEventType('module_contracts'),
   artifactEventType('module_map'),
+  artifactEventType('task'),
 ]);
 /** At most this many changes are listed; the rest are counted (the contracts tool reads them whole). */
 export const MAX_LISTED_VIEW_CHANGES = 40;
@@ -28,18 +34,21 @@ interface ViewItem {
   item: ContractItem;
 }
 
-/** What a dev's work rests on: its own and its consumed modules' contract items (by key) and its check. */
+/** What a dev's work rests on: its own and its consumed modules' contract items (by key), its check and its tasks. */
 interface DevView {
   contractsVersion: number | null;
   mapVersion: number | null;
   items: Map<string, ViewItem>;
   check: string | null;
+  /** The module's tasks by id (a split task gives way to its parts, ADR 0383). */
+  tasks: Map<string, Task>;
 }
 
 export type ViewChange =
   | { kind: 'added' | 'removed'; entry: ViewItem }
   | { kind: 'changed'; before: ViewItem; after: ViewItem }
-  | { kind: 'check'; before: string | null; after: string | null };
+  | { kind: 'check'; before: string | null; after: string | null }
+  | { kind: 'task_added' | 'task_removed'; task: Task };
 
 /**
  * What names an item across versions: a route's method and path, else the leading identifier
@@ -53,8 +62,11 @@ function itemName(item: ContractItem): string {
   return identifier === null ? signature : identifier[0];
 }
 
-/** The dev's view as an architecture (folded from the session's own declarations) leaves it. Pure. */
-function devViewOf(architecture: ProjectArchitecture, module: string): DevView {
+/** The dev's view as an architecture and a backlog (folded from the session's own declarations) leave it. Pure. */
+function devViewOf(
+  { architecture, backlog }: { architecture: ProjectArchitecture; backlog: Backlog },
+  module: string,
+): DevView {
   const map = architecture.module_map?.data ?? null;
   const contracts = architecture.module_contracts?.data ?? null;
   const items = new Map<string, ViewItem>();
@@ -81,6 +93,9 @@ function devViewOf(architecture: ProjectArchitecture, module: string): DevView {
     mapVersion: map?.version ?? null,
     items,
     check: declared === undefined ? null : (moduleCheck(declared)?.command ?? null),
+    tasks: new Map(
+      backlog.tasks.filter((task) => task.module === module).map((task) => [task.id, task]),
+    ),
   };
 }
 
@@ -100,6 +115,10 @@ export function devViewChanges(before: DevView, after: DevView): ViewChange[] {
     if (!after.items.has(key)) changes.push({ kind: 'removed', entry });
   if (before.check !== after.check)
     changes.push({ kind: 'check', before: before.check, after: after.check });
+  for (const [id, task] of after.tasks)
+    if (!before.tasks.has(id)) changes.push({ kind: 'task_added', task });
+  for (const [id, task] of before.tasks)
+    if (!after.tasks.has(id)) changes.push({ kind: 'task_removed', task });
   return changes;
 }
 
@@ -128,17 +147,23 @@ export function previousTurnStart(
 }
 
 /**
- * The architecture the map's and contracts' declarations leave after each prefix of the log, folded once per
- * distinct prefix: only those declarations make a view, and they are few.
+ * The architecture and the backlog the map's, contracts' and tasks' declarations leave after each prefix of
+ * the log, folded once per distinct prefix: only those declarations make a view, and they are few.
  */
 function architectures(events: readonly SessionEvent[]) {
   const declarations = events.filter((event) => DECLARATIONS.has(event.type));
-  const folded = new Map<number, ProjectArchitecture>();
-  /** The architecture of the log up to `seq` (all of it when omitted), and whether a declaration came after. */
+  const folded = new Map<number, { architecture: ProjectArchitecture; backlog: Backlog }>();
+  /** The architecture and backlog of the log up to `seq` (all of it when omitted), and whether a declaration came after. */
   return (seq = Number.POSITIVE_INFINITY) => {
     const count = declarations.filter((event) => event.seq <= seq).length;
-    if (!folded.has(count)) folded.set(count, currentArchitecture(declarations.slice(0, count)));
-    return { architecture: folded.get(count)!, later: count < declarations.length };
+    if (!folded.has(count)) {
+      const prefix = declarations.slice(0, count);
+      folded.set(count, {
+        architecture: currentArchitecture(prefix),
+        backlog: currentBacklog(prefix),
+      });
+    }
+    return { ...folded.get(count)!, later: count < declarations.length };
   };
 }
 
@@ -149,16 +174,16 @@ function changesSince(
   since: number,
 ): { changes: ViewChange[]; now: DevView } {
   const module = agent.slice(DEV_PREFIX.length);
-  const now = devViewOf(at().architecture, module);
+  const now = devViewOf(at(), module);
   const before = at(since);
   if (!before.later) return { changes: [], now };
-  return { changes: devViewChanges(devViewOf(before.architecture, module), now), now };
+  return { changes: devViewChanges(devViewOf(before, module), now), now };
 }
 
 /**
- * The dev lanes owed a turn because their view changed: a `module_contracts` or `module_map` version declared
- * after the lane's last turn started changed the contract items of its module or of a module it consumes,
- * or its check. A lane that never had a turn is owed none (its kickoff reads the current view). Decided from
+ * The dev lanes owed a turn because their view changed: a `module_contracts` or `module_map` version or a task
+ * declared after the lane's last turn started changed the contract items of its module or of a module it
+ * consumes, its check, or its tasks (a split, a task moved to or from its module; ADR 0384). A lane that never had a turn is owed none (its kickoff reads the current view). Decided from
  * the log alone, so it runs once also after a restart: the turn it is owed moves its last start past the change.
  */
 export function viewChangeTurnsOwed(events: readonly SessionEvent[]): string[] {
@@ -195,6 +220,10 @@ function changeLine(change: ViewChange, module: string): string {
       return `- ${change.after.module} (${RELATION[change.after.relation]}), alterado: agora ${itemText(change.after)} (antes: ${itemText(change.before)})`;
     case 'check':
       return `- check do seu módulo ${module}: agora ${change.after === null ? 'nenhum' : `\`${oneLine(change.after)}\``} (antes: ${change.before === null ? 'nenhum' : `\`${oneLine(change.before)}\``})`;
+    case 'task_added':
+      return `- tarefa nova do seu módulo: ${change.task.id} — ${oneLine(change.task.title)}${change.task.split_from === undefined ? '' : ` (parte de ${change.task.split_from})`}; está em "Suas tarefas"`;
+    case 'task_removed':
+      return `- ${change.task.id} — ${oneLine(change.task.title)} não é mais tarefa do seu módulo (dividida, movida ou substituída pelo Arquiteto): não a termine`;
   }
 }
 

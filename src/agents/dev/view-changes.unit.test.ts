@@ -109,6 +109,44 @@ describe('viewChangeTurnsOwed', () => {
     );
   });
 
+  it('owes a turn to the devs whose tasks a split changed, naming the part added and the task removed', () => {
+    const line = log();
+    const task = (id: string, module: string, extra: Record<string, unknown> = {}) =>
+      line.add('artifact.task', {
+        v: 1,
+        data: {
+          id,
+          story_id: 'HS-001',
+          title: `Tarefa ${id}`,
+          description: 'd',
+          acceptance_criteria: ['c'],
+          module,
+          ...extra,
+        },
+      });
+    line.map(1);
+    line.contracts(1, [LISTAR]);
+    task('AT-001', 'pedidos');
+    task('AT-002', 'estoque');
+    for (const agent of ['dev:catalogo', 'dev:pedidos', 'dev:estoque']) line.turn(agent);
+    expect(viewChangeTurnsOwed(line.events)).toEqual([]);
+    task('AT-001', 'pedidos', { split_into: ['AT-003', 'AT-004'] });
+    task('AT-003', 'pedidos', { split_from: 'AT-001' });
+    task('AT-004', 'catalogo', { split_from: 'AT-001' });
+    expect(viewChangeTurnsOwed(line.events).sort()).toEqual(['dev:catalogo', 'dev:pedidos']);
+    expect(renderViewChanges(idle, line.events, 'dev:catalogo')).toContain(
+      '- tarefa nova do seu módulo: AT-004 — Tarefa AT-004 (parte de AT-001); está em "Suas tarefas"',
+    );
+    const pedidos = renderViewChanges(idle, line.events, 'dev:pedidos')!;
+    expect(pedidos).toContain(
+      '- tarefa nova do seu módulo: AT-003 — Tarefa AT-003 (parte de AT-001)',
+    );
+    expect(pedidos).toContain(
+      '- AT-001 — Tarefa AT-001 não é mais tarefa do seu módulo (dividida, movida ou substituída pelo Arquiteto): não a termine',
+    );
+    expect(renderViewChanges(idle, line.events, 'dev:estoque')).toBeNull();
+  });
+
   it('a redeclaration with the same items owes no turn, whatever the items (property)', () => {
     const item = fc.record({
       tipo: fc.constantFrom(...CONTRACT_ITEM_TYPES),

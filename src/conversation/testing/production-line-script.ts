@@ -48,23 +48,6 @@ export const MAP_V2 = {
     module.name === 'catalogo' ? { ...module, check: CATALOGO_CHECK } : module,
   ),
 };
-/** AT-001 in its two parts, both catalogo's: split by the Arquiteto with the map's version 2. */
-export const SPLIT_AT_001 = {
-  task_id: 'AT-001',
-  parts: [
-    {
-      module: 'catalogo',
-      title: 'Listar os pães do dia',
-      description: 'listarPaes(): Pao[] devolve os pães à venda hoje',
-    },
-    {
-      module: 'catalogo',
-      title: 'Declarar o tipo Pao',
-      description: 'Pao { id, nome, precoCentavos }: o dado que pedidos consome',
-      acceptance_criteria: ['Pao tem id, nome e precoCentavos'],
-    },
-  ],
-};
 export const WRONG_CONTRACTS = {
   version: 1,
   contratos: [
@@ -372,14 +355,8 @@ export const DEVS: ScriptTurn[] = [
     },
     tool_calls: [{ name: 'declare_module_map', arguments: MAP_V2 }],
   },
-  // … and, while at it, splits AT-001 into its two parts, each a task of catalogo …
-  { agent: 'arquiteto', tool_calls: [{ name: 'split_task', arguments: SPLIT_AT_001 }] },
-  {
-    agent: 'arquiteto',
-    expect: { messages: ['Split AT-001 into AT-003 → catalogo, AT-004 → catalogo.'] },
-    text: 'Mapa na versão 2: o check de catalogo verifica listarPaes. AT-001 virou AT-003 e AT-004.',
-  },
-  // … and dev:catalogo, unblocked with the new check and the two parts, finishes both with one commit.
+  { agent: 'arquiteto', text: 'Mapa na versão 2: o check de catalogo verifica listarPaes.' },
+  // … and dev:catalogo, unblocked with the new check, finishes.
   {
     agent: 'dev:catalogo',
     expect: {
@@ -387,28 +364,16 @@ export const DEVS: ScriptTurn[] = [
         'Desbloqueado',
         'mapa de módulos na versão 2',
         `Check (finish_task o roda, declarado no mapa): ${CATALOGO_CHECK}`,
-        '### AT-003 — Listar os pães do dia',
-        '### AT-004 — Declarar o tipo Pao',
       ],
     },
     tool_calls: [
-      { name: 'finish_task', arguments: { task_id: 'AT-003', resumo: 'Lista os pães do dia' } },
+      { name: 'finish_task', arguments: { task_id: 'AT-001', resumo: 'Lista os pães do dia' } },
     ],
   },
   {
     agent: 'dev:catalogo',
-    expect: { messages: ['passed (exit code 0', 'Committed'] },
-    tool_calls: [
-      {
-        name: 'finish_task',
-        arguments: { task_id: 'AT-004', resumo: 'Pao declarado com listarPaes' },
-      },
-    ],
-  },
-  {
-    agent: 'dev:catalogo',
-    expect: { messages: ['Nothing new to commit: the work of AT-004 is already in'] },
-    text: 'AT-003 e AT-004 feitas no branch dev-catalogo, num só commit.',
+    expect: { messages: ['passed (exit code 0'] },
+    text: 'AT-001 feita no branch dev-catalogo.',
   },
   {
     agent: 'dev:pedidos',

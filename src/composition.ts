@@ -97,6 +97,7 @@ import {
   createProjectWorkspaces,
   createTerminalRunner,
   readCommitDiff,
+  pushCredentials,
   readGitTimeout,
   setHostGitTimeout,
   terminalSettingsOrDefaults,
@@ -432,6 +433,7 @@ export async function createForja(
     prices: prices.table,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
     dataDirectory: config.dataDirectory,
+    pushCredentials: (name) => pushCredentials(options.env ?? process.env, name),
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
     workspaceDirectory: (projectId) => line.workspaces.workspaceDirectory(projectId),

@@ -15,6 +15,7 @@ import { gitHttpRoutes } from './routes/git-http.ts';
 import { healthRoutes } from './routes/health.ts';
 import { memoryRoutes } from './routes/memory.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { remoteRoutes } from './routes/remotes.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -58,6 +59,7 @@ export function createApp(dependencies: AppDependencies) {
     healthRoutes,
     authRoutes,
     projectRoutes,
+    remoteRoutes,
     sessionRoutes,
     usageRoutes,
     streamRoutes,

@@ -36,6 +36,13 @@ export {
 } from './outbox/drain-outbox.ts';
 export type { OutboxHandlerResult, OutboxRow } from './outbox/outbox-row.ts';
 export { createProject, findProject, listProjects, type Project } from './projects/projects.ts';
+export {
+  deleteProjectRemote,
+  findProjectRemote,
+  listProjectRemotes,
+  putProjectRemote,
+  type ProjectRemote,
+} from './projects/project-remotes.ts';
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
 export {
   createEventNotifications,

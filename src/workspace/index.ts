@@ -64,3 +64,15 @@ export {
 export { HostGitError, runHostGit, streamHostGit } from './git/host-git.ts';
 export type { RepositorySource } from './git/import-repository.ts';
 export { importWorkspace, type ImportedWorkspace } from './import-workspace.ts';
+export {
+  checkPushBranch,
+  checkRemoteName,
+  credentialVariables,
+  pushCredentials,
+  pushMain,
+  REMOTE_NAME_PATTERN,
+  remoteTarget,
+  type PushOutcome,
+  type RemoteRefusal,
+  type RemoteTarget,
+} from './git/push-main.ts';

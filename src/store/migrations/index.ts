@@ -16,6 +16,7 @@ import { processModels } from './0018-process-models.ts';
 import { cleanExitsAndDataDirectory } from './0020-clean-exits-and-data-directory.ts';
 import { signInFailures } from './0021-sign-in-failures.ts';
 import { callCost } from './0023-call-cost.ts';
+import { projectRemotes } from './0027-project-remotes.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   cleanExitsAndDataDirectory,
   signInFailures,
   callCost,
+  projectRemotes,
 ];

@@ -100,6 +100,7 @@ import {
   pushCredentials,
   readGitTimeout,
   setHostGitTimeout,
+  surveyRepository,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -315,6 +316,7 @@ export async function createForja(
     terminal,
     ragSearch: memory.ragSearch,
     newId: randomUUID,
+    survey: (projectId: string) => surveyRepository(workspaces.workspaceDirectory(projectId)),
   };
   // A view this process heard nothing newer of is decided on with no read, checked by its append (ADR 0262).
   const views = createSessionViews(eventLog, {

@@ -125,3 +125,4 @@ export {
 export { readQuarantinedInstructions } from './instructions/quarantined-instructions.ts';
 export { readProjectArchitecture } from './artifacts/read-project-architecture.ts';
 export { readProjectBacklog } from './artifacts/read-project-backlog.ts';
+export { readDoneTaskIds } from './artifacts/read-done-tasks.ts';

@@ -76,3 +76,9 @@ export {
   type RemoteRefusal,
   type RemoteTarget,
 } from './git/push-main.ts';
+export {
+  DEFAULT_SURVEY_BUDGETS,
+  surveyRepository,
+  type RepositorySurvey,
+  type SurveyBudgets,
+} from './git/survey-repository.ts';

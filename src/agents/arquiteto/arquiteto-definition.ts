@@ -18,6 +18,8 @@ export const arquitetoDefinition: AgentDefinition = {
     'assign_tasks_to_modules',
     'hand_off_to_devs',
     'answer_block',
+    'read_file',
+    'search_workspace',
     'ask_person',
     'record_decision',
   ],

@@ -8,8 +8,8 @@ import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '..
 /**
  * `hand_off_to_devs` (direct, no arguments): the Arquiteto's last step. Needs a module map; brings docs/
  * in line with the log, completes the Arquiteto's handoff and offers one handoff per module of the current
- * map to `dev:<module>` (dependencies first), pointing at the map — but for a module whose tasks were all done
- * by an earlier line merged into main (ADR 0416). The person accepts them.
+ * map to `dev:<module>` (dependencies first), pointing at the map — once tasks are assigned, only to the
+ * modules with a task not yet done by an earlier line merged into main (ADR 0416). The person accepts them.
  */
 export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentTool {
   return defineTool({
@@ -32,14 +32,15 @@ export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentToo
         readProjectBacklog(dependencies.database, context.projectId),
         readDoneTaskIds(dependencies.database, context.projectId),
       ]);
-      // A module whose tasks are all done by an earlier line merged into main does not change: no dev.
-      const unchanged = (module: string) => {
-        const tasks = backlog.tasks.filter((task) => task.module === module);
-        return tasks.length > 0 && tasks.every((task) => done.has(task.id));
-      };
-      const modules = (
-        order.ok ? order.order : map.data.modules.map((module) => module.name)
-      ).filter((module) => !unchanged(module));
+      // Modules that do not change get no dev (ADR 0416): once tasks are assigned, a module gets a dev when it
+      // has a task not done by an earlier line merged into main; a module whose tasks are all done never does.
+      const tasksOf = (module: string) => backlog.tasks.filter((task) => task.module === module);
+      const open = (module: string) => tasksOf(module).some((task) => !done.has(task.id));
+      const all = order.ok ? order.order : map.data.modules.map((module) => module.name);
+      const anyOpen = all.some(open);
+      const modules = all.filter((module) =>
+        anyOpen ? open(module) : tasksOf(module).every((task) => !done.has(task.id)),
+      );
       const docs = await dependencies.docs.sync(context.projectId, architecture).then(
         () => null,
         (error: unknown) =>

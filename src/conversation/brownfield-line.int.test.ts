@@ -53,7 +53,7 @@ const module = (name: string, extra: Record<string, unknown> = {}) => ({
   check: `test -f src/${name}/index.js`,
   ...extra,
 });
-const writes = (name: string, path: string, content: string, expect?: unknown) => ({
+const writes = (name: string, path: string, content: string, expect?: { system: string[] }) => ({
   agent: `dev:${name}`,
   ...(expect === undefined ? {} : { expect }),
   tool_calls: [{ name: 'write_file', arguments: { path, content } }],
@@ -113,6 +113,25 @@ const FIRST_DEVS = [
   finishes('catalogo', 'AT-002'),
   { agent: 'dev:catalogo', text: 'Feito.' },
 ];
+
+/** Session 2's Criativo: the same conversation, but its first call sees what the project already has. */
+const SECOND_CRIATIVO = UP_TO_ARQUITETO.filter((turn) => turn.agent === 'criativo').map(
+  (turn, index) =>
+    index === 0
+      ? {
+          ...turn,
+          expect: {
+            ...turn.expect,
+            system: [
+              ...(turn.expect?.system ?? []),
+              '## O que o projeto já tem',
+              'AT-002 (HS-002) Criar pedido — módulo: catalogo — feita (já em main)',
+              '- src/catalogo/index.js',
+            ],
+          },
+        }
+      : turn,
+);
 
 /** Session 2: the PO continues the backlog, the Arquiteto keeps clima and catalogo and adds pedidos. */
 const SECOND_PO = [
@@ -261,7 +280,7 @@ describe.each(testDatabaseEngines())(
           ...UP_TO_ARQUITETO,
           ...FIRST_ARQUITETO,
           ...FIRST_DEVS,
-          ...UP_TO_ARQUITETO.filter((turn) => turn.agent === 'criativo'),
+          ...SECOND_CRIATIVO,
           ...SECOND_PO,
           ...SECOND_ARQUITETO,
           ...SECOND_DEVS,

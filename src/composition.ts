@@ -99,8 +99,10 @@ import {
   createMcpServers,
   createTerminalRunner,
   readCommitDiff,
+  pushCredentials,
   readGitTimeout,
   setHostGitTimeout,
+  surveyRepository,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -322,6 +324,7 @@ export async function createForja(
     // The projects' MCP servers, each started in the dev's sandbox on first use (ADR 0410).
     mcp: mcpServers,
     newId: randomUUID,
+    survey: (projectId: string) => surveyRepository(workspaces.workspaceDirectory(projectId)),
   };
   // A view this process heard nothing newer of is decided on with no read, checked by its append (ADR 0262).
   const views = createSessionViews(eventLog, {
@@ -441,6 +444,7 @@ export async function createForja(
     prices: prices.table,
     streamBufferBytes: options.streamBufferBytes ?? streamBuffer.bytes,
     dataDirectory: config.dataDirectory,
+    pushCredentials: (name) => pushCredentials(options.env ?? process.env, name),
     readCommitDiff: (projectId, sha) =>
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
     workspaceDirectory: (projectId) => line.workspaces.workspaceDirectory(projectId),

@@ -1,7 +1,7 @@
 import { lineModules } from '../agents/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
 import { checkOutputExcerpt, moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
-import { readProjectArchitecture, readProjectBacklog } from '../store/index.ts';
+import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../store/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
@@ -27,10 +27,11 @@ export function mergeLine(
   turns: LaneTurns,
 ): void {
   const merging = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
-    const [architecture, backlog, view] = await Promise.all([
+    const [architecture, backlog, view, done] = await Promise.all([
       readProjectArchitecture(dependencies.database, projectId),
       readProjectBacklog(dependencies.database, projectId),
       dependencies.views.load(sessionId),
+      readDoneTaskIds(dependencies.database, projectId),
     ]);
     const map = architecture.module_map?.data;
     if (map === undefined || view.events.some((event) => event.type === LINE_EVENT_TYPES.completed))
@@ -42,7 +43,9 @@ export function mergeLine(
         .filter((event) => event.type === DEV_EVENT_TYPES.taskFinished)
         .map((event) => (event.payload as { task_id: string }).task_id),
     );
-    const tasksOf = (module: string) => backlog.tasks.filter((task) => task.module === module);
+    // This session's line: the tasks not done by an earlier line merged into main (ADR 0416).
+    const tasksOf = (module: string) =>
+      backlog.tasks.filter((task) => task.module === module && !done.has(task.id));
     const required = modules.filter((module) => tasksOf(module).length > 0);
     const states = new Map(
       lineModules(view.events, modules, () => 0).map((entry) => [entry.module, entry]),

@@ -29,6 +29,8 @@ export interface AppDependencies {
   access: AccessSettings;
   /** Forja's data directory: where an imported project's repository is cloned (ADR 0355). */
   dataDirectory: string;
+  /** A push's credentials for the project remote `name`, from the environment (ADR 0415); null: none set. */
+  pushCredentials?: (name: string) => { user: string; token: string } | null;
   /** A commit of a project's repository with its diff; null when the project has no such commit. */
   readCommitDiff: (projectId: string, sha: string) => Promise<CommitDiff | null>;
   /** The project's repository on the server (branch main): where the person gets the line's result. */

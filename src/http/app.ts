@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health.ts';
 import { mcpServerRoutes } from './routes/mcp-servers.ts';
 import { memoryRoutes } from './routes/memory.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { remoteRoutes } from './routes/remotes.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticWebRoutes } from './routes/static-web.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -60,6 +61,7 @@ export function createApp(dependencies: AppDependencies) {
     healthRoutes,
     authRoutes,
     projectRoutes,
+    remoteRoutes,
     sessionRoutes,
     usageRoutes,
     mcpServerRoutes,

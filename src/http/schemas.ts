@@ -91,7 +91,7 @@ export const idParameter = (name: string) =>
   });
 
 export function errorResponses(
-  ...statuses: Array<400 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503>
+  ...statuses: Array<400 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503>
 ) {
   const descriptions = {
     400: 'Invalid request',
@@ -102,6 +102,7 @@ export function errorResponses(
     415: 'Not JSON',
     422: 'Refused',
     429: 'Too many requests',
+    502: 'The remote failed',
     503: 'Unavailable',
   };
   return Object.fromEntries(

@@ -37,6 +37,13 @@ export {
 export type { OutboxHandlerResult, OutboxRow } from './outbox/outbox-row.ts';
 export { createProject, findProject, listProjects, type Project } from './projects/projects.ts';
 export { readProjectMcpServers, writeProjectMcpServers } from './mcp/project-mcp-servers.ts';
+export {
+  deleteProjectRemote,
+  findProjectRemote,
+  listProjectRemotes,
+  putProjectRemote,
+  type ProjectRemote,
+} from './projects/project-remotes.ts';
 export { createSession, findSession, listSessions, type Session } from './projects/sessions.ts';
 export {
   createEventNotifications,
@@ -119,3 +126,4 @@ export {
 export { readQuarantinedInstructions } from './instructions/quarantined-instructions.ts';
 export { readProjectArchitecture } from './artifacts/read-project-architecture.ts';
 export { readProjectBacklog } from './artifacts/read-project-backlog.ts';
+export { readDoneTaskIds } from './artifacts/read-done-tasks.ts';

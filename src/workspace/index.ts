@@ -75,3 +75,21 @@ export {
   type McpServers,
   type McpServerTool,
 } from './mcp/mcp-servers.ts';
+export {
+  checkPushBranch,
+  checkRemoteName,
+  credentialVariables,
+  pushCredentials,
+  pushMain,
+  REMOTE_NAME_PATTERN,
+  remoteTarget,
+  type PushOutcome,
+  type RemoteRefusal,
+  type RemoteTarget,
+} from './git/push-main.ts';
+export {
+  DEFAULT_SURVEY_BUDGETS,
+  surveyRepository,
+  type RepositorySurvey,
+  type SurveyBudgets,
+} from './git/survey-repository.ts';

@@ -19,7 +19,9 @@ import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
 import { renderContractsSummary } from './render-contracts-summary.ts';
 import { splitTaskTool } from './split-task-tool.ts';
 import { devBlocks, renderOpenBlocks } from '../dev/dev-blocks.ts';
-import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import { existingCodeNote, renderRepositorySurvey } from '../line/render-repository-survey.ts';
+import { mainReadTools } from './main-read-tools.ts';
 
 /** Whole contracts of every module in one call. `FORJA_MODEL_OUTPUT_TOKENS_ARQUITETO` sets another. */
 export const ARQUITETO_MAX_OUTPUT_TOKENS = 16_384;
@@ -36,15 +38,19 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       splitTaskTool(dependencies),
       handOffToDevsTool(dependencies),
       answerBlockTool(),
+      ...mainReadTools(dependencies),
       askPersonTool(),
       recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture, tools] = await Promise.all([
+      const [backlog, architecture, tools, done, survey] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
         dependencies.terminal.tools(),
+        readDoneTaskIds(dependencies.database, scope.projectId),
+        dependencies.survey?.(scope.projectId) ?? null,
       ]);
+      const repository = renderRepositorySurvey(survey);
       const handedOff = view.state.handoffs.some(
         (handoff) =>
           handoff.from_agent === 'arquiteto' &&
@@ -60,12 +66,15 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
         renderDecisions(view.state, { records: true }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
-        renderBacklog(backlog, { criteria: true, descriptions: true }),
+        renderBacklog(backlog, { criteria: true, descriptions: true, done }),
+        // Last: over budget, the repository's survey is cut before the Arquiteto's own declarations.
+        ...(repository === null ? [] : [repository]),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
       const rejected = rejectedHandoffsNote(view.events, 'arquiteto');
       const taskState = [
-        arquitetoTaskState(architecture, backlog, handedOff),
+        arquitetoTaskState(architecture, backlog, handedOff, done),
+        ...(repository === null ? [] : ['', existingCodeNote(architecture.module_map !== null)]),
         ...(blocks === null ? [] : ['', blocks]),
         ...(rejected === null ? [] : ['', rejected]),
       ].join('\n');

@@ -19,6 +19,8 @@ export const arquitetoDefinition: AgentDefinition = {
     'split_task',
     'hand_off_to_devs',
     'answer_block',
+    'read_file',
+    'search_workspace',
     'ask_person',
     'record_decision',
   ],

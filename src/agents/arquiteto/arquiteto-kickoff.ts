@@ -9,7 +9,7 @@ export const ARQUITETO_MAX_ITERATIONS = 14;
  * tool call so the eight steps fit the ceiling of 14 model calls with room for corrections.
  */
 export const ARQUITETO_KICKOFF = [
-  'Você recebeu do PO o backlog desta sessão. Declare a arquitetura nesta ordem, uma ferramenta por passo:',
+  'Você recebeu do PO o backlog: o que não está marcado como feito é o trabalho desta sessão. Declare a arquitetura nesta ordem, uma ferramenta por passo:',
   '1. declare_project_image — a imagem do projeto: o que ele é, sua forma e as escolhas principais.',
   '2. declare_module_map — os módulos {name, stack, responsibility, dependsOn[], directory?}; sem ciclos e sem depender de módulo que não está no mapa. directory é a pasta do módulo no repositório (ex.: packages/pedidos): o dev do módulo lê os AGENTS.md do caminho até ela. check (opcional) é o comando de shell que verifica o módulo (ex.: npx tsc --noEmit, node --test, pytest -q): finish_task o roda antes de cada commit, como diz "Onde check e terminal rodam"; sem ele vale o padrão da stack.',
   '3. route_modules_to_infra — onde cada módulo roda.',
@@ -26,6 +26,7 @@ export function arquitetoTaskState(
   architecture: ProjectArchitecture,
   backlog: Backlog,
   handedOff: boolean,
+  done: ReadonlySet<string> = new Set(),
 ): string {
   const declared = (
     ['project_image', 'module_map', 'module_routing', 'c4_diagram', 'module_contracts'] as const
@@ -34,7 +35,7 @@ export function arquitetoTaskState(
       `${type}: ${architecture[type] === null ? 'não declarado' : `versão ${architecture[type]!.version}`}`,
   );
   const unassigned = backlog.tasks
-    .filter((task) => task.module === undefined)
+    .filter((task) => task.module === undefined && !done.has(task.id))
     .map((task) => task.id);
   return [
     ARQUITETO_KICKOFF,

@@ -3,12 +3,13 @@ import { topologicalOrder } from '../../domain/architecture/index.ts';
 import { type AgentTool, defineTool } from '../runtime/agent-tool.ts';
 import { handOffWork } from '../line/hand-off-work.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
-import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 /**
  * `hand_off_to_devs` (direct, no arguments): the Arquiteto's last step. Needs a module map; brings docs/
  * in line with the log, completes the Arquiteto's handoff and offers one handoff per module of the current
- * map to `dev:<module>` (dependencies first), pointing at the map. The person accepts them.
+ * map to `dev:<module>` (dependencies first), pointing at the map — once tasks are assigned, only to the
+ * modules with a task not yet done by an earlier line merged into main (ADR 0416). The person accepts them.
  */
 export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentTool {
   return defineTool({
@@ -27,7 +28,19 @@ export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentToo
             'hand_off_to_devs refused: there is no module map; declare it with declare_module_map first. Nothing was handed off.',
         };
       const order = topologicalOrder(map.data);
-      const modules = order.ok ? order.order : map.data.modules.map((module) => module.name);
+      const [backlog, done] = await Promise.all([
+        readProjectBacklog(dependencies.database, context.projectId),
+        readDoneTaskIds(dependencies.database, context.projectId),
+      ]);
+      // Modules that do not change get no dev (ADR 0416): once tasks are assigned, a module gets a dev when it
+      // has a task not done by an earlier line merged into main; a module whose tasks are all done never does.
+      const tasksOf = (module: string) => backlog.tasks.filter((task) => task.module === module);
+      const open = (module: string) => tasksOf(module).some((task) => !done.has(task.id));
+      const all = order.ok ? order.order : map.data.modules.map((module) => module.name);
+      const anyOpen = all.some(open);
+      const modules = all.filter((module) =>
+        anyOpen ? open(module) : tasksOf(module).every((task) => !done.has(task.id)),
+      );
       const docs = await dependencies.docs.sync(context.projectId, architecture).then(
         () => null,
         (error: unknown) =>
@@ -49,8 +62,8 @@ export function handOffToDevsTool(dependencies: ArquitetoDependencies): AgentToo
         notes.push(
           'No module contracts are declared: the devs will implement from their tasks and report what is missing.',
         );
-      const unassigned = (await readProjectBacklog(dependencies.database, context.projectId)).tasks
-        .filter((task) => task.module === undefined)
+      const unassigned = backlog.tasks
+        .filter((task) => task.module === undefined && !done.has(task.id))
         .map((task) => task.id);
       if (unassigned.length > 0)
         notes.push(

@@ -24,7 +24,14 @@ export const CRIATIVO_MAX_OUTPUT_TOKENS = 2048;
  */
 const CRIATIVO_ARTIFACTS = createArtifactRegistry([businessRuleDefinition, productBriefDefinition]);
 
-export function criativoAgent(sources: PromptSources, registry = CRIATIVO_ARTIFACTS): LoopAgent {
+/** What exists in the project, for a session that continues it (ADR 0416); null when nothing does. */
+export type ExistingWork = (projectId: string) => Promise<string | null>;
+
+export function criativoAgent(
+  sources: PromptSources,
+  registry = CRIATIVO_ARTIFACTS,
+  existingWork?: ExistingWork,
+): LoopAgent {
   return {
     slug: 'criativo',
     maxIterations: CRIATIVO_MAX_ITERATIONS,
@@ -33,6 +40,9 @@ export function criativoAgent(sources: PromptSources, registry = CRIATIVO_ARTIFA
     buildSystemPrompt: async (view, scope) =>
       (
         await buildSystemPrompt(sources, 'criativo', scope.projectId, {
+          ...(await existingWork?.(scope.projectId).then((text) =>
+            text === null ? {} : { projectContext: text },
+          )),
           businessRules: businessRuleUnits(view.state.business_rules),
           taskState: withNote(CRIATIVO_KICKOFF, rejectedHandoffsNote(view.events, 'criativo')),
         })

@@ -1,4 +1,5 @@
 import type { AgentDefinition } from '../agent-definition.ts';
+import { renderExistingWork } from '../line/render-existing-work.ts';
 import { criativoAgent } from './criativo-agent.ts';
 import { CRIATIVO_KICKOFF } from './criativo-kickoff.ts';
 
@@ -12,5 +13,9 @@ export const criativoDefinition: AgentDefinition = {
   tools: ['emit_artifact'],
   // The handoff is offered when the person confirms readiness (conversation/confirm-readiness.ts).
   handoffTargets: ['po'],
-  runs: { kind: 'turns', create: ({ prompts }) => criativoAgent(prompts) },
+  runs: {
+    kind: 'turns',
+    create: ({ prompts, line }) =>
+      criativoAgent(prompts, undefined, (projectId) => renderExistingWork(line, projectId)),
+  },
 };

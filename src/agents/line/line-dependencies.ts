@@ -1,4 +1,5 @@
 import type { Database, EventLog } from '../../store/index.ts';
+import type { RepositorySurvey } from '../../workspace/index.ts';
 import type { PromptSources } from '../runtime/build-system-prompt.ts';
 
 /**
@@ -10,4 +11,6 @@ export interface LineDependencies {
   database: Database;
   eventLog: EventLog;
   newId: () => string;
+  /** What the project's `main` holds (tree, READMEs, AGENTS.md, manifests), bounded; null without a main (ADR 0416). */
+  survey?: (projectId: string) => Promise<RepositorySurvey | null>;
 }

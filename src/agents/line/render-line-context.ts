@@ -36,6 +36,8 @@ export function renderBusinessRuleIds(rules: readonly RecordedBusinessRule[]): s
 export interface BacklogDetail {
   criteria?: boolean;
   descriptions?: boolean;
+  /** Tasks done by an earlier line merged into main (ADR 0416): marked, never taken again. */
+  done?: ReadonlySet<string>;
 }
 
 /**
@@ -52,7 +54,7 @@ export function renderBacklog(backlog: Backlog, options: BacklogDetail = {}): st
       : []),
   ];
   const taskLines = (task: Backlog['tasks'][number]) => [
-    `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}${task.split_from === undefined ? '' : ` (parte de ${task.split_from})`}`,
+    `    - ${task.id} (${task.story_id}) ${task.title} — módulo: ${task.module ?? '(sem módulo)'}${task.split_from === undefined ? '' : ` (parte de ${task.split_from})`}${options.done?.has(task.id) ? ' — feita (já em main)' : ''}`,
     ...detail('    ', task),
   ];
   const storyLines = (story: Backlog['stories'][number]) => [

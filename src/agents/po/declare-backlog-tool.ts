@@ -5,7 +5,7 @@ import {
   BacklogDeclarationSchema,
   validateBacklogDeclaration,
 } from './validate-backlog-declaration.ts';
-import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
 /**
  * `declare_backlog` (direct): records epics, stories and tasks, each an `artifact.<type>` event. Checked
@@ -22,15 +22,17 @@ export function declareBacklogTool(dependencies: Pick<LineDependencies, 'databas
     parameters: checkedByTheTool(BacklogDeclarationSchema),
     mode: 'direct',
     run: async (args, context) => {
-      const [backlog, architecture] = await Promise.all([
+      const [backlog, architecture, done] = await Promise.all([
         readProjectBacklog(dependencies.database, context.projectId),
         readProjectArchitecture(dependencies.database, context.projectId),
+        readDoneTaskIds(dependencies.database, context.projectId),
       ]);
       const businessRuleIds = context.state.business_rules.map((rule) => rule.event_id);
       const checked = validateBacklogDeclaration(args, {
         backlog,
         moduleMap: architecture.module_map?.data ?? null,
         businessRuleIds,
+        done,
       });
       if (!checked.ok) return { ok: false, result: checked.reason };
       const { epics, stories, tasks } = checked.declaration;

@@ -14,7 +14,9 @@ import {
   renderDecisions,
   renderModuleMapSummary,
 } from '../line/render-line-context.ts';
-import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import { renderRepositorySurvey } from '../line/render-repository-survey.ts';
+import { continuingBacklogNote } from './continuing-backlog.ts';
 
 export const PO_MAX_ITERATIONS = 10;
 /**
@@ -36,10 +38,13 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
       recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture] = await Promise.all([
+      const [backlog, architecture, done, survey] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
+        readDoneTaskIds(dependencies.database, scope.projectId),
+        dependencies.survey?.(scope.projectId) ?? null,
       ]);
+      const repository = renderRepositorySurvey(survey);
       const handedOff = view.state.handoffs.some(
         (handoff) =>
           handoff.from_agent === 'po' &&
@@ -50,13 +55,18 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
         renderBrief(view.state.product_brief),
         renderBusinessRuleIds(view.state.business_rules),
         renderDecisions(view.state, { records: true }),
-        renderBacklog(backlog),
+        renderBacklog(backlog, { done }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
+        ...(repository === null ? [] : [repository]),
       ].join('\n\n');
       const report = await buildSystemPrompt(dependencies.prompts, 'po', scope.projectId, {
         projectContext,
         businessRules: businessRuleUnits(view.state.business_rules),
-        taskState: [poTaskState(backlog, handedOff), rejectedHandoffsNote(view.events, 'po')]
+        taskState: [
+          poTaskState(backlog, handedOff),
+          done.size === 0 ? null : continuingBacklogNote(backlog, done),
+          rejectedHandoffsNote(view.events, 'po'),
+        ]
           .filter((part) => part !== null)
           .join('\n\n'),
       });

@@ -11,6 +11,7 @@ import {
 } from '../../domain/artifacts/index.ts';
 import type { ModuleMap } from '../../domain/architecture/index.ts';
 import { pathText, refusalText, type ArgumentProblem } from '../line/tool-refusal.ts';
+import { nextBacklogId } from './continuing-backlog.ts';
 
 /** The arguments of `declare_backlog`, as the model is shown them. */
 export const BacklogDeclarationSchema = z.strictObject({
@@ -44,6 +45,8 @@ export interface BacklogContext {
   moduleMap: ModuleMap | null;
   /** Event ids of the business rules an epic may cite. */
   businessRuleIds: readonly string[];
+  /** Tasks done by an earlier line merged into main: their ids are not declared again (ADR 0416). */
+  done?: ReadonlySet<string>;
 }
 
 /**
@@ -105,6 +108,7 @@ export function validateBacklogDeclaration(
     ...repeatedIds('tasks', items.tasks),
   );
   problems.push(...referenceProblems(items, context));
+  problems.push(...doneTaskProblems(items.tasks, context));
   const declaration = {
     epics: present(items.epics),
     stories: present(items.stories),
@@ -116,6 +120,22 @@ export function validateBacklogDeclaration(
 }
 
 type Indexed<Item> = ReadonlyArray<Item | undefined>;
+
+/** A task already done (merged into main by an earlier line) keeps its id: new work takes a new one. */
+function doneTaskProblems(tasks: Indexed<Task>, context: BacklogContext): ArgumentProblem[] {
+  const done = context.done ?? new Set<string>();
+  const taken = context.backlog.tasks.map((task) => task.id);
+  return tasks.flatMap((task, index) =>
+    task !== undefined && done.has(task.id)
+      ? [
+          {
+            path: `tasks[${index}].id`,
+            message: `${task.id} is done (merged into main by an earlier session); declare new work under a new id (${nextBacklogId(taken, 'AT')} is free)`,
+          },
+        ]
+      : [],
+  );
+}
 
 const present = <Item>(items: Indexed<Item>): Item[] =>
   items.filter((item): item is Item => item !== undefined);

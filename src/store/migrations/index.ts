@@ -17,6 +17,7 @@ import { cleanExitsAndDataDirectory } from './0020-clean-exits-and-data-director
 import { signInFailures } from './0021-sign-in-failures.ts';
 import { callCost } from './0023-call-cost.ts';
 import { projectMcpServers } from './0026-project-mcp-servers.ts';
+import { projectRemotes } from './0027-project-remotes.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   signInFailures,
   callCost,
   projectMcpServers,
+  projectRemotes,
 ];

@@ -115,13 +115,13 @@ const MAX_STDERR_BYTES = 16 * 1024;
 function startGit(
   location: GitLocation,
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number; keepStdin?: boolean },
+  options: { cwd: string; timeoutMs?: number; keepStdin?: boolean; env?: Record<string, string> },
   finish: (ended: { code: number | null; stderr: string } | HostGitError) => void,
 ): ChildProcessWithoutNullStreams {
   const timeoutMs = options.timeoutMs ?? gitTimeoutMs;
   const child = spawn('git', hostGitArguments(location, args), {
     cwd: options.cwd,
-    env: hostGitEnvironment(),
+    env: { ...hostGitEnvironment(), ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
     shell: false,
@@ -206,13 +206,14 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Runs git on the host for Forja, never trusting what lies in a worktree: the git directory and work tree
- * are always explicit (git never looks for `.git`), the configuration is pinned, the environment is fixed,
- * and it has a time limit (ADR 0310). Returns stdout; more than 64 MiB of it is an error.
+ * are always explicit (git never looks for `.git`), the configuration is pinned, the environment is fixed
+ * (`env` adds entries only its caller chose: a push's credentials, ADR 0415), and it has a time limit (ADR
+ * 0310). Returns stdout; more than 64 MiB of it is an error.
  */
 export function runHostGit(
   location: GitLocation,
   args: readonly string[],
-  options: { cwd?: string; timeoutMs?: number } = {},
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -223,6 +224,7 @@ export function runHostGit(
       {
         cwd: options.cwd ?? location.workTree ?? '/',
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.env === undefined ? {} : { env: options.env }),
       },
       (ended) => {
         if (ended instanceof HostGitError) return reject(ended);

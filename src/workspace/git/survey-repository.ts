@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import { MAIN_BRANCH } from '../workspace-layout.ts';
+import { runBoundedHostGit, runHostGit, type GitLocation } from './host-git.ts';
+
+/** What `main` of a project's repository holds, as the line's agents are shown it (ADR 0416). */
+export interface RepositorySurvey {
+  /** The commit surveyed. */
+  commit: string;
+  /** Paths of `main`'s tree, in git's order, at most `maxPaths`. */
+  paths: string[];
+  /** How many paths the tree has in all (more than `paths.length` when cut). */
+  totalPaths: number;
+  /** The READMEs, AGENTS.md files and package manifests, each cut at `maxDocumentBytes`. */
+  documents: Array<{ path: string; text: string; truncated: boolean }>;
+}
+
+export interface SurveyBudgets {
+  maxPaths: number;
+  maxDocuments: number;
+  maxDocumentBytes: number;
+}
+
+export const DEFAULT_SURVEY_BUDGETS: SurveyBudgets = {
+  maxPaths: 200,
+  maxDocuments: 10,
+  maxDocumentBytes: 2000,
+};
+
+const MANIFESTS = new Set([
+  'package.json',
+  'pyproject.toml',
+  'requirements.txt',
+  'setup.py',
+  'Cargo.toml',
+  'go.mod',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'Gemfile',
+  'composer.json',
+  'deno.json',
+  'mix.exs',
+]);
+const MAX_TREE_BYTES = 1024 * 1024;
+
+/** Which files of the tree the survey reads, most telling first: root READMEs and manifests, then deeper. Pure. */
+export function surveyedDocuments(blobs: readonly string[], maxDocuments: number): string[] {
+  const kind = (path: string): number | null => {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (name === 'AGENTS.md') return 1;
+    if (/^readme(\.(md|markdown|txt|rst))?$/i.test(name)) return 0;
+    if (MANIFESTS.has(name)) return 2;
+    return null;
+  };
+  return blobs
+    .filter((path) => kind(path) !== null && !path.split('/').includes('node_modules'))
+    .map((path) => ({ path, depth: path.split('/').length, kind: kind(path)! }))
+    .sort((a, b) => a.depth - b.depth || a.kind - b.kind || a.path.localeCompare(b.path))
+    .slice(0, maxDocuments)
+    .map((entry) => entry.path);
+}
+
+/**
+ * Surveys `main` from git's objects, never the files on disk: `ls-tree` of the commit (so a symbolic link is
+ * a path and never followed, a submodule an entry) and `cat-file` of the chosen regular files, each read up
+ * to its budget. Through the host git (pinned configuration, time limit). Null when there is no `main`.
+ */
+export async function surveyRepository(
+  workspace: string,
+  budgets: SurveyBudgets = DEFAULT_SURVEY_BUDGETS,
+): Promise<RepositorySurvey | null> {
+  const location: GitLocation = { gitDir: join(workspace, '.git'), workTree: null };
+  const commit = (
+    await runHostGit(location, [
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      `${MAIN_BRANCH}^{commit}`,
+    ]).catch(() => '')
+  ).trim();
+  if (commit === '') return null;
+  const tree = await runBoundedHostGit(
+    location,
+    ['ls-tree', '-r', '-z', '--full-tree', commit],
+    MAX_TREE_BYTES,
+    0x00,
+  );
+  const entries = tree.stdout
+    .split('\0')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [meta, path] = [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)];
+      const [mode, type, object] = meta.split(' ');
+      return { mode: mode!, type: type!, object: object!, path };
+    });
+  const regular = entries.filter(
+    (entry) => entry.type === 'blob' && (entry.mode === '100644' || entry.mode === '100755'),
+  );
+  const chosen = surveyedDocuments(
+    regular.map((entry) => entry.path),
+    budgets.maxDocuments,
+  );
+  const documents = [];
+  for (const path of chosen) {
+    const object = regular.find((entry) => entry.path === path)!.object;
+    const read = await runBoundedHostGit(
+      location,
+      ['cat-file', 'blob', object],
+      budgets.maxDocumentBytes,
+    );
+    documents.push({ path, text: read.stdout, truncated: read.truncated });
+  }
+  return {
+    commit,
+    paths: entries.slice(0, budgets.maxPaths).map((entry) => entry.path),
+    totalPaths: tree.truncated ? Math.max(entries.length, budgets.maxPaths + 1) : entries.length,
+    documents,
+  };
+}

@@ -1,5 +1,4 @@
-import type { StoredEvent } from '../../api/types.ts';
-import { fields, optionalText, text, whole } from './read.ts';
+import { type FoldEvent, isArtifactEvent } from './fold-event.ts';
 import type { LineBlock } from './session-view.ts';
 
 /** What the blocks fold keeps between events. */
@@ -13,57 +12,73 @@ export const newBlocksDraft = (): BlocksDraft => ({ blocks: [], arquitetoTurnOpe
  * `arquiteto.block_answered` resolves it; once a turn of
  * the Arquiteto that started after it ends with the block still open, the person is needed.
  */
-export function applyBlocks(draft: BlocksDraft, event: StoredEvent): void {
-  const payload = fields(event.payload);
+export function applyBlocks(draft: BlocksDraft, event: FoldEvent): void {
+  if (isArtifactEvent(event)) {
+    applyNewVersion(draft, event.type, event.payload.data);
+    return;
+  }
   switch (event.type) {
     case 'dev.blocked': {
-      const agent = optionalText(payload['agent']);
-      if (agent === null) return;
+      const { agent, module, modulo, falta, kind } = event.payload;
       draft.blocks.push({
         seq: event.seq,
         agent,
-        module: text(payload['module']),
-        modulo: text(payload['modulo']),
-        falta: text(payload['falta']),
-        kind: blockKind(payload['kind']),
+        module,
+        modulo,
+        falta,
+        // A block recorded before kinds is an interface.
+        kind: kind ?? 'interface',
         status: 'open',
         arquitetoTurns: 0,
         needsPerson: false,
       });
       return;
     }
-    case 'artifact.module_contracts':
-    case 'artifact.module_map': {
-      if (typeof fields(payload['data'])['version'] !== 'number') return;
-      const by = event.type === 'artifact.module_contracts' ? 'contracts' : 'module_map';
-      for (const block of draft.blocks)
-        if (block.status === 'open' && RESOLVED_BY[block.kind].includes(by))
-          block.status = 'resolved';
-      return;
-    }
     case 'arquiteto.block_answered': {
+      const { block_seq } = event.payload;
       const block = draft.blocks.find(
-        (candidate) => candidate.seq === whole(payload['block_seq']) && candidate.status === 'open',
+        (candidate) => candidate.seq === block_seq && candidate.status === 'open',
       );
       if (block) block.status = 'resolved';
       return;
     }
     case 'dev.unblocked': {
-      const block = draft.blocks.find((candidate) => candidate.seq === whole(payload['block_seq']));
+      const { block_seq } = event.payload;
+      const block = draft.blocks.find((candidate) => candidate.seq === block_seq);
       if (block) Object.assign(block, { status: 'unblocked', needsPerson: false });
       return;
     }
+    case 'turn.started':
+      if (event.payload.agent !== 'arquiteto') return;
+      draft.arquitetoTurnOpen = true;
+      for (const block of draft.blocks) if (block.status === 'open') block.arquitetoTurns += 1;
+      return;
   }
-  if (payload['agent'] !== 'arquiteto') return;
-  if (event.type === 'turn.started') {
-    draft.arquitetoTurnOpen = true;
-    for (const block of draft.blocks) if (block.status === 'open') block.arquitetoTurns += 1;
-  } else if (draft.arquitetoTurnOpen && endsTurn(event.type, payload)) {
+  if (draft.arquitetoTurnOpen && endsArquitetoTurn(event)) {
     draft.arquitetoTurnOpen = false;
     for (const block of draft.blocks)
       if (block.status === 'open' && block.arquitetoTurns > 0) block.needsPerson = true;
   }
 }
+
+/** A new `module_contracts` or `module_map` version resolves the open blocks its kind asks for. */
+function applyNewVersion(draft: BlocksDraft, type: string, data: unknown): void {
+  const by =
+    type === 'artifact.module_contracts'
+      ? 'contracts'
+      : type === 'artifact.module_map'
+        ? 'module_map'
+        : null;
+  if (by === null || !hasVersion(data)) return;
+  for (const block of draft.blocks)
+    if (block.status === 'open' && RESOLVED_BY[block.kind].includes(by)) block.status = 'resolved';
+}
+
+const hasVersion = (data: unknown) =>
+  typeof data === 'object' &&
+  data !== null &&
+  'version' in data &&
+  typeof data.version === 'number';
 
 type BlockKind = LineBlock['kind'];
 const RESOLVED_BY: Readonly<Record<BlockKind, readonly string[]>> = {
@@ -73,12 +88,15 @@ const RESOLVED_BY: Readonly<Record<BlockKind, readonly string[]>> = {
   other: ['contracts', 'module_map'],
 };
 
-/** A block recorded before kinds (or with one this UI does not know) is an interface. */
-function blockKind(value: unknown): BlockKind {
-  return value === 'check' || value === 'task' || value === 'other' ? value : 'interface';
-}
-
-function endsTurn(type: string, payload: Readonly<Record<string, unknown>>): boolean {
-  if (type === 'turn.failed' || type === 'toolloop.limit_reached') return true;
-  return type === 'agent.response' && payload['tool_calls'] === undefined;
+function endsArquitetoTurn(event: FoldEvent): boolean {
+  switch (event.type) {
+    case 'turn.failed':
+      return event.payload.agent === 'arquiteto';
+    case 'toolloop.limit_reached':
+      return event.payload.agent === 'arquiteto';
+    case 'agent.response':
+      return event.payload.agent === 'arquiteto' && event.payload.tool_calls === undefined;
+    default:
+      return false;
+  }
 }

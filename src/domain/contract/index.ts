@@ -1,0 +1,16 @@
+/**
+ * The contract the server and the web UI share (ADR 0400): the session events as one discriminated union read
+ * by the server's own event definitions, and the pure rules both sides apply to them. Everything reachable from
+ * here is pure (zod and the domain's schemas, no `node:` module): the web bundles it.
+ */
+export {
+  type ArtifactEnvelope,
+  type EventReading,
+  payloadSchemaOf,
+  readEventOf,
+  readSessionEvent,
+  SESSION_EVENT_DEFINITIONS,
+  type SessionEventOf,
+  type SessionEventPayloads,
+  type TypedSessionEvent,
+} from './session-event-union.ts';

@@ -5,6 +5,8 @@
  */
 export {
   type ArtifactEnvelope,
+  type ArtifactEventOf,
+  isArtifactEvent,
   type EventReading,
   payloadSchemaOf,
   readEventOf,
@@ -14,3 +16,9 @@ export {
   type SessionEventPayloads,
   type TypedSessionEvent,
 } from './session-event-union.ts';
+export {
+  applyBlockEvent,
+  type BlockLoop,
+  type DevBlock,
+  newBlockLoop,
+} from './block-loop.ts';

@@ -47,6 +47,16 @@ export type TypedSessionEvent<Row = Record<never, never>> =
     }[keyof SessionEventPayloads]
   | (Rest<Row> & { readonly type: `artifact.${string}`; readonly payload: ArtifactEnvelope });
 
+/** An `artifact.<type>` event: its envelope, whose `data` each artifact's reader reads. */
+export type ArtifactEventOf<Row = Record<never, never>> = Extract<
+  TypedSessionEvent<Row>,
+  { readonly type: `artifact.${string}` }
+>;
+
+export function isArtifactEvent<Row>(event: TypedSessionEvent<Row>): event is ArtifactEventOf<Row> {
+  return event.type.startsWith(ARTIFACT_PREFIX);
+}
+
 /** The typed event of one wire name. */
 export type SessionEventOf<
   Type extends TypedSessionEvent['type'],

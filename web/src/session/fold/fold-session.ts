@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../api/types.ts';
 import { applyArtifact } from './apply-artifact.ts';
 import { type FoldEvent, isArtifactEvent, readSessionEvent } from './fold-event.ts';
-import { applyBlocks } from './apply-blocks.ts';
+import { applyBlocks, toLineBlock } from './apply-blocks.ts';
 import { applyInstructions, pendingInstructions } from './apply-instructions.ts';
 import { applyLineEnd } from './apply-line-end.ts';
 import { applyConversation } from './apply-conversation.ts';
@@ -76,7 +76,7 @@ export function toView(draft: SessionDraft): SessionView {
     otherArtifacts: draft.otherArtifacts,
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
     checking: [...new Set(draft.pendingChecks.values())],
-    blocks: draft.lineBlocks.blocks,
+    blocks: draft.lineBlocks.blocks.map(toLineBlock),
     instructions: pendingInstructions(draft.instructions),
     lineEnd: draft.lineEnd,
     unreadable: draft.unreadable,

@@ -182,10 +182,10 @@ module.exports = {
     {
       name: 'web-talks-to-the-api-only',
       comment:
-        'web/ reaches the server only over HTTP (types come from the generated OpenAPI types)',
+        'web/ reaches the server only over HTTP and the shared contract, src/domain/contract/index.ts (ADR 0400)',
       severity: 'error',
       from: { path: '^web/' },
-      to: { path: '^(src|bench|bin)/' },
+      to: { path: '^(src|bench|bin)/', pathNot: '^src/domain/contract/index\\.ts$' },
     },
     {
       name: 'no-runtime-cycles',

@@ -159,32 +159,40 @@ export interface ForjaOptions {
   contextManager?: { lean?: boolean };
 }
 
-/** The composition root: opens the database and wires every part. The only place that knows them all. */
-export async function createForja(
-  config: ForjaConfig,
-  logger: Logger,
-  options: ForjaOptions = {},
-): Promise<Forja> {
+/** The settings read from the environment before anything opens: each refused with the variable named. */
+function readForjaSettings(env: NodeJS.ProcessEnv, options: ForjaOptions) {
   // Every request fits the model's window (ADR 0080) (FORJA_MODEL_CONTEXT_TOKENS, per agent too).
-  const windows = readContextWindowSettings(options.env ?? process.env);
+  const windows = readContextWindowSettings(env);
   if (!windows.ok) throw new Error(windows.message);
   const roster = options.roster ?? AGENT_ROSTER;
   const rosterProblemsFound = rosterProblems(roster);
   if (rosterProblemsFound.length > 0)
     throw new Error(`the agent roster is incomplete: ${rosterProblemsFound.join('; ')}`);
-  const streamBuffer = readStreamBufferSetting(options.env ?? process.env);
+  const streamBuffer = readStreamBufferSetting(env);
   if (!streamBuffer.ok) throw new Error(streamBuffer.message);
   // What each model costs, for money budgets and the cost in `GET /usage` (FORJA_PRICES over the built-in list).
-  const prices = readPrices(options.env ?? process.env);
+  const prices = readPrices(env);
   if (!prices.ok) throw new Error(prices.message);
-  const outputLimits = readOutputLimits(options.env ?? process.env);
+  const outputLimits = readOutputLimits(env);
   if (!outputLimits.ok) throw new Error(outputLimits.message);
   // Each agent kind's output cap (FORJA_MODEL_OUTPUT_TOKENS_<AGENT>), over the agents' own defaults.
-  const outputTokens = readOutputTokenCaps(options.env ?? process.env);
+  const outputTokens = readOutputTokenCaps(env);
   if (!outputTokens.ok) throw new Error(outputTokens.message);
   // Turns as OpenTelemetry traces when an OTLP endpoint is set; otherwise no SDK is loaded (ADR 0370).
-  const tracing = readTracingSettings(options.env ?? process.env);
+  const tracing = readTracingSettings(env);
   if (!tracing.ok) throw new Error(tracing.message);
+  return { windows, roster, streamBuffer, prices, outputLimits, outputTokens, tracing };
+}
+
+type Settings = ReturnType<typeof readForjaSettings>;
+
+/** The database and what every append goes through: the process's identity, lane leases, notifications, live text. */
+async function openStorage(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ForjaOptions,
+  env: NodeJS.ProcessEnv,
+) {
   const database =
     options.database ??
     (await openDatabase({
@@ -200,11 +208,7 @@ export async function createForja(
     });
   const routing = options.provider
     ? singleModelRouting(options.provider)
-    : modelsFromEnvironment(
-        options.env ?? process.env,
-        logger,
-        await scriptedPositions(database, options.env ?? process.env, logger),
-      );
+    : modelsFromEnvironment(env, logger, await scriptedPositions(database, env, logger));
   // Reservations belong to a living process: those of a dead one are settled as interrupted at once (ADR 0130).
   const processIdentity = await startProcessIdentity(database, {
     models: processModels(routing),
@@ -212,7 +216,7 @@ export async function createForja(
       logger.warn({ err: error }, 'the process heartbeat failed; it is tried again'),
   });
   // One process at a time per lane; on a server, a lane's appends are fenced by its lease (ADR 0170).
-  const leases = createLaneLeases(database, processIdentity.id, options.env ?? process.env, logger);
+  const leases = createLaneLeases(database, processIdentity.id, env, logger);
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (record ADR 0101).
   const fencedLog = fenceAppends(
     createEventLog(database, [graphProjectionRule, ragIndexRule]),
@@ -236,6 +240,17 @@ export async function createForja(
             logger.warn({ err: error }, 'sharing live turn text with other processes failed'),
         })
       : createLiveTurns();
+  return { database, routing, processIdentity, leases, notifications, eventLog, liveTurns };
+}
+
+type Storage = Awaited<ReturnType<typeof openStorage>>;
+
+/** The model gateway and each model endpoint's health, which size each other's windows. */
+function wireModels(
+  logger: Logger,
+  { windows, prices }: Settings,
+  { database, eventLog, routing, processIdentity }: Storage,
+) {
   // Each agent's window: its settings, then what its model's server said (asked at start), then the family.
   const windowFor = (agent: string) => {
     const status = gateway.status(agent);
@@ -264,10 +279,42 @@ export async function createForja(
     windowOf: windowFor,
     logger,
   });
+  return { gateway, modelHealth, windowFor };
+}
+
+type Models = ReturnType<typeof wireModels>;
+
+/** The dev agents' terminal, its sandbox probed now, and host git's time limit. */
+function startTerminal(logger: Logger, env: NodeJS.ProcessEnv) {
+  const terminal = createTerminalRunner(
+    terminalSettingsOrDefaults(env, (message) => logger.error(message)),
+  );
+  // Probed now, not at the first command: in `auto` mode every command waits until the sandbox is known to work.
+  void terminal.probe().then((probe) => {
+    if (!probe.available)
+      logger.warn({ reason: probe.reason }, 'the terminal sandbox is not available');
+  });
+  // Every host git of this process has a time limit (ADR 0310); a wrong value keeps the default, reported.
+  const gitTimeout = readGitTimeout(env);
+  if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
+  else logger.error(`${gitTimeout.message} Host git keeps its default time limit.`);
+  return terminal;
+}
+
+/** Memory, the agents' prompts and tools, the production line and the agent catalog. */
+async function wireAgents(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ForjaOptions,
+  env: NodeJS.ProcessEnv,
+  { windows, roster }: Settings,
+  { database, eventLog, notifications }: Storage,
+  { gateway, modelHealth, windowFor }: Models,
+) {
   const memory = await createMemory({
     database,
     logger,
-    env: options.env ?? process.env,
+    env: env,
     ...options.memory,
   });
   const instructionFiles = createInstructionFiles({
@@ -280,9 +327,7 @@ export async function createForja(
     clock: Date.now,
   });
   // FORJA_TOKENIZER, else the BPE of the model's family where one ships, else the conservative estimate.
-  const tokenizer = await tokenizerFromName(
-    tokenizerNameFromEnvironment(options.env ?? process.env),
-  );
+  const tokenizer = await tokenizerFromName(tokenizerNameFromEnvironment(env));
   // The instruction layer's budget follows each agent's window (decision 0090), as the ContextManager's history does.
   const prompts = {
     identity: identityFrom(roster),
@@ -295,18 +340,7 @@ export async function createForja(
     contextWindowTokens: (agent: string) => windowFor(agent).tokens,
   };
   // The production line after Criativo (ADR 0010): PO, Arquiteto, and one dev agent per module on demand.
-  const terminal = createTerminalRunner(
-    terminalSettingsOrDefaults(options.env ?? process.env, (message) => logger.error(message)),
-  );
-  // Probed now, not at the first command: in `auto` mode every command waits until the sandbox is known to work.
-  void terminal.probe().then((probe) => {
-    if (!probe.available)
-      logger.warn({ reason: probe.reason }, 'the terminal sandbox is not available');
-  });
-  // Every host git of this process has a time limit (ADR 0310); a wrong value keeps the default, reported.
-  const gitTimeout = readGitTimeout(options.env ?? process.env);
-  if (gitTimeout.ok) setHostGitTimeout(gitTimeout.timeoutMs);
-  else logger.error(`${gitTimeout.message} Host git keeps its default time limit.`);
+  const terminal = startTerminal(logger, env);
   const mcpServers = createMcpServers(terminal);
   const workspaces = createProjectWorkspaces({
     dataDirectory: config.dataDirectory,
@@ -379,6 +413,24 @@ export async function createForja(
       ? [definition.runs.create(rosterDependencies)]
       : [],
   );
+  return {
+    ...{ memory, instructionFiles, prompts, terminal, mcpServers, line, views, releaseIdleViews },
+    ...{ contextManager, catalog, afterSessionEnd },
+  };
+}
+
+type Agents = Awaited<ReturnType<typeof wireAgents>>;
+
+/** The conversation use cases over everything wired before them, and the turns' tracer. */
+async function wireConversation(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ForjaOptions,
+  { tracing, outputLimits, outputTokens }: Settings,
+  { database, eventLog, liveTurns, leases, processIdentity, notifications }: Storage,
+  { gateway }: Models,
+  { catalog, views, contextManager, line, terminal, prompts, afterSessionEnd }: Agents,
+) {
   const turnTracer = await startTurnTracer(tracing.settings, FORJA_VERSION, (message, error) =>
     logger.warn(error ? { err: error } : {}, message),
   );
@@ -421,6 +473,20 @@ export async function createForja(
     prompts,
     afterSessionEnd,
   );
+  return { turnTracer, conversation };
+}
+
+/** The HTTP app and who may use it. */
+async function wireApp(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ForjaOptions,
+  { prices, streamBuffer }: Settings,
+  { database, eventLog, notifications, liveTurns }: Storage,
+  { gateway, modelHealth }: Models,
+  { terminal, instructionFiles, memory, line }: Agents,
+  conversation: ConversationService,
+) {
   const accounts = await watchAccountsInUse(database);
   const access = {
     network: { listenHost: config.host, port: config.port, publicUrls: config.publicUrls },
@@ -449,6 +515,19 @@ export async function createForja(
       readCommitDiff(line.workspaces.workspaceDirectory(projectId), sha),
     workspaceDirectory: (projectId) => line.workspaces.workspaceDirectory(projectId),
   });
+  return { accounts, access, app };
+}
+
+/** Starts the background work (memory workers, model health, outbox pruning, lane takeover); gives back its timers. */
+async function startBackgroundWork(
+  logger: Logger,
+  options: ForjaOptions,
+  env: NodeJS.ProcessEnv,
+  { database, leases }: Storage,
+  { modelHealth }: Models,
+  { memory }: Agents,
+  conversation: ConversationService,
+) {
   if (options.memory?.workers !== false) memory.start();
   modelHealth.start();
   // The windows are asked of the servers at start: the first turns are sized to what they say.
@@ -464,21 +543,44 @@ export async function createForja(
   pruneOutboxRows.unref();
   // Lanes of a process that stopped renewing its leases are taken over here (shared leases only).
   const takeOver = leases.shared
-    ? setInterval(
-        () => {
-          conversation
-            .takeOverOrphanedLanes()
-            .catch((error: unknown) =>
-              logger.warn(
-                { err: error },
-                'looking for lanes to take over failed; it is tried again',
-              ),
-            );
-        },
-        takeoverIntervalMs(options.env ?? process.env),
-      )
+    ? setInterval(() => {
+        conversation
+          .takeOverOrphanedLanes()
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, 'looking for lanes to take over failed; it is tried again'),
+          );
+      }, takeoverIntervalMs(env))
     : null;
   takeOver?.unref();
+  return { pruneOutboxRows, takeOver };
+}
+
+/** The composition root: opens the database and wires every part. The only place that knows them all. */
+export async function createForja(
+  config: ForjaConfig,
+  logger: Logger,
+  options: ForjaOptions = {},
+): Promise<Forja> {
+  const env = options.env ?? process.env;
+  const settings = readForjaSettings(env, options);
+  const storage = await openStorage(config, logger, options, env);
+  const models = wireModels(logger, settings, storage);
+  const agents = await wireAgents(config, logger, options, env, settings, storage, models);
+  const wired = [settings, storage, models, agents] as const;
+  const { turnTracer, conversation } = await wireConversation(config, logger, options, ...wired);
+  const { accounts, access, app } = await wireApp(config, logger, options, ...wired, conversation);
+  const { pruneOutboxRows, takeOver } = await startBackgroundWork(
+    logger,
+    options,
+    env,
+    storage,
+    models,
+    agents,
+    conversation,
+  );
+  const { database, eventLog, notifications, liveTurns, leases, processIdentity } = storage;
+  const { gateway, modelHealth } = models;
+  const { instructionFiles, memory, mcpServers, releaseIdleViews } = agents;
   return {
     database,
     eventLog,

@@ -218,8 +218,8 @@ describe('the session page folds the stream incrementally', () => {
 
   it('gives a new view for every added event, so the page renders again', () => {
     const events = log([
-      { type: 'chat.message', actor: 'user', payload: { text: 'one' } },
-      { type: 'chat.message', actor: 'user', payload: { text: 'two' } },
+      { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'one' } },
+      { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'two' } },
     ]);
     const first = continueFold(null, events.slice(0, 1));
     expect(first.view.chat.map((item) => item.seq)).toEqual([1]);

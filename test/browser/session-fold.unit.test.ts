@@ -540,7 +540,16 @@ describe('foldSession', () => {
         ['agent.activated', { v: 1, agent: 'dev:api', handoff_id: 'h2' }],
         [
           'dev.task_finished',
-          { v: 1, agent: 'dev:api', module: 'api', task_id: 'AT-1', commit, branch: 'dev-api' },
+          {
+            v: 1,
+            agent: 'dev:api',
+            module: 'api',
+            task_id: 'AT-1',
+            summary: 'feito',
+            commit,
+            branch: 'dev-api',
+            files: ['src/api.ts'],
+          },
           'dev:api',
         ],
         finish('c1', 'AT-1'),
@@ -617,7 +626,7 @@ describe('foldSession', () => {
     });
   });
 
-  it('ignores unknown events and reads broken payloads as empty instead of breaking the page', () => {
+  it('ignores unknown events, counts payloads their kind refuses and reads artifact data defensively', () => {
     const view = foldSession(
       log(
         ['something.from.the.future', { v: 7, whatever: [1, 2] }],
@@ -629,7 +638,10 @@ describe('foldSession', () => {
         ['artifact.epic', { v: 1, data: { title: 'no id' } }],
       ),
     );
-    expect(view.chat.map((item) => item.kind)).toEqual(['user', 'brief']);
+    // The server's schemas refuse the chat message, the response and the handoff: counted, never guessed at.
+    expect(view.unreadable).toBe(3);
+    expect(view.chat.map((item) => item.kind)).toEqual(['brief']);
+    expect(view.handoffs).toEqual({});
     expect(view.brief).toMatchObject({ title: '', goals: [] });
     expect(view.moduleMaps).toEqual([{ seq: 5, version: 0, data: { modules: [] } }]);
     expect(view.backlog.epics).toEqual([]);

@@ -1,122 +1,22 @@
 import type { SessionEvent } from '../../domain/conversation/index.ts';
-import { artifactEventType } from '../../domain/artifacts/index.ts';
 import {
-  BLOCK_EVENT_TYPES,
-  BlockAnsweredPayloadSchema,
-  type BlockKind,
-  type BlockResolution,
-  DEV_EVENT_TYPES,
-  DevBlockedPayloadSchema,
-  DevUnblockedPayloadSchema,
-} from '../../domain/line/index.ts';
+  applyBlockEvent,
+  type DevBlock,
+  newBlockLoop,
+  readSessionEvent,
+} from '../../domain/contract/index.ts';
+import type { BlockKind } from '../../domain/line/index.ts';
 
-const CONTRACTS_EVENT = artifactEventType('module_contracts');
-const MAP_EVENT = artifactEventType('module_map');
+export type { DevBlock };
 
-/** Which new version resolves a block of each kind (`answer_block` resolves any). */
-const RESOLVED_BY: Readonly<Record<BlockKind, ReadonlyArray<'contracts' | 'module_map'>>> = {
-  interface: ['contracts'],
-  check: ['module_map'],
-  task: ['module_map'],
-  other: ['contracts', 'module_map'],
-};
-
-/**
- * One `dev.blocked` and where it stands: `open` until the Arquiteto resolves it, `resolved` once a newer
- * version its kind asks for (contracts, module map) or an answer for that dev is in the log (the line still owes the dev's turn), `unblocked`
- * once `dev.unblocked` is recorded. `arquiteto_turns` counts the Arquiteto's turns started since the block.
- */
-export interface DevBlock {
-  seq: number;
-  created_at: string;
-  agent: string;
-  module: string;
-  modulo: string;
-  falta: string;
-  kind: BlockKind;
-  status: 'open' | 'resolved' | 'unblocked';
-  resolution: BlockResolution | null;
-  arquiteto_turns: number;
-  /** Whether the Arquiteto's turn after the block ended without resolving it: the person is needed. */
-  needs_person: boolean;
-}
-
-/** Folds the log's blocks, in the order reported. Pure. */
+/** Folds the log's blocks, in the order reported, by the rule the page folds them with too (ADR 0400). Pure. */
 export function devBlocks(events: readonly SessionEvent[]): DevBlock[] {
-  const blocks: DevBlock[] = [];
-  let arquitetoTurnOpen = false;
+  const loop = newBlockLoop();
   for (const event of events) {
-    const payload = event.payload as Record<string, unknown>;
-    if (event.type === DEV_EVENT_TYPES.blocked) {
-      const parsed = DevBlockedPayloadSchema.safeParse(event.payload);
-      if (parsed.success) {
-        const { agent, module, modulo, falta, kind = 'interface' } = parsed.data;
-        blocks.push({
-          seq: event.seq,
-          created_at: event.created_at,
-          agent,
-          module,
-          modulo,
-          falta,
-          kind,
-          status: 'open',
-          resolution: null,
-          arquiteto_turns: 0,
-          needs_person: false,
-        });
-      }
-    } else if (event.type === CONTRACTS_EVENT || event.type === MAP_EVENT) {
-      const version = (payload['data'] as { version?: unknown } | undefined)?.version;
-      if (typeof version !== 'number') continue;
-      const kind = event.type === CONTRACTS_EVENT ? 'contracts' : 'module_map';
-      for (const block of blocks)
-        if (block.status === 'open' && RESOLVED_BY[block.kind].includes(kind))
-          Object.assign(block, {
-            status: 'resolved',
-            resolution: { kind, version, seq: event.seq },
-          });
-    } else if (event.type === BLOCK_EVENT_TYPES.answered) {
-      const parsed = BlockAnsweredPayloadSchema.safeParse(event.payload);
-      if (!parsed.success) continue;
-      const block = blocks.find(
-        (candidate) => candidate.seq === parsed.data.block_seq && candidate.status === 'open',
-      );
-      if (block !== undefined)
-        Object.assign(block, {
-          status: 'resolved',
-          resolution: { kind: 'answer', answer: parsed.data.answer, seq: event.seq },
-        });
-    } else if (event.type === BLOCK_EVENT_TYPES.unblocked) {
-      const parsed = DevUnblockedPayloadSchema.safeParse(event.payload);
-      const block = parsed.success
-        ? blocks.find((candidate) => candidate.seq === parsed.data.block_seq)
-        : undefined;
-      if (block !== undefined && parsed.success)
-        Object.assign(block, {
-          status: 'unblocked',
-          resolution: parsed.data.resolution,
-          needs_person: false,
-        });
-    } else if (payload['agent'] === 'arquiteto' && event.type === 'turn.started') {
-      arquitetoTurnOpen = true;
-      for (const block of blocks) if (block.status === 'open') block.arquiteto_turns += 1;
-    } else if (payload['agent'] === 'arquiteto' && arquitetoTurnOpen && isTurnEnd(event)) {
-      arquitetoTurnOpen = false;
-      for (const block of blocks)
-        if (block.status === 'open' && block.arquiteto_turns > 0) block.needs_person = true;
-    }
+    const reading = readSessionEvent(event);
+    if (reading.kind === 'typed') applyBlockEvent(loop, reading.event);
   }
-  return blocks;
-}
-
-/** A turn ends with a response without tool calls, `turn.completed` (ADR 0380), a failure or its ceiling. */
-function isTurnEnd(event: SessionEvent): boolean {
-  const ends = ['turn.failed', 'turn.completed', 'toolloop.limit_reached'];
-  if (ends.includes(event.type)) return true;
-  return (
-    event.type === 'agent.response' &&
-    (event.payload as { tool_calls?: unknown }).tool_calls === undefined
-  );
+  return loop.blocks;
 }
 
 /** How the Arquiteto reads one open block: who, on what, and what resolves it. */

@@ -1,5 +1,10 @@
-import { EVENT_TYPES, type SessionEvent } from '../../domain/conversation/index.ts';
-import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../../domain/line/index.ts';
+import {
+  readEventOf,
+  readSessionEvent,
+  type TypedSessionEvent,
+} from '../../domain/contract/index.ts';
+import type { SessionEvent } from '../../domain/conversation/index.ts';
+import { LINE_EVENT_TYPES } from '../../domain/line/index.ts';
 
 export type ModuleLineState =
   | 'not_started'
@@ -38,43 +43,55 @@ export function lineModules(
       } as ModuleLine,
     ]),
   );
-  for (const event of events) {
-    const payload = event.payload as Record<string, unknown>;
-    const started = startedModule(event);
-    const activated = started === null ? undefined : lines.get(started);
-    if (activated?.state === 'not_started') activated.state = 'working';
-    const line = typeof payload['module'] === 'string' ? lines.get(payload['module']) : undefined;
-    if (line === undefined) continue;
-    if (event.type === DEV_EVENT_TYPES.taskFinished) {
-      line.last_check =
-        (payload['check'] as ModuleLine['last_check'] | undefined) ?? line.last_check;
-      line.state = 'finished';
-      line.failure = null;
-    } else if (event.type === LINE_EVENT_TYPES.mergeFailed) {
-      const kind = payload['kind'] === 'conflict' ? 'conflict' : 'check';
-      line.state = kind === 'conflict' ? 'conflict' : 'failed';
-      line.failure = {
-        kind,
-        seq: event.seq,
-        ...(Array.isArray(payload['paths']) ? { paths: payload['paths'] as string[] } : {}),
-        ...(typeof payload['output'] === 'string' ? { output: payload['output'] } : {}),
-      };
-    } else if (event.type === LINE_EVENT_TYPES.merged) {
-      line.state = 'merged';
-      line.merged_commit = String(payload['commit']);
-      line.failure = null;
-    }
+  for (const row of events) {
+    const reading = readSessionEvent(row);
+    if (reading.kind === 'typed') applyLineEvent(lines, reading.event);
   }
   for (const line of lines.values())
     if (line.state === 'working' && openBlocksOf(line.module) > 0) line.state = 'blocked';
   return [...lines.values()];
 }
 
-/** The module whose dev this event starts (its `agent.activated`), or null. */
-function startedModule(event: SessionEvent): string | null {
-  if (event.type !== EVENT_TYPES.agentActivated) return null;
-  const agent = (event.payload as { agent?: unknown }).agent;
-  return typeof agent === 'string' && agent.startsWith('dev:') ? agent.slice('dev:'.length) : null;
+/** One event into the modules' lines: a dev started, finished, merged or refused. */
+function applyLineEvent(
+  lines: ReadonlyMap<string, ModuleLine>,
+  event: TypedSessionEvent<SessionEvent>,
+): void {
+  switch (event.type) {
+    case 'agent.activated': {
+      const { agent } = event.payload;
+      const line = agent.startsWith('dev:') ? lines.get(agent.slice('dev:'.length)) : undefined;
+      if (line?.state === 'not_started') line.state = 'working';
+      return;
+    }
+    case 'dev.task_finished': {
+      const line = lines.get(event.payload.module);
+      if (line === undefined) return;
+      line.last_check = event.payload.check ?? line.last_check;
+      line.state = 'finished';
+      line.failure = null;
+      return;
+    }
+    case 'module.merge_failed': {
+      const line = lines.get(event.payload.module);
+      if (line === undefined) return;
+      const { payload } = event;
+      line.state = payload.kind === 'conflict' ? 'conflict' : 'failed';
+      line.failure =
+        payload.kind === 'conflict'
+          ? { kind: 'conflict', seq: event.seq, paths: [...payload.paths] }
+          : { kind: 'check', seq: event.seq, output: payload.output };
+      return;
+    }
+    case 'module.merged': {
+      const line = lines.get(event.payload.module);
+      if (line === undefined) return;
+      line.state = 'merged';
+      line.merged_commit = event.payload.commit;
+      line.failure = null;
+      return;
+    }
+  }
 }
 
 /** The dev's part of its task state when its merge was refused after its last finished task. */
@@ -98,7 +115,7 @@ export function mergeIntoMainDecision(
     return {
       ok: false,
       code: 'already_merged_into_main',
-      message: `refused by the rule "the line is merged into main once": it was merged at seq ${done.seq} (main's merge commit ${String((done.payload as { commit: unknown }).commit)}); nothing was merged`,
+      message: `refused by the rule "the line is merged into main once": it was merged at seq ${done.seq} (main's merge commit ${readEventOf('line.merged_into_main', done)?.payload.commit}); nothing was merged`,
     };
   const completed = events.filter((event) => event.type === LINE_EVENT_TYPES.completed).at(-1);
   if (completed === undefined)
@@ -108,5 +125,5 @@ export function mergeIntoMainDecision(
       message:
         'refused by the rule "main takes dev only after line.completed": not every module with tasks is merged into dev with its integration check yet (see GET /api/sessions/:id/line); nothing was merged',
     };
-  return { ok: true, devCommit: String((completed.payload as { commit: unknown }).commit) };
+  return { ok: true, devCommit: readEventOf('line.completed', completed)?.payload.commit ?? '' };
 }

@@ -26,8 +26,8 @@ describe('mergeIntoMainDecision', () => {
   it("allows it after line.completed, with that event's dev commit (the last one)", () => {
     expect(
       mergeIntoMainDecision([
-        event(1, 'line.completed', { commit: 'b'.repeat(40) }),
-        event(2, 'line.completed', { commit: DEV }),
+        event(1, 'line.completed', { commit: 'b'.repeat(40), modules: ['api'] }),
+        event(2, 'line.completed', { commit: DEV, modules: ['api'] }),
       ]),
     ).toEqual({ ok: true, devCommit: DEV });
   });
@@ -35,8 +35,12 @@ describe('mergeIntoMainDecision', () => {
   it('refuses a second time, naming the first merge', () => {
     expect(
       mergeIntoMainDecision([
-        event(1, 'line.completed', { commit: DEV }),
-        event(2, 'line.merged_into_main', { commit: 'c'.repeat(40), dev_commit: DEV }),
+        event(1, 'line.completed', { commit: DEV, modules: ['api'] }),
+        event(2, 'line.merged_into_main', {
+          commit: 'c'.repeat(40),
+          dev_commit: DEV,
+          actor: 'ana',
+        }),
       ]),
     ).toMatchObject({
       ok: false,
@@ -62,9 +66,15 @@ describe('lineModules', () => {
       ['web', 'not_started'],
     ]);
     expect(states([activated], 1)[0]).toEqual(['api', 'blocked']);
-    expect(states([activated, event(2, 'dev.task_finished', { module: 'api' })])[0]).toEqual([
-      'api',
-      'finished',
-    ]);
+    const finished = event(2, 'dev.task_finished', {
+      agent: 'dev:api',
+      module: 'api',
+      task_id: 'AT-1',
+      summary: 'done',
+      branch: 'dev-api',
+      commit: DEV,
+      files: ['src/api.ts'],
+    });
+    expect(states([activated, finished])[0]).toEqual(['api', 'finished']);
   });
 });

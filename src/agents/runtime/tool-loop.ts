@@ -169,17 +169,7 @@ async function runSteps(
   const { eventLog, liveTurns, hooks } = dependencies;
   const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
   const newId = dependencies.newId ?? randomUUID;
-  const needsApproval = (call: RecordedToolCall): boolean => {
-    const tool = agent.tools.find((candidate) => candidate.name === call.name);
-    if (tool === undefined || tool.mode !== 'proposed') return false;
-    return tool.needsApproval === undefined ? true : tool.needsApproval(call.arguments);
-  };
-  const questionTools = new Set(
-    agent.tools.filter((tool) => tool.asksPerson !== undefined).map((tool) => tool.name),
-  );
-  const recordTools = new Set(
-    agent.tools.filter((tool) => tool.recordsOnly === true).map((tool) => tool.name),
-  );
+  const { needsApproval, questionTools, recordTools } = stepRules(agent);
   // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
   // loop's own appends, read again only when another append landed in between.
   let view =
@@ -210,16 +200,7 @@ async function runSteps(
         ...(scope.signal ? { signal: scope.signal } : {}),
       }),
     );
-    const completed = SESSION_EVENTS.toolCompleted.create(agent.slug, {
-      v: 1,
-      agent: agent.slug,
-      turn_id: turnInProgress(view.state, agent.slug)?.turn_id ?? '',
-      tool_call_id: call.id,
-      tool: call.name,
-      args: call.arguments ?? {},
-      ok: outcome.ok,
-      result: outcome.result,
-    });
+    const completed = toolCompleted(agent, call, view, outcome);
     await append([...(outcome.events ?? []), completed]);
   };
 
@@ -251,13 +232,7 @@ async function runSteps(
         return { status: 'idle' };
 
       case 'await_approval':
-        liveTurns.publish({
-          type: 'agent.done',
-          session_id: scope.sessionId,
-          agent: agent.slug,
-          turn_id: turnId,
-          status: 'paused',
-        });
+        publishDone(liveTurns, scope, agent, turnId, 'paused');
         return { status: 'paused', actions: step.actions, questions: step.questions };
 
       case 'complete':
@@ -279,59 +254,19 @@ async function runSteps(
         return { status: 'completed', text: step.answer.text, view };
 
       case 'limit_reached':
-        await append([
-          SESSION_EVENTS.toolLoopLimitReached.create(agent.slug, {
-            v: 1,
-            ...lane,
-            iterations: step.iterations,
-            ceiling: agent.maxIterations,
-          }),
-        ]);
-        liveTurns.publish({
-          type: 'agent.done',
-          session_id: scope.sessionId,
-          agent: agent.slug,
-          turn_id: turnId,
-          status: 'limit_reached',
-        });
+        await append([limitReached(agent, lane, step.iterations)]);
+        publishDone(liveTurns, scope, agent, turnId, 'limit_reached');
         return { status: 'limit_reached', iterations: step.iterations };
 
-      case 'propose': {
-        const risk = agent.tools
-          .find((tool) => tool.name === step.call.name)
-          ?.assessRisk?.(step.call.arguments ?? {});
-        await append([
-          SESSION_EVENTS.actionProposed.create(agent.slug, {
-            v: 1,
-            action_id: newId(),
-            tool_call_id: step.call.id,
-            ...lane,
-            tool: step.call.name,
-            args: step.call.arguments ?? {},
-            ...(risk === undefined ? {} : { risk }),
-          }),
-        ]);
+      case 'propose':
+        await append([proposedAction(agent, step.call, lane, newId)]);
         break;
-      }
 
       case 'ask_person': {
         // The question waits for the person; arguments the tool refuses are answered at once, as any tool's.
-        const question = agent.tools
-          .find((tool) => tool.name === step.call.name)
-          ?.asksPerson?.(step.call.arguments ?? {});
-        if (question !== undefined && step.call.parse_error === undefined) {
-          await append([
-            SESSION_EVENTS.personAsked.create(agent.slug, {
-              v: 1,
-              question_id: newId(),
-              tool_call_id: step.call.id,
-              ...lane,
-              ...question,
-            }),
-          ]);
-          break;
-        }
-        await runTool(step.call);
+        const asked = personAsked(agent, step.call, lane, newId);
+        if (asked !== null) await append([asked]);
+        else await runTool(step.call);
         break;
       }
 
@@ -364,6 +299,99 @@ async function withProjectTools(agent: LoopAgent, scope: LoopScope): Promise<Loo
   const own = new Set(agent.tools.map((tool) => tool.name));
   const added = (await agent.projectTools(scope)).filter((tool) => !own.has(tool.name));
   return added.length === 0 ? agent : { ...agent, tools: [...agent.tools, ...added] };
+}
+
+/** Which of the agent's tools wait for the person's approval, which ask the person a question, which only record. */
+function stepRules(agent: LoopAgent) {
+  const needsApproval = (call: RecordedToolCall): boolean => {
+    const tool = agent.tools.find((candidate) => candidate.name === call.name);
+    if (tool === undefined || tool.mode !== 'proposed') return false;
+    return tool.needsApproval === undefined ? true : tool.needsApproval(call.arguments);
+  };
+  const questionTools = new Set(
+    agent.tools.filter((tool) => tool.asksPerson !== undefined).map((tool) => tool.name),
+  );
+  const recordTools = new Set(
+    agent.tools.filter((tool) => tool.recordsOnly === true).map((tool) => tool.name),
+  );
+  return { needsApproval, questionTools, recordTools };
+}
+
+/** Tells the live stream the turn's text ended with `status` (paused, limit_reached). */
+function publishDone(
+  liveTurns: ToolLoopDependencies['liveTurns'],
+  scope: LoopScope,
+  agent: LoopAgent,
+  turnId: string,
+  status: 'paused' | 'limit_reached',
+): void {
+  liveTurns.publish({
+    type: 'agent.done',
+    session_id: scope.sessionId,
+    agent: agent.slug,
+    turn_id: turnId,
+    status,
+  });
+}
+
+type Lane = { agent: string; turn_id: string };
+
+/** The `toolloop.limit_reached` of a turn that reached the agent's ceiling. */
+const limitReached = (agent: LoopAgent, lane: Lane, iterations: number) =>
+  SESSION_EVENTS.toolLoopLimitReached.create(agent.slug, {
+    v: 1,
+    ...lane,
+    iterations,
+    ceiling: agent.maxIterations,
+  });
+
+/** A call and its result in one event, in the turn in progress (as the view has it after the call). */
+const toolCompleted = (
+  agent: LoopAgent,
+  call: RecordedToolCall,
+  view: SessionView,
+  outcome: { ok: boolean; result: string },
+) =>
+  SESSION_EVENTS.toolCompleted.create(agent.slug, {
+    v: 1,
+    agent: agent.slug,
+    turn_id: turnInProgress(view.state, agent.slug)?.turn_id ?? '',
+    tool_call_id: call.id,
+    tool: call.name,
+    args: call.arguments ?? {},
+    ok: outcome.ok,
+    result: outcome.result,
+  });
+
+/** The `action.proposed` of a call that waits for the person, with the tool's risk assessment. */
+function proposedAction(agent: LoopAgent, call: RecordedToolCall, lane: Lane, newId: () => string) {
+  const risk = agent.tools
+    .find((tool) => tool.name === call.name)
+    ?.assessRisk?.(call.arguments ?? {});
+  return SESSION_EVENTS.actionProposed.create(agent.slug, {
+    v: 1,
+    action_id: newId(),
+    tool_call_id: call.id,
+    ...lane,
+    tool: call.name,
+    args: call.arguments ?? {},
+    ...(risk === undefined ? {} : { risk }),
+  });
+}
+
+/** The `person.asked` of a question tool's call, or null when its arguments are refused (run as any tool). */
+function personAsked(agent: LoopAgent, call: RecordedToolCall, lane: Lane, newId: () => string) {
+  const question = agent.tools
+    .find((tool) => tool.name === call.name)
+    ?.asksPerson?.(call.arguments ?? {});
+  if (question === undefined || call.parse_error !== undefined) return null;
+  return SESSION_EVENTS.personAsked.create(agent.slug, {
+    v: 1,
+    question_id: newId(),
+    tool_call_id: call.id,
+    ...lane,
+    ...question,
+  });
 }
 
 /** What one step of the loop works with: the loop's view as it is now, its append, its stop check. */

@@ -45,7 +45,7 @@ export function upcast(event: SessionEvent, upcasters: UpcasterTable = UPCASTERS
 
 /** The `v` of a payload, or null when it has none. */
 export function versionOf(payload: unknown): number | null {
-  return isRecord(payload) && typeof payload['v'] === 'number' ? payload['v'] : null;
+  return isRecord(payload) && 'v' in payload && typeof payload.v === 'number' ? payload.v : null;
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -22,7 +22,7 @@ export type Member = Schemas['Member'];
 
 export type Session = Schemas['Session'];
 
-/** A stored session event; `payload` is read defensively because event types evolve. */
+/** A stored session event as the API sends it; the fold reads its payload by its kind's schema (fold-event.ts). */
 export type StoredEvent = Schemas['SessionEvent'];
 
 /** `GET /api/health`: the model part is the server's last look at the model endpoint. */

@@ -1,4 +1,5 @@
 import type { AgentDelta, AgentDone, StoredEvent } from '../api/types.ts';
+import { readSessionEvent } from './fold/fold-event.ts';
 
 /** Text of a turn as it streams; replaced by the stored `agent.response` when that arrives. */
 export type LiveText = { turnId: string; agent: string; text: string };
@@ -114,7 +115,10 @@ export function mergeEvents(held: StoredEvent[], incoming: StoredEvent[]): Store
   return merged;
 }
 
+/** The turn a stored event ends, read by its kind's schema (ADR 0400). */
 function turnIdOf(event: StoredEvent): string | undefined {
-  const payload = event.payload as { turn_id?: unknown } | null;
-  return typeof payload?.turn_id === 'string' ? payload.turn_id : undefined;
+  const reading = readSessionEvent(event);
+  if (reading.kind !== 'typed') return undefined;
+  const { payload } = reading.event;
+  return 'turn_id' in payload ? payload.turn_id : undefined;
 }

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../api/types.ts';
+import { ARTIFACT_PREFIX, type ArtifactEvent } from './fold-event.ts';
 import {
   readBacklogItem,
   readBusinessRule,
@@ -10,15 +10,14 @@ import {
   readVersion,
 } from './read-artifacts.ts';
 import { applyDecision } from './apply-questions.ts';
-import { fields } from './read.ts';
 import type { SessionDraft } from './session-draft.ts';
 
-export const ARTIFACT_PREFIX = 'artifact.';
+export { ARTIFACT_PREFIX };
 
 /** Folds an `artifact.<type>` event. Backlog items are keyed by their stable id: a re-declaration replaces the item. */
-export function applyArtifact(draft: SessionDraft, event: StoredEvent): void {
+export function applyArtifact(draft: SessionDraft, event: ArtifactEvent): void {
   const type = event.type.slice(ARTIFACT_PREFIX.length);
-  const data = fields(event.payload)['data'];
+  const { data } = event.payload;
   const where = { eventId: event.id, seq: event.seq };
   switch (type) {
     case 'business_rule':

@@ -1,5 +1,4 @@
-import type { StoredEvent } from '../../api/types.ts';
-import { fields, list, text } from './read.ts';
+import type { FoldEvent } from './fold-event.ts';
 
 /** The dev-written instruction files of the session's merge into main and the ones the person accepted. */
 export type InstructionsDraft = {
@@ -11,19 +10,15 @@ export type InstructionsDraft = {
 /** What waits: the instruction files a merge into main brought, not accepted yet (ADR 0302). */
 export type PendingInstructions = { seq: number; paths: string[] };
 
-const keysOf = (value: unknown) =>
-  list(value).map((item) => {
-    const file = fields(item);
-    return { path: text(file['path']), key: `${text(file['path'])}\0${text(file['sha256'])}` };
-  });
+const keysOf = (files: ReadonlyArray<{ path: string; sha256: string }> = []) =>
+  files.map((file) => ({ path: file.path, key: `${file.path}\0${file.sha256}` }));
 
 /** `line.merged_into_main`'s `instruction_files` wait until `line.instructions_accepted` names them. */
-export function applyInstructions(draft: InstructionsDraft, event: StoredEvent): InstructionsDraft {
-  const payload = fields(event.payload);
+export function applyInstructions(draft: InstructionsDraft, event: FoldEvent): InstructionsDraft {
   if (event.type === 'line.merged_into_main')
-    return { seq: event.seq, files: keysOf(payload['instruction_files']), accepted: new Set() };
+    return { seq: event.seq, files: keysOf(event.payload.instruction_files), accepted: new Set() };
   if (event.type === 'line.instructions_accepted' && draft !== null)
-    for (const file of keysOf(payload['instruction_files'])) draft.accepted.add(file.key);
+    for (const file of keysOf(event.payload.instruction_files)) draft.accepted.add(file.key);
   return draft;
 }
 

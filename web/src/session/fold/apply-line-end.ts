@@ -1,5 +1,4 @@
-import type { StoredEvent } from '../../api/types.ts';
-import { fields, optionalText } from './read.ts';
+import type { FoldEvent } from './fold-event.ts';
 
 /** The line's end as the log has it: `line.completed` (dev ready), then `line.merged_into_main` (on main). */
 export type LineEnd = {
@@ -9,12 +8,10 @@ export type LineEnd = {
 } | null;
 
 /** Folds `line.completed` (the last one counts) and `line.merged_into_main`; other events leave it as it is. */
-export function applyLineEnd(lineEnd: LineEnd, event: StoredEvent): LineEnd {
-  const commit = optionalText(fields(event.payload)['commit']);
-  if (commit === null) return lineEnd;
+export function applyLineEnd(lineEnd: LineEnd, event: FoldEvent): LineEnd {
   if (event.type === 'line.completed')
-    return { seq: event.seq, devCommit: commit, merged: lineEnd?.merged ?? null };
+    return { seq: event.seq, devCommit: event.payload.commit, merged: lineEnd?.merged ?? null };
   if (event.type === 'line.merged_into_main' && lineEnd !== null)
-    return { ...lineEnd, merged: { seq: event.seq, commit } };
+    return { ...lineEnd, merged: { seq: event.seq, commit: event.payload.commit } };
   return lineEnd;
 }

@@ -1,25 +1,22 @@
-import type { StoredEvent } from '../../api/types.ts';
-import { bool, fields, optionalText, text, texts } from './read.ts';
+import type { ArtifactEvent, FoldEvent } from './fold-event.ts';
+import { fields, text } from './read.ts';
 import type { SessionDraft } from './session-draft.ts';
 import type { HandoffDecisionView } from './session-view.ts';
 
 export const QUESTION_EVENTS: ReadonlySet<string> = new Set(['person.asked', 'person.answered']);
 
 /** Folds an agent's question for the person (`person.asked`) and the person's answer (`person.answered`). */
-export function applyQuestion(draft: SessionDraft, event: StoredEvent): void {
-  const payload = fields(event.payload);
-  const id = optionalText(payload['question_id']);
-  if (id === null) return;
+export function applyQuestion(draft: SessionDraft, event: FoldEvent): void {
   if (event.type === 'person.asked') {
+    const { question_id: id, agent, question, options = [], why } = event.payload;
     if (draft.questions.has(id)) return;
-    const agent = text(payload['agent'], event.actor);
     draft.questions.set(id, {
       id,
       seq: event.seq,
       agent,
-      question: text(payload['question']),
-      options: texts(payload['options']),
-      why: optionalText(payload['why']),
+      question,
+      options: [...options],
+      why: why === undefined || why === '' ? null : why,
       status: 'asked',
       answer: null,
       decideYourself: false,
@@ -27,11 +24,12 @@ export function applyQuestion(draft: SessionDraft, event: StoredEvent): void {
     for (const turn of draft.openTurns.values()) if (turn.agent === agent) turn.paused = true;
     return;
   }
-  const question = draft.questions.get(id);
+  if (event.type !== 'person.answered') return;
+  const question = draft.questions.get(event.payload.question_id);
   if (question === undefined || question.status === 'answered') return;
   question.status = 'answered';
-  question.answer = optionalText(payload['answer']);
-  question.decideYourself = bool(payload['decide_yourself']);
+  question.answer = event.payload.answer === '' ? null : event.payload.answer;
+  question.decideYourself = event.payload.decide_yourself;
   const stillWaiting = [...draft.questions.values()].some(
     (other) => other.agent === question.agent && other.status === 'asked',
   );
@@ -44,8 +42,8 @@ export function applyQuestion(draft: SessionDraft, event: StoredEvent): void {
  * An `artifact.decision`: one an agent made by itself waits for the next handoff that agent offers, which lists
  * it (the server's rule: src/domain/conversation/handoff-decisions.ts).
  */
-export function applyDecision(draft: SessionDraft, event: StoredEvent): void {
-  const data = fields(fields(event.payload)['data']);
+export function applyDecision(draft: SessionDraft, event: ArtifactEvent): void {
+  const data = fields(event.payload.data);
   const decidedBy = text(data['decided_by']);
   if (decidedBy === '' || decidedBy === 'person') return;
   const decision: HandoffDecisionView = {

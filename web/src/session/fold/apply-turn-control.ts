@@ -1,5 +1,4 @@
-import type { StoredEvent } from '../../api/types.ts';
-import { fields, text } from './read.ts';
+import type { FoldEvent } from './fold-event.ts';
 import type { SessionDraft } from './session-draft.ts';
 
 /** How a lane's last turn ended, as the server's rules read it (ADR 0220): what Retry and Regenerate act on. */
@@ -18,7 +17,7 @@ export function endLane(
   agent: string,
   turnId: string,
   outcome: LaneEnd['outcome'],
-  event: StoredEvent,
+  event: { readonly id: string; readonly seq: number },
   answered: boolean,
 ): void {
   if (turnId === '') return;
@@ -33,13 +32,10 @@ export function endLane(
 }
 
 /** Folds `turn.stopped`, `turn.retried` and `answer.superseded`. */
-export function applyTurnControl(draft: SessionDraft, event: StoredEvent): void {
-  const payload = fields(event.payload);
-  const agent = text(payload['agent'], event.actor);
-  const turnId = text(payload['turn_id']);
+export function applyTurnControl(draft: SessionDraft, event: FoldEvent): void {
   switch (event.type) {
     case 'turn.stopped': {
-      const said = text(payload['text']);
+      const { agent, turn_id: turnId, text: said } = event.payload;
       endLane(draft, agent, turnId, 'stopped', event, said.trim() !== '');
       draft.openTurns.delete(turnId);
       if (said.trim() !== '')
@@ -57,13 +53,14 @@ export function applyTurnControl(draft: SessionDraft, event: StoredEvent): void 
       return;
     }
     case 'turn.retried': {
+      const { agent, turn_id: turnId } = event.payload;
       const kind = draft.laneEnds.get(agent)?.kind ?? 'message';
       draft.openTurns.set(turnId, { turnId, agent, kind, paused: false });
       return;
     }
     case 'answer.superseded': {
       // The new answer takes its place; the old one stays in the log, not in the chat.
-      const superseded = text(payload['event_id']);
+      const superseded = event.payload.event_id;
       draft.chat = draft.chat.filter(
         (item) => !(item.kind === 'agent' && item.eventId === superseded),
       );

@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../../api/types.ts';
-import { applyArtifact, ARTIFACT_PREFIX } from './apply-artifact.ts';
-import { applyBlocks } from './apply-blocks.ts';
+import { applyArtifact } from './apply-artifact.ts';
+import { type FoldEvent, isArtifactEvent, readSessionEvent } from './fold-event.ts';
+import { applyBlocks, toLineBlock } from './apply-blocks.ts';
 import { applyInstructions, pendingInstructions } from './apply-instructions.ts';
 import { applyLineEnd } from './apply-line-end.ts';
 import { applyConversation } from './apply-conversation.ts';
@@ -11,8 +12,9 @@ import { newSessionDraft, type SessionDraft } from './session-draft.ts';
 import type { AgentStatus, SessionView } from './session-view.ts';
 
 /**
- * Folds a session's events (in seq order) into what the page shows. Pure. Unknown event types are ignored
- * and an event that cannot be read is counted, never allowed to break the page.
+ * Folds a session's events (in seq order) into what the page shows. Pure. Each payload is read by the server's
+ * own event definitions (ADR 0400): unknown event types are ignored and an event whose payload does not parse is
+ * counted, never guessed at nor allowed to break the page.
  */
 export function foldSession(events: readonly StoredEvent[]): SessionView {
   const draft = newSessionDraft();
@@ -22,19 +24,28 @@ export function foldSession(events: readonly StoredEvent[]): SessionView {
 
 /** One event into the draft: the step both this fold and the page's incremental fold take (incremental-fold.ts). */
 export function applyEvent(draft: SessionDraft, event: StoredEvent): void {
-  try {
-    applyBlocks(draft.lineBlocks, event);
-    draft.instructions = applyInstructions(draft.instructions, event);
-    draft.lineEnd = applyLineEnd(draft.lineEnd, event);
-    if (event.type.startsWith(ARTIFACT_PREFIX)) applyArtifact(draft, event);
-    else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
-    else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
-    else if (QUESTION_EVENTS.has(event.type)) applyQuestion(draft, event);
-    else applyConversation(draft, event);
-  } catch {
-    draft.unreadable += 1;
+  const reading = readSessionEvent(event);
+  if (reading.kind === 'unreadable') draft.unreadable += 1;
+  else if (reading.kind === 'typed') {
+    try {
+      applyTyped(draft, reading.event);
+    } catch {
+      draft.unreadable += 1;
+    }
   }
   draft.lastSeq = Math.max(draft.lastSeq, event.seq);
+}
+
+/** An event its kind's schema read, into the draft. */
+function applyTyped(draft: SessionDraft, event: FoldEvent): void {
+  applyBlocks(draft.lineBlocks, event);
+  draft.instructions = applyInstructions(draft.instructions, event);
+  draft.lineEnd = applyLineEnd(draft.lineEnd, event);
+  if (isArtifactEvent(event)) applyArtifact(draft, event);
+  else if (isCoordinationEvent(event.type)) applyCoordination(draft, event);
+  else if (TURN_CONTROL_EVENTS.has(event.type)) applyTurnControl(draft, event);
+  else if (QUESTION_EVENTS.has(event.type)) applyQuestion(draft, event);
+  else applyConversation(draft, event);
 }
 
 /** The view of a draft. It shares the draft's lists and items, which the events after it go on changing. */
@@ -65,7 +76,7 @@ export function toView(draft: SessionDraft): SessionView {
     otherArtifacts: draft.otherArtifacts,
     devs: [...draft.devs.values()].sort((a, b) => a.module.localeCompare(b.module)),
     checking: [...new Set(draft.pendingChecks.values())],
-    blocks: draft.lineBlocks.blocks,
+    blocks: draft.lineBlocks.blocks.map(toLineBlock),
     instructions: pendingInstructions(draft.instructions),
     lineEnd: draft.lineEnd,
     unreadable: draft.unreadable,

@@ -1,3 +1,4 @@
+import type { ArtifactEnvelope } from '../../../../src/domain/contract/index.ts';
 import { fields, list, optionalText, text, texts, whole } from './read.ts';
 import type {
   BacklogItem,
@@ -14,14 +15,13 @@ import type {
 
 type Where = { eventId: string; seq: number };
 
-export function readBusinessRule(payload: unknown, where: Where): BusinessRule {
-  const envelope = fields(payload);
-  const data = fields(envelope['data']);
+export function readBusinessRule(envelope: ArtifactEnvelope, where: Where): BusinessRule {
+  const data = fields(envelope.data);
   return {
     ...where,
     title: text(data['title']),
     statement: text(data['statement']),
-    origin: list(envelope['origin']).map((seq) => whole(seq)),
+    origin: [...(envelope.origin ?? [])],
   };
 }
 

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { measureFile, measureFunctions } from './long-functions.ts';
+import { productionSources } from './source-files.ts';
+
+/** The longest a function of src/ or web/src/ may be: one that does more is split into named parts. */
+const MAX_LINES = 120;
+
+/**
+ * Functions still over the limit, each at the length it has now: not one may grow, a new one may not join,
+ * and one split under the limit must leave this list (the test says so). The list only shrinks.
+ */
+const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
+  'src/gateway/create-model-gateway.ts createModelGateway': 226,
+  'src/agents/runtime/shared-live-turns.ts shareLiveTurns': 174,
+  'src/store/pglite-worker-database.ts openPgliteWorkerDatabase': 161,
+  'web/src/production/C4ContextDiagram.tsx C4ContextDiagram': 157,
+  'src/conversation/merge-line.ts mergeLine': 141,
+  'web/src/components/AnswerButtons.tsx AnswerButtons': 139,
+  'src/conversation/merge-line.ts mergeLine › anonymous': 130,
+  'src/gateway/providers/anthropic/decode-anthropic-stream.ts decodeAnthropicStream': 129,
+  'src/store/lanes/postgres-lane-leases.ts createPostgresLaneLeases': 122,
+};
+
+const lines = (count: number) => Array.from({ length: count }, (_, i) => `  const v${i} = ${i};`);
+
+describe(`no function in src/ or web/src/ is longer than ${MAX_LINES} lines`, () => {
+  it('measures declarations, arrows and methods from their first line to their closing brace', () => {
+    const text = [
+      'export function long() {',
+      ...lines(130),
+      '  const inner = () => {',
+      ...lines(3),
+      '  };',
+      '}',
+      'const object = { method() { return 1; } };',
+    ].join('\n');
+    const measured = measureFunctions('probe.ts', text);
+    expect(measured.map(({ name, line, lines }) => [name, line, lines])).toEqual([
+      ['long', 1, 137],
+      ['inner', 132, 5],
+      ['method', 138, 1],
+    ]);
+  });
+
+  const sources = productionSources();
+
+  it('measures the sources it guards, the composition root among them', () => {
+    const functions = sources.flatMap(measureFile);
+    expect(functions.length).toBeGreaterThan(1000);
+    expect(functions.map((each) => each.name)).toContain('createForja');
+  });
+
+  it.each(sources)('%s has no function over the limit', (path) => {
+    const long = measureFile(path)
+      .filter((each) => each.lines > MAX_LINES)
+      .filter((each) => each.lines > (NOT_YET_SPLIT[`${path} ${each.name}`] ?? MAX_LINES))
+      .map((each) => `${each.name} (line ${each.line}): ${each.lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('lists as not yet split only functions that still are over the limit', () => {
+    const measured = new Map<string, number>();
+    for (const each of sources.flatMap(measureFile)) {
+      const key = `${each.path} ${each.name}`;
+      measured.set(key, Math.max(measured.get(key) ?? 0, each.lines));
+    }
+    const split = Object.keys(NOT_YET_SPLIT).filter((key) => (measured.get(key) ?? 0) <= MAX_LINES);
+    expect(split).toEqual([]);
+  });
+});

@@ -1,6 +1,11 @@
 import { lineModules } from '../agents/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
-import { checkOutputExcerpt, moduleCheck, topologicalOrder } from '../domain/architecture/index.ts';
+import {
+  checkOutputExcerpt,
+  moduleCheck,
+  topologicalOrder,
+  type ModuleDeclaration,
+} from '../domain/architecture/index.ts';
 import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../store/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import { transitionHandoff } from './handoff-transition.ts';
@@ -64,43 +69,14 @@ export function mergeLine(
         )
       )
         continue;
-      type Check = { module: string; command: string; exit_code: number; duration_ms: number };
-      const report = { checks: [] as Check[], failure: null as string | null };
+      const report: IntegrationReport = { checks: [], failure: null };
       // Under the project's git lock: the merge, the integration check in the scratch worktree and dev's move.
-      const outcome = await line.workspaces.mergeModule(projectId, module, async (scratch) => {
-        for (const checked of map.modules.filter(
-          (entry) => merged.has(entry.name) || entry.name === module,
-        )) {
-          const check = moduleCheck(checked);
-          if (check === null) continue;
-          const started = Date.now();
-          const run = await line.terminal.run(scratch, check.command);
-          const exit_code =
-            run.ok && run.startError === null && run.exitCode !== null && !run.timedOut
-              ? run.exitCode
-              : -1;
-          report.checks.push({
-            module: checked.name,
-            command: check.command,
-            exit_code,
-            duration_ms: Date.now() - started,
-          });
-          if (exit_code !== 0) {
-            // The failing tests first, then the tail (ADR 0322), then any limit the run reached.
-            const output = run.ok
-              ? [
-                  checkOutputExcerpt(run.output),
-                  ...limitNotes(run, line.terminal.settings.limits).map(
-                    (note) => `[limit: ${note}]`,
-                  ),
-                ].join('\n')
-              : run.reason;
-            report.failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
-            return { passed: false, report };
-          }
-        }
-        return { passed: true, report };
-      });
+      const outcome = await line.workspaces.mergeModule(projectId, module, (scratch) =>
+        runIntegrationChecks(line, scratch, {
+          modules: map.modules.filter((entry) => merged.has(entry.name) || entry.name === module),
+          report,
+        }),
+      );
       if (!outcome.docs.ok)
         dependencies.logger.warn(
           { session_id: sessionId, conflicts: outcome.docs.conflicts },
@@ -184,4 +160,46 @@ async function reopen(
   await append(dependencies, sessionId, [
     LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
+}
+
+type IntegrationCheck = { module: string; command: string; exit_code: number; duration_ms: number };
+type IntegrationReport = { checks: IntegrationCheck[]; failure: string | null };
+
+/**
+ * The integration check in the scratch worktree: every given module's check, in order, in the terminal's sandbox;
+ * the first failure ends it with the failing tests, the tail and any limit reached (ADR 0322) in `report`.
+ */
+async function runIntegrationChecks(
+  line: LineWorkspace,
+  scratch: string,
+  { modules, report }: { modules: readonly ModuleDeclaration[]; report: IntegrationReport },
+): Promise<{ passed: boolean; report: IntegrationReport }> {
+  for (const checked of modules) {
+    const check = moduleCheck(checked);
+    if (check === null) continue;
+    const started = Date.now();
+    const run = await line.terminal.run(scratch, check.command);
+    const exit_code =
+      run.ok && run.startError === null && run.exitCode !== null && !run.timedOut
+        ? run.exitCode
+        : -1;
+    report.checks.push({
+      module: checked.name,
+      command: check.command,
+      exit_code,
+      duration_ms: Date.now() - started,
+    });
+    if (exit_code !== 0) {
+      // The failing tests first, then the tail (ADR 0322), then any limit the run reached.
+      const output = run.ok
+        ? [
+            checkOutputExcerpt(run.output),
+            ...limitNotes(run, line.terminal.settings.limits).map((note) => `[limit: ${note}]`),
+          ].join('\n')
+        : run.reason;
+      report.failure = `$ ${check.command} (the check of ${checked.name})\n${output}\n[exit code ${exit_code}]`;
+      return { passed: false, report };
+    }
+  }
+  return { passed: true, report };
 }

@@ -14,9 +14,7 @@ const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   'src/agents/runtime/shared-live-turns.ts shareLiveTurns': 174,
   'src/store/pglite-worker-database.ts openPgliteWorkerDatabase': 161,
   'web/src/production/C4ContextDiagram.tsx C4ContextDiagram': 157,
-  'src/conversation/merge-line.ts mergeLine': 141,
   'web/src/components/AnswerButtons.tsx AnswerButtons': 139,
-  'src/conversation/merge-line.ts mergeLine › anonymous': 130,
   'src/gateway/providers/anthropic/decode-anthropic-stream.ts decodeAnthropicStream': 129,
   'src/store/lanes/postgres-lane-leases.ts createPostgresLaneLeases': 122,
 };

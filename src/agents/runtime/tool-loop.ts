@@ -166,9 +166,8 @@ async function runSteps(
   trace: TurnTrace,
 ): Promise<LoopResult> {
   const agent = await withProjectTools(declared, scope);
-  const { eventLog, liveTurns, hooks } = dependencies;
+  const { eventLog, liveTurns, hooks, newId = randomUUID } = dependencies;
   const limits = dependencies.outputLimits ?? DEFAULT_OUTPUT_LIMITS;
-  const newId = dependencies.newId ?? randomUUID;
   const { needsApproval, questionTools, recordTools } = stepRules(agent);
   // Read from the log once, at the start (unless the caller's view is current); then carried forward by the
   // loop's own appends, read again only when another append landed in between.
@@ -237,20 +236,8 @@ async function runSteps(
 
       case 'complete':
         // The stop rule (ADR 0380): the answer already spoke and its calls are recorded; no model call is owed.
-        await append([
-          SESSION_EVENTS.turnCompleted.create(agent.slug, {
-            v: 1,
-            ...lane,
-            answer_event_id: step.answer.event_id,
-          }),
-        ]);
-        liveTurns.publish({
-          type: 'agent.done',
-          session_id: scope.sessionId,
-          agent: agent.slug,
-          turn_id: turnId,
-          status: 'completed',
-        });
+        await append([turnCompleted(agent, lane, step.answer.event_id)]);
+        publishDone(liveTurns, scope, agent, turnId, 'completed');
         return { status: 'completed', text: step.answer.text, view };
 
       case 'limit_reached':
@@ -317,13 +304,13 @@ function stepRules(agent: LoopAgent) {
   return { needsApproval, questionTools, recordTools };
 }
 
-/** Tells the live stream the turn's text ended with `status` (paused, limit_reached). */
+/** Tells the live stream the turn's text ended with `status` (paused, completed, limit_reached). */
 function publishDone(
   liveTurns: ToolLoopDependencies['liveTurns'],
   scope: LoopScope,
   agent: LoopAgent,
   turnId: string,
-  status: 'paused' | 'limit_reached',
+  status: 'paused' | 'completed' | 'limit_reached',
 ): void {
   liveTurns.publish({
     type: 'agent.done',
@@ -335,6 +322,14 @@ function publishDone(
 }
 
 type Lane = { agent: string; turn_id: string };
+
+/** The `turn.completed` of a turn the stop rule ends on its answer (ADR 0380). */
+const turnCompleted = (agent: LoopAgent, lane: Lane, answerEventId: string) =>
+  SESSION_EVENTS.turnCompleted.create(agent.slug, {
+    v: 1,
+    ...lane,
+    answer_event_id: answerEventId,
+  });
 
 /** The `toolloop.limit_reached` of a turn that reached the agent's ceiling. */
 const limitReached = (agent: LoopAgent, lane: Lane, iterations: number) =>

@@ -138,6 +138,24 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         },
       );
     case EVENT_TYPES.actionProposed:
+    case EVENT_TYPES.actionApproved:
+    case EVENT_TYPES.actionDenied:
+      return applyAction(draft, event);
+  }
+  if (event.type === EVENT_TYPES.sessionEnded) {
+    draft.ended_at_seq ??= event.seq;
+    return;
+  }
+  if (TURN_CONTROL_TYPES.has(event.type)) return applyTurnControl(draft, event);
+  if (QUESTION_TYPES.has(event.type)) return applyQuestion(draft, event);
+  if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
+  if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);
+}
+
+/** An action a tool proposed, and the person's approval or denial of it. */
+function applyAction(draft: ConversationDraft, event: SessionEvent): void {
+  switch (event.type) {
+    case EVENT_TYPES.actionProposed:
       return read(
         draft,
         event,
@@ -173,14 +191,6 @@ function applyByType(draft: ConversationDraft, event: SessionEvent): void {
         );
       });
   }
-  if (event.type === EVENT_TYPES.sessionEnded) {
-    draft.ended_at_seq ??= event.seq;
-    return;
-  }
-  if (TURN_CONTROL_TYPES.has(event.type)) return applyTurnControl(draft, event);
-  if (QUESTION_TYPES.has(event.type)) return applyQuestion(draft, event);
-  if (event.type.startsWith(HANDOFF_EVENT_PREFIX)) return applyHandoff(draft, event);
-  if (event.type.startsWith(ARTIFACT_EVENT_PREFIX)) return applyArtifact(draft, event);
 }
 
 /** A turn ended with no answer of its own. */

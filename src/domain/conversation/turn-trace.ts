@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { AgentResponsePayloadSchema, ToolCompletedPayloadSchema } from './event-payloads.ts';
 import type { SessionEvent } from './session-event.ts';
 
 /** What a trace shows of a tool's result or arguments: the rest is in the log (the step's detail). */
@@ -29,6 +31,7 @@ export interface TurnSkeleton {
 }
 
 const ENDINGS: Record<string, TurnSkeleton['status']> = {
+  'turn.completed': 'answered',
   'turn.failed': 'failed',
   'turn.stopped': 'stopped',
   'toolloop.limit_reached': 'limit_reached',
@@ -76,24 +79,16 @@ export function foldTurnTrace(
   for (const event of named) {
     const payload = payloadOf(event);
     if (event.type === 'agent.response') {
-      if (typeof payload['usage_id'] === 'string') skeleton.usage_ids.push(payload['usage_id']);
-      const calls = Array.isArray(payload['tool_calls']) ? payload['tool_calls'] : [];
+      const response = AgentResponsePayloadSchema.safeParse(event.payload);
+      if (response.success && response.data.usage_id !== undefined)
+        skeleton.usage_ids.push(response.data.usage_id);
+      const calls = response.success ? (response.data.tool_calls ?? []) : [];
       skeleton.status = calls.length > 0 ? 'running' : 'answered';
       if (calls.length === 0) skeleton.ended_at = event.created_at;
     } else if (event.type === 'tool.completed') {
-      const result = String(payload['result'] ?? '');
+      const completed = ToolCompletedPayloadSchema.safeParse(event.payload);
       skeleton.status = 'running';
-      skeleton.tools.push({
-        tool_call_id: String(payload['tool_call_id'] ?? ''),
-        tool: String(payload['tool'] ?? ''),
-        args: cut(JSON.stringify(payload['args'] ?? {})),
-        ok: payload['ok'] === true,
-        result: cut(result),
-        result_characters: result.length,
-        started_at: previous.created_at,
-        ended_at: event.created_at,
-        seq: event.seq,
-      });
+      if (completed.success) skeleton.tools.push(tracedTool(completed.data, previous, event));
     } else if (event.type === 'action.proposed' || event.type === 'person.asked') {
       skeleton.status = 'waiting';
     } else if (event.type in ENDINGS) {
@@ -106,4 +101,23 @@ export function foldTurnTrace(
     previous = event;
   }
   return skeleton;
+}
+
+/** One `tool.completed` as the trace shows it, timed from the turn's event before it. */
+function tracedTool(
+  payload: z.output<typeof ToolCompletedPayloadSchema>,
+  previous: SessionEvent,
+  event: SessionEvent,
+): TracedToolCall {
+  return {
+    tool_call_id: payload.tool_call_id,
+    tool: payload.tool,
+    args: cut(JSON.stringify(payload.args ?? {})),
+    ok: payload.ok,
+    result: cut(payload.result),
+    result_characters: payload.result.length,
+    started_at: previous.created_at,
+    ended_at: event.created_at,
+    seq: event.seq,
+  };
 }

@@ -21,7 +21,17 @@ const log = (): SessionEvent[] => {
     event('chat.message', 'user', { text: 'vai' }, 0),
     event('turn.started', 'dev:api', A, 1),
     event('turn.started', 'po', { agent: 'po', turn_id: 't2' }, 1),
-    event('agent.response', 'dev:api', { ...A, text: '', usage_id: 'u1', tool_calls: [{}] }, 3),
+    event(
+      'agent.response',
+      'dev:api',
+      {
+        ...A,
+        text: '',
+        usage_id: 'u1',
+        tool_calls: [{ id: 'c1', name: 'terminal', arguments: { command: 'ls' } }],
+      },
+      3,
+    ),
     event('artifact.module_contracts', 'dev:api', { data: {} }, 7),
     event(
       'tool.completed',

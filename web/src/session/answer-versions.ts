@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../api/types.ts';
+import { readSessionEvent } from './fold/fold-event.ts';
 
 /** One version of an agent's answer: the event it was stored in, and its text. */
 export interface AnswerVersion {
@@ -18,16 +19,26 @@ export function answerVersions(events: readonly StoredEvent[]): Map<string, Answ
   const answerOfTurn = new Map<string, AnswerVersion>();
   const regenerated = new Map<string, string>();
   const superseded = new Set<string>();
-  for (const event of events) {
-    const payload = record(event.payload);
-    const turnId = string(payload['turn_id']);
-    if (turnId === '') continue;
-    if (event.type === 'agent.response' || event.type === 'turn.stopped') {
-      const text = string(payload['text']);
-      if (text.trim() !== '') answerOfTurn.set(turnId, { eventId: event.id, seq: event.seq, text });
-    } else if (event.type === 'turn.started' && string(payload['regenerates']) !== '')
-      regenerated.set(turnId, string(payload['regenerates']));
-    else if (event.type === 'answer.superseded') superseded.add(string(payload['event_id']));
+  for (const row of events) {
+    const reading = readSessionEvent(row);
+    if (reading.kind !== 'typed') continue;
+    const event = reading.event;
+    switch (event.type) {
+      case 'agent.response':
+      case 'turn.stopped': {
+        const { turn_id: turnId, text } = event.payload;
+        if (turnId !== undefined && turnId !== '' && text.trim() !== '')
+          answerOfTurn.set(turnId, { eventId: event.id, seq: event.seq, text });
+        break;
+      }
+      case 'turn.started':
+        if (event.payload.regenerates !== undefined)
+          regenerated.set(event.payload.turn_id, event.payload.regenerates);
+        break;
+      case 'answer.superseded':
+        superseded.add(event.payload.event_id);
+        break;
+    }
   }
   const versions = new Map<string, AnswerVersion[]>();
   for (const [turnId, answer] of answerOfTurn) {
@@ -44,12 +55,4 @@ export function answerVersions(events: readonly StoredEvent[]): Map<string, Answ
     if (chain.length > 1) versions.set(answer.eventId, chain);
   }
   return versions;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-function string(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

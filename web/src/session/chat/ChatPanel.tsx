@@ -91,46 +91,7 @@ export function ChatPanel({
         {items.length === 0 && live.length === 0 && (
           <li className="muted empty">{t('chat.empty')}</li>
         )}
-        {items.map((item) => {
-          const key = `${item.kind}-${item.seq}`;
-          // Messages never change once stored: memoised on their values, a new event re-renders none of them.
-          if (item.kind === 'user')
-            return (
-              <UserMessage
-                key={key}
-                seq={item.seq}
-                text={item.text}
-                to={item.to}
-                language={language}
-              />
-            );
-          if (item.kind === 'agent')
-            return (
-              <AgentMessage
-                key={key}
-                seq={item.seq}
-                agent={item.agent}
-                text={item.text}
-                stopped={item.stopped === true}
-                sessionId={sessionId}
-                regenerateTurnId={
-                  view.controls.regenerate.includes(item.turnId) ? item.turnId : null
-                }
-                traceTurnId={item.turnId === '' ? null : item.turnId}
-                versions={versions.get(item.eventId)}
-                language={language}
-              />
-            );
-          return (
-            <ChatItemView
-              key={key}
-              item={item}
-              handoffs={view.handoffs}
-              sessionId={sessionId}
-              controls={view.controls}
-            />
-          );
-        })}
+        {items.map((item) => chatEntry(item, { sessionId, view, versions, language }))}
         {mode === 'agent' &&
           live.map((entry) => (
             <StreamingMessage key={entry.turnId} live={entry} sessionId={sessionId} />
@@ -157,5 +118,55 @@ export function ChatPanel({
       )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>
+  );
+}
+
+/**
+ * One entry of the chat: a stored message (memoised), or any other entry by its kind. A function, not a
+ * component, so a new event renders no wrapper per entry (a 500-message chat re-renders none of its messages).
+ */
+function chatEntry(
+  item: SessionView['chat'][number],
+  {
+    sessionId,
+    view,
+    versions,
+    language,
+  }: {
+    sessionId: string;
+    view: SessionView;
+    versions: ReadonlyMap<string, AnswerVersion[]>;
+    language: string;
+  },
+) {
+  const key = `${item.kind}-${item.seq}`;
+  // Messages never change once stored: memoised on their values, a new event re-renders none of them.
+  if (item.kind === 'user')
+    return (
+      <UserMessage key={key} seq={item.seq} text={item.text} to={item.to} language={language} />
+    );
+  if (item.kind === 'agent')
+    return (
+      <AgentMessage
+        key={key}
+        seq={item.seq}
+        agent={item.agent}
+        text={item.text}
+        stopped={item.stopped === true}
+        sessionId={sessionId}
+        regenerateTurnId={view.controls.regenerate.includes(item.turnId) ? item.turnId : null}
+        traceTurnId={item.turnId === '' ? null : item.turnId}
+        versions={versions.get(item.eventId)}
+        language={language}
+      />
+    );
+  return (
+    <ChatItemView
+      key={key}
+      item={item}
+      handoffs={view.handoffs}
+      sessionId={sessionId}
+      controls={view.controls}
+    />
   );
 }

@@ -48,7 +48,7 @@ export function applyArtifact(draft: SessionDraft, event: ArtifactEvent): void {
     case 'task': {
       const task = readTask(data, event.seq);
       // A task the Arquiteto split (`split_into`) is replaced by its parts: nobody works on it any more.
-      if (task && Array.isArray(fields(data)['split_into'])) draft.tasks.delete(task.id);
+      if (task && isSplit(data)) draft.tasks.delete(task.id);
       else if (task) draft.tasks.set(task.id, task);
       return;
     }
@@ -77,4 +77,14 @@ export function applyArtifact(draft: SessionDraft, event: ArtifactEvent): void {
         data,
       });
   }
+}
+
+/** A task artifact the Arquiteto split: it names the tasks that replace it (`split_into`). */
+function isSplit(data: unknown): boolean {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    'split_into' in data &&
+    Array.isArray(data.split_into)
+  );
 }

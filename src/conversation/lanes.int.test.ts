@@ -17,7 +17,10 @@ const agentOf = (event: SessionEvent) => (event.payload as { agent?: string }).a
 const seqOf = (log: readonly SessionEvent[], type: string, agent: string) =>
   log.filter((event) => event.type === type && agentOf(event) === agent).map((event) => event.seq);
 
-/** The log is 1..n without a gap, folds with nothing skipped and no turn left open, and each lane reads in order. */
+/**
+ * The log is 1..n without a gap, folds with nothing skipped and no turn left open, and each lane reads in order
+ * (a turn ends on an answer without tool calls, `turn.completed` (ADR 0380) or `turn.failed`).
+ */
 function expectWellFormed(log: readonly SessionEvent[]) {
   expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
   const state = rehydrate(log);
@@ -27,7 +30,13 @@ function expectWellFormed(log: readonly SessionEvent[]) {
     const lane = log.filter(
       (event) =>
         agentOf(event) === agent &&
-        ['turn.started', 'agent.response', 'tool.completed', 'turn.failed'].includes(event.type),
+        [
+          'turn.started',
+          'agent.response',
+          'tool.completed',
+          'turn.failed',
+          'turn.completed',
+        ].includes(event.type),
     );
     // Every turn of the lane: started, then its events, then its end, before the lane's next turn starts.
     let open: string | null = null;
@@ -40,6 +49,7 @@ function expectWellFormed(log: readonly SessionEvent[]) {
         expect(turnId).toBe(open);
         if (
           event.type === 'turn.failed' ||
+          event.type === 'turn.completed' ||
           (event.type === 'agent.response' &&
             (event.payload as { tool_calls?: unknown }).tool_calls === undefined)
         )

@@ -73,7 +73,7 @@ async function playDemo(): Promise<Array<{ request: ModelRequest; output: number
     await requestJson(forja, 'POST', `/api/sessions/${session}/messages`, { text });
     await forja.conversation.idle(session);
   }
-  await requestJson(forja, 'POST', `/api/sessions/${session}/readiness`);
+  await requestJson(forja, 'POST', `/api/sessions/${session}/readiness?wait=true`);
   await accept('po');
   await accept('arquiteto');
   await requestJson(forja, 'POST', `/api/sessions/${session}/dev-handoffs/accept`);

@@ -8,7 +8,9 @@ import { newRouter } from '../router.ts';
 import { errorResponses, idParameter, jsonBody, jsonContent } from '../schemas.ts';
 
 const parameters = z.object({ id: idParameter('id') });
-const McpServersSchema = McpServerDeclarationsSchema.openapi('McpServers');
+// Rebuilt from the domain's shape so `.openapi` exists whatever module loaded zod first (a schema made before
+// @hono/zod-openapi extended zod has no `.openapi`).
+const McpServersSchema = z.strictObject(McpServerDeclarationsSchema.shape).openapi('McpServers');
 
 const getServers = createRoute({
   method: 'get',

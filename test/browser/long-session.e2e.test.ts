@@ -10,7 +10,11 @@ const MESSAGES = 500;
 /** 500 messages: the person's and Criativo's in turn, the answers Markdown with a list and code. */
 function conversation(count: number) {
   const events: Array<{ type: string; actor: string; payload: unknown }> = [
-    { type: 'agent.activated', actor: 'system', payload: { v: 1, agent: 'criativo' } },
+    {
+      type: 'agent.activated',
+      actor: 'system',
+      payload: { v: 1, agent: 'criativo', handoff_id: null },
+    },
   ];
   for (let at = 0; at < count / 2; at += 1) {
     events.push({

@@ -1,7 +1,5 @@
-import { call, waitFor, type StoredEvent } from './forja-serve.ts';
-
-const finalAnswersOf = (log: StoredEvent[]) =>
-  log.filter((event) => event.type === 'agent.response' && event.payload.tool_calls === undefined);
+import { call, waitFor } from './forja-serve.ts';
+import { finalAnswers as finalAnswersOf } from './lane-log.ts';
 
 /**
  * Plays a `parallelLineScript` line on the process at `base` up to the devs: a project and a session, two

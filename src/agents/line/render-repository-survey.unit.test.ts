@@ -41,7 +41,7 @@ describe("the survey of main as the line's agents read it", () => {
     ).toContain('- … e mais 5 arquivos');
   });
 
-  it('reads READMEs, AGENTS.md and manifests, shallowest first, within the budget, never node_modules', () => {
+  it('reads READMEs and manifests, shallowest first, within the budget, never node_modules nor AGENTS.md', () => {
     const blobs = [
       'src/app/AGENTS.md',
       'node_modules/x/package.json',
@@ -51,13 +51,7 @@ describe("the survey of main as the line's agents read it", () => {
       'src/index.ts',
       'docs/readme.txt',
     ];
-    expect(surveyedDocuments(blobs, 10)).toEqual([
-      'README.md',
-      'AGENTS.md',
-      'package.json',
-      'docs/readme.txt',
-      'src/app/AGENTS.md',
-    ]);
+    expect(surveyedDocuments(blobs, 10)).toEqual(['README.md', 'package.json', 'docs/readme.txt']);
     fc.assert(
       fc.property(
         fc.array(

@@ -46,15 +46,11 @@ describe("the survey of a project's main", () => {
     }))!;
     expect(survey.paths).toHaveLength(2);
     expect(survey.totalPaths).toBe(3);
-    expect(survey.documents.map((document) => document.path)).toEqual([
-      'package.json',
-      'pkg/AGENTS.md',
-    ]);
+    expect(survey.documents.map((document) => document.path)).toEqual(['package.json']);
     expect(JSON.stringify(survey)).not.toContain('root:');
     const manifest = survey.documents[0]!;
     expect(manifest.truncated).toBe(true);
     expect(manifest.text.length).toBeLessThanOrEqual(100);
-    expect(survey.documents[1]!.text).toBe('Regras do pacote.\n');
   });
 
   it('is nothing for a repository without main', async () => {

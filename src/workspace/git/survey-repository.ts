@@ -47,7 +47,7 @@ const MAX_TREE_BYTES = 1024 * 1024;
 export function surveyedDocuments(blobs: readonly string[], maxDocuments: number): string[] {
   const kind = (path: string): number | null => {
     const name = path.slice(path.lastIndexOf('/') + 1);
-    if (name === 'AGENTS.md') return 1;
+    // AGENTS.md files reach agents as instruction files, held back until accepted when a dev wrote them (ADR 0302).
     if (/^readme(\.(md|markdown|txt|rst))?$/i.test(name)) return 0;
     if (MANIFESTS.has(name)) return 2;
     return null;

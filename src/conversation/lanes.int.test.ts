@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { rehydrate, type SessionEvent } from '../domain/conversation/index.ts';
+import {
+  endsTurn,
+  rehydrate,
+  type SessionEvent,
+  TURN_ENDING_TYPES,
+} from '../domain/conversation/index.ts';
 import type { ScriptInput } from '../gateway/providers/index.ts';
 import { testDatabaseEngines, type TestDatabaseEngine } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
@@ -19,7 +24,7 @@ const seqOf = (log: readonly SessionEvent[], type: string, agent: string) =>
 
 /**
  * The log is 1..n without a gap, folds with nothing skipped and no turn left open, and each lane reads in order
- * (a turn ends on an answer without tool calls, `turn.completed` (ADR 0380) or `turn.failed`).
+ * (a turn ends as `endsTurn` says).
  */
 function expectWellFormed(log: readonly SessionEvent[]) {
   expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
@@ -30,13 +35,9 @@ function expectWellFormed(log: readonly SessionEvent[]) {
     const lane = log.filter(
       (event) =>
         agentOf(event) === agent &&
-        [
-          'turn.started',
-          'agent.response',
-          'tool.completed',
-          'turn.failed',
-          'turn.completed',
-        ].includes(event.type),
+        ['turn.started', 'agent.response', 'tool.completed', ...TURN_ENDING_TYPES].includes(
+          event.type,
+        ),
     );
     // Every turn of the lane: started, then its events, then its end, before the lane's next turn starts.
     let open: string | null = null;
@@ -47,13 +48,7 @@ function expectWellFormed(log: readonly SessionEvent[]) {
         open = turnId;
       } else {
         expect(turnId).toBe(open);
-        if (
-          event.type === 'turn.failed' ||
-          event.type === 'turn.completed' ||
-          (event.type === 'agent.response' &&
-            (event.payload as { tool_calls?: unknown }).tool_calls === undefined)
-        )
-          open = null;
+        if (endsTurn(event)) open = null;
       }
     }
   }

@@ -1,5 +1,5 @@
 import { devBlocks, sessionProjectId } from '../agents/index.ts';
-import { turnInProgress } from '../domain/conversation/index.ts';
+import { turnEndsSql, turnInProgress } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import { owedTurns, type OwedReason } from './owed-turns.ts';
 import { routeBlocks } from './route-blocks.ts';
@@ -25,7 +25,7 @@ const SESSIONS_TO_LOOK_AT = `
       select 1 from session_events closed
       where closed.session_id = started.session_id and closed.seq > started.seq
         and closed.payload->>'turn_id' = started.payload->>'turn_id'
-        and (closed.type in ('turn.failed', 'turn.completed', 'toolloop.limit_reached') or (closed.type = 'agent.response' and not closed.payload ? 'tool_calls'))
+        and ${turnEndsSql('closed')}
     )`;
 
 /** What start-up logs for a lane it picks up, by the first thing the lane owes. */

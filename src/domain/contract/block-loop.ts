@@ -1,4 +1,5 @@
 import type { BlockKind, BlockResolution } from '../line/index.ts';
+import { endsTurn } from '../conversation/event-types.ts';
 import {
   type ArtifactEventOf,
   isArtifactEvent,
@@ -104,16 +105,8 @@ function applyNewVersion(loop: BlockLoop, event: ArtifactEventOf<Row>): void {
       Object.assign(block, { status: 'resolved', resolution: { kind, version, seq: event.seq } });
 }
 
-/** A turn of the Arquiteto ends with a response without tool calls, `turn.completed` (ADR 0380), a failure or its ceiling. */
+/** A turn of the Arquiteto ends (`endsTurn`: its answer without tool calls, `turn.completed`, a failure, its ceiling). */
 function endsArquitetoTurn(event: TypedSessionEvent<Row>): boolean {
-  switch (event.type) {
-    case 'turn.failed':
-    case 'turn.completed':
-    case 'toolloop.limit_reached':
-      return event.payload.agent === 'arquiteto';
-    case 'agent.response':
-      return event.payload.agent === 'arquiteto' && event.payload.tool_calls === undefined;
-    default:
-      return false;
-  }
+  const { payload } = event;
+  return 'agent' in payload && payload.agent === 'arquiteto' && endsTurn(event);
 }

@@ -65,3 +65,34 @@ export const CONVERSATION_EVENT_TYPES: ReadonlySet<string> = new Set([
   EVENT_TYPES.chatMessage,
   EVENT_TYPES.agentResponse,
 ]);
+
+/**
+ * The events that end a turn other than its answer: `turn.failed`, `turn.completed` (the stop rule, ADR 0380) and
+ * `toolloop.limit_reached`. An `agent.response` without tool calls ends its turn too (`endsTurn`).
+ */
+export const TURN_ENDING_TYPES: readonly string[] = [
+  EVENT_TYPES.turnFailed,
+  EVENT_TYPES.turnCompleted,
+  EVENT_TYPES.toolLoopLimitReached,
+];
+
+/**
+ * Whether `event` ends its turn: one of `TURN_ENDING_TYPES`, or an answer without tool calls (none, or an empty
+ * list, as the fold reads it). The one rule every
+ * reader of turn ends uses (the fold, the block loop, `forja status` and start-up through `turnEndsSql`). Pure.
+ */
+export function endsTurn(event: { readonly type: string; readonly payload?: unknown }): boolean {
+  if (TURN_ENDING_TYPES.includes(event.type)) return true;
+  if (event.type !== EVENT_TYPES.agentResponse) return false;
+  const { payload } = event;
+  if (typeof payload !== 'object' || payload === null || !('tool_calls' in payload)) return true;
+  return Array.isArray(payload.tool_calls) && payload.tool_calls.length === 0;
+}
+
+/** `endsTurn` as a SQL condition on the `session_events` row `alias` (the same rule, for queries). */
+export function turnEndsSql(alias: string): string {
+  const types = TURN_ENDING_TYPES.map((type) => `'${type}'`).join(', ');
+  const answer = `${alias}.type = '${EVENT_TYPES.agentResponse}'`;
+  const noCalls = `(not ${alias}.payload ? 'tool_calls' or ${alias}.payload->'tool_calls' = '[]'::jsonb)`;
+  return `(${alias}.type in (${types}) or (${answer} and ${noCalls}))`;
+}

@@ -75,7 +75,10 @@ export {
   ARTIFACT_EVENT_PREFIX,
   CONVERSATION_EVENT_TYPES,
   EVENT_TYPES,
+  endsTurn,
   HANDOFF_EVENT_PREFIX,
+  TURN_ENDING_TYPES,
+  turnEndsSql,
 } from './event-types.ts';
 export { evolve } from './evolve.ts';
 export { CURRENT_PAYLOAD_VERSION } from './read-payload.ts';

@@ -1,4 +1,5 @@
 import type { Database } from '../database.ts';
+import { turnEndsSql } from '../../domain/conversation/index.ts';
 
 /** A row of `forja_processes` (migration 0009): a Forja process that registered itself and beats `last_seen`. */
 export interface ForjaProcessStatus {
@@ -244,9 +245,8 @@ const toSessionQueue = (row: SessionRow, kind: Database['kind']): SessionQueueSt
 
 /**
  * Per session, from the log: a lane's turn is in progress from its last `turn.started` until an event of that
- * turn ends it (`turn.failed`, `turn.completed`, `toolloop.limit_reached`, an `agent.response` without tool calls; in logs from
- * before turn ids, the agent's response without tool calls — the same rule
- * as the conversation fold and the resume at start-up); a message to an agent waits while it is newer than the
+ * turn ends it (`turnEndsSql`, the conversation fold's rule, as at start-up; in logs from before turn ids, the
+ * agent's response without tool calls); a message to an agent waits while it is newer than the
  * agent's last `turn.started`; an agent's first activation by a handoff owes a kickoff until the agent's first
  * turn after it.
  */
@@ -270,8 +270,7 @@ const SESSION_QUEUES = `
       where closed.session_id = l.session_id and closed.seq > l.seq
         and (closed.payload->>'turn_id' = l.turn_id
              or (closed.type = 'agent.response' and not closed.payload ? 'turn_id' and closed.payload->>'agent' = l.agent))
-        and (closed.type in ('turn.failed', 'turn.completed', 'toolloop.limit_reached')
-             or (closed.type = 'agent.response' and not closed.payload ? 'tool_calls'))
+        and ${turnEndsSql('closed')}
     )
     group by l.session_id
   ),

@@ -211,7 +211,6 @@ async function runSteps(
     const stop = (text: string) => {
       const request = stopRequestOf(scope.signal);
       if (request === null) return Promise.resolve(null);
-      const { liveTurns } = dependencies;
       return recordStop(
         { view, append, liveTurns, sessionId: scope.sessionId, agent: agent.slug, turnId, text },
         request,
@@ -304,13 +303,13 @@ function stepRules(agent: LoopAgent) {
   return { needsApproval, questionTools, recordTools };
 }
 
-/** Tells the live stream the turn's text ended with `status` (paused, completed, limit_reached). */
+/** Tells the live stream the turn's text ended with `status`. */
 function publishDone(
   liveTurns: ToolLoopDependencies['liveTurns'],
   scope: LoopScope,
   agent: LoopAgent,
   turnId: string,
-  status: 'paused' | 'completed' | 'limit_reached',
+  status: 'paused' | 'completed' | 'failed' | 'limit_reached',
 ): void {
   liveTurns.publish({
     type: 'agent.done',
@@ -411,13 +410,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
   const { liveTurns } = dependencies;
   const gateway = tracedGateway(frame.trace, dependencies.gateway, turnId);
   const done = (status: 'completed' | 'failed') =>
-    liveTurns.publish({
-      type: 'agent.done',
-      session_id: scope.sessionId,
-      agent: agent.slug,
-      turn_id: turnId,
-      status,
-    });
+    publishDone(liveTurns, scope, agent, turnId, status);
   const fail = async (reason: string, message: string): Promise<LoopResult> => {
     await frame.append([
       SESSION_EVENTS.turnFailed.create('system', {

@@ -102,7 +102,7 @@ import {
   pushCredentials,
   readGitTimeout,
   setHostGitTimeout,
-  surveyRepository,
+  createRepositorySurveys,
   terminalSettingsOrDefaults,
   worktreeFiles,
 } from './workspace/index.ts';
@@ -342,6 +342,8 @@ async function wireAgents(
   // The production line after Criativo (ADR 0010): PO, Arquiteto, and one dev agent per module on demand.
   const terminal = startTerminal(logger, env);
   const mcpServers = createMcpServers(terminal);
+  // The survey of a project's main, made again only when main moved (ADR 0416).
+  const surveys = createRepositorySurveys();
   const workspaces = createProjectWorkspaces({
     dataDirectory: config.dataDirectory,
     commitMaxBytes: terminal.settings.limits.commitBytes,
@@ -358,7 +360,7 @@ async function wireAgents(
     // The projects' MCP servers, each started in the dev's sandbox on first use (ADR 0410).
     mcp: mcpServers,
     newId: randomUUID,
-    survey: (projectId: string) => surveyRepository(workspaces.workspaceDirectory(projectId)),
+    survey: (projectId: string) => surveys(workspaces.workspaceDirectory(projectId)),
   };
   // A view this process heard nothing newer of is decided on with no read, checked by its append (ADR 0262).
   const views = createSessionViews(eventLog, {

@@ -83,12 +83,14 @@ export {
   pushMain,
   REMOTE_NAME_PATTERN,
   remoteTarget,
+  remoteTargetOnDisk,
   type PushOutcome,
   type RemoteRefusal,
   type RemoteTarget,
 } from './git/push-main.ts';
 export {
   DEFAULT_SURVEY_BUDGETS,
+  createRepositorySurveys,
   surveyRepository,
   type RepositorySurvey,
   type SurveyBudgets,

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,11 +220,19 @@ describe.each(testDatabaseEngines())('pushing main to a declared remote, on $nam
 
   it('refuses bad remotes and pushes naming the field; nothing is stored', async () => {
     const before = (await call('GET', '/remotes')).body.remotes.length;
+    // A path outside the data directory that is a link into it: refused as the data directory itself.
+    const linkIntoData = join(scratch, 'looks-outside');
+    await symlink(join(scratch, 'data', 'projects'), linkIntoData).catch(() => undefined);
+    // …and a dangling link that would lead into it once the path is made.
+    const danglingIntoData = join(scratch, 'looks-outside-too');
+    await symlink(join(scratch, 'data', 'not-yet'), danglingIntoData).catch(() => undefined);
     for (const [url, rule] of [
       [`https://user:${TOKEN}@example.com/x.git`, /must not carry a user or password/],
       ['ssh://example.com/x.git', /no other transport/],
       ['ext::sh -c touch% /tmp/x', /spaces|no other transport|URL/],
       [join(scratch, 'data', 'projects'), /data directory/],
+      [join(linkIntoData, 'repo.git'), /data directory/],
+      [danglingIntoData, /data directory/],
     ] as const) {
       const answer = await call('PUT', '/remotes/bad', { url });
       expect(answer.status).toBe(400);

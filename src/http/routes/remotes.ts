@@ -13,7 +13,7 @@ import {
   MAIN_BRANCH,
   pushMain,
   REMOTE_NAME_PATTERN,
-  remoteTarget,
+  remoteTargetOnDisk,
 } from '../../workspace/index.ts';
 import { notOwnerError, personOf } from '../access/person-of-request.ts';
 import { apiError } from '../api-error.ts';
@@ -120,7 +120,7 @@ export function remoteRoutes({
       const notOwner = notOwnerError(context, 'declares where its work is pushed');
       if (notOwner !== null) return context.json(notOwner, 403);
       const { url } = context.req.valid('json');
-      const target = remoteTarget(url, dataDirectory);
+      const target = await remoteTargetOnDisk(url, dataDirectory);
       if (!('kind' in target))
         return context.json(apiError('invalid_remote', target.message, target.field), 400);
       if (target.kind === 'path' && personOf(context) !== null)
@@ -156,7 +156,7 @@ export function remoteRoutes({
           ),
           404,
         );
-      const target = remoteTarget(remote.url, dataDirectory);
+      const target = await remoteTargetOnDisk(remote.url, dataDirectory);
       if (!('kind' in target))
         return context.json(apiError('remote_refused', target.message, 'remote'), 422);
       if (target.kind === 'path' && personOf(context) !== null)

@@ -1,7 +1,8 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAIN_BRANCH } from '../workspace-layout.ts';
 import { HostGitError, runHostGit } from './host-git.ts';
+import { mainCommit } from './survey-repository.ts';
 
 /** A remote's name: what the API calls it, and the tail of its credential variables (`FORJA_GIT_TOKEN_<NAME>`). */
 export const REMOTE_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,39}$/;
@@ -87,6 +88,32 @@ function pathTarget(path: string, dataDirectory: string): RemoteTarget | RemoteR
   return { kind: 'path', path: resolve(path) };
 }
 
+/**
+ * `remoteTarget` with the links of a path resolved: a path outside the data directory that is (or passes through)
+ * a link into it is refused too, which the lexical check alone cannot see. An http target is returned as it is.
+ */
+export async function remoteTargetOnDisk(
+  url: string,
+  dataDirectory: string,
+): Promise<RemoteTarget | RemoteRefusal> {
+  const target = remoteTarget(url, dataDirectory);
+  if (!('kind' in target) || target.kind !== 'path') return target;
+  return pathTarget(await realPathOf(target.path), await realPathOf(dataDirectory));
+}
+
+/**
+ * The path with every link resolved, a dangling one included, up to its nearest ancestor that exists (a remote
+ * may not exist yet). At most 40 links, as the kernel allows.
+ */
+async function realPathOf(path: string, links = 0): Promise<string> {
+  const real = await realpath(path).catch(() => null);
+  if (real !== null) return real;
+  const link = links < 40 ? await readlink(path).catch(() => null) : null;
+  if (link !== null) return realPathOf(resolve(dirname(path), link), links + 1);
+  const parent = dirname(path);
+  return parent === path ? path : join(await realPathOf(parent, links), basename(path));
+}
+
 /** The variables that hold a remote's credentials. Pure. */
 export function credentialVariables(name: string): { token: string; user: string } {
   const tail = name.toUpperCase().replaceAll('-', '_');
@@ -145,15 +172,8 @@ export async function pushMain(
   credentials: { user: string; token: string } | null,
 ): Promise<PushOutcome> {
   const location = { gitDir: join(workspace, '.git'), workTree: null };
-  const commit = (
-    await runHostGit(location, [
-      'rev-parse',
-      '--verify',
-      '--quiet',
-      `${MAIN_BRANCH}^{commit}`,
-    ]).catch(() => '')
-  ).trim();
-  if (commit === '')
+  const commit = await mainCommit(workspace);
+  if (commit === null)
     return { ok: false, reason: 'rejected', message: 'the project has no main branch yet.' };
   const scheme = target.kind === 'path' ? 'file' : new URL(target.url).protocol.slice(0, -1);
   const args = [

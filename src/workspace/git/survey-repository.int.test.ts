@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { surveyRepository } from './survey-repository.ts';
+import { createRepositorySurveys, surveyRepository } from './survey-repository.ts';
 
 const run = promisify(execFile);
 const git = (cwd: string, ...args: string[]) =>
@@ -58,5 +58,22 @@ describe("the survey of a project's main", () => {
     await mkdir(empty);
     await git(empty, 'init', '--quiet', '--initial-branch=main');
     expect(await surveyRepository(empty)).toBeNull();
+  });
+
+  it('is made again only when main moves', async () => {
+    const moving = join(scratch, 'moving');
+    await mkdir(moving);
+    await git(moving, 'init', '--quiet', '--initial-branch=main');
+    await writeFile(join(moving, 'README.md'), 'first\n');
+    await git(moving, 'add', '.');
+    await git(moving, 'commit', '--quiet', '-m', 'one');
+    const surveys = createRepositorySurveys();
+    const first = await surveys(moving);
+    expect(await surveys(moving)).toBe(first);
+    await writeFile(join(moving, 'README.md'), 'second\n');
+    await git(moving, 'commit', '--quiet', '-am', 'two');
+    const second = await surveys(moving);
+    expect(second).not.toBe(first);
+    expect(second!.documents[0]!.text).toBe('second\n');
   });
 });

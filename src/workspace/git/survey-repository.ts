@@ -10,7 +10,7 @@ export interface RepositorySurvey {
   paths: string[];
   /** How many paths the tree has in all (more than `paths.length` when cut). */
   totalPaths: number;
-  /** The READMEs, AGENTS.md files and package manifests, each cut at `maxDocumentBytes`. */
+  /** The READMEs and package manifests, each cut at `maxDocumentBytes` (AGENTS.md files are instruction files). */
   documents: Array<{ path: string; text: string; truncated: boolean }>;
 }
 
@@ -60,6 +60,40 @@ export function surveyedDocuments(blobs: readonly string[], maxDocuments: number
     .map((entry) => entry.path);
 }
 
+/** The commit `main` of the repository at `workspace` is at, or null when it has none. */
+export async function mainCommit(workspace: string): Promise<string | null> {
+  const commit = await runHostGit(gitLocation(workspace), [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    `${MAIN_BRANCH}^{commit}`,
+  ]).catch(() => '');
+  return commit.trim() === '' ? null : commit.trim();
+}
+
+function gitLocation(workspace: string): GitLocation {
+  return { gitDir: join(workspace, '.git'), workTree: null };
+}
+
+/**
+ * Surveys of projects' `main`, each made once per commit of `main`: a prompt costs one `rev-parse`, and a new
+ * survey only when `main` moved (every Criativo, PO and Arquiteto prompt asks for one).
+ */
+export function createRepositorySurveys(
+  budgets: SurveyBudgets = DEFAULT_SURVEY_BUDGETS,
+): (workspace: string) => Promise<RepositorySurvey | null> {
+  const latest = new Map<string, RepositorySurvey>();
+  return async (workspace) => {
+    const commit = await mainCommit(workspace);
+    if (commit === null) return null;
+    const kept = latest.get(workspace);
+    if (kept?.commit === commit) return kept;
+    const survey = await surveyCommit(workspace, commit, budgets);
+    latest.set(workspace, survey);
+    return survey;
+  };
+}
+
 /**
  * Surveys `main` from git's objects, never the files on disk: `ls-tree` of the commit (so a symbolic link is
  * a path and never followed, a submodule an entry) and `cat-file` of the chosen regular files, each read up
@@ -69,16 +103,16 @@ export async function surveyRepository(
   workspace: string,
   budgets: SurveyBudgets = DEFAULT_SURVEY_BUDGETS,
 ): Promise<RepositorySurvey | null> {
-  const location: GitLocation = { gitDir: join(workspace, '.git'), workTree: null };
-  const commit = (
-    await runHostGit(location, [
-      'rev-parse',
-      '--verify',
-      '--quiet',
-      `${MAIN_BRANCH}^{commit}`,
-    ]).catch(() => '')
-  ).trim();
-  if (commit === '') return null;
+  const commit = await mainCommit(workspace);
+  return commit === null ? null : surveyCommit(workspace, commit, budgets);
+}
+
+async function surveyCommit(
+  workspace: string,
+  commit: string,
+  budgets: SurveyBudgets,
+): Promise<RepositorySurvey> {
+  const location = gitLocation(workspace);
   const tree = await runBoundedHostGit(
     location,
     ['ls-tree', '-r', '-z', '--full-tree', commit],

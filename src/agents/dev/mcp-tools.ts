@@ -36,7 +36,8 @@ export async function mcpTools(
   });
 }
 
-function mcpTool(
+/** One tool of a declared server as a dev tool: its mode and approval follow the terminal's (ADR 0410). */
+export function mcpTool(
   dependencies: Pick<DevDependencies, 'workspaces' | 'terminal'> & { mcp: McpServers },
   server: McpServerDeclaration,
   tool: McpServerTool,

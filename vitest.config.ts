@@ -18,6 +18,9 @@ export const TEST_TIERS = {
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Most files wait on processes, sockets and the database rather than the CPU: on a 2-core machine vitest's
+    // default (cores - 1) ran the suite one file at a time.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     allowOnly: false,

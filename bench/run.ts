@@ -23,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
   'session-fold': () => import('./web/session-fold.ts'),
   'output-memory': () => import('./conversation/output-memory.ts'),
+  'demo-line-cost': () => import('./gateway/demo-line-cost.ts'),
 };
 
 const filters = process.argv.slice(2);

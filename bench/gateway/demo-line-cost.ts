@@ -4,7 +4,7 @@
  * sends is recorded and laid out in the providers' cache order (tools, system, messages). A request's cached part
  * is its longest prefix in common with an earlier request of its lane (the rolling breakpoint), counted when it
  * reaches the provider's minimum (1024 tokens; OpenAI in 128-token steps). Tokens are ceil(bytes / 4).
- * Run: node bench/gateway/demo-line-cost.ts
+ * Run: npm run bench -- demo-line-cost
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import {
 } from '../../src/gateway/providers/index.ts';
 import { testDatabaseEngines } from '../../src/store/testing/test-databases.ts';
 import { requestJson } from '../../src/testing/forja-harness.ts';
+import type { BenchReport } from '../lib/bench-report.ts';
 
 const script = new URL('../../examples/production-line-demo.json', import.meta.url).pathname;
 
@@ -96,22 +97,14 @@ function commonPrefix(left: string, right: string): number {
 
 const tokens = (text: string) => Math.ceil(Buffer.byteLength(text) / 4);
 
-const calls = await playDemo();
-const seen = new Map<string, string[]>();
-let totalBytes = 0;
-let repeatedBytes = 0;
-const rows = calls.map(({ request, output }) => {
-  const text = cacheOrder(request);
-  const earlier = seen.get(request.agent) ?? [];
-  const prefix = Math.max(0, ...earlier.map((before) => commonPrefix(before, text)));
-  earlier.push(text);
-  seen.set(request.agent, earlier);
-  totalBytes += text.length;
-  repeatedBytes += prefix;
-  return { input: tokens(text), prefix: tokens(text.slice(0, prefix)), output };
-});
+type Row = { input: number; prefix: number; output: number };
 
-function lineCost(price: ModelPrice, provider: 'anthropic' | 'openai', cached: boolean): number {
+function lineCost(
+  rows: readonly Row[],
+  price: ModelPrice,
+  provider: 'anthropic' | 'openai',
+  cached: boolean,
+): number {
   return rows.reduce((sum, row) => {
     let hit = row.prefix >= 1024 ? row.prefix : 0;
     if (provider === 'openai') hit = Math.floor(hit / 128) * 128;
@@ -129,24 +122,53 @@ function lineCost(price: ModelPrice, provider: 'anthropic' | 'openai', cached: b
   }, 0);
 }
 
-const input = rows.reduce((sum, row) => sum + row.input, 0);
-const output = rows.reduce((sum, row) => sum + row.output, 0);
-console.log(`calls ${rows.length}, input tokens ${input}, output tokens ${output}`);
-console.log(
-  `input repeating an earlier request of the lane: ${((100 * repeatedBytes) / totalBytes).toFixed(1)}%`,
-);
-console.log(
-  `calls whose repeated prefix reaches 1024 tokens: ${rows.filter((row) => row.prefix >= 1024).length}`,
-);
-for (const [provider, model] of [
-  ['anthropic', 'claude-sonnet-4-5'],
-  ['openai', 'gpt-4.1'],
-  ['openai', 'gpt-5'],
-] as const) {
-  const price = priceFor(BUILT_IN_PRICES, provider, model)!;
-  const full = lineCost(price, provider, false);
-  const cached = lineCost(price, provider, true);
-  console.log(
-    `${provider}:${model}: US$${full.toFixed(4)} at full price, US$${cached.toFixed(4)} with the cache (${((100 * (full - cached)) / full).toFixed(1)}% less)`,
-  );
+/** Plays the demo once and prices its requests with and without the cache, per model. */
+export async function run(): Promise<BenchReport> {
+  const calls = await playDemo();
+  const seen = new Map<string, string[]>();
+  let totalBytes = 0;
+  let repeatedBytes = 0;
+  const rows: Row[] = calls.map(({ request, output }) => {
+    const text = cacheOrder(request);
+    const earlier = seen.get(request.agent) ?? [];
+    const prefix = Math.max(0, ...earlier.map((before) => commonPrefix(before, text)));
+    earlier.push(text);
+    seen.set(request.agent, earlier);
+    totalBytes += text.length;
+    repeatedBytes += prefix;
+    return { input: tokens(text), prefix: tokens(text.slice(0, prefix)), output };
+  });
+  const input = rows.reduce((sum, row) => sum + row.input, 0);
+  const output = rows.reduce((sum, row) => sum + row.output, 0);
+  const repeated = Math.round((1000 * repeatedBytes) / totalBytes) / 10;
+  const reaching = rows.filter((row) => row.prefix >= 1024).length;
+  const models = [
+    ['anthropic', 'claude-sonnet-4-5'],
+    ['openai', 'gpt-4.1'],
+    ['openai', 'gpt-5'],
+  ] as const;
+  return {
+    name: 'demo-line-cost',
+    rows: models.map(([provider, model]) => {
+      const price = priceFor(BUILT_IN_PRICES, provider, model)!;
+      const full = lineCost(rows, price, provider, false);
+      const cached = lineCost(rows, price, provider, true);
+      return {
+        model: `${provider}:${model}`,
+        calls: rows.length,
+        input_tokens: input,
+        output_tokens: output,
+        repeated_prefix_pct: repeated,
+        calls_cacheable: reaching,
+        usd_full_price: Math.round(full * 10_000) / 10_000,
+        usd_with_cache: Math.round(cached * 10_000) / 10_000,
+        saving_pct: Math.round((1000 * (full - cached)) / full) / 10,
+      };
+    }),
+    notes: [
+      'The production-line demo up to the devs, on PGlite; every request as the gateway sends it, in cache order (tools, system, messages).',
+      "repeated_prefix_pct: share of input bytes repeating a prefix of an earlier request of the same lane; calls_cacheable: calls whose repeated prefix reaches the providers' 1024-token minimum.",
+      'Costs at the built-in list prices; with the cache, Anthropic writes what is not read (1.25×) and reads the prefix (0.1×); OpenAI reads it in 128-token steps.',
+    ],
+  };
 }

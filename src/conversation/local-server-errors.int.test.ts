@@ -126,7 +126,8 @@ describe.each(testDatabaseEngines())("the local servers' refusals on $name", (en
           .then((events) => events.filter((event) => event.type === 'turn.failed'));
       const [failed, ...more] = await failures();
       expect(more).toEqual([]);
-      expect((failed?.payload as { message: string }).message).toMatch(entry.says);
+      const { message } = (failed?.payload ?? {}) as { message?: string };
+      expect(message).toMatch(entry.says);
       // A refusal before any model ran is not retried: one request reached the server.
       const sent = server.requests.filter((request) => chatPaths.has(request.path));
       expect(sent).toHaveLength(1);

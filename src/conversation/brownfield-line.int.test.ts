@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../composition.ts';
 import { listen } from '../http/listen.ts';
+import { workspaceDirectory } from '../workspace/workspace-layout.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
@@ -63,7 +64,19 @@ const finishes = (name: string, task: string) => ({
   tool_calls: [{ name: 'finish_task', arguments: { task_id: task, resumo: `${task} pronta` } }],
 });
 
-/** Session 1's Arquiteto: sees the imported tree, reads a file of it, maps clima (existing) and adds catalogo. */
+/** A decision of session 1's, which session 2's Criativo, PO and Arquiteto read. */
+const FIRST_DECISION = {
+  question: 'O clima guarda a previsão junto do código antigo?',
+  answer: 'Sim: em src/clima/previsao.js',
+  reason: 'O clima já mora em src/clima',
+};
+const FIRST_DECISION_LINE = `- ${FIRST_DECISION.question} → ${FIRST_DECISION.answer} (decidido por: arquiteto)`;
+const CATALOGO_CODE = 'export const paes = ["francês"];\n';
+
+/**
+ * Session 1's Arquiteto: sees the imported tree, reads a file of it, maps clima (existing) and adds catalogo,
+ * records a decision, and gives each a task.
+ */
 const FIRST_ARQUITETO = [
   {
     agent: 'arquiteto',
@@ -89,6 +102,7 @@ const FIRST_ARQUITETO = [
       },
     ],
   },
+  { agent: 'arquiteto', tool_calls: [{ name: 'record_decision', arguments: FIRST_DECISION }] },
   {
     agent: 'arquiteto',
     tool_calls: [
@@ -97,7 +111,7 @@ const FIRST_ARQUITETO = [
         arguments: {
           assignments: [
             { task_id: 'AT-001', module: 'catalogo' },
-            { task_id: 'AT-002', module: 'catalogo' },
+            { task_id: 'AT-002', module: 'clima' },
           ],
         },
       },
@@ -107,12 +121,16 @@ const FIRST_ARQUITETO = [
   { agent: 'arquiteto', text: 'O clima já existe; catalogo é novo.' },
 ];
 const FIRST_DEVS = [
-  writes('catalogo', 'src/catalogo/index.js', 'export const paes = ["francês"];\n'),
+  writes('catalogo', 'src/catalogo/index.js', CATALOGO_CODE),
   finishes('catalogo', 'AT-001'),
-  writes('catalogo', 'src/catalogo/precos.js', 'export const precos = { francês: 90 };\n'),
-  finishes('catalogo', 'AT-002'),
   { agent: 'dev:catalogo', text: 'Feito.' },
+  writes('clima', 'src/clima/previsao.js', 'export const previsao = "sol";\n'),
+  finishes('clima', 'AT-002'),
+  { agent: 'dev:clima', text: 'Feito.' },
 ];
+
+/** What a later session's Criativo, PO and Arquiteto read of session 1: its brief and its decision. */
+const EARLIER_SESSION = ['### Brief anterior: Padaria do amanhecer', FIRST_DECISION_LINE];
 
 /** Session 2's Criativo: the same conversation, but its first call sees what the project already has. */
 const SECOND_CRIATIVO = UP_TO_ARQUITETO.filter((turn) => turn.agent === 'criativo').map(
@@ -125,15 +143,19 @@ const SECOND_CRIATIVO = UP_TO_ARQUITETO.filter((turn) => turn.agent === 'criativ
             system: [
               ...(turn.expect?.system ?? []),
               '## O que o projeto já tem',
-              'AT-002 (HS-002) Criar pedido — módulo: catalogo — feita (já em main)',
+              'AT-002 (HS-002) Criar pedido — módulo: clima — feita (já em main)',
               '- src/catalogo/index.js',
+              ...EARLIER_SESSION,
             ],
           },
         }
       : turn,
 );
 
-/** Session 2: the PO continues the backlog, the Arquiteto keeps clima and catalogo and adds pedidos. */
+/**
+ * Session 2: the PO continues the backlog, the Arquiteto keeps clima and catalogo, adds pedidos and gives
+ * clima a task again.
+ */
 const SECOND_PO = [
   {
     agent: 'po',
@@ -143,6 +165,7 @@ const SECOND_PO = [
         'Feitas: AT-001, AT-002.',
         'a partir de EP-002, HS-003 e AT-003',
         '- src/catalogo/index.js',
+        ...EARLIER_SESSION,
       ],
     },
     tool_calls: [
@@ -188,6 +211,13 @@ const SECOND_PO = [
               description: 'Função que cria o pedido',
               acceptance_criteria: ['usa o pão do catálogo'],
             },
+            {
+              id: 'AT-004',
+              story_id: 'HS-003',
+              title: 'Clima do pedido',
+              description: 'O clima diz se o pão do pedido sai com chuva',
+              acceptance_criteria: ['conhece os pães do catálogo'],
+            },
           ],
         },
       },
@@ -204,7 +234,8 @@ const SECOND_ARQUITETO = [
         '## Mapa de módulos (versão 1)',
         '- src/catalogo/index.js',
         'Mantenha os módulos do mapa atual',
-        'Tarefas sem módulo: AT-003.',
+        'Tarefas sem módulo: AT-003, AT-004.',
+        ...EARLIER_SESSION,
       ],
     },
     tool_calls: [
@@ -226,17 +257,44 @@ const SECOND_ARQUITETO = [
     tool_calls: [
       {
         name: 'assign_tasks_to_modules',
-        arguments: { assignments: [{ task_id: 'AT-003', module: 'pedidos' }] },
+        arguments: {
+          assignments: [
+            { task_id: 'AT-003', module: 'pedidos' },
+            { task_id: 'AT-004', module: 'clima' },
+          ],
+        },
       },
     ],
   },
   { agent: 'arquiteto', tool_calls: [{ name: 'hand_off_to_devs', arguments: {} }] },
-  { agent: 'arquiteto', text: 'Só pedidos muda.' },
+  { agent: 'arquiteto', text: 'Pedidos é novo e clima muda.' },
 ];
+/** Session 2's devs: clima's worktree is session 1's, and got dev (with catalogo's code) before its turn. */
 const SECOND_DEVS = [
   writes('pedidos', 'src/pedidos/index.js', 'import { paes } from "../catalogo/index.js";\n'),
   finishes('pedidos', 'AT-003'),
   { agent: 'dev:pedidos', text: 'Feito.' },
+  {
+    agent: 'dev:clima',
+    expect: {
+      system: [
+        'Seu worktree vem de uma sessão anterior: antes deste turno, dev (com o main de agora) foi mesclado no seu branch dev-clima',
+      ],
+    },
+    tool_calls: [{ name: 'read_file', arguments: { path: 'src/catalogo/index.js' } }],
+  },
+  {
+    agent: 'dev:clima',
+    expect: { messages: ['read_file(', 'paes = ["francês"]'] },
+    tool_calls: [
+      {
+        name: 'write_file',
+        arguments: { path: 'src/clima/pedido.js', content: 'import "../catalogo/index.js";\n' },
+      },
+    ],
+  },
+  finishes('clima', 'AT-004'),
+  { agent: 'dev:clima', text: 'Feito.' },
 ];
 
 const call = async (forja: Forja, method: string, path: string, body?: unknown) => {
@@ -299,9 +357,17 @@ describe.each(testDatabaseEngines())(
         source: { path: join(scratch, 'source') },
       });
 
-      // Session 1: the Arquiteto reads the imported tree (its expect), only catalogo gets a dev.
+      // Session 1: the Arquiteto reads the imported tree (its expect); catalogo and clima get a dev each.
       const first = await playUpToTheDevs(forja, project.id);
-      expect(await finishLine(forja, first.sessionId)).toEqual(['dev:catalogo']);
+      expect((await finishLine(forja, first.sessionId)).sort()).toEqual([
+        'dev:catalogo',
+        'dev:clima',
+      ]);
+      // clima's branch was made before catalogo's code reached dev: it lacks it when session 1 ends.
+      const workspace = workspaceDirectory(line.dataDirectory, project.id);
+      const climaHas = async (path: string) =>
+        (await git(workspace, 'ls-tree', '--name-only', 'dev-clima', '--', path)).trim() === path;
+      expect(await climaHas('src/catalogo/index.js')).toBe(false);
       const clone = join(scratch, 'clone');
       await git(scratch, 'clone', '--quiet', `${server.url}/git/${project.id}.git`, clone);
       const history = await git(clone, 'log', '--format=%s', 'main');
@@ -311,12 +377,27 @@ describe.each(testDatabaseEngines())(
       expect(await readFile(join(clone, 'AGENTS.md'), 'utf8')).toContain('Rode npm test.');
       expect(await readFile(join(clone, 'src/catalogo/index.js'), 'utf8')).toContain('francês');
 
-      // Session 2: the backlog continues (a done id is refused), only pedidos changes, main again.
+      // Session 2: the backlog continues (a done id is refused), pedidos is new and clima changes (catalogo,
+      // done, gets no dev), main again. clima's worktree is session 1's: dev, holding main, reached it first.
       const second = await playUpToTheDevs(forja, project.id);
-      expect(await finishLine(forja, second.sessionId)).toEqual(['dev:pedidos']);
+      expect((await finishLine(forja, second.sessionId)).sort()).toEqual([
+        'dev:clima',
+        'dev:pedidos',
+      ]);
+      expect(await climaHas('src/catalogo/index.js')).toBe(true);
+      expect(await git(workspace, 'log', '--format=%s', 'dev-clima')).toContain(
+        "Merge dev into dev-clima: a new session's work starts from main",
+      );
+      const caughtUp = (await forja.eventLog.read(second.sessionId, { limit: 10_000 })).filter(
+        (event) => event.type === 'module.caught_up',
+      );
+      expect(caughtUp.map((event) => event.payload)).toEqual([
+        { v: 1, module: 'clima', commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      ]);
       await git(clone, 'pull', '--quiet', '--no-rebase', 'origin', 'main');
       expect(await readFile(join(clone, 'src/pedidos/index.js'), 'utf8')).toContain('catalogo');
-      expect(existsSync(join(clone, 'src/catalogo/precos.js'))).toBe(true);
+      expect(existsSync(join(clone, 'src/clima/previsao.js'))).toBe(true);
+      expect(existsSync(join(clone, 'src/clima/pedido.js'))).toBe(true);
       expect(await git(clone, 'log', '--format=%s', 'main')).toContain(
         'antigo: clima\nantigo: projeto\n',
       );
@@ -324,12 +405,13 @@ describe.each(testDatabaseEngines())(
         .trim()
         .split('\n');
       expect(merges.length).toBeGreaterThanOrEqual(2);
-      // The first session's tasks stay done, the second's only took AT-003.
+      // The first session's tasks stay done, the second's only took AT-003 and AT-004.
       const backlog = await call(forja, 'GET', `/api/projects/${project.id}/backlog`);
       expect(backlog.tasks.map((task: { id: string }) => task.id).sort()).toEqual([
         'AT-001',
         'AT-002',
         'AT-003',
+        'AT-004',
       ]);
       expect(backlog.tasks.find((task: { id: string }) => task.id === 'AT-001').title).toBe(
         'Listar pães',

@@ -13,6 +13,7 @@ import {
 } from '../domain/conversation/index.ts';
 import { findSession, LaneHeldElsewhereError, type SessionEvent } from '../store/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
+import { catchUpWorktree } from './catch-up-worktree.ts';
 import { onKeptViewFirst } from './expected-version.ts';
 import { pendingLaneWork } from './lane-work.ts';
 import { owedBy } from './owed-turns.ts';
@@ -180,6 +181,9 @@ export async function startAndContinue(
       status: 'not_started',
       reason: `no runtime for agent ${request.agent} in this process`,
     };
+  // A dev's first turn of the session: a worktree an earlier session left first gets dev, which holds main.
+  if (dependencies.line !== undefined && request.agent.startsWith('dev:'))
+    await catchUpWorktree(dependencies, dependencies.line, request);
   // A refusal or conflict on the kept view is decided again on a read (ADR 0262).
   const started = await onKeptViewFirst(
     dependencies.views,

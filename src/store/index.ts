@@ -127,3 +127,4 @@ export { readQuarantinedInstructions } from './instructions/quarantined-instruct
 export { readProjectArchitecture } from './artifacts/read-project-architecture.ts';
 export { readProjectBacklog } from './artifacts/read-project-backlog.ts';
 export { readDoneTaskIds } from './artifacts/read-done-tasks.ts';
+export { readEarlierSessions } from './artifacts/read-earlier-sessions.ts';

@@ -63,12 +63,15 @@ export interface ProjectWorkspaces {
   ): Promise<ModuleIntegration<R>>;
   /**
    * Merges `dev` into the module's branch in its worktree (`mergeIntegrationIntoWorktree`), under the lock;
-   * null when the module has no worktree yet (it will start from `dev`).
+   * null when the module has no worktree yet (it will start from `dev`). With `takeMain`, `dev` first takes
+   * `main` (`syncIntegrationWithMain`) as it does before a new worktree: a worktree an earlier session's line
+   * left gets what `main` has now (ADR 0416).
    */
   updateModuleFromIntegration(
     projectId: string,
     module: string,
     message: string,
+    options?: { takeMain?: boolean },
   ): Promise<WorktreeUpdate | null>;
   /** Merges `commit` into `main` with a merge commit, under the project's git lock (`mergeIntoMain`). */
   mergeIntoMain(projectId: string, commit: string, message: string): Promise<MainMerge>;
@@ -154,10 +157,13 @@ export function createProjectWorkspaces(options: {
           check,
         ),
       ),
-    updateModuleFromIntegration: (projectId, module, message) =>
+    updateModuleFromIntegration: (projectId, module, message, updateOptions = {}) =>
       lock.run(projectId, async () => {
         const worktree = worktreeOf(projectId, module);
         if (!existsSync(join(worktree.directory, '.git'))) return null;
+        // A conflict there leaves dev as it was, as before a new worktree: dev is merged all the same.
+        if (updateOptions.takeMain === true)
+          await syncIntegrationWithMain(repository(projectId), scratchOf(projectId));
         return mergeIntegrationIntoWorktree(
           repository(projectId),
           worktree.directory,

@@ -75,4 +75,26 @@ describe('dev merged into a module worktree once a dependency merged', () => {
     expect(await tip('dev-pedidos')).toBe(committed.commit);
     expect((await git().raw(['status', '--porcelain'])).trim()).toBe('');
   });
+
+  it('with takeMain, dev first takes what main got since, so the worktree holds it too', async () => {
+    const catalogo = await write('catalogo', 'src/catalogo.ts', 'export const paes = [];\n');
+    const committed = await workspaces.commitModule(PROJECT, 'catalogo', 'catalogo: feito');
+    if (!committed.ok) throw new Error(committed.reason);
+    await workspaces.commitToMain(
+      PROJECT,
+      [{ path: 'docs/architecture/module-map.md', content: '# Mapa v2\n' }],
+      'docs: mapa v2',
+    );
+    expect(
+      await workspaces.updateModuleFromIntegration(PROJECT, 'catalogo', 'Merge dev', {
+        takeMain: true,
+      }),
+    ).toMatchObject({ ok: true, merged: true });
+    expect(await readFile(join(catalogo, 'docs/architecture/module-map.md'), 'utf8')).toBe(
+      '# Mapa v2\n',
+    );
+    expect(await readFile(join(catalogo, 'src/catalogo.ts'), 'utf8')).toBe(
+      'export const paes = [];\n',
+    );
+  });
 });

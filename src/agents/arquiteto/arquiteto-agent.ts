@@ -19,7 +19,13 @@ import { handOffToDevsTool } from './hand-off-to-devs-tool.ts';
 import { renderContractsSummary } from './render-contracts-summary.ts';
 import { splitTaskTool } from './split-task-tool.ts';
 import { devBlocks, renderOpenBlocks } from '../dev/dev-blocks.ts';
-import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import {
+  readDoneTaskIds,
+  readEarlierSessions,
+  readProjectArchitecture,
+  readProjectBacklog,
+} from '../../store/index.ts';
+import { renderEarlierSessions } from '../line/render-earlier-sessions.ts';
 import { existingCodeNote, renderRepositorySurvey } from '../line/render-repository-survey.ts';
 import { mainReadTools } from './main-read-tools.ts';
 
@@ -43,13 +49,15 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture, tools, done, survey] = await Promise.all([
+      const [backlog, architecture, tools, done, earlier, survey] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
         dependencies.terminal.tools(),
         readDoneTaskIds(dependencies.database, scope.projectId),
+        readEarlierSessions(dependencies.database, scope.projectId, scope.sessionId),
         dependencies.survey?.(scope.projectId) ?? null,
       ]);
+      const earlierSessions = renderEarlierSessions(earlier);
       const repository = renderRepositorySurvey(survey);
       const handedOff = view.state.handoffs.some(
         (handoff) =>
@@ -67,7 +75,9 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
         renderModuleMapSummary(architecture.module_map?.data ?? null),
         renderContractsSummary(architecture.module_contracts?.data ?? null),
         renderBacklog(backlog, { criteria: true, descriptions: true, done }),
-        // Last: over budget, the repository's survey is cut before the Arquiteto's own declarations.
+        // Last: over budget, the repository's survey is cut first, then what earlier sessions decided, before
+        // the Arquiteto's own declarations.
+        ...(earlierSessions === null ? [] : [earlierSessions]),
         ...(repository === null ? [] : [repository]),
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));

@@ -24,8 +24,14 @@ export const CRIATIVO_MAX_OUTPUT_TOKENS = 2048;
  */
 const CRIATIVO_ARTIFACTS = createArtifactRegistry([businessRuleDefinition, productBriefDefinition]);
 
-/** What exists in the project, for a session that continues it (ADR 0416); null when nothing does. */
-export type ExistingWork = (projectId: string) => Promise<string | null>;
+/**
+ * What exists in the project, for a session that continues it (ADR 0416): read for `scope.sessionId`, so the
+ * project's other sessions are the earlier ones; null when nothing does.
+ */
+export type ExistingWork = (scope: {
+  projectId: string;
+  sessionId: string;
+}) => Promise<string | null>;
 
 export function criativoAgent(
   sources: PromptSources,
@@ -40,7 +46,7 @@ export function criativoAgent(
     buildSystemPrompt: async (view, scope) =>
       (
         await buildSystemPrompt(sources, 'criativo', scope.projectId, {
-          ...(await existingWork?.(scope.projectId).then((text) =>
+          ...(await existingWork?.(scope).then((text) =>
             text === null ? {} : { projectContext: text },
           )),
           businessRules: businessRuleUnits(view.state.business_rules),

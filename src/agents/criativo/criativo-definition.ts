@@ -16,6 +16,6 @@ export const criativoDefinition: AgentDefinition = {
   runs: {
     kind: 'turns',
     create: ({ prompts, line }) =>
-      criativoAgent(prompts, undefined, (projectId) => renderExistingWork(line, projectId)),
+      criativoAgent(prompts, undefined, (scope) => renderExistingWork(line, scope)),
   },
 };

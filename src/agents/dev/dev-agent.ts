@@ -14,6 +14,7 @@ import { renderModuleTasks } from './render-module-tasks.ts';
 import { reportBlockedTool } from './report-blocked-tool.ts';
 import { renderViewChanges } from './view-changes.ts';
 import { renderDependencyUpdates } from './dependency-updates.ts';
+import { renderCaughtUp } from './render-caught-up.ts';
 import { terminalTool } from './terminal-tool.ts';
 import { mcpTools } from './mcp-tools.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
@@ -62,9 +63,10 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
         view.events,
         `${DEV_SLUG_PREFIX}${module}`,
       );
+      const caughtUp = renderCaughtUp(view.events, module);
       const taskState = [
         devKickoff(module, worktree, dependencies.terminal.settings.mode),
-        ...[unblocked, changed, updated, reopened].flatMap((note) =>
+        ...[caughtUp, unblocked, changed, updated, reopened].flatMap((note) =>
           note === null ? [] : ['', note],
         ),
       ].join('\n');

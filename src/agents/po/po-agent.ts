@@ -14,7 +14,13 @@ import {
   renderDecisions,
   renderModuleMapSummary,
 } from '../line/render-line-context.ts';
-import { readDoneTaskIds, readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
+import {
+  readDoneTaskIds,
+  readEarlierSessions,
+  readProjectArchitecture,
+  readProjectBacklog,
+} from '../../store/index.ts';
+import { renderEarlierSessions } from '../line/render-earlier-sessions.ts';
 import { renderRepositorySurvey } from '../line/render-repository-survey.ts';
 import { continuingBacklogNote } from './continuing-backlog.ts';
 
@@ -38,12 +44,14 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
       recordDecisionTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
-      const [backlog, architecture, done, survey] = await Promise.all([
+      const [backlog, architecture, done, earlier, survey] = await Promise.all([
         readProjectBacklog(dependencies.database, scope.projectId),
         readProjectArchitecture(dependencies.database, scope.projectId),
         readDoneTaskIds(dependencies.database, scope.projectId),
+        readEarlierSessions(dependencies.database, scope.projectId, scope.sessionId),
         dependencies.survey?.(scope.projectId) ?? null,
       ]);
+      const earlierSessions = renderEarlierSessions(earlier);
       const repository = renderRepositorySurvey(survey);
       const handedOff = view.state.handoffs.some(
         (handoff) =>
@@ -57,6 +65,8 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
         renderDecisions(view.state, { records: true }),
         renderBacklog(backlog, { done }),
         renderModuleMapSummary(architecture.module_map?.data ?? null),
+        // Over budget the tail goes first: the survey of main, then what earlier sessions decided.
+        ...(earlierSessions === null ? [] : [earlierSessions]),
         ...(repository === null ? [] : [repository]),
       ].join('\n\n');
       const report = await buildSystemPrompt(dependencies.prompts, 'po', scope.projectId, {

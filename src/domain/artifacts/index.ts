@@ -44,3 +44,8 @@ export type {
   EmittedArtifact,
 } from './validate-emit-artifact.ts';
 export { BACKLOG_TYPES, currentBacklog, splitNote, type Backlog } from './current-backlog.ts';
+export {
+  EARLIER_SESSION_TYPES,
+  earlierSessions,
+  type EarlierSession,
+} from './earlier-sessions.ts';

@@ -19,6 +19,7 @@ export {
   LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
   MAX_MERGED_INSTRUCTION_FILES,
+  ModuleCaughtUpPayloadSchema,
   ModuleDependencyMergedPayloadSchema,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
@@ -26,6 +27,7 @@ export {
 export type {
   InstructionFileDigest,
   LineMergedIntoMainPayload,
+  ModuleCaughtUpPayload,
   ModuleDependencyMergedPayload,
 } from './line-event-payloads.ts';
 export { LINE_EVENTS, type LineEventMap } from './line-events.ts';

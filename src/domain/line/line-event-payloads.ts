@@ -14,6 +14,7 @@ export const LINE_EVENT_TYPES = {
   mergedIntoMain: 'line.merged_into_main',
   instructionsAccepted: 'line.instructions_accepted',
   dependencyMerged: 'module.dependency_merged',
+  caughtUp: 'module.caught_up',
 } as const;
 
 /** Most instruction files one merge into main may add or change: the person reviews each (ADR 0302). */
@@ -102,3 +103,17 @@ export const ModuleDependencyMergedPayloadSchema = z.object({
   conflicts: z.array(z.string()).max(200).optional(),
 });
 export type ModuleDependencyMergedPayload = z.infer<typeof ModuleDependencyMergedPayloadSchema>;
+
+/**
+ * `module.caught_up`: before the dev's first turn of a session, the worktree an earlier session's line left
+ * got `dev` — which had taken `main` — merged into `module`'s branch (`commit`), or could not (`reason`, the
+ * conflicting paths): the dev is told which (ADR 0416).
+ */
+export const ModuleCaughtUpPayloadSchema = z.object({
+  v: z.literal(1),
+  module: z.string().min(1),
+  commit: z.string().min(1).optional(),
+  reason: z.string().max(2000).optional(),
+  conflicts: z.array(z.string()).max(200).optional(),
+});
+export type ModuleCaughtUpPayload = z.infer<typeof ModuleCaughtUpPayloadSchema>;

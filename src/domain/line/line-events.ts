@@ -14,6 +14,7 @@ import {
   LineCompletedPayloadSchema,
   LineInstructionsAcceptedPayloadSchema,
   LineMergedIntoMainPayloadSchema,
+  ModuleCaughtUpPayloadSchema,
   ModuleDependencyMergedPayloadSchema,
   ModuleMergedPayloadSchema,
   ModuleMergeFailedPayloadSchema,
@@ -31,6 +32,7 @@ export const LINE_EVENTS = {
     LINE_EVENT_TYPES.dependencyMerged,
     ModuleDependencyMergedPayloadSchema,
   ),
+  moduleCaughtUp: defineEvent(LINE_EVENT_TYPES.caughtUp, ModuleCaughtUpPayloadSchema),
   lineCompleted: defineEvent(LINE_EVENT_TYPES.completed, LineCompletedPayloadSchema),
   lineMergedIntoMain: defineEvent(LINE_EVENT_TYPES.mergedIntoMain, LineMergedIntoMainPayloadSchema),
   lineInstructionsAccepted: defineEvent(

@@ -445,7 +445,7 @@ describe.each(testDatabaseEngines())('the API under a fuzz of bad input on $name
           failures.push(
             `${operation.method} ${operation.path}: ${error.message
               .split('\n')
-              .filter((line) => /Counterexample|Got|expected/.test(line))
+              .filter((line) => /Counterexample|Got|Caused by|Error|expected/.test(line))
               .slice(0, 3)
               .join(' | ')}`,
           ),

@@ -109,6 +109,13 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
     ]);
     for (const path of ['src/catalogo.ts', 'src/pedidos.ts', 'docs/module-map.md'])
       expect(await git.raw(['ls-tree', '--name-only', dev, path])).toBe(`${path}\n`);
+    // Neither module has a tsconfig.json yet: their default check ran nothing, and the line says so.
+    expect((merged.at(-1)!.payload as { checks: unknown[] }).checks).toEqual([
+      expect.objectContaining({ module: expect.any(String), exit_code: 0, skipped: true }),
+      expect.objectContaining({ module: expect.any(String), exit_code: 0, skipped: true }),
+    ]);
+    const ready = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body;
+    expect(ready.completed.checks_skipped.sort()).toEqual(['catalogo', 'pedidos']);
 
     // The person's "Merge into main": a merge commit on main, recorded, shown by the line view.
     const mainBefore = (await git.raw(['rev-parse', MAIN_BRANCH])).trim();

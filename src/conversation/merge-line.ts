@@ -2,6 +2,7 @@ import { lineModules } from '../agents/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
 import {
   checkOutputExcerpt,
+  defaultCheckSkipped,
   moduleCheck,
   topologicalOrder,
   type ModuleDeclaration,
@@ -162,7 +163,13 @@ async function reopen(
   ]);
 }
 
-type IntegrationCheck = { module: string; command: string; exit_code: number; duration_ms: number };
+type IntegrationCheck = {
+  module: string;
+  command: string;
+  exit_code: number;
+  duration_ms: number;
+  skipped?: true;
+};
 type IntegrationReport = { checks: IntegrationCheck[]; failure: string | null };
 
 /**
@@ -188,6 +195,10 @@ async function runIntegrationChecks(
       command: check.command,
       exit_code,
       duration_ms: Date.now() - started,
+      // A default check whose stack's marker file is missing ran nothing: a skip, never shown as a pass.
+      ...(exit_code === 0 && run.ok && check.source === 'default' && defaultCheckSkipped(run.output)
+        ? { skipped: true as const }
+        : {}),
     });
     if (exit_code !== 0) {
       // The failing tests first, then the tail (ADR 0322), then any limit the run reached.

@@ -42,13 +42,23 @@ describe('the end of the line in headless Chromium', { timeout: 180_000 }, () =>
     await page.goto(`${served.url}/sessions/${sessionId}`);
     await page.getByTestId('production-panel').waitFor();
     expect(await page.getByTestId('line-end').count()).toBe(0);
+    // api's default check ran nothing (no package.json yet): the line's end says so, not "passed".
+    const check = { module: 'api', command: 'node --test', exit_code: 0, duration_ms: 5 };
     const appended = await served.forja.eventLog.append(sessionId, [
+      {
+        type: 'module.merged',
+        actor: 'system',
+        payload: { v: 1, module: 'api', commit: dev, checks: [{ ...check, skipped: true }] },
+      },
       { type: 'line.completed', actor: 'system', payload: { v: 1, commit: dev, modules: ['api'] } },
     ]);
     expect(appended.success).toBe(true);
 
     await page.getByTestId('line-end').waitFor();
     expect(await page.getByTestId('line-end').textContent()).toContain(dev.slice(0, 12));
+    expect(await page.getByTestId('line-end-skipped').textContent()).toMatch(
+      /^Not checked: api — the default check ran nothing/,
+    );
     // "Merge into main" waits for the person: it is a Needs-you item, whose button leads to it.
     const item = page.locator('[data-testid="needs-you-item"][data-kind="merge"]');
     expect(await item.textContent()).toContain(dev.slice(0, 12));

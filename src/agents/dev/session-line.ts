@@ -6,6 +6,19 @@ import { LINE_EVENT_TYPES } from '../../domain/line/index.ts';
 import { lineModules, type ModuleLine } from './line-events.ts';
 
 /**
+ * The modules whose integration check ran nothing in the last merge into `dev` (a default check without its
+ * stack's marker file): the line's end says so instead of "passed". The last `module.merged` ran every merged
+ * module's check.
+ */
+function checksSkipped(events: readonly SessionEvent[]): string[] {
+  const last = events.filter((event) => event.type === LINE_EVENT_TYPES.merged).at(-1);
+  const { checks } = (last?.payload ?? {}) as {
+    checks?: Array<{ module: string; skipped?: boolean }>;
+  };
+  return (checks ?? []).filter((check) => check.skipped === true).map((check) => check.module);
+}
+
+/**
  * `GET /api/sessions/:id/line`: each module of the current map in dependency order with its tasks (the
  * backlog's: a split task gives way to its parts), the line's end (`line.completed`) and the person's merge of
  * it into main (`line.merged_into_main`).
@@ -16,7 +29,7 @@ export async function sessionLine(
   events: readonly SessionEvent[],
 ): Promise<{
   modules: Array<ModuleLine & { tasks: string[] }>;
-  completed: { commit: string; seq: number } | null;
+  completed: { commit: string; seq: number; checks_skipped: string[] } | null;
   merged_into_main: { commit: string; dev_commit: string; seq: number } | null;
 }> {
   const intoMain = events.find((event) => event.type === LINE_EVENT_TYPES.mergedIntoMain);
@@ -32,7 +45,11 @@ export async function sessionLine(
   const completed =
     last === undefined
       ? null
-      : { commit: String((last.payload as { commit: unknown }).commit), seq: last.seq };
+      : {
+          commit: String((last.payload as { commit: unknown }).commit),
+          seq: last.seq,
+          checks_skipped: checksSkipped(events),
+        };
   const [architecture, backlog] = await Promise.all([
     readProjectArchitecture(database, projectId),
     readProjectBacklog(database, projectId),

@@ -70,7 +70,7 @@ export { validateDeclaration } from './validate-declaration.ts';
 export { validateModuleContractsDeclaration } from './validate-module-contracts.ts';
 export { validateModuleMapDeclaration } from './validate-module-map.ts';
 export { validateModuleRoutingDeclaration } from './validate-module-routing.ts';
-export { moduleCheck, type ModuleCheck } from './module-check.ts';
+export { defaultCheckSkipped, moduleCheck, type ModuleCheck } from './module-check.ts';
 export { checkMapProblem } from './check-map-problem.ts';
 export {
   CHECK_EXCERPT_LIMITS,

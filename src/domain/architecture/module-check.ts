@@ -24,6 +24,17 @@ const DEFAULT_CHECKS: ReadonlyArray<{ stack: RegExp; marker: string; command: st
   { stack: /\belixir\b/i, marker: 'mix.exs', command: 'mix test' },
 ];
 
+const DEFAULT_CHECK_SKIPPED = 'the default check';
+const SKIPPED_LINE = /^no \S+: the default check \(.+\) was skipped$/m;
+
+/**
+ * Whether a default check's output says it ran nothing (its stack's marker file is missing): it exits 0, and
+ * is a skip, not a pass. The whole line is matched, as the command prints it. Pure.
+ */
+export function defaultCheckSkipped(output: string): boolean {
+  return SKIPPED_LINE.test(output);
+}
+
 /** The check `finish_task` runs for `module`, or null when the map declares none and its stack has no default. */
 export function moduleCheck(
   module: Pick<ModuleDeclaration, 'stack' | 'check'>,
@@ -32,7 +43,7 @@ export function moduleCheck(
   const known = DEFAULT_CHECKS.find((entry) => entry.stack.test(module.stack));
   if (known === undefined) return null;
   return {
-    command: `if [ -f ${known.marker} ]; then ${known.command}; else echo "no ${known.marker}: the default check (${known.command}) was skipped"; fi`,
+    command: `if [ -f ${known.marker} ]; then ${known.command}; else echo "no ${known.marker}: ${DEFAULT_CHECK_SKIPPED} (${known.command}) was skipped"; fi`,
     source: 'default',
   };
 }

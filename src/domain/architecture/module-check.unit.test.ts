@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { moduleCheck } from './module-check.ts';
+import fc from 'fast-check';
+import { defaultCheckSkipped, moduleCheck } from './module-check.ts';
 import { moduleMapSchema } from './module-map-schema.ts';
 
 describe('moduleCheck', () => {
@@ -30,6 +31,23 @@ describe('moduleCheck', () => {
     expect(JSON.stringify(map('  ').error?.issues)).toContain('check must not be empty');
     expect(JSON.stringify(map('x'.repeat(1001)).error?.issues)).toContain(
       'check must be at most 1000 characters',
+    );
+  });
+});
+
+describe('defaultCheckSkipped', () => {
+  it('is true for the line a default check prints when its marker file is missing, and for nothing else', () => {
+    for (const stack of ['TypeScript', 'Node', 'Python', 'Go', 'Rust', 'Elixir']) {
+      const { command } = moduleCheck({ stack })!;
+      const printed = /echo "(.+)"; fi$/.exec(command)![1]!;
+      expect(defaultCheckSkipped(`${printed}\n`)).toBe(true);
+      expect(defaultCheckSkipped(`ok 1 - works\n# pass 1\n`)).toBe(false);
+    }
+    fc.assert(
+      fc.property(
+        fc.string().filter((output) => !output.includes('was skipped')),
+        (output) => !defaultCheckSkipped(output),
+      ),
     );
   });
 });

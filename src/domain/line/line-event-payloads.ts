@@ -63,6 +63,8 @@ export const ModuleMergedPayloadSchema = z.object({
       command: z.string(),
       exit_code: z.number().int(),
       duration_ms: z.number().int().nonnegative(),
+      /** A default check that ran nothing (its stack's marker file is missing): not a pass. */
+      skipped: z.literal(true).optional(),
     }),
   ),
 });

@@ -350,6 +350,10 @@ export const en = {
   'lineEnd.title': 'The line is ready',
   'lineEnd.ready':
     'Every module is merged into dev and its integration check passed (dev at {commit}).',
+  'lineEnd.readyUnchecked':
+    'Every module is merged into dev (dev at {commit}); the integration checks that ran passed.',
+  'lineEnd.checksSkipped':
+    'Not checked: {modules} — the default check ran nothing (its stack has no package.json, pyproject.toml or the like yet), so nothing of it was tested.',
   'lineEnd.button': 'Merge into main',
   'lineEnd.running': 'Merging dev into main…',
   'lineEnd.merged': 'Merged into main: commit {commit}',

@@ -358,6 +358,10 @@ export const pt: Messages = {
   'lineEnd.title': 'A linha está pronta',
   'lineEnd.ready':
     'Todos os módulos foram integrados na dev e a verificação de integração passou (dev em {commit}).',
+  'lineEnd.readyUnchecked':
+    'Todos os módulos foram integrados na dev (dev em {commit}); as verificações de integração que rodaram passaram.',
+  'lineEnd.checksSkipped':
+    'Não verificado: {modules} — a verificação padrão não rodou nada (a stack ainda não tem package.json, pyproject.toml ou similar), então nada dele foi testado.',
   'lineEnd.button': 'Integrar na main',
   'lineEnd.running': 'Integrando a dev na main…',
   'lineEnd.merged': 'Integrado na main: commit {commit}',

@@ -7,7 +7,8 @@ import type { ModuleDeclaration } from '../session/fold/session-view.ts';
 import { CommitLink } from './CommitDiff.tsx';
 
 type LineEnd = {
-  completed: { commit: string; seq: number } | null;
+  /** `checks_skipped`: modules whose integration check ran nothing (absent from an older server). */
+  completed: { commit: string; seq: number; checks_skipped?: string[] } | null;
   merged_into_main: { commit: string; dev_commit: string; seq: number } | null;
   /** The project's repository on the server, once merged (absent from an older server). */
   workspace_path?: string | null;
@@ -76,10 +77,20 @@ export function LineEndPanel({
         headingRef={mergedHeading}
       />
     );
+  const skipped = line.completed.checks_skipped ?? [];
   return (
     <section className="panel" data-testid="line-end">
       <h2>{t('lineEnd.title')}</h2>
-      <p>{t('lineEnd.ready', { commit: short(line.completed.commit) })}</p>
+      <p>
+        {t(skipped.length === 0 ? 'lineEnd.ready' : 'lineEnd.readyUnchecked', {
+          commit: short(line.completed.commit),
+        })}
+      </p>
+      {skipped.length > 0 && (
+        <p className="banner warning" data-testid="line-end-skipped">
+          {t('lineEnd.checksSkipped', { modules: skipped.join(', ') })}
+        </p>
+      )}
       <p className="small">
         {t('lineEnd.showDevChanges')} <CommitLink sha={line.completed.commit} />
       </p>

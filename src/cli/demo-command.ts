@@ -33,7 +33,7 @@ export const DEMOS: Record<string, Demo> = {
       `Press "I'm ready to produce": the product brief appears, with a handoff to the PO.`,
       'Press "Accept" on the handoff to the PO: it writes the backlog and hands over to the Arquiteto.',
       'Press "Accept" on the Arquiteto\'s handoff: module map, contracts (the first ones refused, then corrected), tasks per module.',
-      'Press "Accept" on each developer handoff: one developer reports a missing interface (the Arquiteto declares contracts v2), then a check of its module that verifies nothing (the Arquiteto declares map v2 with a check of its own), and finishes; the other commits code and is told what contracts v2 changed.',
+      'Press "Accept" on each developer handoff: one developer reports a missing interface (the Arquiteto declares contracts v2), then a check of its module that verifies nothing (the Arquiteto declares map v2 with a check of its own), and finishes; the other is told what contracts v2 changed, gets the first module\'s code merged into its worktree once it merges into dev, commits its code and finishes its second task against the first one\'s commit.',
     ],
   },
 };

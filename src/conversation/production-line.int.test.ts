@@ -24,8 +24,7 @@ import {
   CATALOGO_CODE,
   PEDIDOS_CODE_FIXED,
   UP_TO_ARQUITETO,
-  ARQUITETO,
-  DEVS,
+  PRODUCTION_LINE,
 } from './testing/production-line-script.ts';
 
 const toolResults = async (forja: Forja, sessionId: string, agent: string) =>
@@ -46,7 +45,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
   it('goes from an idea to two dev agents in their own worktrees; a block reaches the Arquiteto, whose contracts v2 unblock the dev', {
     timeout: 240_000,
   }, async () => {
-    const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...ARQUITETO, ...DEVS] });
+    const line = await startLine(engine, { turns: PRODUCTION_LINE });
     close = line.close;
     const { forja, provider, dataDirectory } = line;
     const { projectId, sessionId } = await playUpToTheDevs(forja);
@@ -59,6 +58,7 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     ).toEqual([
       ['AT-001', 'catalogo'],
       ['AT-002', 'pedidos'],
+      ['AT-003', 'pedidos'],
     ]);
 
     // The Arquiteto: the first contracts refused with the full reason, then the corrected ones current.
@@ -100,21 +100,29 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     );
     await forja.conversation.idle(sessionId);
 
-    // dev:pedidos read catalogo's contract through the tool (its own argument ignored and said so) …
+    // dev:pedidos read catalogo's contract through the tool (its own argument ignored and said so), waited for
+    // its code, read it once merged into its worktree …
     const pedidos = await toolResults(forja, sessionId, 'dev:pedidos');
     expect(pedidos.map((call) => [call.tool, call.ok])).toEqual([
       ['listar_contratos_de_modulos', true],
+      ['read_file', true],
       ['write_file', true],
       ['finish_task', false],
       ['write_file', true],
       ['finish_task', true],
+      ['finish_task', true],
     ]);
+    expect(pedidos[1]!.result).toContain(CATALOGO_CODE.trim());
     // … its first finish_task refused by the module's check, with the exit code and the output's tail …
-    expect(pedidos[2]!.result).toContain(
+    expect(pedidos[3]!.result).toContain(
       "finish_task refused: the check `! grep -n '^ \\+export ' src/pedidos.ts` (declared in the module map) failed with exit code 1",
     );
-    expect(pedidos[2]!.result).toContain('4:  export const pao = listarPaes()');
-    expect(pedidos[4]!.result).toMatch(/^The check .* passed \(exit code 0, \d+ ms\)\. Committed /);
+    expect(pedidos[3]!.result).toContain('4:  export const pao = listarPaes()');
+    expect(pedidos[5]!.result).toMatch(/^The check .* passed \(exit code 0, \d+ ms\)\. Committed /);
+    // … and AT-003, whose work AT-002's commit holds, finished against that commit (ADR 0341).
+    expect(pedidos[6]!.result).toMatch(
+      /Nothing new to commit: the work of AT-003 is already in [0-9a-f]{12} on dev-pedidos \(committed when AT-002 finished\)/,
+    );
     expect(pedidos[0]!.result).toContain('## catalogo (you consume it) — 2 items');
     expect(pedidos[0]!.result).toContain('- [funcao] listarPaes(): Pao[] — Os pães à venda hoje');
     expect(pedidos[0]!.result).toContain('ignored: modulo');
@@ -145,7 +153,35 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
       exit_code: 0,
       command: CATALOGO_CHECK,
     });
-    expect((await git.raw(['rev-list', '--count', 'dev-catalogo..dev-pedidos'])).trim()).toBe('1');
+    // catalogo merged into dev while pedidos had finished nothing: dev was merged into pedidos' branch in its
+    // worktree (ADR 0343), and pedidos' code was committed on that merge, its check run with catalogo's code there.
+    const dependency = (await forja.eventLog.read(sessionId, { limit: 10_000 })).find(
+      (event) => event.type === 'module.dependency_merged',
+    )!;
+    expect(dependency.payload).toEqual({
+      v: 1,
+      module: 'pedidos',
+      dependencies: ['catalogo'],
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+    expect(
+      (await git.raw(['log', '--first-parent', '--format=%H %s', '-2', 'dev-pedidos']))
+        .trim()
+        .split('\n')
+        .map((line) => line.slice(41)),
+    ).toEqual([
+      'AT-002: Cria o pedido com o pão de listarPaes',
+      'Merge dev into dev-pedidos: catalogo merged',
+    ]);
+    expect((await git.raw(['rev-parse', 'dev-pedidos^'])).trim()).toBe(
+      (dependency.payload as { commit: string }).commit,
+    );
+    expect(
+      await readFile(
+        join(worktreeDirectory(dataDirectory, projectId, 'pedidos'), 'src/catalogo.ts'),
+        'utf8',
+      ),
+    ).toBe(CATALOGO_CODE);
 
     // dev:catalogo reported the missing interface instead of writing it; the block reached the Arquiteto's
     // lane, which declared the contracts' version 2; the dev was unblocked, read version 2 and finished.
@@ -245,12 +281,16 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
             branch: 'dev-pedidos',
             files: ['src/pedidos.ts'],
           }),
+          expect.objectContaining({ task_id: 'AT-003', branch: 'dev-pedidos', files: [] }),
         ],
       }),
     ]);
+    // AT-003 is recorded against AT-002's commit, the branch's head (it committed nothing).
+    expect(devs[1].finished[1].commit).toBe(devs[1].finished[0].commit);
+    expect((await git.raw(['rev-parse', 'dev-pedidos'])).trim()).toBe(devs[1].finished[0].commit);
 
-    // Both modules merged into dev in dependency order (catalogo, which pedidos depends on, first, though it
-    // finished last), each after the integration check; then the line completed on dev's head.
+    // Both modules merged into dev in dependency order (catalogo, which pedidos depends on, first), each after
+    // the integration check; then the line completed on dev's head.
     const ended = await forja.eventLog.read(sessionId, { limit: 10_000 });
     const merges = ended
       .filter((event) => event.type === 'module.merged')
@@ -273,7 +313,9 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     ]);
     expect(merges[1]!.commit).toBe(head);
     expect(
-      (await git.raw(['log', '--merges', '--format=%s', INTEGRATION_BRANCH])).trim().split('\n'),
+      (await git.raw(['log', '--merges', '--first-parent', '--format=%s', INTEGRATION_BRANCH]))
+        .trim()
+        .split('\n'),
     ).toEqual(['Merge dev-pedidos into dev', 'Merge dev-catalogo into dev']);
     expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/catalogo.ts`])).toBe(CATALOGO_CODE);
     expect(await git.raw(['show', `${INTEGRATION_BRANCH}:src/pedidos.ts`])).toBe(

@@ -1,7 +1,7 @@
 /**
  * The scripted model of the whole production line: Criativo, the PO, the Arquiteto (whose first contracts
- * are refused, then corrected) and two dev agents. The production-line test plays it, and
- * `examples/production-line-demo.json` is exactly this script (a test keeps them equal). Plain data in the
+ * are refused, then corrected) and two dev agents. The production-line test plays it (`PRODUCTION_LINE`), and
+ * `examples/production-line-demo.json` is exactly that script (a test keeps them equal). Plain data in the
  * scripted model's file format, so conversation code never imports the providers.
  */
 type ScriptTurn = {
@@ -112,6 +112,67 @@ export const PEDIDOS_CODE =
 export const PEDIDOS_CODE_FIXED = PEDIDOS_CODE.replace('  export const pao', '  const pao');
 
 /**
+ * The line's third task, in pedidos, whose work AT-002's code already does (`pedir` returns the quantity): the
+ * line's dev:pedidos finishes it against AT-002's commit (ADR 0341).
+ */
+export const QUANTITY_TASK = {
+  id: 'AT-003',
+  story_id: 'HS-002',
+  title: 'Guardar a quantidade',
+  description: 'O pedido guarda a quantidade pedida',
+  acceptance_criteria: ['o pedido devolve a quantidade'],
+};
+
+/** The PO's backlog: one epic, two stories, a task each (catalogo's AT-001, pedidos' AT-002). */
+const BACKLOG = {
+  epics: [
+    {
+      id: 'EP-001',
+      title: 'Assinatura de pão',
+      description: 'A pessoa assina e recebe pão cedo',
+    },
+  ],
+  stories: [
+    {
+      id: 'HS-001',
+      epic_id: 'EP-001',
+      title: 'Ver os pães',
+      description: 'A pessoa vê o catálogo',
+      acceptance_criteria: ['lista os pães com preço'],
+    },
+    {
+      id: 'HS-002',
+      epic_id: 'EP-001',
+      title: 'Assinar',
+      description: 'A pessoa faz um pedido',
+      acceptance_criteria: ['o pedido guarda o pão e a quantidade'],
+    },
+  ],
+  tasks: [
+    {
+      id: 'AT-001',
+      story_id: 'HS-001',
+      title: 'Listar pães',
+      description: 'Função que lista os pães',
+      acceptance_criteria: ['devolve os pães do dia'],
+    },
+    {
+      id: 'AT-002',
+      story_id: 'HS-002',
+      title: 'Criar pedido',
+      description: 'Função que cria o pedido',
+      acceptance_criteria: ['usa o pão do catálogo'],
+    },
+  ],
+};
+
+/** The Arquiteto's assignment of the backlog's tasks to the map's modules. */
+const ASSIGNMENTS = [
+  { task_id: 'AT-001', module: 'catalogo' },
+  { task_id: 'AT-002', module: 'pedidos' },
+];
+
+/**
  * The line up to the Arquiteto's handoff: Criativo with the person (two messages: the first answer records a
  * rule), the brief, the PO's backlog.
  */
@@ -163,47 +224,7 @@ export const UP_TO_ARQUITETO: ScriptTurn[] = [
     tool_calls: [
       {
         name: 'declare_backlog',
-        arguments: {
-          epics: [
-            {
-              id: 'EP-001',
-              title: 'Assinatura de pão',
-              description: 'A pessoa assina e recebe pão cedo',
-            },
-          ],
-          stories: [
-            {
-              id: 'HS-001',
-              epic_id: 'EP-001',
-              title: 'Ver os pães',
-              description: 'A pessoa vê o catálogo',
-              acceptance_criteria: ['lista os pães com preço'],
-            },
-            {
-              id: 'HS-002',
-              epic_id: 'EP-001',
-              title: 'Assinar',
-              description: 'A pessoa faz um pedido',
-              acceptance_criteria: ['o pedido guarda o pão e a quantidade'],
-            },
-          ],
-          tasks: [
-            {
-              id: 'AT-001',
-              story_id: 'HS-001',
-              title: 'Listar pães',
-              description: 'Função que lista os pães',
-              acceptance_criteria: ['devolve os pães do dia'],
-            },
-            {
-              id: 'AT-002',
-              story_id: 'HS-002',
-              title: 'Criar pedido',
-              description: 'Função que cria o pedido',
-              acceptance_criteria: ['usa o pão do catálogo'],
-            },
-          ],
-        },
+        arguments: BACKLOG,
       },
     ],
   },
@@ -270,12 +291,7 @@ export const ARQUITETO: ScriptTurn[] = [
     tool_calls: [
       {
         name: 'assign_tasks_to_modules',
-        arguments: {
-          assignments: [
-            { task_id: 'AT-001', module: 'catalogo' },
-            { task_id: 'AT-002', module: 'pedidos' },
-          ],
-        },
+        arguments: { assignments: ASSIGNMENTS },
       },
     ],
   },
@@ -375,16 +391,49 @@ export const DEVS: ScriptTurn[] = [
     expect: { messages: ['passed (exit code 0'] },
     text: 'AT-001 feita no branch dev-catalogo.',
   },
+  // dev:pedidos reads catalogo's contract and waits for its code rather than simulate it …
   {
     agent: 'dev:pedidos',
+    expect: {
+      system: ['### AT-002 — Criar pedido', `### AT-003 — ${QUANTITY_TASK.title}`],
+    },
     tool_calls: [{ name: 'listar_contratos_de_modulos', arguments: { modulo: 'catalogo' } }],
   },
   {
     agent: 'dev:pedidos',
     expect: {
       messages: ['listar_contratos_de_modulos(', 'listarPaes(): Pao[]'],
-      tools: ['write_file', 'finish_task'],
+      tools: ['read_file', 'write_file', 'finish_task'],
     },
+    text: 'Espero o código de catalogo chegar ao meu worktree: uso listarPaes de verdade, sem simulá-la.',
+  },
+  // … contracts v2 changed pedidos' own contract and catalogo's, which pedidos consumes: its lane is told what …
+  {
+    agent: 'dev:pedidos',
+    expect: {
+      system: [
+        'Mudou desde o seu último turno',
+        'pedidos (seu módulo), adicionado: [evento] PedidoCriado { pedidoId: string; paoId: string } — Emitido a cada pedido criado',
+        'catalogo (você consome), alterado: agora [funcao] listarPaes(): Pao[] — Os pães à venda hoje, só os que ainda têm estoque (antes: [funcao] listarPaes(): Pao[] — Os pães à venda hoje)',
+      ],
+    },
+    text: 'Vi o evento PedidoCriado nos contratos v2: pedidos passa a emiti-lo.',
+  },
+  // … and once catalogo is merged into dev, dev is merged into pedidos' worktree and its dev is told (ADR 0343).
+  {
+    agent: 'dev:pedidos',
+    expect: {
+      system: [
+        'Dependências integradas:',
+        'O código de catalogo (que o seu módulo usa) foi integrado em dev, e dev foi mesclado no seu branch dev-pedidos',
+        'esse código está agora no seu worktree',
+      ],
+    },
+    tool_calls: [{ name: 'read_file', arguments: { path: 'src/catalogo.ts' } }],
+  },
+  {
+    agent: 'dev:pedidos',
+    expect: { messages: ['read_file(', 'export function listarPaes(): Pao[]'] },
     tool_calls: [
       { name: 'write_file', arguments: { path: 'src/pedidos.ts', content: PEDIDOS_CODE } },
     ],
@@ -415,17 +464,51 @@ export const DEVS: ScriptTurn[] = [
       },
     ],
   },
-  { agent: 'dev:pedidos', text: 'AT-002 feita no branch dev-pedidos.' },
-  // Contracts v2 changed pedidos' own contract and catalogo's, which pedidos consumes: its lane is told what, after its turn.
+  // AT-003's work (the order keeps its quantity) is in AT-002's commit: finished against it (ADR 0341).
+  {
+    agent: 'dev:pedidos',
+    expect: { messages: ['passed (exit code 0', 'Committed '] },
+    tool_calls: [
+      {
+        name: 'finish_task',
+        arguments: { task_id: 'AT-003', resumo: 'O pedido guarda a quantidade pedida' },
+      },
+    ],
+  },
   {
     agent: 'dev:pedidos',
     expect: {
-      system: [
-        'Mudou desde o seu último turno',
-        'pedidos (seu módulo), adicionado: [evento] PedidoCriado { pedidoId: string; paoId: string } — Emitido a cada pedido criado',
-        'catalogo (você consome), alterado: agora [funcao] listarPaes(): Pao[] — Os pães à venda hoje, só os que ainda têm estoque (antes: [funcao] listarPaes(): Pao[] — Os pães à venda hoje)',
+      messages: [
+        'Nothing new to commit: the work of AT-003 is already in',
+        '(committed when AT-002 finished); AT-003 is recorded as finished against that commit',
       ],
     },
-    text: 'Vi o evento PedidoCriado nos contratos v2: pedidos passa a emiti-lo.',
+    text: 'AT-002 e AT-003 feitas no branch dev-pedidos.',
   },
+];
+
+/**
+ * `turns` with QUANTITY_TASK in the PO's backlog and assigned to pedidos by the Arquiteto. Other tests play
+ * UP_TO_ARQUITETO and ARQUITETO with the two tasks alone, so pedidos merges once AT-002 is finished.
+ */
+function withQuantityTask(turns: ScriptTurn[]): ScriptTurn[] {
+  const backlog = { ...BACKLOG, tasks: [...BACKLOG.tasks, QUANTITY_TASK] };
+  const assignments = [...ASSIGNMENTS, { task_id: QUANTITY_TASK.id, module: 'pedidos' }];
+  return turns.map((turn) => {
+    const call = turn.tool_calls?.[0];
+    if (call?.name === 'declare_backlog')
+      return { ...turn, tool_calls: [{ name: call.name, arguments: backlog }] };
+    if (call?.name === 'assign_tasks_to_modules')
+      return { ...turn, tool_calls: [{ name: call.name, arguments: { assignments } }] };
+    return turn;
+  });
+}
+
+/**
+ * The whole line, as the production-line test and `examples/production-line-demo.json` play it: up to the
+ * Arquiteto's handoff with QUANTITY_TASK too, then the devs.
+ */
+export const PRODUCTION_LINE: ScriptTurn[] = [
+  ...withQuantityTask([...UP_TO_ARQUITETO, ...ARQUITETO]),
+  ...DEVS,
 ];

@@ -15,8 +15,6 @@ const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   'src/store/pglite-worker-database.ts openPgliteWorkerDatabase': 161,
   'web/src/production/C4ContextDiagram.tsx C4ContextDiagram': 157,
   'web/src/components/AnswerButtons.tsx AnswerButtons': 139,
-  'src/gateway/providers/anthropic/decode-anthropic-stream.ts decodeAnthropicStream': 129,
-  'src/store/lanes/postgres-lane-leases.ts createPostgresLaneLeases': 122,
 };
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `  const v${i} = ${i};`);

@@ -75,18 +75,7 @@ export function createPostgresLaneLeases(
     async hold(sessionId, lane, work, options = {}) {
       const key = laneKey(sessionId, lane);
       if (held.has(key)) throw new LaneHeldElsewhereError(sessionId, lane, owner);
-      const taken = await database.query<{ epoch: number | null }>(
-        'select forja_take_lane($1, $2, $3, $4) as epoch',
-        [sessionId, lane, owner, seconds],
-      );
-      const epoch = taken.rows[0]?.epoch;
-      if (epoch === null || epoch === undefined) {
-        const holder = await database.query<{ owner: string | null }>(
-          'select owner from forja_lane_leases where session_id = $1 and lane = $2',
-          [sessionId, lane],
-        );
-        throw new LaneHeldElsewhereError(sessionId, lane, holder.rows[0]?.owner ?? null);
-      }
+      const epoch = await takeLane(database, { sessionId, lane, owner, seconds });
       if (held.has(key)) {
         // Another hold of this process took the row between our check and our take: not ours to run.
         throw new LaneHeldElsewhereError(sessionId, lane, owner);
@@ -95,7 +84,7 @@ export function createPostgresLaneLeases(
         sessionId,
         lane,
         owner,
-        epoch: Number(epoch),
+        epoch,
         released: false,
         lost: false,
       };
@@ -123,17 +112,10 @@ export function createPostgresLaneLeases(
       return marked.rows.length > 0 ? 'held' : 'free';
     },
     current: (sessionId) => currentLease(owner, sessionId),
-    async orphaned() {
-      const rows = await database.query<{ session_id: string; lane: string }>(
-        `select l.session_id, l.lane from forja_lane_leases l
-         where l.owner is not null
-           and (l.expires_at < now() or not exists (select 1 from forja_processes p where p.id = l.owner))
-         order by l.expires_at`,
-      );
-      return rows.rows
-        .filter((row) => !held.has(laneKey(row.session_id, row.lane)))
-        .map((row) => ({ sessionId: row.session_id, lane: row.lane }));
-    },
+    orphaned: async () =>
+      (await orphanedLanes(database)).filter(
+        (entry) => !held.has(laneKey(entry.sessionId, entry.lane)),
+      ),
     async close() {
       if (timer !== null) clearInterval(timer);
       timer = null;
@@ -145,4 +127,40 @@ export function createPostgresLaneLeases(
       held.clear();
     },
   };
+}
+
+/** Takes the lane's row (free, expired, or its owner gone) with a new epoch; else says who holds it. */
+async function takeLane(
+  database: Database,
+  {
+    sessionId,
+    lane,
+    owner,
+    seconds,
+  }: { sessionId: string; lane: string; owner: string; seconds: number },
+): Promise<number> {
+  const taken = await database.query<{ epoch: number | null }>(
+    'select forja_take_lane($1, $2, $3, $4) as epoch',
+    [sessionId, lane, owner, seconds],
+  );
+  const epoch = taken.rows[0]?.epoch;
+  if (epoch !== null && epoch !== undefined) return Number(epoch);
+  const holder = await database.query<{ owner: string | null }>(
+    'select owner from forja_lane_leases where session_id = $1 and lane = $2',
+    [sessionId, lane],
+  );
+  throw new LaneHeldElsewhereError(sessionId, lane, holder.rows[0]?.owner ?? null);
+}
+
+/** The lanes leased by a process that is gone or stopped renewing, the longest expired first. */
+async function orphanedLanes(
+  database: Database,
+): Promise<Array<{ sessionId: string; lane: string }>> {
+  const rows = await database.query<{ session_id: string; lane: string }>(
+    `select l.session_id, l.lane from forja_lane_leases l
+     where l.owner is not null
+       and (l.expires_at < now() or not exists (select 1 from forja_processes p where p.id = l.owner))
+     order by l.expires_at`,
+  );
+  return rows.rows.map((row) => ({ sessionId: row.session_id, lane: row.lane }));
 }

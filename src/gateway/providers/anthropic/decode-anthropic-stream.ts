@@ -38,11 +38,7 @@ export async function* decodeAnthropicStream(
   request: ModelRequest,
 ): AsyncGenerator<ModelStreamPart> {
   const toolUseBlocks = new Map<number, ToolUseBlock>();
-  let outputText = '';
-  let inputTokens: number | undefined;
-  let outputTokens: number | undefined;
-  let cache: CacheTokens = {};
-  let stopReason: string | undefined;
+  const state: StreamState = { outputText: '', cache: {} };
   let sawMessageStop = false;
 
   for await (const event of events) {
@@ -54,11 +50,10 @@ export async function* decodeAnthropicStream(
     }
     switch (type) {
       case 'message_start': {
-        const usage = validateEvent(provider, value, anthropicEventSchemas.message_start).message
-          .usage;
-        inputTokens = readInputTokens(usage) ?? inputTokens;
-        outputTokens = usage?.output_tokens ?? outputTokens;
-        cache = readCacheTokens(usage, cache);
+        recordUsage(
+          state,
+          validateEvent(provider, value, anthropicEventSchemas.message_start).message.usage,
+        );
         break;
       }
       case 'content_block_start': {
@@ -76,7 +71,7 @@ export async function* decodeAnthropicStream(
             sawDelta: false,
           });
         } else if (block.type === 'text' && block.text) {
-          outputText += block.text;
+          state.outputText += block.text;
           yield { type: 'text-delta', text: block.text };
         }
         break;
@@ -88,7 +83,7 @@ export async function* decodeAnthropicStream(
           anthropicEventSchemas.content_block_delta,
         );
         if (delta.type === 'text_delta' && delta.text) {
-          outputText += delta.text;
+          state.outputText += delta.text;
           yield { type: 'text-delta', text: delta.text };
         } else if (delta.type === 'input_json_delta') {
           const block = toolUseBlocks.get(index);
@@ -105,7 +100,7 @@ export async function* decodeAnthropicStream(
         if (block !== undefined) {
           toolUseBlocks.delete(index);
           const rawArguments = completeArguments(block);
-          outputText += rawArguments;
+          state.outputText += rawArguments;
           yield toToolCallPart({ id: block.id, name: block.name, rawArguments });
         }
         break;
@@ -116,26 +111,52 @@ export async function* decodeAnthropicStream(
           value,
           anthropicEventSchemas.message_delta,
         );
-        stopReason = delta?.stop_reason ?? stopReason;
-        inputTokens = readInputTokens(usage) ?? inputTokens;
-        outputTokens = usage?.output_tokens ?? outputTokens;
-        cache = readCacheTokens(usage, cache);
+        state.stopReason = delta?.stop_reason ?? state.stopReason;
+        recordUsage(state, usage);
         break;
       }
-      case 'error': {
-        const { error } = validateEvent(provider, value, anthropicEventSchemas.error);
-        throw new ProviderStreamError({
-          provider,
-          message: error.message ?? 'the provider reported an error',
-          retryable: typeof error.type === 'string' && transientErrorTypes.has(error.type),
-          ...(error.type ? { errorType: error.type } : {}),
-        });
-      }
+      case 'error':
+        throw streamError(value);
       // `ping` and event types added after this adapter was written carry nothing we need.
     }
   }
 
-  if (!sawMessageStop && stopReason === undefined) {
+  yield* endOfStream(state, { sawMessageStop, openBlocks: toolUseBlocks.values(), request });
+}
+
+/** What the decoder gathers across events: the text and arguments streamed, the usage, why it stopped. */
+type StreamState = {
+  outputText: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  cache: CacheTokens;
+  stopReason?: string;
+};
+
+/** Usage as `message_start` and `message_delta` report it: each figure, when given, replaces the last. */
+function recordUsage(state: StreamState, usage: AnthropicUsage | null | undefined): void {
+  state.inputTokens = readInputTokens(usage) ?? state.inputTokens;
+  state.outputTokens = usage?.output_tokens ?? state.outputTokens;
+  state.cache = readCacheTokens(usage, state.cache);
+}
+
+/** An `error` event as the error it reports; retryable when the API documents its type as transient. */
+function streamError(value: unknown): ProviderStreamError {
+  const { error } = validateEvent(provider, value, anthropicEventSchemas.error);
+  return new ProviderStreamError({
+    provider,
+    message: error.message ?? 'the provider reported an error',
+    retryable: typeof error.type === 'string' && transientErrorTypes.has(error.type),
+    ...(error.type ? { errorType: error.type } : {}),
+  });
+}
+
+/** After the last event: a stream cut short is an error; open tool blocks are still calls; then the usage. */
+async function* endOfStream(
+  state: StreamState,
+  end: { sawMessageStop: boolean; openBlocks: Iterable<ToolUseBlock>; request: ModelRequest },
+): AsyncGenerator<ModelStreamPart> {
+  if (!end.sawMessageStop && state.stopReason === undefined) {
     throw new ProviderStreamError({
       provider,
       message: 'the stream ended before the model finished',
@@ -143,7 +164,7 @@ export async function* decodeAnthropicStream(
     });
   }
   // A block left open by a truncated stream is still a call the model made.
-  for (const block of toolUseBlocks.values()) {
+  for (const block of end.openBlocks) {
     yield toToolCallPart({
       id: block.id,
       name: block.name,
@@ -151,15 +172,15 @@ export async function* decodeAnthropicStream(
     });
   }
   const reported = {
-    ...(inputTokens === undefined ? {} : { inputTokens }),
-    ...(outputTokens === undefined ? {} : { outputTokens }),
-    ...cache,
+    ...(state.inputTokens === undefined ? {} : { inputTokens: state.inputTokens }),
+    ...(state.outputTokens === undefined ? {} : { outputTokens: state.outputTokens }),
+    ...state.cache,
   };
   yield* finishStream({
-    request,
+    request: end.request,
     reported,
-    outputText,
-    reason: mapAnthropicStopReason(stopReason),
+    outputText: state.outputText,
+    reason: mapAnthropicStopReason(state.stopReason),
   });
 }
 

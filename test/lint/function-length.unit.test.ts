@@ -14,7 +14,6 @@ const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   'src/agents/runtime/shared-live-turns.ts shareLiveTurns': 174,
   'src/store/pglite-worker-database.ts openPgliteWorkerDatabase': 161,
   'web/src/production/C4ContextDiagram.tsx C4ContextDiagram': 157,
-  'web/src/components/AnswerButtons.tsx AnswerButtons': 139,
 };
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `  const v${i} = ${i};`);

@@ -136,42 +136,69 @@ export function AnswerButtons({
         </div>
       )}
       {waiting && answeringNo && (
-        <form className="inline-form" onSubmit={submitNo}>
-          <label htmlFor={no.reason.id}>{no.reason.label}</label>
-          <div className="row">
-            <input
-              ref={reasonInput}
-              id={no.reason.id}
-              data-testid={no.reason.testId}
-              value={reason}
-              maxLength={no.reason.maxLength}
-              required={no.reason.required}
-              placeholder={no.reason.placeholder}
-              onChange={(event) => setReason(event.target.value)}
-            />
-            <button
-              type="submit"
-              className="danger"
-              data-testid={no.reason.confirmTestId}
-              disabled={busy || (no.reason.required && reason.trim() === '')}
-            >
-              {no.reason.confirmLabel}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                setAnsweringNo(false);
-                requestAnimationFrame(() => noButton.current?.focus());
-              }}
-              disabled={busy}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
-        </form>
+        <ReasonForm
+          reason={no.reason}
+          value={reason}
+          onChange={setReason}
+          busy={busy}
+          inputRef={reasonInput}
+          onSubmit={submitNo}
+          onCancel={() => {
+            setAnsweringNo(false);
+            requestAnimationFrame(() => noButton.current?.focus());
+          }}
+        />
       )}
       {error !== null && <ErrorMessage error={error} testId={errorTestId} />}
     </>
+  );
+}
+
+/** The "no" answer's form: the reason, its confirm button (off until a required reason is written), Cancel. */
+function ReasonForm({
+  reason,
+  value,
+  onChange,
+  busy,
+  inputRef,
+  onSubmit,
+  onCancel,
+}: {
+  reason: NoButton['reason'];
+  value: string;
+  onChange: (value: string) => void;
+  busy: boolean;
+  inputRef: RefObject<HTMLInputElement | null>;
+  onSubmit: (event: FormEvent) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form className="inline-form" onSubmit={onSubmit}>
+      <label htmlFor={reason.id}>{reason.label}</label>
+      <div className="row">
+        <input
+          ref={inputRef}
+          id={reason.id}
+          data-testid={reason.testId}
+          value={value}
+          maxLength={reason.maxLength}
+          required={reason.required}
+          placeholder={reason.placeholder}
+          onChange={(event) => onChange(event.target.value)}
+        />
+        <button
+          type="submit"
+          className="danger"
+          data-testid={reason.confirmTestId}
+          disabled={busy || (reason.required && value.trim() === '')}
+        >
+          {reason.confirmLabel}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
   );
 }
 

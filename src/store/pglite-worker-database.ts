@@ -27,93 +27,18 @@ type Request = DistributiveOmit<PgliteRequest, 'id'>;
 export async function openPgliteWorkerDatabase(
   options: PgliteDatabaseOptions = {},
 ): Promise<PgliteDatabase> {
-  const workerData: PgliteWorkerData = {
-    ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
-    ...(options.loadDataDir === undefined
-      ? {}
-      : { loadDataDir: await options.loadDataDir.arrayBuffer() }),
-  };
-  const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
-    workerData,
-    ...(workerData.loadDataDir === undefined ? {} : { transferList: [workerData.loadDataDir] }),
-  });
-  const pending = new Map<
-    number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void }
-  >();
-  const listeners = new Map<number, (payload: string) => void>();
-  let nextId = 1;
+  const channel = workerChannel(await startPgliteWorker(options));
   let nextTransaction = 1;
   let nextSubscription = 1;
-  /** Set once the worker cannot answer any more (closed, or it died): every request fails with it. */
-  let gone: Error | null = null;
-
-  const settleAll = (error: Error) => {
-    gone ??= error;
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-
-  await new Promise<void>((ready, failed) => {
-    const onMessage = (message: PgliteReply) => {
-      if (!('ready' in message)) return;
-      worker.off('message', onMessage);
-      worker.off('error', failed);
-      if (message.ready) ready();
-      else {
-        failed(deserializeError(message.error));
-        void worker.terminate();
-      }
-    };
-    worker.on('message', onMessage);
-    worker.once('error', failed);
-  });
-
-  worker.on('message', (message: PgliteReply) => {
-    if ('notify' in message) {
-      listeners.get(message.notify)?.(message.payload);
-      return;
-    }
-    if (!('id' in message)) return;
-    const waiting = pending.get(message.id);
-    if (waiting === undefined) return;
-    pending.delete(message.id);
-    if (pending.size === 0) worker.unref();
-    if (message.ok) waiting.resolve(message.value);
-    else waiting.reject(deserializeError(message.error));
-  });
-  worker.on('error', (error) => settleAll(error));
-  worker.on('exit', (code) =>
-    settleAll(new Error(`the PGlite worker thread exited (code ${code})`)),
-  );
-  worker.unref();
 
   /** Requests in flight that are not a background transaction's (ADR 0245). */
   const foreground = foregroundStatements();
   const backgroundTransactions = new Set<number>();
   const isForeground = (request: Request) =>
     !('tx' in request && request.tx !== undefined && backgroundTransactions.has(request.tx));
-
   const send = <T>(request: Request): Promise<T> => {
-    if (gone !== null) return Promise.reject(gone);
-    const id = nextId++;
-    const sent = sendWithId<T>(id, request);
+    const sent = channel.send<T>(request);
     return isForeground(request) ? foreground.track(sent) : sent;
-  };
-
-  const sendWithId = <T>(id: number, request: Request): Promise<T> => {
-    return new Promise<T>((resolve, reject) => {
-      if (pending.size === 0) worker.ref();
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      try {
-        worker.postMessage({ ...request, id });
-      } catch (error) {
-        // A parameter that cannot cross the thread (a function, a class with private state).
-        pending.delete(id);
-        if (pending.size === 0) worker.unref();
-        reject(error);
-      }
-    });
   };
 
   const queryable = (tx?: number): Queryable => ({
@@ -160,28 +85,120 @@ export async function openPgliteWorkerDatabase(
         backgroundTransactions.delete(tx);
       }
     },
-    listen: async (channel, onNotification) => {
+    listen: async (channelName, onNotification) => {
       const subscription = nextSubscription++;
-      listeners.set(subscription, onNotification);
+      channel.listeners.set(subscription, onNotification);
       try {
-        await send({ op: 'listen', subscription, channel });
+        await send({ op: 'listen', subscription, channel: channelName });
       } catch (error) {
-        listeners.delete(subscription);
+        channel.listeners.delete(subscription);
         throw error;
       }
       return async () => {
-        listeners.delete(subscription);
-        if (gone === null) await send({ op: 'unlisten', subscription });
+        channel.listeners.delete(subscription);
+        if (channel.gone() === null) await send({ op: 'unlisten', subscription });
       };
     },
     close: async () => {
-      if (gone !== null) return;
+      if (channel.gone() !== null) return;
       try {
         await send({ op: 'close' });
       } finally {
-        settleAll(new Error('the database is closed'));
-        await worker.terminate();
+        await channel.end(new Error('the database is closed'));
       }
+    },
+  };
+}
+
+/** The worker thread with PGlite open in it, once it says it is ready (or why it could not open). */
+async function startPgliteWorker(options: PgliteDatabaseOptions): Promise<Worker> {
+  const workerData: PgliteWorkerData = {
+    ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
+    ...(options.loadDataDir === undefined
+      ? {}
+      : { loadDataDir: await options.loadDataDir.arrayBuffer() }),
+  };
+  const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
+    workerData,
+    ...(workerData.loadDataDir === undefined ? {} : { transferList: [workerData.loadDataDir] }),
+  });
+  await new Promise<void>((ready, failed) => {
+    const onMessage = (message: PgliteReply) => {
+      if (!('ready' in message)) return;
+      worker.off('message', onMessage);
+      worker.off('error', failed);
+      if (message.ready) ready();
+      else {
+        failed(deserializeError(message.error));
+        void worker.terminate();
+      }
+    };
+    worker.on('message', onMessage);
+    worker.once('error', failed);
+  });
+  return worker;
+}
+
+/**
+ * Requests to the worker and their answers, matched by id; notifications to their listeners. The worker is
+ * referenced only while a request is in flight. Once it cannot answer (closed, or it died) every request in
+ * flight and every later one fails with why (`gone`).
+ */
+function workerChannel(worker: Worker) {
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  const listeners = new Map<number, (payload: string) => void>();
+  let nextId = 1;
+  let gone: Error | null = null;
+  const settleAll = (error: Error) => {
+    gone ??= error;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+  worker.on('message', (message: PgliteReply) => {
+    if ('notify' in message) {
+      listeners.get(message.notify)?.(message.payload);
+      return;
+    }
+    if (!('id' in message)) return;
+    const waiting = pending.get(message.id);
+    if (waiting === undefined) return;
+    pending.delete(message.id);
+    if (pending.size === 0) worker.unref();
+    if (message.ok) waiting.resolve(message.value);
+    else waiting.reject(deserializeError(message.error));
+  });
+  worker.on('error', (error) => settleAll(error));
+  worker.on('exit', (code) =>
+    settleAll(new Error(`the PGlite worker thread exited (code ${code})`)),
+  );
+  worker.unref();
+  const send = <T>(request: Request): Promise<T> => {
+    if (gone !== null) return Promise.reject(gone);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      try {
+        worker.postMessage({ ...request, id });
+      } catch (error) {
+        // A parameter that cannot cross the thread (a function, a class with private state).
+        pending.delete(id);
+        if (pending.size === 0) worker.unref();
+        reject(error);
+      }
+    });
+  };
+  return {
+    send,
+    listeners,
+    gone: () => gone,
+    /** Fails what waits with `error` and stops the thread. */
+    end: async (error: Error) => {
+      settleAll(error);
+      await worker.terminate();
     },
   };
 }

@@ -139,81 +139,30 @@ export async function shareLiveTurns(
   origin: string,
   options: { flushMs?: number; watchRenewMs?: number; onError?: (error: unknown) => void } = {},
 ): Promise<LiveTurns & { close(): Promise<void> }> {
-  const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
   const watchRenewMs = options.watchRenewMs ?? DEFAULT_WATCH_RENEW_MS;
   const listeners = new Map<string, Set<LiveTurnListener>>();
   const remote = new Map<string, PartialTurn & { origin: string }>();
-  /** The sessions other processes watch: for each, until when each watcher's last announcement holds. */
-  const watchedElsewhere = new Map<string, Map<string, number>>();
+  const elsewhere = watchersElsewhere(watchRenewMs);
   /** Turns of this process whose messages went out: their end goes out too, watched or not. */
   const sharedTurns = new Set<string>();
-  let pending: SharedLiveMessage[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  let sending: Promise<void> = Promise.resolve();
+  const outbox = liveOutbox(database, origin, options.flushMs ?? DEFAULT_FLUSH_MS, options.onError);
+  const { send, flush } = outbox;
 
-  // One chain: notifications leave in the order sent, whichever pooled connection sends them.
-  const send = (payloads: readonly string[]) => {
-    for (const payload of payloads)
-      sending = sending
-        .then(() => database.query('select pg_notify($1, $2)', [LIVE_TURNS_CHANNEL, payload]))
-        .then(
-          () => undefined,
-          (error: unknown) => options.onError?.(error),
-        );
-    return sending;
-  };
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    const messages = coalesceLiveMessages(pending);
-    pending = [];
-    if (messages.length === 0) return sending;
-    return send(livePayloads(origin, messages));
-  };
-  const flushSoon = () => {
-    if (timer !== null) return;
-    timer = setTimeout(() => void flush(), flushMs);
-    timer.unref();
-  };
-
-  const watched = (sessionId: string) => {
-    const watchers = watchedElsewhere.get(sessionId);
-    if (watchers === undefined) return false;
-    const now = Date.now();
-    for (const [watcher, until] of watchers) if (until <= now) watchers.delete(watcher);
-    if (watchers.size === 0) watchedElsewhere.delete(sessionId);
-    return watchers.size > 0;
-  };
   const heardWatch = (from: string, sessionIds: readonly string[], catchUp: boolean) => {
-    const until = Date.now() + 3 * watchRenewMs;
-    for (const sessionId of sessionIds) {
-      const watchers = watchedElsewhere.get(sessionId) ?? new Map<string, number>();
-      const known = (watchers.get(from) ?? 0) > Date.now();
-      watchers.set(from, until);
-      watchedElsewhere.set(sessionId, watchers);
-      if (known && !catchUp) continue;
-      // A new watcher has none of the turns running here (or lost some): it gets each one's text so far.
+    // A new watcher has none of the turns running here (or lost some): it gets each one's text so far.
+    for (const sessionId of elsewhere.heard(from, sessionIds, catchUp))
       for (const partial of local.partials(sessionId)) {
-        pending.push({ type: 'agent.delta', ...partial, from_start: true });
+        outbox.push({ type: 'agent.delta', ...partial, from_start: true });
         sharedTurns.add(partial.turn_id);
-        flushSoon();
       }
-    }
   };
   const sayHello = () => void send([JSON.stringify({ origin, hello: true })]);
   const announce = (sessionIds: readonly string[], catchUp: boolean) => {
     if (sessionIds.length > 0) void send(watchPayloads(origin, sessionIds, catchUp));
   };
 
-  const deliver = (sessionId: string, message: LiveTurnMessage) => {
-    for (const listener of listeners.get(sessionId) ?? []) {
-      try {
-        listener(message);
-      } catch {
-        // A broken stream must not break the others.
-      }
-    }
-  };
+  const deliver = (sessionId: string, message: LiveTurnMessage) =>
+    deliverTo(listeners.get(sessionId), message);
   const deliverRemote = (from: string, message: SharedLiveMessage) => {
     if (message.type !== 'agent.delta') {
       remote.delete(message.turn_id);
@@ -257,24 +206,20 @@ export async function shareLiveTurns(
     publish(message) {
       if (message.type === 'agent.delta') remote.delete(message.turn_id);
       local.publish(message);
-      const shared = watched(message.session_id) || sharedTurns.has(message.turn_id);
+      const shared = elsewhere.watched(message.session_id) || sharedTurns.has(message.turn_id);
       if (message.type === 'agent.done') {
         sharedTurns.delete(message.turn_id);
         if (!shared) return;
-        pending.push(message);
-        return void flush();
+        return void outbox.push(message, { now: true });
       }
       if (!shared) return;
-      if (sharedTurns.has(message.turn_id)) pending.push(message);
-      else {
-        // The first message of a turn that goes out carries its whole text so far.
-        const partial = local
-          .partials(message.session_id)
-          .find((running) => running.turn_id === message.turn_id);
-        sharedTurns.add(message.turn_id);
-        pending.push({ ...message, text: partial?.text ?? message.text, from_start: true });
-      }
-      flushSoon();
+      if (sharedTurns.has(message.turn_id)) return outbox.push(message);
+      // The first message of a turn that goes out carries its whole text so far.
+      const partial = local
+        .partials(message.session_id)
+        .find((running) => running.turn_id === message.turn_id);
+      sharedTurns.add(message.turn_id);
+      outbox.push({ ...message, text: partial?.text ?? message.text, from_start: true });
     },
     subscribe(sessionId, listener) {
       const unsubscribeLocal = local.subscribe(sessionId, listener);
@@ -292,20 +237,110 @@ export async function shareLiveTurns(
           if (partial.session_id === sessionId) remote.delete(turnId);
       };
     },
-    partials(sessionId) {
-      const fromHere = local.partials(sessionId);
-      const here = new Set(fromHere.map((partial) => partial.turn_id));
-      const fromElsewhere = [...remote.values()]
-        .filter((partial) => partial.session_id === sessionId && !here.has(partial.turn_id))
-        .map(({ origin: _origin, ...partial }) => partial);
-      return [...fromHere, ...fromElsewhere];
-    },
+    partials: (sessionId) => withRemotePartials(local.partials(sessionId), remote, sessionId),
     async close() {
       clearInterval(renewal);
       await flush();
       await unlisten();
     },
   };
+}
+
+/**
+ * The messages this process sends: gathered for `flushMs` (or sent at once) and coalesced, then sent as NOTIFYs
+ * in one chain, so they leave in the order sent whichever pooled connection sends them.
+ */
+function liveOutbox(
+  database: Database,
+  origin: string,
+  flushMs: number,
+  onError: ((error: unknown) => void) | undefined,
+) {
+  let pending: SharedLiveMessage[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let sending: Promise<void> = Promise.resolve();
+  const send = (payloads: readonly string[]) => {
+    for (const payload of payloads)
+      sending = sending
+        .then(() => database.query('select pg_notify($1, $2)', [LIVE_TURNS_CHANNEL, payload]))
+        .then(
+          () => undefined,
+          (error: unknown) => onError?.(error),
+        );
+    return sending;
+  };
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const messages = coalesceLiveMessages(pending);
+    pending = [];
+    if (messages.length === 0) return sending;
+    return send(livePayloads(origin, messages));
+  };
+  const push = (message: SharedLiveMessage, when: { now?: true } = {}) => {
+    pending.push(message);
+    if (when.now === true) return void flush();
+    if (timer !== null) return;
+    timer = setTimeout(() => void flush(), flushMs);
+    timer.unref();
+  };
+  return { send, flush, push };
+}
+
+/**
+ * The sessions other processes watch: for each, until when each watcher's last announcement holds (three
+ * renewals). `heard` records an announcement and returns the sessions whose watcher is new (or asked to catch
+ * up): they are to be sent the text of the turns running here so far.
+ */
+function watchersElsewhere(watchRenewMs: number) {
+  const sessions = new Map<string, Map<string, number>>();
+  return {
+    watched(sessionId: string): boolean {
+      const watchers = sessions.get(sessionId);
+      if (watchers === undefined) return false;
+      const now = Date.now();
+      for (const [watcher, until] of watchers) if (until <= now) watchers.delete(watcher);
+      if (watchers.size === 0) sessions.delete(sessionId);
+      return watchers.size > 0;
+    },
+    heard(from: string, sessionIds: readonly string[], catchUp: boolean): string[] {
+      const until = Date.now() + 3 * watchRenewMs;
+      return sessionIds.filter((sessionId) => {
+        const watchers = sessions.get(sessionId) ?? new Map<string, number>();
+        const known = (watchers.get(from) ?? 0) > Date.now();
+        watchers.set(from, until);
+        sessions.set(sessionId, watchers);
+        return !known || catchUp;
+      });
+    },
+  };
+}
+
+/** Gives `message` to each listener; a broken stream must not break the others. */
+function deliverTo(
+  listeners: Iterable<LiveTurnListener> | undefined,
+  message: LiveTurnMessage,
+): void {
+  for (const listener of listeners ?? []) {
+    try {
+      listener(message);
+    } catch {
+      // Nothing to do: that stream's own close cleans it up.
+    }
+  }
+}
+
+/** This process's partial turns of the session, then those followed from other processes it does not run. */
+function withRemotePartials(
+  fromHere: PartialTurn[],
+  remote: ReadonlyMap<string, PartialTurn & { origin: string }>,
+  sessionId: string,
+): PartialTurn[] {
+  const here = new Set(fromHere.map((partial) => partial.turn_id));
+  const fromElsewhere = [...remote.values()]
+    .filter((partial) => partial.session_id === sessionId && !here.has(partial.turn_id))
+    .map(({ origin: _origin, ...partial }) => partial);
+  return [...fromHere, ...fromElsewhere];
 }
 
 function withoutType(message: LiveTurnMessage & { type: 'agent.delta' }): PartialTurn {

@@ -1,6 +1,14 @@
 import { useId, useMemo } from 'react';
 import { t } from '../i18n/t.ts';
-import { type C4Context, C4_SYSTEM, C4_SIZES, layoutC4Context } from './layout-c4-context.ts';
+import {
+  type C4Actor,
+  type C4Context,
+  type C4Edge,
+  type C4Node,
+  C4_SYSTEM,
+  C4_SIZES,
+  layoutC4Context,
+} from './layout-c4-context.ts';
 
 const NAME_CHARACTERS = 22;
 /** Below this width the picture scrolls sideways in its region instead of shrinking further. */
@@ -73,82 +81,19 @@ export function C4ContextDiagram({ context }: { context: C4Context }) {
             />
           ))}
           {layout.nodes.map((node) => (
-            <g
-              key={node.id}
-              transform={`translate(${node.x} ${node.y})`}
-              className={`c4-node kind-${node.kind}`}
-              data-testid="c4-node"
-              data-id={node.id}
-              data-kind={node.kind}
-            >
-              <rect width={node.width} height={node.height} rx={node.kind === 'person' ? 30 : 8} />
-              <text
-                x={node.width / 2}
-                y={node.height / 2 - 4}
-                className="node-name"
-                textAnchor="middle"
-              >
-                {shorten(node.name, NAME_CHARACTERS)}
-              </text>
-              <text
-                x={node.width / 2}
-                y={node.height / 2 + 14}
-                className="node-kind"
-                textAnchor="middle"
-              >
-                [{t(`c4.kind.${node.kind}`)}]
-              </text>
-            </g>
+            <NodeBox key={node.id} node={node} />
           ))}
           {layout.edges.map((edge) => (
-            <g
-              key={`label:${edge.from}->${edge.to}`}
-              className="c4-label"
-              transform={`translate(${edge.label.x} ${edge.label.y})`}
-            >
-              <rect width={edge.label.width} height={edge.label.height} rx="4" />
-              {edge.label.lines.map((line, at) => (
-                <text
-                  key={at}
-                  x={edge.label.width / 2}
-                  y={C4_SIZES.labelPadding + (at + 1) * C4_SIZES.lineHeight - 4}
-                  textAnchor="middle"
-                >
-                  {line}
-                </text>
-              ))}
-            </g>
+            <EdgeLabel key={`label:${edge.from}->${edge.to}`} edge={edge} />
           ))}
         </svg>
       </section>
       <details className="c4-text" data-testid="c4-text">
         <summary>{t('c4.inWords')}</summary>
         <h4>{t('c4.people')}</h4>
-        {people.length === 0 ? (
-          <p className="muted small">{t('c4.none')}</p>
-        ) : (
-          <ul className="small">
-            {people.map((actor) => (
-              <li key={actor.id}>
-                <strong>{actor.name}</strong>
-                {actor.description && ` — ${actor.description}`}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ActorList actors={people} />
         <h4>{t('c4.externals')}</h4>
-        {externals.length === 0 ? (
-          <p className="muted small">{t('c4.none')}</p>
-        ) : (
-          <ul className="small">
-            {externals.map((actor) => (
-              <li key={actor.id}>
-                <strong>{actor.name}</strong>
-                {actor.description && ` — ${actor.description}`}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ActorList actors={externals} />
         <h4>{t('c4.relations')}</h4>
         {context.relations.length === 0 ? (
           <p className="muted small">{t('c4.none')}</p>
@@ -167,6 +112,61 @@ export function C4ContextDiagram({ context }: { context: C4Context }) {
         )}
       </details>
     </div>
+  );
+}
+
+/** One box of the picture: its name (shortened) and its kind. */
+function NodeBox({ node }: { node: C4Node }) {
+  return (
+    <g
+      transform={`translate(${node.x} ${node.y})`}
+      className={`c4-node kind-${node.kind}`}
+      data-testid="c4-node"
+      data-id={node.id}
+      data-kind={node.kind}
+    >
+      <rect width={node.width} height={node.height} rx={node.kind === 'person' ? 30 : 8} />
+      <text x={node.width / 2} y={node.height / 2 - 4} className="node-name" textAnchor="middle">
+        {shorten(node.name, NAME_CHARACTERS)}
+      </text>
+      <text x={node.width / 2} y={node.height / 2 + 14} className="node-kind" textAnchor="middle">
+        [{t(`c4.kind.${node.kind}`)}]
+      </text>
+    </g>
+  );
+}
+
+/** An arrow's label, wrapped in lines on a box of its own. */
+function EdgeLabel({ edge }: { edge: C4Edge }) {
+  return (
+    <g className="c4-label" transform={`translate(${edge.label.x} ${edge.label.y})`}>
+      <rect width={edge.label.width} height={edge.label.height} rx="4" />
+      {edge.label.lines.map((line, at) => (
+        <text
+          key={at}
+          x={edge.label.width / 2}
+          y={C4_SIZES.labelPadding + (at + 1) * C4_SIZES.lineHeight - 4}
+          textAnchor="middle"
+        >
+          {line}
+        </text>
+      ))}
+    </g>
+  );
+}
+
+/** People or external systems in words, or "none". */
+function ActorList({ actors }: { actors: readonly C4Actor[] }) {
+  if (actors.length === 0) return <p className="muted small">{t('c4.none')}</p>;
+  return (
+    <ul className="small">
+      {actors.map((actor) => (
+        <li key={actor.id}>
+          <strong>{actor.name}</strong>
+          {actor.description && ` — ${actor.description}`}
+        </li>
+      ))}
+    </ul>
   );
 }
 

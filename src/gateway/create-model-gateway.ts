@@ -25,6 +25,7 @@ import {
   isModelRouting,
   singleModelRouting,
   type ModelRouting,
+  type ModelStreamPart,
   type ProviderOrReason,
 } from './providers/index.ts';
 import {
@@ -72,6 +73,13 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
     : singleModelRouting(dependencies.provider);
   const now = dependencies.now ?? (() => performance.now());
   const prices = dependencies.prices ?? BUILT_IN_PRICES;
+  const context: CallContext = {
+    database,
+    eventLog,
+    logger,
+    now,
+    streamedOutputEveryMs: dependencies.streamedOutputEveryMs ?? 1_000,
+  };
 
   const status = (agent = ''): GatewayStatus => {
     const provider = routing.providerFor(agent);
@@ -112,137 +120,21 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
       inputEstimate,
       reservedUsdFor(price, request, reservedTokens),
     );
-    if (!reservation.ok) return refuse(call, reservation.usageId, reservation.figures);
+    if (!reservation.ok)
+      return refuseOnBudget(context, call, reservation.usageId, reservation.figures);
     // Measured both ways, the larger kept: the server's tokenizer is neither, and a cut is silent.
     const cut = dependencies.silentCutAt?.(request.agent) ?? null;
     const cutCount = Math.max(inputEstimate, estimateRequestTokens(modelRequest, bytes));
     if (cut !== null && cutCount > cut.tokens)
-      return refuseOverCut(call, reservation.usageId, cutCount, cut);
-    const streamed = streamedOutputRecorder(reservation.usageId, options.onTextDelta);
-
-    const startedAt = now();
-    const progress: StreamProgress = {
-      text: '',
-      toolCalls: [],
-      usage: null,
-      finishReason: 'other',
-      firstTokenAt: null,
-    };
-    const signal = options.signal ?? new AbortController().signal;
-    try {
-      await consumeStream(
-        provider.stream(modelRequest, { signal }),
-        progress,
-        now,
-        streamed.onTextDelta,
-      );
-      await streamed.settled();
-      const usage = progress.usage ?? {
-        inputTokens: inputEstimate,
-        outputTokens: estimateTokens(progress.text),
-        estimated: true,
-      };
-      await settleCall(database, reservation.usageId, {
-        outcome: 'completed',
-        usage,
-        costUsd: price === null ? null : callCostUsd(price, usage),
-        latencyMs: now() - startedAt,
-        timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
-      });
-      logger.debug({ ...call, usage }, 'model turn completed');
-      return {
-        status: 'completed',
-        usageId: reservation.usageId,
-        text: progress.text,
-        toolCalls: progress.toolCalls,
-        usage,
-        finishReason: progress.finishReason,
-      };
-    } catch (error) {
-      await streamed.settled();
-      const cancelled = error instanceof ProviderCancelledError || signal.aborted;
-      const usage = progress.usage ?? {
-        inputTokens: inputEstimate,
-        outputTokens: estimateTokens(progress.text),
-        estimated: true,
-      };
-      const message = error instanceof Error ? error.message : String(error);
-      await settleCall(database, reservation.usageId, {
-        outcome: cancelled ? 'cancelled' : 'error',
-        usage,
-        costUsd: price === null ? null : callCostUsd(price, usage),
-        latencyMs: now() - startedAt,
-        timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
-        error: message,
-      });
-      logger.warn(
-        { ...call, outcome: cancelled ? 'cancelled' : 'error', error: message },
-        'model turn did not complete',
-      );
-      if (cancelled)
-        return { status: 'cancelled', usageId: reservation.usageId, partialText: progress.text };
-      return {
-        status: 'failed',
-        usageId: reservation.usageId,
-        message,
-        errorName: error instanceof Error ? error.name : 'Error',
-        partialText: progress.text,
-      };
-    }
-  }
-
-  /** Writes the output streamed so far to the open reservation, at most once per interval (one write in flight). */
-  function streamedOutputRecorder(usageId: string, onTextDelta?: (text: string) => void) {
-    const everyMs = dependencies.streamedOutputEveryMs ?? 1_000;
-    let text = '';
-    let lastWrite = now();
-    let writing: Promise<unknown> = Promise.resolve();
-    return {
-      onTextDelta(delta: string) {
-        text += delta;
-        onTextDelta?.(delta);
-        if (now() - lastWrite < everyMs) return;
-        lastWrite = now();
-        const tokens = estimateTokens(text);
-        writing = writing
-          .then(() =>
-            database.query(
-              `update token_usage set streamed_output_tokens = $2 where id = $1 and outcome = 'reserved'`,
-              [usageId, tokens],
-            ),
-          )
-          .catch((error: unknown) =>
-            logger.warn({ err: error }, 'recording the output streamed so far failed'),
-          );
-      },
-      settled: () => writing,
-    };
-  }
-
-  /** A request past the server's silent cut is not sent: it would lose its start without a word. */
-  async function refuseOverCut(
-    call: CallIdentity,
-    usageId: string,
-    inputTokens: number,
-    cut: { tokens: number; from: string },
-  ): Promise<GatewayTurnOutcome> {
-    const message = `Not sent: this request to ${call.provider}:${call.model} has about ${inputTokens} input tokens, past the ${cut.tokens} where its server cuts prompts without saying so (${cut.from}). Raise the server's window (Ollama: PARAMETER num_ctx or OLLAMA_CONTEXT_LENGTH) or lower FORJA_MODEL_CONTEXT_TOKENS to it.`;
-    await settleCall(database, usageId, {
-      outcome: 'error',
-      usage: { inputTokens: 0, outputTokens: 0, estimated: true },
-      costUsd: 0,
-      latencyMs: 0,
-      timeToFirstTokenMs: null,
-      error: message,
+      return refuseOverCut(context, call, reservation.usageId, cutCount, cut);
+    return streamCall(context, {
+      call,
+      usageId: reservation.usageId,
+      stream: (signal) => provider.stream(modelRequest, { signal }),
+      price,
+      inputEstimate,
+      ...options,
     });
-    logger.warn({ ...call, input_tokens: inputTokens, cut_at: cut.tokens }, message);
-    return {
-      status: 'failed',
-      usageId,
-      message,
-      errorName: 'ContextWindowExceeded',
-      partialText: '',
-    };
   }
 
   async function preflight(request: GatewayTurnRequest): Promise<GatewayPreflight> {
@@ -268,25 +160,6 @@ export function createModelGateway(dependencies: GatewayDependencies): ModelGate
           }),
           figures: checked.figures,
         };
-  }
-
-  async function refuse(
-    call: CallIdentity,
-    usageId: string,
-    figures: BudgetFigures,
-  ): Promise<GatewayTurnOutcome> {
-    const message = budgetMessage(figures, call);
-    if (call.sessionId)
-      await eventLog.append(call.sessionId, [
-        SESSION_EVENTS.budgetExceeded.create('system', {
-          v: 1,
-          agent: call.agent,
-          usage_id: usageId,
-          ...figures,
-        }),
-      ]);
-    logger.info({ ...call, ...figures }, 'model turn refused by the budget');
-    return { status: 'budget_exceeded', usageId, message, figures };
   }
 
   return { status, models: () => routing.assignments(), runTurn, preflight };
@@ -345,3 +218,168 @@ export function laneCacheKey(
 }
 
 const elapsed = (at: number | null, since: number) => (at === null ? null : at - since);
+
+/** A request past the server's silent cut is not sent: it would lose its start without a word. */
+async function refuseOverCut(
+  { database, logger }: CallContext,
+  call: CallIdentity,
+  usageId: string,
+  inputTokens: number,
+  cut: { tokens: number; from: string },
+): Promise<GatewayTurnOutcome> {
+  const message = `Not sent: this request to ${call.provider}:${call.model} has about ${inputTokens} input tokens, past the ${cut.tokens} where its server cuts prompts without saying so (${cut.from}). Raise the server's window (Ollama: PARAMETER num_ctx or OLLAMA_CONTEXT_LENGTH) or lower FORJA_MODEL_CONTEXT_TOKENS to it.`;
+  await settleCall(database, usageId, {
+    outcome: 'error',
+    usage: { inputTokens: 0, outputTokens: 0, estimated: true },
+    costUsd: 0,
+    latencyMs: 0,
+    timeToFirstTokenMs: null,
+    error: message,
+  });
+  logger.warn({ ...call, input_tokens: inputTokens, cut_at: cut.tokens }, message);
+  return {
+    status: 'failed',
+    usageId,
+    message,
+    errorName: 'ContextWindowExceeded',
+    partialText: '',
+  };
+}
+
+/** A call the budget refused: recorded as `budget.exceeded` in its session, never sent. */
+async function refuseOnBudget(
+  { eventLog, logger }: CallContext,
+  call: CallIdentity,
+  usageId: string,
+  figures: BudgetFigures,
+): Promise<GatewayTurnOutcome> {
+  const message = budgetMessage(figures, call);
+  if (call.sessionId)
+    await eventLog.append(call.sessionId, [
+      SESSION_EVENTS.budgetExceeded.create('system', {
+        v: 1,
+        agent: call.agent,
+        usage_id: usageId,
+        ...figures,
+      }),
+    ]);
+  logger.info({ ...call, ...figures }, 'model turn refused by the budget');
+  return { status: 'budget_exceeded', usageId, message, figures };
+}
+
+/** What the steps of a call share: the database, the session log, the logger, the clock. */
+type CallContext = {
+  database: Database;
+  eventLog: EventLog;
+  logger: Logger;
+  now: () => number;
+  /** How often the output streamed so far is written to the reservation. */
+  streamedOutputEveryMs: number;
+};
+
+/**
+ * A reserved call, streamed and settled whatever happens: completed (the provider's usage, or an estimate),
+ * failed or cancelled (what streamed so far, estimated), its cost at `price`, its latency and first token.
+ */
+async function streamCall(
+  context: CallContext,
+  call: {
+    call: CallIdentity;
+    usageId: string;
+    stream: (signal: AbortSignal) => AsyncIterable<ModelStreamPart>;
+    price: ModelPrice | null;
+    inputEstimate: number;
+    signal?: AbortSignal;
+    onTextDelta?: (text: string) => void;
+  },
+): Promise<GatewayTurnOutcome> {
+  const { database, logger, now } = context;
+  const { usageId, price } = call;
+  const streamed = streamedOutputRecorder(context, usageId, call.onTextDelta);
+  const startedAt = now();
+  const progress: StreamProgress = {
+    text: '',
+    toolCalls: [],
+    usage: null,
+    finishReason: 'other',
+    firstTokenAt: null,
+  };
+  const signal = call.signal ?? new AbortController().signal;
+  const settle = (outcome: 'completed' | 'cancelled' | 'error', error?: string) => {
+    const usage = progress.usage ?? {
+      inputTokens: call.inputEstimate,
+      outputTokens: estimateTokens(progress.text),
+      estimated: true,
+    };
+    return settleCall(database, usageId, {
+      outcome,
+      usage,
+      costUsd: price === null ? null : callCostUsd(price, usage),
+      latencyMs: now() - startedAt,
+      timeToFirstTokenMs: elapsed(progress.firstTokenAt, startedAt),
+      ...(error === undefined ? {} : { error }),
+    }).then(() => usage);
+  };
+  try {
+    await consumeStream(call.stream(signal), progress, now, streamed.onTextDelta);
+    await streamed.settled();
+    const usage = await settle('completed');
+    logger.debug({ ...call.call, usage }, 'model turn completed');
+    return {
+      status: 'completed',
+      usageId,
+      text: progress.text,
+      toolCalls: progress.toolCalls,
+      usage,
+      finishReason: progress.finishReason,
+    };
+  } catch (error) {
+    await streamed.settled();
+    const cancelled = error instanceof ProviderCancelledError || signal.aborted;
+    const message = error instanceof Error ? error.message : String(error);
+    await settle(cancelled ? 'cancelled' : 'error', message);
+    logger.warn(
+      { ...call.call, outcome: cancelled ? 'cancelled' : 'error', error: message },
+      'model turn did not complete',
+    );
+    if (cancelled) return { status: 'cancelled', usageId, partialText: progress.text };
+    return {
+      status: 'failed',
+      usageId,
+      message,
+      errorName: error instanceof Error ? error.name : 'Error',
+      partialText: progress.text,
+    };
+  }
+}
+
+/** Writes the output streamed so far to the open reservation, at most once per interval (one write in flight). */
+function streamedOutputRecorder(
+  { database, logger, now, streamedOutputEveryMs }: CallContext,
+  usageId: string,
+  onTextDelta?: (text: string) => void,
+) {
+  let text = '';
+  let lastWrite = now();
+  let writing: Promise<unknown> = Promise.resolve();
+  return {
+    onTextDelta(delta: string) {
+      text += delta;
+      onTextDelta?.(delta);
+      if (now() - lastWrite < streamedOutputEveryMs) return;
+      lastWrite = now();
+      const tokens = estimateTokens(text);
+      writing = writing
+        .then(() =>
+          database.query(
+            `update token_usage set streamed_output_tokens = $2 where id = $1 and outcome = 'reserved'`,
+            [usageId, tokens],
+          ),
+        )
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'recording the output streamed so far failed'),
+        );
+    },
+    settled: () => writing,
+  };
+}

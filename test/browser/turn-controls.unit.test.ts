@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canRegenerate, canRetry, rehydrate } from '../../src/domain/conversation/index.ts';
+import { sessionLogArbitrary } from '../../src/domain/conversation/test-support/session-log-arbitrary.ts';
 import type { StoredEvent } from '../../web/src/api/types.ts';
 import { foldSession } from '../../web/src/session/fold/fold-session.ts';
 
@@ -84,3 +87,37 @@ describe('turn controls in the session fold (ADR 0220)', () => {
     expect(view.controls).toEqual({ retry: [], regenerate: [] });
   });
 });
+
+describe('Retry and Regenerate: the page offers exactly what the server accepts', () => {
+  it('agrees with canRetry and canRegenerate on every lane end of any log', () => {
+    fc.assert(
+      fc.property(sessionLogArbitrary, (events) => {
+        // A turn id is a fresh uuid of one agent's turn in a real log (a retry keeps it, in the same lane);
+        // the generator draws them from a small pool shared by the agents, so it may give one to two agents.
+        fc.pre(oneAgentPerTurnId(events));
+        const state = rehydrate(events);
+        const { controls } = foldSession(events);
+        const accepted = (check: typeof canRetry) =>
+          state.lane_ends
+            .filter((end) => check(state, end.turn_id).ok)
+            .map((end) => end.turn_id)
+            .sort();
+        expect([...controls.retry].sort()).toEqual(accepted(canRetry));
+        expect([...controls.regenerate].sort()).toEqual(accepted(canRegenerate));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+function oneAgentPerTurnId(events: readonly StoredEvent[]): boolean {
+  const agentOf = new Map<string, string>();
+  for (const event of events) {
+    if (event.type !== 'turn.started') continue;
+    const { agent, turn_id: turnId } = event.payload as { agent?: unknown; turn_id?: unknown };
+    if (typeof agent !== 'string' || typeof turnId !== 'string') continue;
+    if ((agentOf.get(turnId) ?? agent) !== agent) return false;
+    agentOf.set(turnId, agent);
+  }
+  return true;
+}

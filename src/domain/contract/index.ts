@@ -22,3 +22,9 @@ export {
   type DevBlock,
   newBlockLoop,
 } from './block-loop.ts';
+export {
+  type LaneEndFacts,
+  type LaneEndRule,
+  regenerateRefusal,
+  retryRefusal,
+} from '../conversation/lane-end-rules.ts';

@@ -4,6 +4,12 @@ import { activeAgent, turnInProgress } from './conversation-queries.ts';
 import type { ConversationState, LaneEnd, TurnInProgress } from './conversation-state.ts';
 import { accept, type Decision } from './decision.ts';
 import { EVENT_TYPES } from './event-types.ts';
+import {
+  type LaneEndFacts,
+  type LaneEndRule,
+  regenerateRefusal,
+  retryRefusal,
+} from './lane-end-rules.ts';
 import { SESSION_EVENTS } from './session-events.ts';
 
 /**
@@ -69,7 +75,7 @@ export function canStop(
   return { ok: true, turn: running };
 }
 
-/** What Retry and Regenerate share: the lane's last turn, ended, its agent active, no turn running in the lane. */
+/** The lane's last turn `turnId`, ended (not running): what Retry and Regenerate are asked of. */
 function lastEndedTurn(state: ConversationState, turnId: string): TurnControlCheck<LaneEnd> {
   const running = state.turns_in_progress.find((turn) => turn.turn_id === turnId);
   if (running !== undefined)
@@ -77,58 +83,65 @@ function lastEndedTurn(state: ConversationState, turnId: string): TurnControlChe
   const end = state.lane_ends.find((candidate) => candidate.turn_id === turnId);
   if (end === undefined)
     return no('not_last_turn', `turn ${turnId} is not the last turn of its agent's lane`);
-  const busy = turnInProgress(state, end.agent);
-  if (busy !== null)
-    return no('lane_busy', `turn ${busy.turn_id} of ${end.agent} is running; wait for it to end`);
-  if (activeAgent(state, end.agent) === undefined)
-    return no('agent_not_active', `agent ${end.agent} is not active in this session`);
-  if (end.kind === 'consolidation')
-    return no(
-      'consolidation_turn',
-      'a consolidation is run again by confirming readiness, not by retrying its turn',
-    );
   return { ok: true, turn: end };
 }
 
-/** Retry: the lane's last turn failed (a provider error, a refused budget, an interrupted process). */
-export function canRetry(state: ConversationState, turnId: string): TurnControlCheck<LaneEnd> {
-  const last = lastEndedTurn(state, turnId);
-  if (!last.ok) return last;
-  if (last.turn.outcome !== 'failed')
-    return no(
-      'turn_not_failed',
-      `turn ${turnId} ended ${last.turn.outcome.replace('_', ' ')}, not failed; only a failed turn is retried`,
-    );
-  return last;
+/** What the shared rule reads of the lane end `end` in the server's state. */
+function laneEndFacts(state: ConversationState, end: LaneEnd): LaneEndFacts {
+  return {
+    kind: end.kind,
+    outcome: end.outcome,
+    hasAnswer: end.answer_event_id !== null,
+    usedTools: end.used_tools,
+    laneBusy: turnInProgress(state, end.agent) !== null,
+    agentActive: activeAgent(state, end.agent) !== undefined,
+    personWroteAfter: state.history.some(
+      (entry) => entry.role === 'user' && entry.to === end.agent && entry.seq > end.ended_seq,
+    ),
+  };
 }
 
-/**
- * Regenerate: the lane's last turn ended with an answer (or a stopped partial one), called no tools (their
- * effects stay), and the person has not written to the agent since.
- */
-export function canRegenerate(state: ConversationState, turnId: string): TurnControlCheck<LaneEnd> {
+/** The sentence a refusal of the shared rule gives for turn `turnId`, naming what stands in the way. */
+function laneEndReason(state: ConversationState, rule: LaneEndRule, end: LaneEnd): string {
+  const turnId = end.turn_id;
+  const outcome = end.outcome.replace('_', ' ');
+  switch (rule) {
+    case 'lane_busy':
+      return `turn ${turnInProgress(state, end.agent)?.turn_id} of ${end.agent} is running; wait for it to end`;
+    case 'agent_not_active':
+      return `agent ${end.agent} is not active in this session`;
+    case 'consolidation_turn':
+      return 'a consolidation is run again by confirming readiness, not by retrying its turn';
+    case 'turn_not_failed':
+      return `turn ${turnId} ended ${outcome}, not failed; only a failed turn is retried`;
+    case 'no_answer':
+      return `turn ${turnId} ended ${outcome} with no answer to regenerate`;
+    case 'answer_used_tools':
+      return `turn ${turnId} called tools; what they did stays, so its answer is not regenerated`;
+    case 'person_wrote_after':
+      return `you wrote to ${end.agent} after turn ${turnId}; only the last answer is regenerated`;
+  }
+}
+
+function judged(
+  state: ConversationState,
+  turnId: string,
+  rule: (facts: LaneEndFacts) => LaneEndRule | null,
+): TurnControlCheck<LaneEnd> {
   const last = lastEndedTurn(state, turnId);
   if (!last.ok) return last;
-  const end = last.turn;
-  if (end.answer_event_id === null)
-    return no(
-      'no_answer',
-      `turn ${turnId} ended ${end.outcome.replace('_', ' ')} with no answer to regenerate`,
-    );
-  if (end.used_tools)
-    return no(
-      'answer_used_tools',
-      `turn ${turnId} called tools; what they did stays, so its answer is not regenerated`,
-    );
-  const wrote = state.history.some(
-    (entry) => entry.role === 'user' && entry.to === end.agent && entry.seq > end.ended_seq,
-  );
-  if (wrote)
-    return no(
-      'person_wrote_after',
-      `you wrote to ${end.agent} after turn ${turnId}; only the last answer is regenerated`,
-    );
-  return last;
+  const refusedBy = rule(laneEndFacts(state, last.turn));
+  return refusedBy === null ? last : no(refusedBy, laneEndReason(state, refusedBy, last.turn));
+}
+
+/** Retry: the lane's last turn failed (the shared rule, `retryRefusal`). */
+export function canRetry(state: ConversationState, turnId: string): TurnControlCheck<LaneEnd> {
+  return judged(state, turnId, retryRefusal);
+}
+
+/** Regenerate: the lane's last answer, no tools called, nothing written since (`regenerateRefusal`). */
+export function canRegenerate(state: ConversationState, turnId: string): TurnControlCheck<LaneEnd> {
+  return judged(state, turnId, regenerateRefusal);
 }
 
 const refused = (check: { rule: TurnControlRule; reason: string }): Decision => ({

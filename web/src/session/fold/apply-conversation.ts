@@ -18,6 +18,9 @@ export function applyConversation(draft: SessionDraft, event: FoldEvent): void {
       return applyActivated(draft, event);
     case 'turn.started': {
       const { turn_id: turnId, agent, kind } = event.payload;
+      // One turn per lane, as on the server: a start replaces whatever the lane held.
+      for (const [open, turn] of draft.openTurns)
+        if (turn.agent === agent) draft.openTurns.delete(open);
       draft.openTurns.set(turnId, { turnId, agent, kind, paused: false });
       return;
     }
@@ -83,7 +86,11 @@ function applyActivated(draft: SessionDraft, event: FoldEventOf<'agent.activated
 
 function applyResponse(draft: SessionDraft, event: FoldEventOf<'agent.response'>): void {
   const { agent, text: said, tool_calls: calls = [] } = event.payload;
-  const turnId = event.payload.turn_id ?? '';
+  // Without a turn id (older logs) the answer is its agent's running turn's, as the server reads it.
+  const turnId =
+    event.payload.turn_id ??
+    [...draft.openTurns.values()].find((turn) => turn.agent === agent)?.turnId ??
+    '';
   for (const call of calls) {
     if (turnId !== '') draft.turnOfToolCall.set(call.id, turnId);
     if (call.name === 'finish_task') draft.pendingChecks.set(call.id, agent);
@@ -100,7 +107,8 @@ function applyResponse(draft: SessionDraft, event: FoldEventOf<'agent.response'>
       eventId: event.id,
     });
   if (tools.length > 0) draft.toolTurns.add(turnId);
-  if (tools.length === 0) {
+  // A final answer closes its own agent's running turn, as the server's fold reads it.
+  if (tools.length === 0 && draft.openTurns.get(turnId)?.agent === agent) {
     endLane(draft, agent, turnId, 'answered', event, true);
     draft.openTurns.delete(turnId);
   }

@@ -1,3 +1,8 @@
+import {
+  type LaneEndFacts,
+  regenerateRefusal,
+  retryRefusal,
+} from '../../../../src/domain/contract/index.ts';
 import type { FoldEvent } from './fold-event.ts';
 import type { SessionDraft } from './session-draft.ts';
 
@@ -11,19 +16,23 @@ export type LaneEnd = {
   usedTools: boolean;
 };
 
-/** Records how `agent`'s turn ended; called before the turn leaves `openTurns` (its kind is read there). */
+/**
+ * Records how a running turn ended, as the server's fold does: only a turn that is open ends a lane (an answer
+ * of a turn that never started, or ended already, changes nothing). Called before the turn leaves `openTurns`.
+ */
 export function endLane(
   draft: SessionDraft,
-  agent: string,
+  _agent: string,
   turnId: string,
   outcome: LaneEnd['outcome'],
   event: { readonly id: string; readonly seq: number },
   answered: boolean,
 ): void {
-  if (turnId === '') return;
-  draft.laneEnds.set(agent, {
+  const open = draft.openTurns.get(turnId);
+  if (open === undefined) return;
+  draft.laneEnds.set(open.agent, {
     turnId,
-    kind: draft.openTurns.get(turnId)?.kind ?? 'message',
+    kind: open.kind,
     outcome,
     answerEventId: answered ? event.id : null,
     endedSeq: event.seq,
@@ -71,19 +80,27 @@ export function applyTurnControl(draft: SessionDraft, event: FoldEvent): void {
 
 export const TURN_CONTROL_EVENTS = new Set(['turn.stopped', 'turn.retried', 'answer.superseded']);
 
-/** The turns the person may retry or regenerate now, by the server's rules (ADR 0220). */
+/** The turns the person may retry or regenerate now: the server's rule itself (`retryRefusal`, ADR 0220). */
 export function turnControls(draft: SessionDraft): { retry: string[]; regenerate: string[] } {
   const retry: string[] = [];
   const regenerate: string[] = [];
   for (const [agent, end] of draft.laneEnds) {
-    const busy = [...draft.openTurns.values()].some((turn) => turn.agent === agent);
-    // A consolidation is run again by confirming readiness, not from its turn.
-    if (busy || !draft.activeAgents.includes(agent) || end.kind === 'consolidation') continue;
-    if (end.outcome === 'failed') retry.push(end.turnId);
-    const wroteAfter = draft.chat.some(
-      (item) => item.kind === 'user' && item.to === agent && item.seq > end.endedSeq,
-    );
-    if (end.answerEventId !== null && !end.usedTools && !wroteAfter) regenerate.push(end.turnId);
+    const facts: LaneEndFacts = {
+      kind: end.kind,
+      outcome: end.outcome,
+      hasAnswer: end.answerEventId !== null,
+      usedTools: end.usedTools,
+      // The turn itself running again, or another turn of its lane.
+      laneBusy:
+        draft.openTurns.has(end.turnId) ||
+        [...draft.openTurns.values()].some((turn) => turn.agent === agent),
+      agentActive: draft.activeAgents.includes(agent),
+      personWroteAfter: draft.chat.some(
+        (item) => item.kind === 'user' && item.to === agent && item.seq > end.endedSeq,
+      ),
+    };
+    if (retryRefusal(facts) === null) retry.push(end.turnId);
+    if (regenerateRefusal(facts) === null) regenerate.push(end.turnId);
   }
   return { retry, regenerate };
 }

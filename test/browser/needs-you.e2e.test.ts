@@ -242,17 +242,24 @@ for (const viewport of [
       const { page, errors } = await openPage(sessionId);
       await needsYouCount(page, 0);
 
-      await append({
-        type: 'turn.failed',
-        actor: 'dev:web',
-        payload: {
-          v: 1,
-          agent: 'dev:web',
-          turn_id: 't-web',
-          reason: 'provider_error',
-          message: 'boom',
+      await append(
+        {
+          type: 'turn.started',
+          actor: 'dev:web',
+          payload: { v: 1, agent: 'dev:web', turn_id: 't-web', kind: 'message' },
         },
-      });
+        {
+          type: 'turn.failed',
+          actor: 'dev:web',
+          payload: {
+            v: 1,
+            agent: 'dev:web',
+            turn_id: 't-web',
+            reason: 'provider_error',
+            message: 'boom',
+          },
+        },
+      );
       await needsYouCount(page, 1);
       await title(page, '(1) Forja');
 

@@ -7,6 +7,7 @@ import {
   killStartedServers,
   startServer,
   waitFor,
+  watchStream,
   type StoredEvent,
 } from './testing/forja-serve.ts';
 
@@ -23,7 +24,7 @@ describe('forja serve through kill -9, on embedded PGlite', { timeout: 180_000 }
     const dataDirectory = mkdtempSync(join(tmpdir(), 'forja-crash-budget-'));
     const scriptFile = join(dataDirectory, 'script.json');
     const words = Array.from({ length: 60 }, (_, index) => `palavra${index}`).join(' ');
-    // Each answer streams for ~6 s (60 words, 100 ms apart): a kill 0.7 s after the turn starts lands mid-stream.
+    // Each answer streams for ~6 s (60 words, 100 ms apart): a kill once its words stream lands mid-stream.
     writeFileSync(
       scriptFile,
       JSON.stringify({
@@ -42,7 +43,14 @@ describe('forja serve through kill -9, on embedded PGlite', { timeout: 180_000 }
     for (let kill = 1; kill <= kills; kill++) {
       // The turn runs (started again after each restart): kill the process in the middle of its stream.
       await waitFor(server.url, sessionId, (log) => started_(log) >= 1 && answers(log) === 0);
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Its model call streams in this process (a browser sees its words): the kill lands mid-call, however
+      // slow the machine is.
+      const browser = await watchStream(server.url, sessionId);
+      for (const until = Date.now() + 60_000; Date.now() < until; ) {
+        if (browser.received.some((message) => message.event === 'agent.delta')) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await browser.close();
       server.process.kill('SIGKILL');
       await server.exited;
       server = await startServer(dataDirectory, scriptFile);

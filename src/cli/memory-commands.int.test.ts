@@ -13,17 +13,23 @@ describe('forja seed, graph rebuild and rag rebuild on the embedded database', (
   afterAll(() => rm(dataDirectory, { recursive: true, force: true }));
 
   async function run(...argv: string[]) {
+    return runIn(dataDirectory, ...argv);
+  }
+  async function runIn(directory: string, ...argv: string[]) {
     let stdout = '';
     let stderr = '';
     const code = await runCli(argv, {
-      env: { FORJA_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent' },
+      env: { FORJA_DATA_DIR: directory, LOG_LEVEL: 'silent' },
       stdout: (text) => void (stdout += text),
       stderr: (text) => void (stderr += text),
     });
     return { code, stdout, stderr };
   }
 
-  it('seeds, rebuilds an empty graph and an empty index, and says what it did', async () => {
+  // Four opens of the embedded database one after the other: seconds each on a busy machine, so no 30 s cap.
+  it('seeds, rebuilds an empty graph and an empty index, and says what it did', {
+    timeout: 180_000,
+  }, async () => {
     expect(await run('seed')).toMatchObject({
       code: 0,
       stdout: expect.stringContaining('psicologo-kickoff: created v1'),
@@ -45,8 +51,14 @@ describe('forja seed, graph rebuild and rag rebuild on the embedded database', (
     });
   });
 
-  it('refuses bad usage with exit code 2', async () => {
-    expect((await run('seed', '--template', 'x')).code).toBe(2);
-    expect((await run('graph', 'nope')).code).toBe(2);
+  it('refuses bad usage with exit code 2', { timeout: 120_000 }, async () => {
+    // A data directory of its own: what another test left running never holds its lock.
+    const own = await mkdtemp(path.join(tmpdir(), 'forja-cli-usage-'));
+    try {
+      expect((await runIn(own, 'seed', '--template', 'x')).code).toBe(2);
+      expect((await runIn(own, 'graph', 'nope')).code).toBe(2);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });

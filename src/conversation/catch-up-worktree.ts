@@ -2,6 +2,7 @@ import type { SessionView } from '../agents/index.ts';
 import { EVENT_TYPES } from '../domain/conversation/index.ts';
 import { LINE_EVENT_TYPES, LINE_EVENTS } from '../domain/line/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
+import { recordLineEvents, worktreeUpdateFields } from './record-line-events.ts';
 
 const DEV_PREFIX = 'dev:';
 
@@ -61,16 +62,7 @@ export async function catchUpWorktree(
       return null;
     });
   if (update === null || (update.ok && !update.merged)) return;
-  const appended = await dependencies.eventLog.append(sessionId, [
-    LINE_EVENTS.moduleCaughtUp.create('system', {
-      v: 1,
-      module,
-      ...(update.ok
-        ? { commit: update.commit }
-        : { reason: update.reason.slice(0, 2000), conflicts: update.conflicts.slice(0, 200) }),
-    }),
+  await recordLineEvents(dependencies, sessionId, [
+    LINE_EVENTS.moduleCaughtUp.create('system', { v: 1, module, ...worktreeUpdateFields(update) }),
   ]);
-  if (!appended.success)
-    throw new Error(`could not record module.caught_up: ${appended.error.message}`);
-  await dependencies.views.load(sessionId);
 }

@@ -12,6 +12,7 @@ import type { ConversationDependencies, LineWorkspace } from './conversation-dep
 import { transitionHandoff } from './handoff-transition.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
+import { recordLineEvents } from './record-line-events.ts';
 import { updateDependents } from './update-dependents.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 import { limitNotes } from '../domain/terminal/index.ts';
@@ -100,7 +101,7 @@ export function mergeLine(
         continue;
       }
       const checks = report.checks;
-      await append(dependencies, sessionId, [
+      await recordLineEvents(dependencies, sessionId, [
         LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit: outcome.commit, checks }),
       ]);
       merged.add(module);
@@ -131,7 +132,7 @@ export function mergeLine(
     );
     if (required.length > 0 && required.every((module) => merged.has(module))) {
       const commit = await line.workspaces.integrationHead(projectId);
-      await append(dependencies, sessionId, [
+      await recordLineEvents(dependencies, sessionId, [
         LINE_EVENTS.lineCompleted.create('system', { v: 1, commit, modules: required }),
       ]);
     }
@@ -141,24 +142,13 @@ export function mergeLine(
   );
 }
 
-async function append(
-  dependencies: ConversationDependencies,
-  sessionId: string,
-  events: Array<{ type: string; actor: string; payload: unknown }>,
-): Promise<void> {
-  const appended = await dependencies.eventLog.append(sessionId, events);
-  if (!appended.success)
-    throw new Error(`could not record ${events[0]!.type}: ${appended.error.message}`);
-  await dependencies.views.load(sessionId);
-}
-
 async function reopen(
   dependencies: ConversationDependencies,
   sessionId: string,
   module: string,
   failure: { kind: 'conflict'; paths: string[] } | { kind: 'check'; output: string },
 ): Promise<void> {
-  await append(dependencies, sessionId, [
+  await recordLineEvents(dependencies, sessionId, [
     LINE_EVENTS.moduleMergeFailed.create('system', { v: 1, module, ...failure }),
   ]);
 }

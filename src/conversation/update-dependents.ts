@@ -3,6 +3,7 @@ import type { ModuleMap } from '../domain/architecture/index.ts';
 import { LINE_EVENTS } from '../domain/line/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import type { LaneTurns } from './lane-turns.ts';
+import { recordLineEvents, worktreeUpdateFields } from './record-line-events.ts';
 
 /**
  * After a look of the merge loop (ADR 0343): each module of the map neither merged nor finished (waiting for
@@ -56,19 +57,14 @@ export async function updateDependents(
         return null;
       });
     if (update === null || (update.ok && !update.merged)) continue;
-    const appended = await dependencies.eventLog.append(sessionId, [
+    await recordLineEvents(dependencies, sessionId, [
       LINE_EVENTS.moduleDependencyMerged.create('system', {
         v: 1,
         module: entry.name,
         dependencies: used,
-        ...(update.ok
-          ? { commit: update.commit }
-          : { reason: update.reason.slice(0, 2000), conflicts: update.conflicts.slice(0, 200) }),
+        ...worktreeUpdateFields(update),
       }),
     ]);
-    if (!appended.success)
-      throw new Error(`could not record module.dependency_merged: ${appended.error.message}`);
-    await dependencies.views.load(sessionId);
     told.push(entry.name);
   }
   for (const module of new Set([...look.reopened, ...told])) {

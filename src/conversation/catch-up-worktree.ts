@@ -1,5 +1,4 @@
 import type { SessionView } from '../agents/index.ts';
-import { EVENT_TYPES } from '../domain/conversation/index.ts';
 import { LINE_EVENT_TYPES, LINE_EVENTS } from '../domain/line/index.ts';
 import type { ConversationDependencies, LineWorkspace } from './conversation-dependencies.ts';
 import { recordLineEvents, worktreeUpdateFields } from './record-line-events.ts';
@@ -7,24 +6,26 @@ import { recordLineEvents, worktreeUpdateFields } from './record-line-events.ts'
 const DEV_PREFIX = 'dev:';
 
 /**
- * Whether `agent` is a dev about to take its first turn of the session: active by an accepted handoff, with no
- * `turn.started` of its own and no `module.caught_up` of its module in the log yet. Pure.
+ * Whether `agent` is a dev about to take its first turn of the session: active by an accepted handoff, no turn of
+ * its own running or ended (the fold's state, so a dev's later turns cost no scan), and no `module.caught_up` of
+ * its module in the log yet. Pure.
  */
 export function needsCatchUp(view: SessionView, agent: string): boolean {
   if (!agent.startsWith(DEV_PREFIX)) return false;
-  const module = agent.slice(DEV_PREFIX.length);
-  const active = view.state.active_agents.some(
+  const { state } = view;
+  const active = state.active_agents.some(
     (entry) => entry.agent === agent && entry.handoff_id !== null,
   );
-  return (
-    active &&
-    !view.events.some((event) => {
-      const payload = event.payload as { agent?: unknown; module?: unknown } | null;
-      return (
-        (event.type === EVENT_TYPES.turnStarted && payload?.agent === agent) ||
-        (event.type === LINE_EVENT_TYPES.caughtUp && payload?.module === module)
-      );
-    })
+  if (!active) return false;
+  const hadTurn =
+    state.turns_in_progress.some((turn) => turn.agent === agent) ||
+    state.lane_ends.some((end) => end.agent === agent);
+  if (hadTurn) return false;
+  const module = agent.slice(DEV_PREFIX.length);
+  return !view.events.some(
+    (event) =>
+      event.type === LINE_EVENT_TYPES.caughtUp &&
+      (event.payload as { module?: unknown } | null)?.module === module,
   );
 }
 

@@ -21,6 +21,11 @@ export type LiveTurnListener = (message: LiveTurnMessage) => void;
 export interface LiveTurns {
   publish(message: LiveTurnMessage): void;
   subscribe(sessionId: string, listener: LiveTurnListener): () => void;
+  /**
+   * Settles once whoever runs the session's turns has been told that this process has a listener for it: a
+   * turn that starts after that streams here. At once for one process; other processes are told by NOTIFY.
+   */
+  announced(sessionId: string): Promise<void>;
   /** The running turns of a session with the text each streamed so far; a turn leaves when it is done. */
   partials(sessionId: string): PartialTurn[];
 }
@@ -52,6 +57,7 @@ export function createLiveTurns(): LiveTurns {
         }
       }
     },
+    announced: () => Promise.resolve(),
     subscribe(sessionId, listener) {
       const forSession = listeners.get(sessionId) ?? new Set();
       forSession.add(listener);

@@ -120,6 +120,38 @@ describe.each(testDatabaseEngines())('live turns shared across processes on $nam
     await Promise.all([here.close(), there.close()]);
   });
 
+  it('says a stream is announced only once its watch went out, and a turn run elsewhere then streams to it', async () => {
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    // The announcements of this process wait at the gate, as they would behind a busy pool.
+    const held: Database = {
+      ...database,
+      query: async (sql, params) => {
+        if (sql.includes('pg_notify')) await gate;
+        return database.query(sql, params);
+      },
+    };
+    const watcher = await shareLiveTurns(createLiveTurns(), held, 'process-w');
+    const runner = await shareLiveTurns(createLiveTurns(), database, 'process-r', { flushMs: 5 });
+    const seen: LiveTurnMessage[] = [];
+    watcher.subscribe('s9', (message) => seen.push(message));
+    let announced = false;
+    const announcing = watcher.announced('s9').then(() => {
+      announced = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(announced).toBe(false);
+    openGate();
+    await announcing;
+    // Announced, the watch is on the wire: a turn the runner streams now reaches the watcher.
+    runner.publish(delta('s9', 't9', 'tudo '));
+    runner.publish(delta('s9', 't9', 'certo'));
+    await until(() => textOf(seen) === 'tudo certo');
+    await Promise.all([watcher.close(), runner.close()]);
+  });
+
   it('keeps sending while the watcher renews, stops once it is gone, and a process started later learns of it', async () => {
     const renew = { watchRenewMs: 200, flushMs: 5 };
     const there = await shareLiveTurns(createLiveTurns(), database, 'process-b', renew);

@@ -157,9 +157,10 @@ export async function shareLiveTurns(
       }
   };
   const sayHello = () => void send([JSON.stringify({ origin, hello: true })]);
-  const announce = (sessionIds: readonly string[], catchUp: boolean) => {
-    if (sessionIds.length > 0) void send(watchPayloads(origin, sessionIds, catchUp));
-  };
+  const announce = (sessionIds: readonly string[], catchUp: boolean): Promise<void> =>
+    sessionIds.length > 0 ? send(watchPayloads(origin, sessionIds, catchUp)) : Promise.resolve();
+  /** Per watched session, the first announcement of it: settled once its NOTIFY was sent. */
+  const announcements = new Map<string, Promise<void>>();
 
   const deliver = (sessionId: string, message: LiveTurnMessage) =>
     deliverTo(listeners.get(sessionId), message);
@@ -182,7 +183,7 @@ export async function shareLiveTurns(
       try {
         const parsed = JSON.parse(payload) as LivePayload;
         if (parsed.origin === origin) return;
-        if ('hello' in parsed) announce([...listeners.keys()], false);
+        if ('hello' in parsed) void announce([...listeners.keys()], false);
         else if ('watch' in parsed) heardWatch(parsed.origin, parsed.watch, parsed.catch_up);
         else for (const message of parsed.messages) deliverRemote(parsed.origin, message);
       } catch (error) {
@@ -193,13 +194,13 @@ export async function shareLiveTurns(
       // Announcements and messages may have been missed: say hello again, and ask for the running turns again.
       restored: () => {
         sayHello();
-        announce([...listeners.keys()], true);
+        void announce([...listeners.keys()], true);
       },
     },
   );
   // Processes already watching sessions say so again to this one.
   sayHello();
-  const renewal = setInterval(() => announce([...listeners.keys()], false), watchRenewMs);
+  const renewal = setInterval(() => void announce([...listeners.keys()], false), watchRenewMs);
   renewal.unref();
 
   return {
@@ -224,7 +225,7 @@ export async function shareLiveTurns(
     subscribe(sessionId, listener) {
       const unsubscribeLocal = local.subscribe(sessionId, listener);
       const forSession = listeners.get(sessionId) ?? new Set();
-      if (forSession.size === 0) announce([sessionId], true);
+      if (forSession.size === 0) announcements.set(sessionId, announce([sessionId], true));
       forSession.add(listener);
       listeners.set(sessionId, forSession);
       return () => {
@@ -232,11 +233,13 @@ export async function shareLiveTurns(
         forSession.delete(listener);
         if (forSession.size > 0) return;
         listeners.delete(sessionId);
+        announcements.delete(sessionId);
         // Unwatched, the session's turns are no longer sent here: what is kept of them would go stale.
         for (const [turnId, partial] of remote)
           if (partial.session_id === sessionId) remote.delete(turnId);
       };
     },
+    announced: (sessionId) => announcements.get(sessionId) ?? Promise.resolve(),
     partials: (sessionId) => withRemotePartials(local.partials(sessionId), remote, sessionId),
     async close() {
       clearInterval(renewal);

@@ -137,12 +137,16 @@ export function writeScript(turns: unknown[]): string {
 export async function watchStream(base: string, sessionId: string) {
   const stream = readServerSentEvents(await fetch(`${base}/api/sessions/${sessionId}/stream`));
   const received: Array<{ event: string; data: Record<string, any> }> = [];
-  const reading = (async () => {
-    for (;;) {
-      const message = await stream.next(600_000).catch(() => null);
-      if (message === null) return;
+  const receive = async () => {
+    const message = await stream.next(600_000).catch(() => null);
+    if (message !== null)
       received.push({ event: message.event ?? 'message', data: JSON.parse(message.data) });
-    }
+    return message;
+  };
+  // Connected once its first stored event arrives: every process then knows of this stream (ADR 0264).
+  while ((await receive())?.event === 'agent.partial');
+  const reading = (async () => {
+    while ((await receive()) !== null);
   })();
   return {
     received,

@@ -108,6 +108,8 @@ export function streamRoutes({
       const unsubscribeLive = liveTurns.subscribe(id, (message) =>
         queue.push({ event: message.type, data: serialisedOnce(message) }),
       );
+      // Other processes know of this stream before it replays: a turn that starts after its first event streams here.
+      await liveTurns.announced(id);
       // The stored events are replayed at the client's pace, a page at a time; then the session's feed follows.
       const replayedTo = await replay(database, id, resumeFrom, queue, () => stream.aborted);
       // A client that left during the replay is not subscribed: its feed would read the rest of the session for no one.

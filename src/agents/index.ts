@@ -9,6 +9,7 @@ export type { TriageRequest } from './companions/companion-dependencies.ts';
 export type { SessionEndCompanion } from './companions/session-end-companion.ts';
 export { consolidationTask } from './criativo/criativo-kickoff.ts';
 export { devBlocks } from './dev/dev-blocks.ts';
+export { standingFinishes } from './dev/finished-tasks.ts';
 export { devProgress } from './dev/dev-progress.ts';
 export { viewChangeTurnsOwed } from './dev/view-changes.ts';
 export { dependencyTurnsOwed } from './dev/dependency-updates.ts';

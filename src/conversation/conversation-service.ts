@@ -13,6 +13,7 @@ import { transitionHandoff } from './handoff-transition.ts';
 import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
 import { answerQuestion } from './answer-question.ts';
+import { nudgeLane, sessionIdleLanes } from './nudge-lane.ts';
 import type { PersonReply } from '../domain/conversation/index.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
 import { createLaneTakeover } from './lane-takeover.ts';
@@ -67,6 +68,9 @@ export function createConversationService(
     answerQuestion: (sessionId: string, questionId: string, reply: PersonReply, actor?: string) =>
       answerQuestion(dependencies, sessionId, questionId, reply, actor),
     /** The person's Stop, Retry and Regenerate on a turn (ADR 0220). */
+    idleLanes: (sessionId: string) => sessionIdleLanes(dependencies, sessionId),
+    nudgeLane: (sessionId: string, agent: string, actor?: string) =>
+      nudgeLane(dependencies, sessionId, agent, actor),
     stopTurn: (sessionId: string, turnId: string, actor?: string) =>
       stopTurn(dependencies, sessionId, turnId, actor),
     retryTurn: (sessionId: string, turnId: string, actor?: string) =>

@@ -8,6 +8,7 @@ import { MCP_PATH, mcpRoutes } from './mcp/mcp-route.ts';
 import { agentContextRoutes } from './routes/agent-context.ts';
 import { agentInstructionRoutes } from './routes/agent-instructions.ts';
 import { architectureRoutes } from './routes/architecture.ts';
+import { idleLaneRoutes } from './routes/idle-lanes.ts';
 import { authRoutes } from './routes/auth.ts';
 import { commitRoutes } from './routes/commits.ts';
 import { conversationRoutes } from './routes/conversation.ts';
@@ -69,6 +70,7 @@ export function createApp(dependencies: AppDependencies) {
     agentInstructionRoutes,
     conversationRoutes,
     architectureRoutes,
+    idleLaneRoutes,
     commitRoutes,
     memoryRoutes,
     agentContextRoutes,

@@ -3324,6 +3324,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/idle-lanes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The dev lanes sitting idle while their module is unfinished: activated, no turn running or owed, no open block (what "Needs you" offers to nudge) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The idle lanes, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              lanes: components['schemas']['IdleLane'][];
+            };
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sessions/{id}/agents/{slug}/nudge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Nudge an idle dev lane: a message to the dev naming its module's unfinished tasks, answered by a turn like any message; 409 lane_not_idle (with why) when the lane is not idle */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['NoBody'];
+        };
+      };
+      responses: {
+        /** @description The nudge is stored as a message to the dev (seq); its turn follows */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              agent: string;
+              seq: number;
+              lane: components['schemas']['IdleLane'];
+            };
+          };
+        };
+        /** @description Invalid request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/projects/{id}/commits/{sha}/diff': {
     parameters: {
       query?: never;
@@ -4573,6 +4705,17 @@ export interface components {
     };
     KickoffsQueued: {
       [key: string]: unknown;
+    };
+    IdleLane: {
+      /** @example dev:catalog */
+      agent: string;
+      /** @example catalog */
+      module: string;
+      /** @description The module's tasks whose finish does not stand, in backlog order */
+      unfinished: {
+        id: string;
+        title: string;
+      }[];
     };
     CommitDiff: {
       sha: string;

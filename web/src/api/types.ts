@@ -34,6 +34,9 @@ export type UsageLine = Usage['by_agent_and_model'][number];
 
 export type Handoff = Schemas['Handoff'];
 
+/** `GET /api/sessions/:id/idle-lanes`: a dev lane idle while its module is unfinished. */
+export type IdleLane = Schemas['IdleLane'];
+
 /** `GET /api/projects/:id/commits/:sha/diff`: a commit and its diff against its first parent. */
 export type CommitDiff = Schemas['CommitDiff'];
 

@@ -126,6 +126,8 @@ export const en = {
   'actions.asksCommand': '{agent} wants to run this command',
   'needsYou.merge': 'The line is ready on dev ({commit}): merge it into main.',
   'needsYou.go.merge': 'Review and merge',
+  'needsYou.idle': '{agent} sits idle with {tasks} unfinished',
+  'needsYou.go.idle': 'Nudge',
   'lineEnd.done.title': 'Your project is on main',
   'lineEnd.done.get': 'Get it (on the server where Forja runs)',
   'lineEnd.done.run': 'Run it',

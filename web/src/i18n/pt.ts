@@ -132,6 +132,8 @@ export const pt: Messages = {
   'actions.asksCommand': '{agent} quer rodar este comando',
   'needsYou.merge': 'A linha está pronta em dev ({commit}): integre-a na main.',
   'needsYou.go.merge': 'Revisar e integrar',
+  'needsYou.idle': '{agent} está parado com {tasks} por terminar',
+  'needsYou.go.idle': 'Retomar',
   'lineEnd.done.title': 'Seu projeto está na main',
   'lineEnd.done.get': 'Obtenha-o (no servidor onde o Forja roda)',
   'lineEnd.done.run': 'Rode-o',

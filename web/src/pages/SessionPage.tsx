@@ -19,6 +19,7 @@ import { answerVersions } from '../session/answer-versions.ts';
 import { LiveAnnouncer } from '../session/LiveAnnouncer.tsx';
 import { currentDeclaration } from '../session/fold/current-declaration.ts';
 import { NeedsYouPanel } from '../session/needs-you/NeedsYouPanel.tsx';
+import { useIdleLanes } from '../session/needs-you/use-idle-lanes.ts';
 import { BriefCard } from '../session/panels/BriefCard.tsx';
 import { ConnectionBanner } from '../session/panels/ConnectionBanner.tsx';
 import { ModelStatusBanner } from '../session/panels/ModelStatusBanner.tsx';
@@ -44,7 +45,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   );
   const stream = useSessionStream(sessionId);
   const view = useSessionView(stream.events);
-  const waitingItems = useMemo(() => needsYou(view), [view]);
+  const idleLanes = useIdleLanes(sessionId, view.lastSeq);
+  const waitingItems = useMemo(() => needsYou({ ...view, idleLanes }), [view, idleLanes]);
   const versions = useMemo(() => answerVersions(stream.events), [stream.events]);
   const waiting = waitingItems.length;
   useEffect(() => {

@@ -1,3 +1,4 @@
+import type { IdleLane } from '../../api/types.ts';
 import type { SessionView } from './session-view.ts';
 
 /** One thing that waits for the person, with what they act on. */
@@ -7,6 +8,8 @@ export type NeedsYouItem =
   | { kind: 'block'; seq: number; agent: string; modulo: string; falta: string }
   | { kind: 'failed'; seq: number; agent: string; reason: string }
   | { kind: 'instructions'; seq: number; paths: string[] }
+  /** A dev lane idle while its module is unfinished (the server's rule): the person may nudge it. */
+  | { kind: 'idle'; seq: number; agent: string; unfinished: string[] }
   /** The line completed on dev and waits for the person's "Merge into main". */
   | { kind: 'merge'; seq: number; devCommit: string }
   | {
@@ -20,12 +23,16 @@ export type NeedsYouItem =
     };
 
 type NeedsYouSource = Pick<SessionView, 'actions' | 'handoffs' | 'chat' | 'blocks' | 'questions'> &
-  Partial<Pick<SessionView, 'instructions' | 'lineEnd'>>;
+  Partial<Pick<SessionView, 'instructions' | 'lineEnd' | 'lastSeq'>> & {
+    /** `GET /api/sessions/:id/idle-lanes`, read after the log last moved; listed as of the last event. */
+    idleLanes?: readonly IdleLane[];
+  };
 
 /**
  * What waits for the person, oldest first: handoffs to accept, actions to approve, agents' questions, blocks
  * the Arquiteto's turn did not resolve, failed turns the agent has not answered since, instruction files the
- * line's devs brought into main that the person has not accepted, a completed line to merge into main.
+ * line's devs brought into main that the person has not accepted, dev lanes idle with their module unfinished,
+ * a completed line to merge into main.
  */
 export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
   const items: NeedsYouItem[] = [];
@@ -78,6 +85,13 @@ export function needsYou(view: NeedsYouSource): NeedsYouItem[] {
       kind: 'instructions',
       seq: view.instructions.seq,
       paths: view.instructions.paths,
+    });
+  for (const lane of view.idleLanes ?? [])
+    items.push({
+      kind: 'idle',
+      seq: view.lastSeq ?? 0,
+      agent: lane.agent,
+      unfinished: lane.unfinished.map((task) => task.id),
     });
   if (view.lineEnd && view.lineEnd.merged === null)
     items.push({ kind: 'merge', seq: view.lineEnd.seq, devCommit: view.lineEnd.devCommit });

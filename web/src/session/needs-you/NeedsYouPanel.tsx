@@ -120,6 +120,19 @@ function describe(
             item.risky ? undefined : 'approve-action',
           ),
       };
+    case 'idle':
+      // Nudged, the lane owes a turn and leaves the list when the idle lanes are read again.
+      return {
+        text: t('needsYou.idle', {
+          agent: agentName(item.agent),
+          tasks: item.unfinished.join(', '),
+        }),
+        label: t('needsYou.go.idle'),
+        go: () =>
+          void postJson(
+            `/api/sessions/${encodeURIComponent(sessionId)}/agents/${encodeURIComponent(item.agent)}/nudge`,
+          ).catch(() => undefined),
+      };
     case 'merge':
       return {
         text: t('needsYou.merge', { commit: item.devCommit.slice(0, 12) }),

@@ -14,7 +14,7 @@ import { postMessage } from './post-message.ts';
 import { resolveAction } from './resolve-action.ts';
 import { answerQuestion } from './answer-question.ts';
 import { nudgeLane, sessionIdleLanes } from './nudge-lane.ts';
-import type { PersonReply } from '../domain/conversation/index.ts';
+import type { GreetingLanguage, PersonReply } from '../domain/conversation/index.ts';
 import { resumeInterruptedTurns } from './resume-interrupted-turns.ts';
 import { createLaneTakeover } from './lane-takeover.ts';
 import { startAgent } from './start-agent.ts';
@@ -36,8 +36,8 @@ export function createConversationService(
       startSession(dependencies, input),
     postMessage: (sessionId: string, text: string, to?: string, actor?: string) =>
       postMessage(dependencies, sessionId, text, to, actor),
-    startAgent: (sessionId: string, agent: string, actor?: string) =>
-      startAgent(dependencies, sessionId, agent, actor),
+    startAgent: (sessionId: string, agent: string, actor?: string, language?: GreetingLanguage) =>
+      startAgent(dependencies, sessionId, agent, actor, language),
     confirmReadiness: (
       sessionId: string,
       actor?: string,

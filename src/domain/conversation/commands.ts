@@ -1,3 +1,4 @@
+import type { GreetingLanguage } from './greetings.ts';
 /**
  * Commands the conversation decides on without I/O. Imperative names; `actor` is who asks.
  *
@@ -11,7 +12,13 @@
  * - `StopTurn` / `RetryTurn` / `RegenerateAnswer` — the person's control over turns (ADR 0220).
  */
 export type ConversationCommand =
-  | { readonly type: 'ActivateAgent'; readonly agent: string; readonly actor: string }
+  | {
+      readonly type: 'ActivateAgent';
+      readonly agent: string;
+      readonly actor: string;
+      /** The language of the agent's greeting, when it greets (the person's Accept-Language); English when absent. */
+      readonly language?: GreetingLanguage;
+    }
   | {
       readonly type: 'StartTurn';
       readonly agent: string;

@@ -1,3 +1,4 @@
+import { CRIATIVO_GREETINGS } from './greetings.ts';
 import { canActivate, USER_STARTED_AGENTS } from '../handoffs/agent-activation.ts';
 import { AGENT_SLUG_PATTERN } from '../handoffs/handoff.ts';
 import { isPersonActor, PERSON_ACTOR, SYSTEM_ACTOR } from './actors.ts';
@@ -30,8 +31,19 @@ export function decideActivateAgent(
     );
   }
   const handoffId = activation.handoff?.id ?? null;
+  // Criativo, started by the person, greets them: recorded with its activation, so every client shows it.
+  const language = command.language ?? 'en';
+  const greeting =
+    agent === 'criativo' && handoffId === null
+      ? { greeting: { language, text: CRIATIVO_GREETINGS[language] } }
+      : {};
   return accept(
-    SESSION_EVENTS.agentActivated.create(actor, { v: 1, agent, handoff_id: handoffId }),
+    SESSION_EVENTS.agentActivated.create(actor, {
+      v: 1,
+      agent,
+      handoff_id: handoffId,
+      ...greeting,
+    }),
   );
 }
 

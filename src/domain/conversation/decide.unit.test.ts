@@ -1,3 +1,4 @@
+import { CRIATIVO_GREETINGS } from './greetings.ts';
 import { describe, expect, it } from 'vitest';
 import {
   buildSessionEvents,
@@ -45,16 +46,30 @@ const brief = {
 };
 
 describe('ActivateAgent', () => {
-  it('lets the person start Criativo', () => {
+  it('lets the person start Criativo, who greets them in their language (English by default)', () => {
     expect(given().when({ type: 'ActivateAgent', agent: 'criativo', actor: 'user' })).toEqual({
       ok: true,
       events: [
         {
           type: 'agent.activated',
           actor: 'user',
-          payload: { v: 1, agent: 'criativo', handoff_id: null },
+          payload: {
+            v: 1,
+            agent: 'criativo',
+            handoff_id: null,
+            greeting: { language: 'en', text: CRIATIVO_GREETINGS.en },
+          },
         },
       ],
+    });
+    const inPortuguese = given().when({
+      type: 'ActivateAgent',
+      agent: 'criativo',
+      actor: 'user',
+      language: 'pt',
+    });
+    expect(inPortuguese.ok && inPortuguese.events[0]!.payload).toMatchObject({
+      greeting: { language: 'pt', text: CRIATIVO_GREETINGS.pt },
     });
   });
 

@@ -1,3 +1,4 @@
+import { GREETING_LANGUAGES } from './greetings.ts';
 import { z } from 'zod';
 
 /**
@@ -49,6 +50,10 @@ export const AgentActivatedPayloadSchema = z.object({
   v: v1,
   agent: z.string().min(1),
   handoff_id: z.string().min(1).nullable(),
+  /** What the agent says as it joins (Criativo started by the person, ADR 0419): shown, never sent to the model. */
+  greeting: z
+    .object({ language: z.enum(GREETING_LANGUAGES), text: z.string().min(1).max(2_000) })
+    .optional(),
 });
 
 /** Why a turn runs: a person's message, or the consolidation that follows readiness. */

@@ -35,6 +35,12 @@ export {
 export { BRIEF_RECEIVER, BRIEF_SENDER, briefRound, readinessOpen } from './brief-round.ts';
 export type { BriefRound } from './brief-round.ts';
 export { decide } from './decide.ts';
+export {
+  CRIATIVO_GREETINGS,
+  GREETING_LANGUAGES,
+  greetingLanguage,
+  type GreetingLanguage,
+} from './greetings.ts';
 export { READINESS_AGENT } from './decide-readiness.ts';
 export type { Decision } from './decision.ts';
 export {

@@ -1,3 +1,4 @@
+import { greetingLanguage } from '../../domain/conversation/index.ts';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import {
@@ -132,7 +133,7 @@ const startAgent = createRoute({
   method: 'post',
   path: '/api/sessions/{id}/agents/{slug}/start',
   summary:
-    'Start an agent in the session (Criativo by the person; any other only by an accepted handoff addressed to it)',
+    "Start an agent in the session (Criativo by the person; any other only by an accepted handoff addressed to it). Criativo's agent.activated carries its greeting, in the language Accept-Language prefers (en or pt; en by default)",
   request: { params: withSlug, body: noBody },
   responses: {
     201: jsonContent(SessionEventSchema, 'agent.activated'),
@@ -224,7 +225,8 @@ export function conversationRoutes({ database, conversation, logger }: AppDepend
   const app = newRouter()
     .openapi(startAgent, async (context) => {
       const { id, slug } = context.req.valid('param');
-      const outcome = await conversation.startAgent(id, slug, actorOf(context));
+      const language = greetingLanguage(context.req.header('accept-language'));
+      const outcome = await conversation.startAgent(id, slug, actorOf(context), language);
       return outcome.ok ? context.json(outcome.event, 201) : refused(context, outcome);
     })
     .openapi(readiness, async (context) => {

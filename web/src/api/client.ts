@@ -1,3 +1,4 @@
+import { currentLanguage } from '../i18n/language.ts';
 import { ApiError } from './api-error.ts';
 
 type Method = 'GET' | 'POST' | 'PUT';
@@ -7,7 +8,11 @@ export const SIGNED_OUT_EVENT = 'forja:signed-out';
 
 /** Calls the Forja API and returns its JSON; a non-2xx answer or a network failure throws ApiError. */
 export async function callApi<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, headers: { accept: 'application/json' } };
+  // The person's language: what the server records in it (Criativo's greeting) follows the page's.
+  const init: RequestInit = {
+    method,
+    headers: { accept: 'application/json', 'accept-language': currentLanguage() },
+  };
   if (body !== undefined) {
     init.headers = { ...init.headers, 'content-type': 'application/json' };
     init.body = JSON.stringify(body);

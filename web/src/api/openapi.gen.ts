@@ -1893,7 +1893,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Start an agent in the session (Criativo by the person; any other only by an accepted handoff addressed to it) */
+    /** Start an agent in the session (Criativo by the person; any other only by an accepted handoff addressed to it). Criativo's agent.activated carries its greeting, in the language Accept-Language prefers (en or pt; en by default) */
     post: {
       parameters: {
         query?: never;

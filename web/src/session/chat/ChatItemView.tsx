@@ -38,7 +38,9 @@ export function ChatItemView({
           <SystemNote testId="agent-activated" data={{ agent: item.agent, seq: item.seq }}>
             {t('chat.activated', { agent: agentName(item.agent) })}
           </SystemNote>
-          {item.agent === 'criativo' && <CriativoGreeting seq={item.seq} />}
+          {item.agent === 'criativo' && (
+            <CriativoGreeting seq={item.seq} recorded={item.greeting} />
+          )}
         </>
       );
     case 'handoff': {

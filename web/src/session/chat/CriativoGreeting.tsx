@@ -2,10 +2,10 @@ import { agentName } from '../../i18n/agent-name.ts';
 import { t } from '../../i18n/t.ts';
 
 /**
- * Criativo's first bubble when it joins: a fixed greeting from its identity, shown by the page and never
- * stored or sent to the model, so scripts, history and budgets are as they were (ADR 0190).
+ * Criativo's first bubble when it joins: the greeting recorded with its activation (ADR 0419), never sent to
+ * the model; a log from before greetings were recorded shows the page's own words (ADR 0190).
  */
-export function CriativoGreeting({ seq }: { seq: number }) {
+export function CriativoGreeting({ seq, recorded }: { seq: number; recorded: string | null }) {
   return (
     <li
       className="message agent greeting"
@@ -14,7 +14,7 @@ export function CriativoGreeting({ seq }: { seq: number }) {
       data-agent="criativo"
     >
       <span className="author">{agentName('criativo')}</span>
-      <p>{t('greeting.criativo')}</p>
+      <p>{recorded ?? t('greeting.criativo')}</p>
     </li>
   );
 }

@@ -80,7 +80,12 @@ function applyActivated(draft: SessionDraft, event: FoldEventOf<'agent.activated
   const { agent } = event.payload;
   if (!draft.activeAgents.includes(agent)) draft.activeAgents.push(agent);
   if (!draft.activatedAt.has(agent)) draft.activatedAt.set(agent, event.seq);
-  draft.chat.push({ kind: 'activated', seq: event.seq, agent });
+  draft.chat.push({
+    kind: 'activated',
+    seq: event.seq,
+    agent,
+    greeting: event.payload.greeting?.text ?? null,
+  });
   if (isDevAgent(agent)) devProgress(draft, agent).activeSince ??= event.seq;
 }
 

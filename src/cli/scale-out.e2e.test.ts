@@ -293,8 +293,12 @@ describe.each(serverUrl ? [serverUrl] : [])(
         sessionId,
         (log) => settled(log) && finalAnswers(log).length === 1,
       );
+      // The stored answer and the live end travel on two channels: the last deltas come with the end, not the answer.
+      const arrived = () =>
+        browser.received.some((message) => message.data['type'] === 'agent.response') &&
+        browser.received.some((message) => message.event === 'agent.done');
       for (const until = Date.now() + 10_000; Date.now() < until; ) {
-        if (browser.received.some((message) => message.data['type'] === 'agent.response')) break;
+        if (arrived()) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const deltas = browser.received.filter((message) => message.event === 'agent.delta');

@@ -17,6 +17,7 @@ import {
   type ConversationState,
   type SessionEvent,
 } from '../../domain/conversation/index.ts';
+import { devBlocks } from './dev-blocks.ts';
 
 const DEV_PREFIX = 'dev:';
 const DECLARATIONS = new Set([
@@ -183,10 +184,19 @@ function changesSince(
 /**
  * The dev lanes owed a turn because their view changed: a `module_contracts` or `module_map` version or a task
  * declared after the lane's last turn started changed the contract items of its module or of a module it
- * consumes, its check, or its tasks (a split, a task moved to or from its module; ADR 0384). A lane that never had a turn is owed none (its kickoff reads the current view). Decided from
- * the log alone, so it runs once also after a restart: the turn it is owed moves its last start past the change.
+ * consumes, its check, or its tasks (a split, a task moved to or from its module; ADR 0384). A lane that never
+ * had a turn is owed none (its kickoff reads the current view), nor a lane whose block is open or resolved
+ * but not yet told: it waits for its answer, and the turn that brings it (`dev.unblocked`) lists the changes
+ * too (the Arquiteto may still be at work on them).
+ * Decided from the log alone, so it runs once also after a restart: the turn it is owed moves its last start
+ * past the change.
  */
 export function viewChangeTurnsOwed(events: readonly SessionEvent[]): string[] {
+  const blocked = new Set(
+    devBlocks(events)
+      .filter((block) => block.status !== 'unblocked')
+      .map((block) => block.agent),
+  );
   const lastStart = new Map<string, number>();
   let lastDeclaration = 0;
   for (const event of events) {
@@ -199,7 +209,9 @@ export function viewChangeTurnsOwed(events: readonly SessionEvent[]): string[] {
   return [...lastStart]
     .filter(
       ([agent, since]) =>
-        since < lastDeclaration && changesSince(at, agent, since).changes.length > 0,
+        !blocked.has(agent) &&
+        since < lastDeclaration &&
+        changesSince(at, agent, since).changes.length > 0,
     )
     .map(([agent]) => agent);
 }

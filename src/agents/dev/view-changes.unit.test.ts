@@ -147,6 +147,43 @@ describe('viewChangeTurnsOwed', () => {
     expect(renderViewChanges(idle, line.events, 'dev:estoque')).toBeNull();
   });
 
+  it('owes nothing to a dev whose block is open or answered but not yet told: its unblocking turn brings the change; after it, a change owes again', () => {
+    const line = log();
+    line.map(1);
+    line.contracts(1, [LISTAR]);
+    line.turn('dev:catalogo');
+    line.turn('dev:pedidos');
+    line.add('dev.blocked', {
+      v: 1,
+      agent: 'dev:pedidos',
+      module: 'pedidos',
+      modulo: 'catalogo',
+      falta: 'AT-002 atravessa catalogo',
+      kind: 'task',
+    });
+    const blockSeq = line.events.length;
+    line.contracts(2, [LISTAR, PRAZO('20:00')]);
+    expect(viewChangeTurnsOwed(line.events)).toEqual(['dev:catalogo']);
+    line.add('arquiteto.block_answered', {
+      v: 1,
+      dev: 'dev:pedidos',
+      block_seq: blockSeq,
+      answer: 'Siga sem isso.',
+    });
+    // Answered, not yet told: the turn `dev.unblocked` gives it brings the answer and the change at once.
+    expect(viewChangeTurnsOwed(line.events)).toEqual(['dev:catalogo']);
+    line.add('dev.unblocked', {
+      v: 1,
+      agent: 'dev:pedidos',
+      module: 'pedidos',
+      modulo: 'catalogo',
+      falta: 'AT-002 atravessa catalogo',
+      block_seq: blockSeq,
+      resolution: { kind: 'answer', answer: 'Siga sem isso.', seq: blockSeq + 2 },
+    });
+    expect(viewChangeTurnsOwed(line.events).sort()).toEqual(['dev:catalogo', 'dev:pedidos']);
+  });
+
   it('a redeclaration with the same items owes no turn, whatever the items (property)', () => {
     const item = fc.record({
       tipo: fc.constantFrom(...CONTRACT_ITEM_TYPES),

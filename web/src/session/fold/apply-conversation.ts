@@ -84,7 +84,7 @@ function applyActivated(draft: SessionDraft, event: FoldEventOf<'agent.activated
     kind: 'activated',
     seq: event.seq,
     agent,
-    greeting: event.payload.greeting?.text ?? null,
+    greeting: event.payload.greeting ?? null,
   });
   if (isDevAgent(agent)) devProgress(draft, agent).activeSince ??= event.seq;
 }

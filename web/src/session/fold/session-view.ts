@@ -20,8 +20,13 @@ export type ChatItem =
   | { kind: 'stopped'; seq: number; agent: string }
   /** The tools one turn used, folded into one row; `seq` is the first tool's. Each step opens to what it did. */
   | { kind: 'steps'; seq: number; agent: string; turnId: string | null; steps: Step[] }
-  /** An agent joined; `greeting` is what it said as it joined, as recorded (null when it did not greet). */
-  | { kind: 'activated'; seq: number; agent: string; greeting: string | null }
+  /** An agent joined; `greeting` is what it said as it joined, in the language recorded (null: no greeting). */
+  | {
+      kind: 'activated';
+      seq: number;
+      agent: string;
+      greeting: { language: string; text: string } | null;
+    }
   | { kind: 'handoff'; seq: number; handoffId: string }
   | {
       kind: 'failed';

@@ -12,6 +12,7 @@ export { devBlocks } from './dev/dev-blocks.ts';
 export { standingFinishes } from './dev/finished-tasks.ts';
 export { devProgress } from './dev/dev-progress.ts';
 export { viewChangeTurnsOwed } from './dev/view-changes.ts';
+export { isRuleRevision, ruleRevisionTurnsOwed } from './line/rule-revisions.ts';
 export { dependencyTurnsOwed } from './dev/dependency-updates.ts';
 export { lineModules, mergeIntoMainDecision } from './dev/line-events.ts';
 export { instructionDigest } from './runtime/instruction-quarantine.ts';

@@ -1,4 +1,9 @@
-import { dependencyTurnsOwed, devBlocks, viewChangeTurnsOwed } from '../agents/index.ts';
+import {
+  dependencyTurnsOwed,
+  devBlocks,
+  ruleRevisionTurnsOwed,
+  viewChangeTurnsOwed,
+} from '../agents/index.ts';
 import {
   EVENT_TYPES,
   type ConversationState,
@@ -24,7 +29,9 @@ export type OwedReason =
   /** A dev: a contracts or map version changed its view after its last turn started (ADR 0340). */
   | 'view_changed'
   /** A dev: a dependency's code was merged into its branch (or could not be) after its last turn (ADR 0343). */
-  | 'dependency_merged';
+  | 'dependency_merged'
+  /** The PO or the Arquiteto: another agent revised a business rule after its last turn started (ADR 0421). */
+  | 'rule_revised';
 
 export interface OwedTurn {
   agent: string;
@@ -87,6 +94,7 @@ export function owedTurns(
   for (const agent of rejectionTurnsOwed(events)) owe(agent, 'rejection');
   for (const agent of viewChangeTurnsOwed(events)) owe(agent, 'view_changed');
   for (const agent of dependencyTurnsOwed(events)) owe(agent, 'dependency_merged');
+  for (const agent of ruleRevisionTurnsOwed(events)) owe(agent, 'rule_revised');
   if (devBlocks(events).some((block) => block.status === 'open' && block.arquiteto_turns === 0))
     owe('arquiteto', 'block');
   return [...owed].map(([agent, reasons]) => ({ agent, reasons: [...reasons] }));

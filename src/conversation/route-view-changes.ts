@@ -1,7 +1,10 @@
-import { viewChangeTurnsOwed } from '../agents/index.ts';
+import { ruleRevisionTurnsOwed, viewChangeTurnsOwed } from '../agents/index.ts';
+import type { SessionEvent } from '../domain/conversation/index.ts';
 import type { ConversationDependencies } from './conversation-dependencies.ts';
 import type { LaneTurns } from './lane-turns.ts';
 import { SESSION_LANE } from './session-queue.ts';
+
+type Owed = (events: readonly SessionEvent[]) => string[];
 
 /**
  * Change notices (ADR 0340), looked at after every turn that leaves a dev lane owed one: each dev lane whose
@@ -17,9 +20,33 @@ export function routeViewChanges(
   projectId: string,
   turns: LaneTurns,
 ): void {
+  routeOwed(dependencies, { sessionId, projectId, turns }, viewChangeTurnsOwed, 'change notice');
+}
+
+/**
+ * A revised business rule (ADR 0421) reaches the PO and the Arquiteto the same way: each owed a turn for it
+ * (`ruleRevisionTurnsOwed`) gets one in its own lane, decided again there, so it runs once.
+ */
+export function routeRuleRevisions(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  projectId: string,
+  turns: LaneTurns,
+): void {
+  routeOwed(dependencies, { sessionId, projectId, turns }, ruleRevisionTurnsOwed, 'rule revision');
+}
+
+/** The turns `owedOf` reads from the log, each started in its agent's lane if still owed there. */
+function routeOwed(
+  dependencies: ConversationDependencies,
+  where: { sessionId: string; projectId: string; turns: LaneTurns },
+  owedOf: Owed,
+  what: string,
+): void {
+  const { sessionId, projectId, turns } = where;
+  const owed = (events: readonly SessionEvent[]) =>
+    owedOf(events).filter((agent) => dependencies.catalog.get(agent) !== null);
   const routed = dependencies.queue.enqueue(sessionId, SESSION_LANE, async () => {
-    const owed = (events: Parameters<typeof viewChangeTurnsOwed>[0]) =>
-      viewChangeTurnsOwed(events).filter((agent) => dependencies.catalog.get(agent) !== null);
     for (const agent of owed((await dependencies.views.load(sessionId)).events)) {
       void turns
         .inLane(dependencies, sessionId, agent, 'line', async () => {
@@ -34,12 +61,12 @@ export function routeViewChanges(
         .catch((error: unknown) =>
           dependencies.logger.error(
             { err: error, session_id: sessionId, agent },
-            'change notice turn crashed',
+            `${what} turn crashed`,
           ),
         );
     }
   });
   routed.catch((error: unknown) =>
-    dependencies.logger.error({ err: error, session_id: sessionId }, 'change routing crashed'),
+    dependencies.logger.error({ err: error, session_id: sessionId }, `${what} routing crashed`),
   );
 }

@@ -1,5 +1,6 @@
 import { DEV_EVENT_TYPES } from '../domain/line/index.ts';
 import {
+  isRuleRevision,
   viewAfterAppend,
   type SessionView,
   runToolLoop,
@@ -19,7 +20,7 @@ import { pendingLaneWork } from './lane-work.ts';
 import { owedBy } from './owed-turns.ts';
 import { mergeLine } from './merge-line.ts';
 import { routeBlocks } from './route-blocks.ts';
-import { routeViewChanges } from './route-view-changes.ts';
+import { routeRuleRevisions, routeViewChanges } from './route-view-changes.ts';
 
 /**
  * Who a turn is for. A `person` turn answers the person's message and starts at once; a `line` turn
@@ -298,6 +299,9 @@ export async function continueTurn(
   // looked at after a dev's turn too, for a lane that was waiting for the person when the version came.
   if (agentSlug === 'arquiteto' || module !== null)
     routeViewChanges(dependencies, sessionId, projectId, { inLane, startAndContinue });
+  // A business rule the person changed reaches the PO and the Arquiteto (ADR 0421).
+  if (view.events.some(isRuleRevision))
+    routeRuleRevisions(dependencies, sessionId, projectId, { inLane, startAndContinue });
   // Finished modules merge into dev in dependency order; a conflict or failing check re-opens the dev's lane.
   if (
     dependencies.line !== undefined &&

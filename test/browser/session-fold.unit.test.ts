@@ -86,7 +86,16 @@ describe('foldSession', () => {
       'activated',
     ]);
     expect(view.rules).toEqual([
-      { eventId: 'event-6', seq: 6, title: 'Early', statement: 'Before 6 a.m.', origin: [3] },
+      {
+        eventId: 'event-6',
+        seq: 6,
+        title: 'Early',
+        statement: 'Before 6 a.m.',
+        origin: [3],
+        recordedBy: 'criativo',
+        revises: null,
+        supersededBy: null,
+      },
     ]);
     expect(view.brief).toMatchObject({
       title: 'Bakery',
@@ -658,5 +667,34 @@ describe('currentDeclaration', () => {
     ];
     expect(currentDeclaration(declarations)?.data).toBe('c');
     expect(currentDeclaration([])).toBeNull();
+  });
+});
+
+describe('a revised business rule (ADR 0421)', () => {
+  it('marks the version it replaces, which stays listed, and names the one it revises and who recorded it', () => {
+    const rule = (statement: string, extra: Record<string, unknown> = {}) => ({
+      v: 1,
+      data: { title: 'Prazo', statement },
+      origin: [1],
+      ...extra,
+    });
+    const view = foldSession(
+      log(
+        ['chat.message', { v: 1, text: 'Trocas até as 18h' }, 'user'],
+        ['artifact.business_rule', rule('Até as 18h'), 'criativo'],
+        ['chat.message', { v: 1, text: 'Agora até as 20h', to: 'dev:trocas' }, 'user'],
+        ['artifact.business_rule', rule('Até as 20h', { supersedes: 'event-2' }), 'dev:trocas'],
+      ),
+    );
+    expect(view.rules).toEqual([
+      expect.objectContaining({ seq: 2, supersededBy: 4, revises: null, recordedBy: 'criativo' }),
+      expect.objectContaining({
+        seq: 4,
+        statement: 'Até as 20h',
+        supersededBy: null,
+        revises: 2,
+        recordedBy: 'dev:trocas',
+      }),
+    ]);
   });
 });

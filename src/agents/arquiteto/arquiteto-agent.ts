@@ -9,6 +9,8 @@ import {
 } from '../line/render-line-context.ts';
 import { renderSandbox } from '../line/render-sandbox.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
+import { renderRuleRevisions } from '../line/rule-revisions.ts';
+import { reviseRuleTool } from '../line/revise-rule-tool.ts';
 import { recordDecisionTool } from '../line/record-decision-tool.ts';
 import type { ArquitetoDependencies } from './arquiteto-dependencies.ts';
 import { ARQUITETO_MAX_ITERATIONS, arquitetoTaskState } from './arquiteto-kickoff.ts';
@@ -47,6 +49,7 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       ...mainReadTools(dependencies),
       askPersonTool(),
       recordDecisionTool(),
+      reviseRuleTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, tools, done, earlier, survey] = await Promise.all([
@@ -82,11 +85,13 @@ export function arquitetoAgent(dependencies: ArquitetoDependencies): LoopAgent {
       ].join('\n\n');
       const blocks = renderOpenBlocks(devBlocks(view.events));
       const rejected = rejectedHandoffsNote(view.events, 'arquiteto');
+      const revised = renderRuleRevisions(view.state, view.events, 'arquiteto');
       const taskState = [
         arquitetoTaskState(architecture, backlog, handedOff, done),
         ...(repository === null ? [] : ['', existingCodeNote(architecture.module_map !== null)]),
         ...(blocks === null ? [] : ['', blocks]),
         ...(rejected === null ? [] : ['', rejected]),
+        ...(revised === null ? [] : ['', revised]),
       ].join('\n');
       return (
         await buildSystemPrompt(dependencies.prompts, 'arquiteto', scope.projectId, {

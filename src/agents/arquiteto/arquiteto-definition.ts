@@ -23,6 +23,7 @@ export const arquitetoDefinition: AgentDefinition = {
     'search_workspace',
     'ask_person',
     'record_decision',
+    'revise_rule',
   ],
   // `dev:<module>` for each module of the map.
   handoffTargets: ['dev'],

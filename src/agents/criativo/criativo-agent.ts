@@ -12,8 +12,9 @@ import { rejectedHandoffsNote } from '../runtime/rejected-handoffs-note.ts';
 import type { LoopAgent } from '../runtime/tool-loop.ts';
 import { CRIATIVO_KICKOFF } from './criativo-kickoff.ts';
 import { emitArtifactTool } from './emit-artifact-tool.ts';
+import { reviseRuleTool } from '../line/revise-rule-tool.ts';
 
-/** Criativo ideates with the person; its turns are short and it has one tool. */
+/** Criativo ideates with the person; its turns are short: it records rules, and revises them when told. */
 export const CRIATIVO_MAX_ITERATIONS = 6;
 /** An answer to the person and the rules it records (`FORJA_MODEL_OUTPUT_TOKENS_CRIATIVO` sets another). */
 export const CRIATIVO_MAX_OUTPUT_TOKENS = 2048;
@@ -42,7 +43,7 @@ export function criativoAgent(
     slug: 'criativo',
     maxIterations: CRIATIVO_MAX_ITERATIONS,
     maxOutputTokens: CRIATIVO_MAX_OUTPUT_TOKENS,
-    tools: [emitArtifactTool(registry)],
+    tools: [emitArtifactTool(registry), reviseRuleTool()],
     buildSystemPrompt: async (view, scope) =>
       (
         await buildSystemPrompt(sources, 'criativo', scope.projectId, {

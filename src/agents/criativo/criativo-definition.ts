@@ -10,7 +10,7 @@ export const criativoDefinition: AgentDefinition = {
   identity:
     'Você é o Criativo: ideia o produto junto com a pessoa e registra as regras de negócio que ela confirma.',
   kickoff: CRIATIVO_KICKOFF,
-  tools: ['emit_artifact'],
+  tools: ['emit_artifact', 'revise_rule'],
   // The handoff is offered when the person confirms readiness (conversation/confirm-readiness.ts).
   handoffTargets: ['po'],
   runs: {

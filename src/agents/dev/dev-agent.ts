@@ -18,6 +18,7 @@ import { renderCaughtUp } from './render-caught-up.ts';
 import { terminalTool } from './terminal-tool.ts';
 import { mcpTools } from './mcp-tools.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
+import { reviseRuleTool } from '../line/revise-rule-tool.ts';
 import { renderDecisions } from '../line/render-line-context.ts';
 import { readProjectArchitecture, readProjectBacklog } from '../../store/index.ts';
 
@@ -41,6 +42,7 @@ export function devAgent(dependencies: DevDependencies, module: string): LoopAge
       reportBlockedTool(),
       finishTaskTool(dependencies),
       askPersonTool(),
+      reviseRuleTool(),
     ],
     projectTools: (scope) => mcpTools(dependencies, scope),
     buildSystemPrompt: async (view, scope) => {

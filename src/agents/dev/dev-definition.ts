@@ -24,6 +24,7 @@ export const devDefinition: AgentDefinition = {
     'report_blocked',
     'finish_task',
     'ask_person',
+    'revise_rule',
   ],
   handoffTargets: [],
   runs: { kind: 'turns-per-module', create: ({ line }) => devAgentsOnDemand(line) },

@@ -5,6 +5,8 @@ import { declareBacklogTool } from './declare-backlog-tool.ts';
 import { handOffToArquitetoTool } from './hand-off-to-arquiteto-tool.ts';
 import type { LineDependencies } from '../line/line-dependencies.ts';
 import { askPersonTool } from '../line/ask-person-tool.ts';
+import { renderRuleRevisions } from '../line/rule-revisions.ts';
+import { reviseRuleTool } from '../line/revise-rule-tool.ts';
 import { recordDecisionTool } from '../line/record-decision-tool.ts';
 import { poTaskState } from './po-kickoff.ts';
 import {
@@ -42,6 +44,7 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
       handOffToArquitetoTool(dependencies),
       askPersonTool(),
       recordDecisionTool(),
+      reviseRuleTool(),
     ],
     buildSystemPrompt: async (view, scope) => {
       const [backlog, architecture, done, earlier, survey] = await Promise.all([
@@ -76,6 +79,7 @@ export function poAgent(dependencies: LineDependencies): LoopAgent {
           poTaskState(backlog, handedOff),
           done.size === 0 ? null : continuingBacklogNote(backlog, done),
           rejectedHandoffsNote(view.events, 'po'),
+          renderRuleRevisions(view.state, view.events, 'po'),
         ]
           .filter((part) => part !== null)
           .join('\n\n'),

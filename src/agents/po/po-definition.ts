@@ -9,7 +9,13 @@ export const poDefinition: AgentDefinition = {
   identity:
     'Você é o PO: transforma o product brief num backlog de histórias priorizadas com critérios de aceitação.',
   kickoff: PO_KICKOFF,
-  tools: ['declare_backlog', 'hand_off_to_arquiteto', 'ask_person', 'record_decision'],
+  tools: [
+    'declare_backlog',
+    'hand_off_to_arquiteto',
+    'ask_person',
+    'record_decision',
+    'revise_rule',
+  ],
   handoffTargets: ['arquiteto'],
   runs: { kind: 'turns', create: ({ line }) => poAgent(line) },
 };

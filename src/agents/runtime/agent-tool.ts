@@ -23,7 +23,8 @@ export interface ToolContext {
   signal?: AbortSignal;
 }
 
-type OutcomeEvents = Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown }>;
+/** Events a tool records; `id` when the tool must name an event before it is stored (a rule's new version). */
+type OutcomeEvents = Array<Omit<NewSessionEvent, 'payload'> & { payload: unknown; id?: string }>;
 
 /**
  * A tool's answer. `result` goes back to the model as the tool result; `events` are appended in the same

@@ -14,6 +14,8 @@ export type ArtifactPayload = {
   readonly v: typeof ARTIFACT_PAYLOAD_VERSION;
   readonly data: unknown;
   readonly origin?: readonly number[];
+  /** On a business rule revised (`revise_rule`): the event id of the version it replaces. */
+  readonly supersedes?: string;
 };
 
 /**
@@ -24,6 +26,7 @@ export const StoredArtifactPayloadSchema = z.object({
   v: z.literal(ARTIFACT_PAYLOAD_VERSION),
   data: z.unknown(),
   origin: z.array(z.number()).optional(),
+  supersedes: z.string().min(1).max(64).optional(),
 });
 
 /** `business_rule` → `artifact.business_rule`. */

@@ -18,6 +18,7 @@ export function draftOf(state: ConversationState): ConversationDraft {
     active_agents: [...state.active_agents],
     history: [...state.history],
     business_rules: [...state.business_rules],
+    superseded_rules: [...state.superseded_rules],
     product_briefs: [...state.product_briefs],
     artifacts: [...state.artifacts],
     handoffs: [...state.handoffs],

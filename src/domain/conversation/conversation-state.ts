@@ -49,6 +49,16 @@ export type RecordedBusinessRule = BusinessRule & {
   readonly event_id: string;
   readonly seq: number;
   readonly origin: readonly number[];
+  /** The event id of the version this one revised (`revise_rule`); null for a rule as first recorded. */
+  readonly supersedes: string | null;
+  /** Who recorded it: Criativo, or the agent the person told of the change. */
+  readonly recorded_by: string;
+};
+
+/** A business rule a later version replaced: kept, marked, never shown to a model as current. */
+export type SupersededBusinessRule = RecordedBusinessRule & {
+  /** The event id of the version that replaced it. */
+  readonly superseded_by: string;
 };
 
 /** A decision of the session, with who recorded it and the conversation it came from. */
@@ -138,7 +148,10 @@ export type ConversationState = {
   readonly last_seq: number;
   readonly active_agents: readonly ActiveAgent[];
   readonly history: readonly ChatHistoryEntry[];
+  /** The session's business rules as they stand: one per rule, its latest version. */
   readonly business_rules: readonly RecordedBusinessRule[];
+  /** The versions a revision replaced, in the order they were replaced. */
+  readonly superseded_rules: readonly SupersededBusinessRule[];
   /** The current product brief: the highest `data.version`, ties broken by seq (ADR 0160). */
   readonly product_brief: RecordedProductBrief | null;
   /** Every product brief of the session, old versions included, in log order. */
@@ -170,6 +183,7 @@ export function initialState(): ConversationState {
     active_agents: [],
     history: [],
     business_rules: [],
+    superseded_rules: [],
     product_brief: null,
     product_briefs: [],
     artifacts: [],

@@ -33,7 +33,15 @@ export function applyArtifact(draft: ConversationDraft, event: SessionEvent): vo
       const origin = payload.origin ?? [];
       const addRule = (rule: BusinessRule) => {
         list();
-        draft.business_rules.push({ ...rule, ...where, origin });
+        const supersedes = payload.supersedes ?? null;
+        replaceRule(draft, supersedes, event.id);
+        draft.business_rules.push({
+          ...rule,
+          ...where,
+          origin,
+          supersedes,
+          recorded_by: event.actor,
+        });
       };
       read(draft, event, BusinessRuleSchema, addRule, payload.data, 'payload.data');
     } else if (type === PRODUCT_BRIEF_TYPE) {
@@ -68,4 +76,12 @@ function currentBrief(briefs: readonly RecordedProductBrief[]): RecordedProductB
     brief,
   }));
   return currentVersion(declarations)?.brief ?? null;
+}
+
+/** A revision moves the version it names from the current rules to the superseded ones (no-op when not current). */
+function replaceRule(draft: ConversationDraft, supersedes: string | null, by: string): void {
+  const index = draft.business_rules.findIndex((rule) => rule.event_id === supersedes);
+  if (index === -1) return;
+  const [old] = draft.business_rules.splice(index, 1);
+  draft.superseded_rules.push({ ...old!, superseded_by: by });
 }

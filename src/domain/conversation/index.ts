@@ -19,6 +19,7 @@ export type {
   Readiness,
   RecordedArtifact,
   RecordedBusinessRule,
+  SupersededBusinessRule,
   RecordedDecision,
   RecordedProductBrief,
   SkippedEvent,

@@ -72,7 +72,16 @@ describe('upcast over the frozen v1 fixture', () => {
         },
         { role: 'user', content: 'Comece pelos épicos.', to: null, seq: 15, event_id: at(15).id },
       ],
-      business_rules: [{ ...rule, event_id: at(5).id, seq: 5, origin: [2] }],
+      business_rules: [
+        {
+          ...rule,
+          event_id: at(5).id,
+          seq: 5,
+          origin: [2],
+          supersedes: null,
+          recorded_by: 'criativo',
+        },
+      ],
       product_brief: {
         event_id: at(9).id,
         seq: 9,

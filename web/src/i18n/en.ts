@@ -191,6 +191,8 @@ export const en = {
   'rules.title': 'Business rules',
   'rules.empty': 'Rules appear here as Criativo records them from the conversation.',
   'rules.origin': 'from messages {seqs}',
+  'rules.superseded': 'Replaced by a newer version below',
+  'rules.revises': 'New version of an earlier rule, recorded by {agent}',
 
   'brief.title': 'Product brief',
   'brief.empty': 'The brief is consolidated when you say you are ready to produce.',

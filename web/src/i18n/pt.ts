@@ -198,6 +198,8 @@ export const pt: Messages = {
   'rules.title': 'Regras de negócio',
   'rules.empty': 'As regras aparecem aqui conforme o Criativo as anota da conversa.',
   'rules.origin': 'anotada a partir da conversa',
+  'rules.superseded': 'Substituída por uma versão mais nova abaixo',
+  'rules.revises': 'Nova versão de uma regra anterior, anotada por {agent}',
 
   'brief.title': 'Resumo do produto',
   'brief.empty': 'O resumo é montado quando você disser que está pronto para produzir.',

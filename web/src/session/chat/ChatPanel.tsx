@@ -1,3 +1,4 @@
+import { currentRules } from '../fold/apply-artifact.ts';
 import { useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/t.ts';
 import type { AnswerVersion } from '../answer-versions.ts';
@@ -112,7 +113,7 @@ export function ChatPanel({
       {mode === 'agent' && view.activeAgents.includes('criativo') && readinessOpen(view) && (
         <ReadinessButton
           sessionId={sessionId}
-          ruleCount={view.rules.length}
+          ruleCount={currentRules(view.rules).length}
           consolidating={view.openTurns.some((turn) => turn.kind === 'consolidation')}
         />
       )}

@@ -11,6 +11,7 @@ import {
 } from './read-artifacts.ts';
 import { applyDecision } from './apply-questions.ts';
 import type { SessionDraft } from './session-draft.ts';
+import type { BusinessRule } from './session-view.ts';
 
 export { ARTIFACT_PREFIX };
 
@@ -21,7 +22,7 @@ export function applyArtifact(draft: SessionDraft, event: ArtifactEvent): void {
   const where = { eventId: event.id, seq: event.seq };
   switch (type) {
     case 'business_rule':
-      draft.rules.push(readBusinessRule(event.payload, where));
+      applyRule(draft, event, where);
       return;
     case 'product_brief': {
       const brief = readProductBrief(data, where);
@@ -88,3 +89,28 @@ function isSplit(data: unknown): boolean {
     Array.isArray(data.split_into)
   );
 }
+
+/**
+ * A business rule; a revision (`supersedes`, ADR 0421) marks the version it replaces, which stays listed. The
+ * entry is replaced, not changed: an earlier view may share it.
+ */
+function applyRule(
+  draft: SessionDraft,
+  event: ArtifactEvent,
+  where: { eventId: string; seq: number },
+): void {
+  const index = draft.rules.findIndex((rule) => rule.eventId === event.payload.supersedes);
+  const old = draft.rules[index];
+  if (old !== undefined) draft.rules[index] = { ...old, supersededBy: event.seq };
+  draft.rules.push(
+    readBusinessRule(event.payload, {
+      ...where,
+      recordedBy: event.actor,
+      revises: old?.seq ?? null,
+    }),
+  );
+}
+
+/** The rules as they stand: every rule's latest version. */
+export const currentRules = (rules: readonly BusinessRule[]): BusinessRule[] =>
+  rules.filter((rule) => rule.supersededBy === null);

@@ -15,13 +15,17 @@ import type {
 
 type Where = { eventId: string; seq: number };
 
-export function readBusinessRule(envelope: ArtifactEnvelope, where: Where): BusinessRule {
+export function readBusinessRule(
+  envelope: ArtifactEnvelope,
+  where: Where & { recordedBy: string; revises: number | null },
+): BusinessRule {
   const data = fields(envelope.data);
   return {
     ...where,
     title: text(data['title']),
     statement: text(data['statement']),
     origin: [...(envelope.origin ?? [])],
+    supersededBy: null,
   };
 }
 

@@ -99,6 +99,12 @@ export type BusinessRule = {
   title: string;
   statement: string;
   origin: number[];
+  /** Who recorded it: Criativo, or the agent the person told of a change. */
+  recordedBy: string;
+  /** The seq of the version this one revised; null for a rule as first recorded. */
+  revises: number | null;
+  /** The seq of the version that replaced this one; null while it stands. */
+  supersededBy: number | null;
 };
 
 export type ProductBrief = {

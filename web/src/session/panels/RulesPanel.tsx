@@ -1,4 +1,5 @@
 import { t } from '../../i18n/t.ts';
+import { currentRules } from '../fold/apply-artifact.ts';
 import type { BusinessRule } from '../fold/session-view.ts';
 import { RuleCard } from './RuleCard.tsx';
 
@@ -6,7 +7,7 @@ export function RulesPanel({ rules }: { rules: BusinessRule[] }) {
   return (
     <section className="panel" data-testid="rules-panel">
       <h2>
-        {t('rules.title')} <span className="count">{rules.length}</span>
+        {t('rules.title')} <span className="count">{currentRules(rules).length}</span>
       </h2>
       {rules.length === 0 ? (
         <p className="muted">{t('rules.empty')}</p>

@@ -191,7 +191,10 @@ export const UP_TO_ARQUITETO: ScriptTurn[] = [
         },
       },
     ],
-    expect: { system: ['Você é o Criativo'], tools: ['emit_artifact'] },
+    expect: {
+      system: ['Você é o Criativo', 'mudar uma regra já registrada, use revise_rule'],
+      tools: ['emit_artifact', 'revise_rule'],
+    },
   },
   {
     agent: 'criativo',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
-import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
+import { LINE_MESSAGES, playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
 import { ARQUITETO, UP_TO_ARQUITETO } from './testing/production-line-script.ts';
 import { startLine } from './testing/start-line.ts';
 
@@ -94,6 +94,43 @@ const TURNS = [
   },
 ];
 
+/** The person's message to Criativo changing the rule, and the seq it gets after the first exchange. */
+const CRIATIVO_CHANGE_SEQ = 9;
+
+/**
+ * The same change said to Criativo before readiness: its task tells it to revise (the words reach the request),
+ * the rule gets a new version, and no PO or Arquiteto turn is owed (neither has started).
+ */
+const CRIATIVO_TURNS = [
+  UP_TO_ARQUITETO[0]!,
+  {
+    agent: 'criativo',
+    expect: {
+      system: ['use revise_rule', `regra #${RULE_SEQ}`],
+      tools: ['revise_rule'],
+      messages: [`[#${CRIATIVO_CHANGE_SEQ}] ${CHANGE}`],
+    },
+    tool_calls: [
+      {
+        name: 'revise_rule',
+        arguments: {
+          rule_id: `regra #${RULE_SEQ}`,
+          statement: 'Toda entrega acontece antes das 7h.',
+          origin: [CRIATIVO_CHANGE_SEQ],
+        },
+      },
+    ],
+  },
+  {
+    agent: 'criativo',
+    expect: {
+      system: ['Entrega cedo: Toda entrega acontece antes das 7h.'],
+      messages: ['Revised "Entrega cedo"'],
+    },
+    text: 'Anotei: até as 7h.',
+  },
+];
+
 describe.each(testDatabaseEngines())('a rule the person changes, on $name', (engine) => {
   let close: (() => Promise<unknown>) | undefined;
   afterEach(async () => {
@@ -163,5 +200,41 @@ describe.each(testDatabaseEngines())('a rule the person changes, on $name', (eng
           event.type === 'turn.started' && (event.payload as { agent: string }).agent === agent,
       ).length;
     expect([starts('po'), starts('arquiteto')]).toEqual([2, 2]);
+  });
+  it('told to Criativo before readiness, it becomes a new version, and no PO or Arquiteto turn is owed', async () => {
+    const line = await startLine(engine, { turns: CRIATIVO_TURNS });
+    close = line.close;
+    const { forja, provider } = line;
+    const project = (await requestJson(forja, 'POST', '/api/projects', { name: 'Padaria' })).body;
+    const session = (
+      await requestJson(forja, 'POST', `/api/projects/${project.id}/sessions`, { title: 'Ideia' })
+    ).body;
+    const sessionId = session.id as string;
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
+    await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: LINE_MESSAGES[0],
+    });
+    await forja.conversation.idle(sessionId);
+    const sent = await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
+      text: CHANGE,
+    });
+    expect(sent.body).toMatchObject({ type: 'chat.message', seq: CRIATIVO_CHANGE_SEQ });
+    await forja.conversation.idle(sessionId);
+
+    provider.assertAllTurnsConsumed();
+    const log = await forja.eventLog.read(sessionId, { limit: 10_000 });
+    expect(log.filter((event) => event.type === 'turn.failed')).toEqual([]);
+    const rules = log.filter((event) => event.type === 'artifact.business_rule');
+    expect(rules.map((event) => [event.actor, event.payload])).toEqual([
+      ['criativo', expect.objectContaining({ origin: [3] })],
+      [
+        'criativo',
+        expect.objectContaining({ supersedes: rules[0]!.id, origin: [CRIATIVO_CHANGE_SEQ] }),
+      ],
+    ]);
+    const agents = log
+      .filter((event) => event.type === 'turn.started')
+      .map((event) => (event.payload as { agent: string }).agent);
+    expect(new Set(agents)).toEqual(new Set(['criativo']));
   });
 });

@@ -30,6 +30,9 @@ export interface ProcessResult {
  * full pipe).
  */
 export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
+  // Stopped before it began: nothing is started. (A group killed while bubblewrap was still setting up its
+  // sandbox could leave the sandboxed child holding the pipes until the time limit.)
+  if (request.signal?.aborted === true) return Promise.resolve(STOPPED_BEFORE_START);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let kept = 0;
@@ -61,8 +64,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       stopped = true;
       killGroup(child.pid);
     };
-    if (request.signal?.aborted === true) stop();
-    else request.signal?.addEventListener('abort', stop, { once: true });
+    request.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => (startError = error.message));
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
@@ -79,6 +81,16 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     });
   });
 }
+
+const STOPPED_BEFORE_START: ProcessResult = {
+  exitCode: null,
+  signal: null,
+  timedOut: false,
+  stopped: true,
+  output: '',
+  truncated: false,
+  startError: null,
+};
 
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;

@@ -73,6 +73,7 @@ import {
 } from './memory/index.ts';
 import {
   createEventLog,
+  recordingTurnEnds,
   createEventNotifications,
   createInProcessLaneLeases,
   deliveringAppends,
@@ -219,7 +220,7 @@ async function openStorage(
   const leases = createLaneLeases(database, processIdentity.id, env, logger);
   // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (record ADR 0101).
   const fencedLog = fenceAppends(
-    createEventLog(database, [graphProjectionRule, ragIndexRule]),
+    recordingTurnEnds(createEventLog(database, [graphProjectionRule, ragIndexRule])),
     leases,
   );
   const notifications = await createEventNotifications(database, {

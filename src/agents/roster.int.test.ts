@@ -110,6 +110,7 @@ describe.each(testDatabaseEngines())('the roster on $name', (engine) => {
       'agent.response',
       'tool.completed',
       'agent.response',
+      'turn.ended',
     ]);
     expect(events.find((event) => event.type === 'tool.completed')?.payload).toMatchObject({
       ok: true,

@@ -29,7 +29,7 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
               arguments: {
                 type: 'business_rule',
                 data: { title: 'Entrega cedo', statement: 'Toda entrega acontece antes das 6h.' },
-                origin: [6],
+                origin: [7],
               },
             },
           ],
@@ -65,17 +65,19 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       [3, 'chat.message'],
       [4, 'turn.started'],
       [5, 'agent.response'],
-      [6, 'chat.message'],
-      [7, 'turn.started'],
-      [8, 'agent.response'],
-      [9, 'artifact.business_rule'],
-      [10, 'tool.completed'],
+      [6, 'turn.ended'],
+      [7, 'chat.message'],
+      [8, 'turn.started'],
+      [9, 'agent.response'],
+      [10, 'artifact.business_rule'],
+      [11, 'tool.completed'],
       // It spoke and only recorded: the turn ends there, with no call for "Recorded business_rule." (ADR 0380).
-      [11, 'turn.completed'],
+      [12, 'turn.completed'],
+      [13, 'turn.ended'],
     ]);
     const events = await forja.eventLog.read(sessionId);
-    expect(events[8]!.payload).toMatchObject({ data: { title: 'Entrega cedo' }, origin: [6] });
-    expect(events[9]!.payload).toMatchObject({ tool: 'emit_artifact', ok: true });
+    expect(events[9]!.payload).toMatchObject({ data: { title: 'Entrega cedo' }, origin: [7] });
+    expect(events[10]!.payload).toMatchObject({ tool: 'emit_artifact', ok: true });
     started.provider.assertAllTurnsConsumed();
     const usage = await requestJson(forja, 'GET', `/api/sessions/${sessionId}/usage`);
     expect(usage.body.by_agent_and_model).toEqual([
@@ -110,8 +112,9 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       'agent.activated',
       'turn.started',
       'agent.response',
+      'turn.ended',
     ]);
-    expect((await forja.eventLog.read(sessionId)).at(-1)).toMatchObject({
+    expect((await forja.eventLog.read(sessionId)).at(-2)).toMatchObject({
       payload: { agent: 'criativo', text: 'Pão de madrugada por assinatura: para quem?' },
     });
     started.provider.assertAllTurnsConsumed();
@@ -203,12 +206,13 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     });
     expect(ready.body.handoff.artifact_id).toBe(ready.body.brief.id);
     const types = (await eventTypes(forja, sessionId)).map(([, type]) => type);
-    expect(types.slice(-5)).toEqual([
+    expect(types.slice(-6)).toEqual([
       'readiness.confirmed',
       'turn.started',
       'artifact.product_brief',
       'agent.response',
       'handoff.offered',
+      'turn.ended',
     ]);
     expect(
       (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`)).status,
@@ -236,7 +240,7 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     ).toMatchObject({ status: 409 });
     // The activation starts the PO's kickoff turn in the PO's lane (src/conversation/start-pending-kickoffs.ts).
     await forja.conversation.idle(sessionId);
-    const tail = (await forja.eventLog.read(sessionId)).slice(-4);
+    const tail = (await forja.eventLog.read(sessionId)).slice(-5);
     expect(
       tail.map((event) => [event.type, (event.payload as { agent?: string }).agent ?? null]),
     ).toEqual([
@@ -244,6 +248,7 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       ['agent.activated', 'po'],
       ['turn.started', 'po'],
       ['agent.response', 'po'],
+      ['turn.ended', 'po'],
     ]);
     expect(await requestJson(forja, 'POST', `/api/handoffs/${handoffId}/complete`)).toMatchObject({
       status: 200,
@@ -281,10 +286,11 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
       .filter((event) => event.type === 'turn.started')
       .map((event) => (event.payload as { turn_id: string }).turn_id);
     expect(turnIds.at(-1)).toBe(ready.body.turn_id);
-    expect(events.map((event) => event.type).slice(-3)).toEqual([
+    expect(events.map((event) => event.type).slice(-4)).toEqual([
       'artifact.product_brief',
       'agent.response',
       'handoff.offered',
+      'turn.ended',
     ]);
   });
 
@@ -312,10 +318,11 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     );
     expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected' } });
     await forja.conversation.idle(sessionId);
-    expect((await forja.eventLog.read(sessionId)).slice(-3)).toMatchObject([
+    expect((await forja.eventLog.read(sessionId)).slice(-4)).toMatchObject([
       { type: 'handoff.rejected', payload: { reason: 'Ainda não' } },
       { type: 'turn.started', payload: { agent: 'criativo' } },
       { type: 'agent.response', payload: { agent: 'criativo', text: 'O que falta?' } },
+      { type: 'turn.ended', payload: { agent: 'criativo', outcome: 'answered' } },
     ]);
     expect(
       (await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/po/start`)).status,
@@ -473,9 +480,10 @@ describe.each(testDatabaseEngines())('Criativo conversation on $name', (engine) 
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Olá?' });
     await forja.conversation.idle(sessionId);
-    const last = (await forja.eventLog.read(sessionId)).at(-1)!;
+    const [last, ended] = (await forja.eventLog.read(sessionId)).slice(-2);
+    expect(ended).toMatchObject({ type: 'turn.ended', payload: { outcome: 'failed' } });
     expect(last).toMatchObject({ type: 'turn.failed', payload: { reason: 'not_configured' } });
-    expect((last.payload as { message: string }).message).toContain('FORJA_MODEL');
+    expect((last!.payload as { message: string }).message).toContain('FORJA_MODEL');
     expect(
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/readiness?wait=true`),
     ).toMatchObject({

@@ -66,7 +66,7 @@ describe.each(testDatabaseEngines())("Criativo's greeting on $name", (engine) =>
       text: 'Quero vender pão.',
     });
     await started.forja.conversation.idle(sessionId);
-    expect((await started.forja.eventLog.read(sessionId)).at(-1)?.payload).toMatchObject({
+    expect((await started.forja.eventLog.read(sessionId)).at(-2)?.payload).toMatchObject({
       text: 'Que bom! Para quem?',
     });
   });

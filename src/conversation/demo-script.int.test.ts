@@ -136,7 +136,7 @@ describe('the getting-started walk-throughs, as written', { timeout: 240_000 }, 
 
     const state = (await requestJson(forja, 'GET', `/api/sessions/${SESSION}/state`)).body;
     expect(state.business_rules).toEqual([
-      expect.objectContaining({ title: 'Entrega antes das 6h', origin: [6] }),
+      expect.objectContaining({ title: 'Entrega antes das 6h', origin: [7] }),
     ]);
     expect(state.product_brief.data.title).toBe('Padaria do amanhecer');
     // What the guide says next: the demo scripts no PO turn, so the PO could not answer.

@@ -81,7 +81,7 @@ describe.each(testDatabaseEngines())(
         const { sessionId } = await newSessionThroughApi(forja);
         await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
         const compactions = async () =>
-          (await forja!.eventLog.read(sessionId)).filter(
+          (await forja!.eventLog.read(sessionId, { limit: 10_000 })).filter(
             (event) => event.type === 'context.compacted',
           );
         let restarted = false;
@@ -95,7 +95,9 @@ describe.each(testDatabaseEngines())(
           if (
             !restarted &&
             n > 150 &&
-            (await forja.eventLog.read(sessionId)).at(-2)?.type === 'context.compacted'
+            // …, context.compacted, agent.response, turn.ended: the last turn compacted first.
+            (await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-3)?.type ===
+              'context.compacted'
           ) {
             restarted = true;
             const before = (await compactions()).length;
@@ -125,7 +127,7 @@ describe.each(testDatabaseEngines())(
           expect(estimateRequestTokens(request) + request.maxOutputTokens).toBeLessThanOrEqual(
             WINDOW,
           );
-        const events = await forja.eventLog.read(sessionId);
+        const events = await forja.eventLog.read(sessionId, { limit: 10_000 });
         const compacted = events.filter((event) => event.type === 'context.compacted');
         expect(compacted.length).toBeGreaterThan(10);
         expect(events.filter((event) => event.type === 'context.compaction_failed')).toEqual([]);
@@ -160,7 +162,7 @@ describe.each(testDatabaseEngines())(
         expect(sentSeqs.length).toBeGreaterThan(0);
         expect(Math.min(...sentSeqs)).toBeGreaterThan(point.through_seq);
         expect(JSON.stringify(last.messages)).not.toContain('Mensagem 2:');
-        expect((events.at(-1)!.payload as { text: string }).text).toBe(`Lembro: ${FACT}.`);
+        expect((events.at(-2)!.payload as { text: string }).text).toBe(`Lembro: ${FACT}.`);
       } finally {
         await forja?.close();
         forja = undefined;

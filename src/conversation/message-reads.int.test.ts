@@ -128,7 +128,8 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     });
     expect(posted.status).toBe(201);
     const seen: string[] = [];
-    while (!seen.includes('agent.done') || !seen.includes('agent.response')) {
+    // The stored `turn.ended` says the turn is over (ADR 0422); the live `agent.done` closes its stream.
+    while (!seen.includes('agent.done') || !seen.includes('turn.ended')) {
       const message = await stream.next();
       seen.push(message.event === 'session.event' ? JSON.parse(message.data).type : message.event!);
     }
@@ -167,9 +168,12 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
   it("reads none of the session's events for the message nor its turn; the stream reads none of them", async () => {
     const session = await activeSession(['user: [#3] Quero vender pão de madrugada']);
     const result = await postAndAnswer(session);
-    expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
+    expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response', 'turn.ended']);
     // The message and its turn's start commit in one statement (ADR 0265); the answer in another.
-    expect(result.appends).toEqual([['chat.message', 'turn.started'], ['agent.response']]);
+    expect(result.appends).toEqual([
+      ['chat.message', 'turn.started'],
+      ['agent.response', 'turn.ended'],
+    ]);
     expect(result.views).toBe(0);
     expect(result.sessionRows).toBe(0);
     expect(result.otherEventReads).toBe(0);
@@ -182,7 +186,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
     await createEventLog(session.database).append(session.sessionId, [otherMessage]);
     expect(JSON.parse((await session.stream.next()).data).type).toBe('chat.message');
     const result = await postAndAnswer(session);
-    expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response']);
+    expect(result.shown).toEqual(['chat.message', 'turn.started', 'agent.response', 'turn.ended']);
     expect(result.views).toBe(1);
     // What was heard was read before deciding: no append was refused for its seq.
     expect(result.conflicts).toBe(0);
@@ -199,6 +203,7 @@ describe.each(testDatabaseEngines())('the reads of one message, on $name', (engi
       'chat.message',
       'turn.started',
       'agent.response',
+      'turn.ended',
     ]);
     expect(result.views).toBe(1);
     // The message's first append, on the view that lacked the unheard event, was refused for its seq.

@@ -19,11 +19,15 @@ import { newSessionThroughApi, startScriptedForja } from '../testing/scripted-fo
 const RULE = {
   type: 'business_rule',
   data: { title: 'Entrega antes das 6h', statement: 'Toda entrega acontece antes das 6h.' },
-  origin: [6],
+  origin: [7],
 };
 
-const lastEvent = async (forja: Forja, sessionId: string) =>
-  (await forja.eventLog.read(sessionId)).at(-1)!;
+/** What ended the session's last turn: the event before its `turn.ended`, the log's last. */
+const lastEvent = async (forja: Forja, sessionId: string) => {
+  const [ending, ended] = (await forja.eventLog.read(sessionId)).slice(-2);
+  expect(ended?.type).toBe('turn.ended');
+  return ending!;
+};
 
 describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) => {
   let forja: Forja | undefined;
@@ -47,7 +51,7 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
             messages: [
               'user: [#3] Quero vender pão de madrugada',
               'assistant: Que ideia boa! Quem vai comprar o pão?',
-              'user: [#6] Os vizinhos',
+              'user: [#7] Os vizinhos',
             ],
           },
         },
@@ -87,11 +91,11 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
             messages: [
               '[#3] Quero vender pão',
               'assistant: Quem compra?',
-              '[#6] Tudo chega antes das 6h',
+              '[#7] Tudo chega antes das 6h',
               'assistant: Vou registrar essa regra.',
               'emit_artifact(',
               'tool: Recorded business_rule.',
-              '[#12] E o preço?',
+              '[#14] E o preço?',
             ],
           },
         },
@@ -129,7 +133,7 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
               messages: [
                 'user: [#3] Quero vender pão de madrugada',
                 'assistant: Quem vai comprar o pão?',
-                'user: [#6] Antes da queda',
+                'user: [#7] Antes da queda',
               ],
             },
           },

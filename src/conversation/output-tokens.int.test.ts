@@ -35,7 +35,8 @@ describe.each(testDatabaseEngines())(
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
       await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, { text: 'Pão' });
       await forja.conversation.idle(sessionId);
-      const last = (await forja.eventLog.read(sessionId)).at(-1);
+      // The answer, then the turn's end (ADR 0422).
+      const last = (await forja.eventLog.read(sessionId)).at(-2);
       started.provider.assertAllTurnsConsumed();
       return last;
     }

@@ -297,6 +297,7 @@ describe.each(testDatabaseEngines())('an agent asks the person on $name', (engin
       ['tool.completed', 'po'],
       ['tool.completed', 'po'],
       ['agent.response', 'po'],
+      ['turn.ended', 'po'],
     ]);
     // Once: a second start-up owes nothing.
     expect(await after.forja.conversation.resumeInterruptedTurns()).toEqual([]);

@@ -461,7 +461,8 @@ describe.each(testDatabaseEngines())('the production line on $name', (engine) =>
     const line = await startLine(engine, { turns: [...UP_TO_ARQUITETO, ...looping] });
     close = line.close;
     const { sessionId } = await playUpToTheDevs(line.forja);
-    const last = (await line.forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1);
+    const [last, ended] = (await line.forja.eventLog.read(sessionId, { limit: 10_000 })).slice(-2);
+    expect(ended).toMatchObject({ type: 'turn.ended', payload: { outcome: 'limit_reached' } });
     expect(last).toMatchObject({
       type: 'toolloop.limit_reached',
       payload: { agent: 'arquiteto', iterations: 14, ceiling: 14 },

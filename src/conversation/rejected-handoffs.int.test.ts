@@ -180,6 +180,7 @@ describe.each(testDatabaseEngines())(
         ['handoff.rejected', null],
         ['turn.started', 'criativo'],
         ['agent.response', 'criativo'],
+        ['turn.ended', 'criativo'],
       ]);
       expect(afterReject[0]!.payload).toMatchObject({ reason: REASON, from_agent: 'criativo' });
 
@@ -305,6 +306,7 @@ describe.each(testDatabaseEngines())(
         ['handoff.rejected', null],
         ['turn.started', 'criativo'],
         ['agent.response', 'criativo'],
+        ['turn.ended', 'criativo'],
       ]);
       expect((await responses(after.forja, sessionId)).at(-1)).toEqual([
         'criativo',

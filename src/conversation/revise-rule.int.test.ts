@@ -9,7 +9,7 @@ import { startLine } from './testing/start-line.ts';
 const RULE_SEQ = 6;
 const CHANGE = 'A entrega agora pode ser até as 7h.';
 /** The seq the person's message to dev:pedidos gets once the devs' first turns ended (the line script's log). */
-const CHANGE_SEQ = 70;
+const CHANGE_SEQ = 77;
 const HS_002 = {
   id: 'HS-002',
   epic_id: 'EP-001',
@@ -95,7 +95,7 @@ const TURNS = [
 ];
 
 /** The person's message to Criativo changing the rule, and the seq it gets after the first exchange. */
-const CRIATIVO_CHANGE_SEQ = 9;
+const CRIATIVO_CHANGE_SEQ = 10;
 
 /**
  * The same change said to Criativo before readiness: its task tells it to revise (the words reach the request),

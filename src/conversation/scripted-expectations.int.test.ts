@@ -27,7 +27,7 @@ describe.each(testDatabaseEngines())(
         text: 'Quero vender pão de madrugada',
       });
       await forja.conversation.idle(sessionId);
-      const last = (await forja.eventLog.read(sessionId)).at(-1)!;
+      const last = (await forja.eventLog.read(sessionId)).at(-2)!;
       expect(last).toMatchObject({
         type: 'turn.failed',
         payload: { agent: 'criativo', reason: 'provider_error' },

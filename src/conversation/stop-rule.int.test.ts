@@ -50,7 +50,7 @@ describe.each(testDatabaseEngines())('the stop rule on $name', { timeout: 120_00
               'assistant: Anotei: tudo antes das 6h. Quem compra?',
               'emit_artifact(',
               'tool: Recorded business_rule.',
-              'user: [#9] Os vizinhos',
+              'user: [#10] Os vizinhos',
             ],
           },
         },
@@ -68,6 +68,7 @@ describe.each(testDatabaseEngines())('the stop rule on $name', { timeout: 120_00
       'artifact.business_rule',
       'tool.completed',
       'turn.completed',
+      'turn.ended',
     ]);
 
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/messages`, {
@@ -75,7 +76,7 @@ describe.each(testDatabaseEngines())('the stop rule on $name', { timeout: 120_00
     });
     await forja.conversation.idle(sessionId);
     provider.assertAllTurnsConsumed();
-    const last = (await forja.eventLog.read(sessionId)).at(-1);
+    const last = (await forja.eventLog.read(sessionId)).at(-2);
     expect(last).toMatchObject({ type: 'agent.response', payload: { text: 'Vizinhos, ótimo.' } });
   });
 
@@ -101,7 +102,8 @@ describe.each(testDatabaseEngines())('the stop rule on $name', { timeout: 120_00
       ok: false,
     });
     expect(events.some((event) => event.type === 'turn.completed')).toBe(false);
-    expect(events.at(-1)).toMatchObject({
+    expect(events.at(-1)?.type).toBe('turn.ended');
+    expect(events.at(-2)).toMatchObject({
       type: 'agent.response',
       payload: { text: 'Corrijo a origem.' },
     });
@@ -121,7 +123,7 @@ describe.each(testDatabaseEngines())('the stop rule on $name', { timeout: 120_00
     );
     provider.assertAllTurnsConsumed();
     const types = (await eventTypes(forja, sessionId)).map(([, type]) => type);
-    expect(types.at(-1)).toBe('agent.response');
+    expect(types.slice(-2)).toEqual(['agent.response', 'turn.ended']);
     expect(types).not.toContain('turn.completed');
   });
 });

@@ -133,8 +133,10 @@ describe.each(testDatabaseEngines())('turn control on $name', (engine) => {
     expect(lane.map((e) => e.type)).toEqual([
       'turn.started',
       'turn.failed',
+      'turn.ended',
       'turn.retried',
       'agent.response',
+      'turn.ended',
     ]);
     expect(log.filter((e) => e.type === 'agent.response')).toHaveLength(1);
     expect(await control(forja, sessionId, failedTurn, 'retry')).toMatchObject({

@@ -114,7 +114,7 @@ describe.each(testDatabaseEngines())(
       // The ELF header's NUL bytes, as stored.
       expect(results[1]!.result).toContain('\u007fELF\u0002\u0001\u0001\uFFFD');
       expect(results[1]!.result).not.toContain('\u0000');
-      expect((await log(first.forja)).at(-1)).toMatchObject({
+      expect((await log(first.forja)).at(-2)).toMatchObject({
         type: 'agent.response',
         payload: { text: 'Saída binária, sem problema.' },
       });
@@ -130,7 +130,7 @@ describe.each(testDatabaseEngines())(
       ).toMatchObject({ status: 201 });
       await second.forja.conversation.idle(sessionId);
       const after = await log(second.forja);
-      expect(after.at(-1)).toMatchObject({
+      expect(after.at(-2)).toMatchObject({
         type: 'agent.response',
         payload: { text: 'Sim, ainda aqui.' },
       });

@@ -9,6 +9,7 @@ export {
   readDataDirectoryId,
 } from './data-directory-identity.ts';
 export { createEventLog, type EventLog } from './event-log/event-log.ts';
+export { recordingTurnEnds } from './event-log/recording-turn-ends.ts';
 export type { AppendOptions, OutboxRule } from './event-log/append-events.ts';
 export type {
   AppendOutcome,

@@ -43,7 +43,7 @@ const SCRIPT = {
               title: 'Delivery before dawn',
               statement: 'Every delivery happens before 6 a.m.',
             },
-            origin: [6],
+            origin: [7],
           },
         },
       ],
@@ -123,7 +123,7 @@ describe('the web UI in headless Chromium', { timeout: 180_000 }, () => {
 
     await sendMessage(page, 'Neighbours. Everything must arrive before 6 a.m.');
     await page.getByTestId('rule-card').filter({ hasText: 'Delivery before dawn' }).waitFor();
-    expect(await page.getByTestId('rule-card').textContent()).toContain('#6');
+    expect(await page.getByTestId('rule-card').textContent()).toContain('#7');
     await page
       .getByTestId('message-agent')
       .filter({ hasText: 'Tell me when the idea feels complete.' })

@@ -10,7 +10,7 @@ const FIRST = 'Trocas só até as 18h.';
 const CHANGE = 'Mudei de ideia: trocas até as 20h.';
 /** Seqs: session.created 1, agent.activated 2, the first message 3, Criativo's turn 4–8 (the rule is 6). */
 const RULE_SEQ = 6;
-const CHANGE_SEQ = 9;
+const CHANGE_SEQ = 10;
 
 const SCRIPT = {
   turns: [

@@ -83,6 +83,7 @@ describe.each(testDatabaseEngines())("the PO's instruction sources on $name", (e
       'agent.activated',
       'turn.started',
       'agent.response',
+      'turn.ended',
     ]);
   });
 

@@ -104,7 +104,7 @@ describe.each(testDatabaseEngines())('Stop during a command on $name', (engine) 
     expect(stopped.status).toBe(200);
     await forja.conversation.idle(sessionId);
     const types = (await forja.eventLog.read(sessionId)).map((event) => event.type);
-    expect(types.slice(-2)).toEqual(['tool.completed', 'turn.stopped']);
+    expect(types.slice(-3)).toEqual(['tool.completed', 'turn.stopped', 'turn.ended']);
     expect(runs.ended).toHaveLength(1);
     if (!(await createTerminalRunner(DEFAULT_TERMINAL_SETTINGS).probe()).available) return;
     expect(runs.ended[0]).toMatchObject({

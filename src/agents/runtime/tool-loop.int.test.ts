@@ -147,7 +147,10 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     expect(completed.map((result) => result.ok)).toEqual([true, false, false]);
     expect(completed[1]!.result).toContain('Invalid arguments for note: text:');
     expect(completed[2]!.result).toContain('Unknown tool "launch"');
-    expect((await eventTypes(forja, sessionId)).at(-1)![1]).toBe('agent.response');
+    expect((await eventTypes(forja, sessionId)).slice(-2).map(([, type]) => type)).toEqual([
+      'agent.response',
+      'turn.ended',
+    ]);
     provider.assertAllTurnsConsumed();
   });
 
@@ -263,7 +266,8 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
       text: 'loop forever',
     });
     await forja.conversation.idle(sessionId);
-    const last = (await forja.eventLog.read(sessionId)).at(-1)!;
+    const [last, ended] = (await forja.eventLog.read(sessionId)).slice(-2);
+    expect(ended).toMatchObject({ type: 'turn.ended', payload: { outcome: 'limit_reached' } });
     expect(last).toMatchObject({
       type: 'toolloop.limit_reached',
       payload: { agent: 'tester', iterations: 3, ceiling: 3 },
@@ -312,11 +316,12 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     ).toBe(409);
     await second.forja.conversation.idle(sessionId);
     expect(runs.deploy).toEqual(['prod && sudo reboot']);
-    expect((await eventTypes(second.forja, sessionId)).slice(-4).map(([, type]) => type)).toEqual([
+    expect((await eventTypes(second.forja, sessionId)).slice(-5).map(([, type]) => type)).toEqual([
       'action.proposed',
       'action.approved',
       'tool.completed',
       'agent.response',
+      'turn.ended',
     ]);
     expect((await requestJson(second.forja, 'POST', `/api/actions/${actionId}/deny`)).status).toBe(
       409,
@@ -450,7 +455,8 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
       ok: false,
       result: expect.stringContaining('Friday afternoon'),
     });
-    expect(events.at(-1)).toMatchObject({
+    expect(events.at(-1)).toMatchObject({ type: 'turn.ended', payload: { outcome: 'answered' } });
+    expect(events.at(-2)).toMatchObject({
       type: 'agent.response',
       payload: { text: 'Understood, not deploying.' },
     });
@@ -520,7 +526,12 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     await resumed[0]!.result;
     expect(runs.note).toEqual(['b']);
     const types = (await eventTypes(second.forja, sessionId)).map(([, type]) => type);
-    expect(types.slice(-3)).toEqual(['tool.completed', 'tool.completed', 'agent.response']);
+    expect(types.slice(-4)).toEqual([
+      'tool.completed',
+      'tool.completed',
+      'agent.response',
+      'turn.ended',
+    ]);
     expect(types.filter((type) => type === 'agent.response')).toHaveLength(2);
     expect(await second.forja.conversation.resumeInterruptedTurns()).toEqual([]);
   });
@@ -531,8 +542,12 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     ).toBe(201);
     await forja.conversation.idle(sessionId);
   }
-  const lastOf = async (forja: Forja, sessionId: string) =>
-    (await forja.eventLog.read(sessionId, { limit: 10_000 })).at(-1)!;
+  /** What ended the session's last turn: the event before its `turn.ended`, which is the log's last. */
+  const lastOf = async (forja: Forja, sessionId: string) => {
+    const [ending, ended] = (await forja.eventLog.read(sessionId, { limit: 10_000 })).slice(-2);
+    expect(ended?.type).toBe('turn.ended');
+    return ending!;
+  };
 
   it('takes at most 64 tool calls of one answer and tells the model, with the limit, that the rest were refused', async () => {
     const database = await openDatabase();
@@ -568,7 +583,8 @@ describe.each(testDatabaseEngines())('tool loop on $name', (engine) => {
     const completed = events.filter((event) => event.type === 'tool.completed');
     expect(completed).toHaveLength(65);
     expect(completed.at(-1)!.payload).toMatchObject({ ok: false, tool: 'note' });
-    expect(events.at(-1)).toMatchObject({
+    expect(events.at(-1)?.type).toBe('turn.ended');
+    expect(events.at(-2)).toMatchObject({
       type: 'agent.response',
       payload: { text: 'I will record the rest in parts.' },
     });

@@ -144,6 +144,21 @@ export const TurnCompletedPayloadSchema = z.object({
   answer_event_id: z.string().min(1),
 });
 
+/** How a turn ended: it answered (its answer, or the stop rule), failed, was stopped, or hit its ceiling. */
+export const TURN_OUTCOMES = ['answered', 'failed', 'stopped', 'limit_reached'] as const;
+
+/**
+ * `turn.ended` — the turn `turn_id` of `agent` ended with `outcome` (ADR 0422). Appended by Forja last in the
+ * batch holding the event that ended it, so whatever the turn did is in the log before it; never read by the
+ * fold, which ends turns on their own events.
+ */
+export const TurnEndedPayloadSchema = z.object({
+  v: v1,
+  agent: z.string().min(1),
+  turn_id: z.string().min(1),
+  outcome: z.enum(TURN_OUTCOMES),
+});
+
 /**
  * `context.compacted` — the ContextManager summarised `agent`'s history up to `through_seq`: from then on the
  * agent's requests carry `summary` in place of those messages (the originals stay in the log). `omitted` counts

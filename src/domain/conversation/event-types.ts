@@ -10,6 +10,8 @@
  * - `turn.failed` — see above; carries a `reason`.
  * - `turn.completed` — a turn whose last response spoke and whose tool calls only recorded something (all
  *   recorded) ends on that response without another model call; names the response (ADR 0380).
+ * - `turn.ended` — every turn's end, whatever ended it, appended last in the batch that holds its ending event
+ *   (`turn_id`, `agent`, `outcome`), so a client knows an agent is done without reading the ending rules (ADR 0422).
  * - `readiness.confirmed` — the person pressed "Estou pronto para produzir"; only a person causes it.
  * - `tool.completed` — one tool call and its result in one event, so a history never holds a call without
  *   its result (a crash between two events would otherwise leave a dangling call the provider rejects).
@@ -36,6 +38,7 @@ export const EVENT_TYPES = {
   turnStarted: 'turn.started',
   turnFailed: 'turn.failed',
   turnCompleted: 'turn.completed',
+  turnEnded: 'turn.ended',
   readinessConfirmed: 'readiness.confirmed',
   toolCompleted: 'tool.completed',
   actionProposed: 'action.proposed',

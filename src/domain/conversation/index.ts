@@ -60,6 +60,8 @@ export {
   ToolLoopLimitReachedPayloadSchema,
   RecordedToolCallSchema,
   TurnCompletedPayloadSchema,
+  TurnEndedPayloadSchema,
+  TURN_OUTCOMES,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -88,6 +90,7 @@ export {
   turnEndsSql,
 } from './event-types.ts';
 export { evolve } from './evolve.ts';
+export { turnEndOf, withTurnEnds } from './turn-ends.ts';
 export { CURRENT_PAYLOAD_VERSION } from './read-payload.ts';
 export { foldEvents, foldEventsInto, rehydrate } from './rehydrate.ts';
 export { draftOf, type ConversationDraft } from './conversation-draft.ts';

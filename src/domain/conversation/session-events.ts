@@ -13,6 +13,7 @@ import {
   ToolCompletedPayloadSchema,
   ToolLoopLimitReachedPayloadSchema,
   TurnCompletedPayloadSchema,
+  TurnEndedPayloadSchema,
   TurnFailedPayloadSchema,
   TurnStartedPayloadSchema,
 } from './event-payloads.ts';
@@ -40,6 +41,7 @@ export const SESSION_EVENTS = {
   turnStarted: defineEvent(EVENT_TYPES.turnStarted, TurnStartedPayloadSchema),
   turnFailed: defineEvent(EVENT_TYPES.turnFailed, TurnFailedPayloadSchema),
   turnCompleted: defineEvent(EVENT_TYPES.turnCompleted, TurnCompletedPayloadSchema),
+  turnEnded: defineEvent(EVENT_TYPES.turnEnded, TurnEndedPayloadSchema),
   readinessConfirmed: defineEvent(EVENT_TYPES.readinessConfirmed, ReadinessConfirmedPayloadSchema),
   toolCompleted: defineEvent(EVENT_TYPES.toolCompleted, ToolCompletedPayloadSchema),
   actionProposed: defineEvent(EVENT_TYPES.actionProposed, ActionProposedPayloadSchema),

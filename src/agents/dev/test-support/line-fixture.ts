@@ -13,6 +13,7 @@ import {
 } from '../../../memory/index.ts';
 import {
   createEventLog,
+  recordingTurnEnds,
   createProject,
   createSession,
   insertHandoff,
@@ -51,7 +52,7 @@ export async function openLineFixture(
   const dataDirectory = await mkdtemp(join(tmpdir(), 'forja-line-'));
   const project = await createProject(database, { name: 'Padaria' });
   const session = await createSession(database, { projectId: project.id, title: null });
-  const eventLog = createEventLog(database);
+  const eventLog = recordingTurnEnds(createEventLog(database));
   const workspaces = createProjectWorkspaces({ dataDirectory });
   const instructionFiles = { load: async () => ({ sources: [] }) } as unknown as InstructionFiles;
   const terminal = createTerminalRunner(

@@ -153,7 +153,7 @@ describe.each(testDatabaseEngines())('the ContextManager on $name', (engine) => 
       ),
     );
     expect(sent.content.startsWith('linha de log do terminal\n')).toBe(true);
-    expect(events.at(-1)).toMatchObject({
+    expect(events.at(-2)).toMatchObject({
       type: 'agent.response',
       payload: { text: 'Li o arquivo.' },
     });
@@ -166,7 +166,7 @@ describe.each(testDatabaseEngines())('the ContextManager on $name', (engine) => 
     );
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     await talk(forja, sessionId, 1);
-    const last = (await forja.eventLog.read(sessionId)).at(-1)!;
+    const last = (await forja.eventLog.read(sessionId)).at(-2)!;
     expect(last).toMatchObject({ type: 'turn.failed', payload: { reason: 'context_window' } });
     expect((last.payload as { message: string }).message).toMatch(
       /window for criativo \(1024 tokens, from FORJA_MODEL_CONTEXT_TOKENS\)/,

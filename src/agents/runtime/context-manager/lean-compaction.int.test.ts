@@ -103,7 +103,7 @@ describe.each(testDatabaseEngines())('a lean compaction on $name', (engine) => {
     await forja.conversation.idle(sessionId);
 
     const events = await forja.eventLog.read(sessionId);
-    expect(events.at(-1)).toMatchObject({
+    expect(events.at(-2)).toMatchObject({
       type: 'agent.response',
       payload: { text: 'All files written.' },
     });

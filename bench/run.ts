@@ -24,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'session-fold': () => import('./web/session-fold.ts'),
   'output-memory': () => import('./conversation/output-memory.ts'),
   'demo-line-cost': () => import('./gateway/demo-line-cost.ts'),
+  'serve-startup': () => import('./cli/serve-startup.ts'),
 };
 
 const filters = process.argv.slice(2);

@@ -200,6 +200,7 @@ async function openStorage(
       databaseUrl: config.databaseUrl,
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
+      pgliteTemplate: config.pgliteTemplate,
     }));
   // A process serving another data directory than the projects' would split their repositories (ADR 0316).
   if (options.claimDataDirectory)

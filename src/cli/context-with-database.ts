@@ -31,6 +31,7 @@ export async function runContextCommandWithDatabase(
       databaseUrl: config.databaseUrl,
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
+      pgliteTemplate: config.pgliteTemplate,
     });
   } catch (error) {
     io.stderr(`forja context: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -17,6 +17,7 @@ export async function withConfiguredDatabase(
       databaseUrl: config.databaseUrl,
       dataDirectory: config.dataDirectory,
       poolSize: config.databasePoolSize,
+      pgliteTemplate: config.pgliteTemplate,
     });
   } catch (error) {
     io.stderr(`forja ${command}: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -17,6 +17,8 @@ export interface ForjaConfig {
   maxParallelTurns: number;
   /** Connections this process keeps to a PostgreSQL server (`DATABASE_POOL_SIZE`, default 10); unused on PGlite. */
   databasePoolSize: number;
+  /** `FORJA_PGLITE_TEMPLATE` (default on): a new embedded database starts from the template `npm ci` built (ADR 0425). */
+  pgliteTemplate: boolean;
 }
 
 export interface ConfigError {
@@ -98,6 +100,16 @@ export function loadConfig(
       },
     };
   }
+  const pgliteTemplate = readSwitch(env.FORJA_PGLITE_TEMPLATE, true);
+  if (pgliteTemplate === null) {
+    return {
+      ok: false,
+      error: {
+        variable: 'FORJA_PGLITE_TEMPLATE',
+        message: `FORJA_PGLITE_TEMPLATE must be on or off, not "${env.FORJA_PGLITE_TEMPLATE}".`,
+      },
+    };
+  }
   const flags = readFeatureFlags(env);
   if (!flags.ok) return { ok: false, error: { variable: flags.variable, message: flags.message } };
   return {
@@ -112,8 +124,18 @@ export function loadConfig(
       publicUrls,
       maxParallelTurns,
       databasePoolSize,
+      pgliteTemplate,
     },
   };
+}
+
+/** An on/off variable: unset or empty is `fallback`; null for a word that is neither. */
+function readSwitch(value: string | undefined, fallback: boolean): boolean | null {
+  const word = (value ?? '').trim().toLowerCase();
+  if (word === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(word)) return true;
+  if (['off', 'false', '0', 'no'].includes(word)) return false;
+  return null;
 }
 
 /** FORJA_PUBLIC_URL: one or more comma-separated http(s) origins, such as `https://forja.example.com`. */

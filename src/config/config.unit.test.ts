@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_PARALLEL_TURNS, DEFAULT_PORT, loadConfig } from './config.ts';
 import { DEFAULT_FEATURE_FLAGS } from './feature-flags.ts';
@@ -16,8 +17,40 @@ describe('loadConfig', () => {
         publicUrls: [],
         maxParallelTurns: DEFAULT_MAX_PARALLEL_TURNS,
         databasePoolSize: 10,
+        pgliteTemplate: true,
       },
     });
+  });
+
+  it('takes FORJA_PGLITE_TEMPLATE as on or off, in any case, on by default; any other word names the variable', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('on', 'ON', ' true ', '1', 'yes', 'off', 'Off', 'false', '0', 'no'),
+        (word) => {
+          const on = ['on', 'true', '1', 'yes'].includes(word.trim().toLowerCase());
+          expect(loadConfig({ FORJA_PGLITE_TEMPLATE: word })).toMatchObject({
+            ok: true,
+            config: { pgliteTemplate: on },
+          });
+        },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), (word) => {
+        fc.pre(
+          !['on', 'true', '1', 'yes', 'off', 'false', '0', 'no', ''].includes(
+            word.trim().toLowerCase(),
+          ),
+        );
+        expect(loadConfig({ FORJA_PGLITE_TEMPLATE: word })).toMatchObject({
+          ok: false,
+          error: {
+            variable: 'FORJA_PGLITE_TEMPLATE',
+            message: expect.stringContaining('on or off'),
+          },
+        });
+      }),
+    );
   });
 
   it('takes FORJA_MAX_PARALLEL_TURNS, 4 by default', () => {

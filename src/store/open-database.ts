@@ -3,6 +3,7 @@ import type { Database } from './database.ts';
 import { lockDataDirectory } from './data-directory-lock.ts';
 import { migrate } from './migrations/migrate.ts';
 import { openPgliteWorkerDatabase } from './pglite-worker-database.ts';
+import { startFromTemplate } from './pglite-template.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 
 export interface DatabaseSettings {
@@ -11,6 +12,8 @@ export interface DatabaseSettings {
   dataDirectory: string;
   /** Connections to the PostgreSQL server (default 10). */
   poolSize?: number;
+  /** False: a new embedded database runs initdb even when `npm ci` left a migrated template (ADR 0425). */
+  pgliteTemplate?: boolean;
 }
 
 /**
@@ -28,10 +31,11 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
   }
   const lock = lockDataDirectory(settings.dataDirectory);
   try {
+    const pgdata = join(settings.dataDirectory, 'pgdata');
+    // A new data directory starts as a copy of the migrated template, not with initdb (ADR 0425).
+    if (settings.pgliteTemplate !== false) startFromTemplate(pgdata);
     // PGlite runs on a worker thread: its statements never hold this thread's event loop (ADR 0215).
-    const database = await openPgliteWorkerDatabase({
-      dataDirectory: join(settings.dataDirectory, 'pgdata'),
-    });
+    const database = await openPgliteWorkerDatabase({ dataDirectory: pgdata });
     await migrateOrClose(database);
     return {
       ...database,

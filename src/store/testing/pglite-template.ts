@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../database.ts';
 import { migrate } from '../migrations/migrate.ts';
-import { migrations } from '../migrations/index.ts';
 import { openPgliteDatabase, type PgliteDatabaseOptions } from '../pglite-database.ts';
 import { openPgliteWorkerDatabase } from '../pglite-worker-database.ts';
+import { pgliteTemplateFingerprint } from '../pglite-template.ts';
 
 /**
  * A fresh, migrated in-memory PGlite for a test. Creating PGlite runs initdb (seconds); loading a dumped data
@@ -18,7 +17,7 @@ import { openPgliteWorkerDatabase } from '../pglite-worker-database.ts';
  * (ADR 0215); by default it runs on the test's own thread.
  */
 export async function openMigratedPglite(): Promise<Database> {
-  const templatePath = join(tmpdir(), `forja-pglite-template-${migrationsFingerprint()}.tar`);
+  const templatePath = join(tmpdir(), `forja-pglite-template-${pgliteTemplateFingerprint()}.tar`);
   if (existsSync(templatePath)) {
     const database = await openPglite({
       loadDataDir: new Blob([readFileSync(templatePath)]),
@@ -39,11 +38,4 @@ function openPglite(options: PgliteDatabaseOptions = {}) {
   return process.env.FORJA_TEST_PGLITE_THREAD === 'worker'
     ? openPgliteWorkerDatabase(options)
     : openPgliteDatabase(options);
-}
-
-function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
-  for (const migration of migrations)
-    hash.update(`${migration.version}\0${migration.name}\0${migration.sql}\0`);
-  return hash.digest('hex').slice(0, 16);
 }

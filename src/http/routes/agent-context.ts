@@ -5,6 +5,7 @@ import { apiError } from '../api-error.ts';
 import type { AppDependencies } from '../app-dependencies.ts';
 import { newRouter } from '../router.ts';
 import { errorResponses, idParameter, jsonContent } from '../schemas.ts';
+import { AgentContextSchema } from '../view-schemas.ts';
 
 const withSlug = z.object({
   id: idParameter('id'),
@@ -21,10 +22,7 @@ const agentContext = createRoute({
     "Exactly what the agent's next model call would send: system prompt, tools, the history as sent (after the compaction point), token counts",
   request: { params: withSlug },
   responses: {
-    200: jsonContent(
-      z.record(z.string(), z.unknown()).openapi('AgentContext'),
-      'The next request and its figures',
-    ),
+    200: jsonContent(AgentContextSchema, 'The next request and its figures'),
     ...errorResponses(400, 404, 409, 503),
   },
 });
@@ -45,7 +43,7 @@ export function agentContextRoutes({ database, conversation }: AppDependencies) 
           layers: outcome.layers,
           tools: outcome.tools,
           ...outcome.context,
-        } as Record<string, unknown>,
+        },
         200,
       );
     if (outcome.status === 404)

@@ -20,9 +20,17 @@ import type { AppDependencies } from '../app-dependencies.ts';
 import { lineView } from '../line-view.ts';
 import { newRouter } from '../router.ts';
 import { errorResponses, idParameter, jsonContent, noBody } from '../schemas.ts';
+import {
+  AcceptedDevHandoffsSchema,
+  BacklogSchema,
+  DevProgressSchema,
+  KickoffsQueuedSchema,
+  ModuleContractsListingSchema,
+  ProjectArchitectureSchema,
+  SessionLineSchema,
+} from '../view-schemas.ts';
 
 const idOnly = z.object({ id: idParameter('id') });
-const anything = (name: string) => z.record(z.string(), z.unknown()).openapi(name);
 /** A module name, as a dev's module is named in the module map. */
 export const moduleName = () =>
   z.string().regex(MODULE_NAME_PATTERN, `must be a module name (${MODULE_NAME_PATTERN.source})`);
@@ -31,19 +39,19 @@ const ModuleQuerySchema = z.object({
     .optional()
     .openapi({ param: { name: 'module', in: 'query' }, example: 'board-engine' }),
 });
-const get = (path: string, summary: string, schemaName: string) =>
+const get = <Schema extends z.ZodType>(path: string, summary: string, schema: Schema) =>
   createRoute({
     method: 'get',
     path,
     summary,
     request: { params: idOnly },
-    responses: { 200: jsonContent(anything(schemaName), summary), ...errorResponses(400, 404) },
+    responses: { 200: jsonContent(schema, summary), ...errorResponses(400, 404) },
   });
 
 const architecture = get(
   '/api/projects/{id}/architecture',
   "The project's current Arquiteto artifacts, every version recorded, and the docs/ files they are written to",
-  'ProjectArchitecture',
+  ProjectArchitectureSchema,
 );
 const moduleContracts = createRoute({
   method: 'get',
@@ -52,24 +60,24 @@ const moduleContracts = createRoute({
     'The module contracts as the dev of `module` reads them (record ADR 0200); without `module`, every module in full',
   request: { params: idOnly, query: ModuleQuerySchema },
   responses: {
-    200: jsonContent(anything('ModuleContractsListing'), 'The listing, as text and as data'),
+    200: jsonContent(ModuleContractsListingSchema, 'The listing, as text and as data'),
     ...errorResponses(400, 404),
   },
 });
 const backlog = get(
   '/api/projects/{id}/backlog',
   "The project's backlog: epics, stories and tasks at their latest declaration",
-  'Backlog',
+  BacklogSchema,
 );
 const devs = get(
   '/api/sessions/{id}/devs',
   'Each dev agent of the session: its handoff, its blocks and the tasks it committed',
-  'DevProgress',
+  DevProgressSchema,
 );
 const lineRoute = get(
   '/api/sessions/{id}/line',
   "Each module's state on the line (not_started until its dev is activated, working, blocked, finished, merged, conflict, failed) with its branch, last check and merged commit, line.completed, line.merged_into_main and, once merged, workspace_path (the project's repository on the server) and clone_path (git clone it from this server)",
-  'SessionLine',
+  SessionLineSchema,
 );
 const MergedIntoMainSchema = z
   .object({
@@ -117,7 +125,7 @@ const acceptDevs = createRoute({
     'Accept every offered handoff to a dev agent; their kickoffs run side by side, up to FORJA_MAX_PARALLEL_TURNS at once, the rest in the order offered',
   request: { params: idOnly, body: noBody },
   responses: {
-    200: jsonContent(anything('AcceptedDevHandoffs'), 'The handoffs accepted'),
+    200: jsonContent(AcceptedDevHandoffsSchema, 'The handoffs accepted'),
     ...errorResponses(400, 404, 413, 415),
   },
 });
@@ -128,7 +136,7 @@ const kickoffs = createRoute({
     'Start the kickoff turn of every agent activated by a handoff that has not had a turn yet',
   request: { params: idOnly, body: noBody },
   responses: {
-    202: jsonContent(anything('KickoffsQueued'), 'Queued'),
+    202: jsonContent(KickoffsQueuedSchema, 'Queued'),
     ...errorResponses(400, 404, 413, 415),
   },
 });
@@ -150,10 +158,7 @@ export function architectureRoutes({
       const containers =
         current.module_map === null ? null : deriveC4ContainerView(current.module_map.data);
       return context.json(
-        { ...current, c4_container_view: containers, docs: ARCHITECTURE_DOC_PATHS } as Record<
-          string,
-          unknown
-        >,
+        { ...current, c4_container_view: containers, docs: ARCHITECTURE_DOC_PATHS },
         200,
       );
     })
@@ -167,18 +172,12 @@ export function architectureRoutes({
         moduleMap: current.module_map?.data ?? null,
         contracts: current.module_contracts?.data ?? null,
       });
-      return context.json(
-        { module, text: listing.text, listing: listing.structured } as Record<string, unknown>,
-        200,
-      );
+      return context.json({ module, text: listing.text, listing: listing.structured }, 200);
     })
     .openapi(backlog, async (context) => {
       const { id } = context.req.valid('param');
       if (!(await findProject(database, id))) return context.json(notFound('project', id), 404);
-      return context.json(
-        (await readProjectBacklog(database, id)) as unknown as Record<string, unknown>,
-        200,
-      );
+      return context.json(await readProjectBacklog(database, id), 200);
     })
     .openapi(devs, async (context) => {
       const { id } = context.req.valid('param');
@@ -196,7 +195,7 @@ export function architectureRoutes({
         session.project_id,
         view.events,
       );
-      return context.json(line as unknown as Record<string, unknown>, 200);
+      return context.json(line, 200);
     })
     .openapi(mergeIntoMain, async (context) => {
       const outcome = await conversation.mergeLineIntoMain(
@@ -240,7 +239,7 @@ export function architectureRoutes({
       const { id } = context.req.valid('param');
       if (!(await findSession(database, id))) return context.json(notFound('session', id), 404);
       void conversation.startPendingKickoffs(id);
-      return context.json({ queued: true }, 202);
+      return context.json({ queued: true as const }, 202);
     });
 }
 

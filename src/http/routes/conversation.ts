@@ -3,7 +3,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import {
   AGENT_SLUG_PATTERN,
-  HANDOFF_STATUSES,
   MAX_REJECTION_REASON_CHARACTERS,
 } from '../../domain/handoffs/index.ts';
 import type { Refusal } from '../../conversation/index.ts';
@@ -23,17 +22,8 @@ import {
   SessionEventSchema,
   text,
 } from '../schemas.ts';
+import { HandoffSchema } from '../view-schemas.ts';
 
-const HandoffSchema = z
-  .object({
-    id: z.uuid(),
-    session_id: z.uuid(),
-    from_agent: z.string(),
-    to_agent: z.string(),
-    artifact_id: z.string().nullable(),
-    status: z.enum(HANDOFF_STATUSES),
-  })
-  .openapi('Handoff');
 /** A decision the handoff's sender made by itself: accepting the handoff accepts it. */
 const HandoffDecisionSchema = z
   .object({

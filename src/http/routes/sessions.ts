@@ -16,6 +16,7 @@ import {
   seqText,
   text,
 } from '../schemas.ts';
+import { SessionStateSchema } from '../view-schemas.ts';
 
 const MAX_MESSAGE_CHARACTERS = 32_000;
 const sessionParameters = z.object({ id: idParameter('id') });
@@ -80,7 +81,7 @@ const sessionState = createRoute({
     'The session as its event log folds: active agents, business rules, brief, handoffs, pending actions, turn in progress',
   request: { params: sessionParameters },
   responses: {
-    200: jsonContent(z.record(z.string(), z.unknown()).openapi('SessionState'), 'The folded state'),
+    200: jsonContent(SessionStateSchema, 'The folded state'),
     ...errorResponses(400, 404),
   },
 });
@@ -115,10 +116,7 @@ export function sessionRoutes({ database, eventLog, conversation, gateway }: App
       const { id } = context.req.valid('param');
       if (!(await findSession(database, id))) return context.json(sessionNotFound(id), 404);
       const { history: _history, ...state } = (await conversation.views.load(id)).state;
-      return context.json(
-        { ...state, model: gateway.status(), models: gateway.models() } as Record<string, unknown>,
-        200,
-      );
+      return context.json({ ...state, model: gateway.status(), models: gateway.models() }, 200);
     })
     .openapi(listEvents, async (context) => {
       const { id } = context.req.valid('param');

@@ -4572,8 +4572,196 @@ export interface components {
       to?: string;
     };
     SessionState: {
-      [key: string]: unknown;
+      session_id: string | null;
+      last_seq: number;
+      active_agents: {
+        agent: string;
+        handoff_id: string | null;
+        seq: number;
+      }[];
+      business_rules: {
+        title: string;
+        statement: string;
+        event_id: string;
+        seq: number;
+        origin: number[];
+        supersedes: string | null;
+        recorded_by: string;
+      }[];
+      superseded_rules: {
+        title: string;
+        statement: string;
+        event_id: string;
+        seq: number;
+        origin: number[];
+        supersedes: string | null;
+        recorded_by: string;
+        superseded_by: string;
+      }[];
+      product_brief: {
+        event_id: string;
+        seq: number;
+        data: {
+          /** @default 1 */
+          version: number;
+          title: string;
+          summary: string;
+          problem: string;
+          audience: string;
+          goals: string[];
+          /** @default [] */
+          business_rule_refs: string[];
+          /** @default [] */
+          out_of_scope: string[];
+          /** @default [] */
+          open_questions: string[];
+        };
+      } | null;
+      product_briefs: {
+        event_id: string;
+        seq: number;
+        data: {
+          /** @default 1 */
+          version: number;
+          title: string;
+          summary: string;
+          problem: string;
+          audience: string;
+          goals: string[];
+          /** @default [] */
+          business_rule_refs: string[];
+          /** @default [] */
+          out_of_scope: string[];
+          /** @default [] */
+          open_questions: string[];
+        };
+      }[];
+      artifacts: {
+        event_id: string;
+        seq: number;
+        type: string;
+      }[];
+      readiness:
+        | {
+            /** @enum {boolean} */
+            confirmed: false;
+          }
+        | {
+            /** @enum {boolean} */
+            confirmed: true;
+            event_id: string;
+            seq: number;
+            confirmed_at: string;
+          };
+      handoffs: components['schemas']['Handoff'][];
+      turns_in_progress: {
+        turn_id: string;
+        agent: string;
+        /** @enum {string} */
+        kind: 'message' | 'consolidation';
+        seq: number;
+      }[];
+      lane_ends: {
+        agent: string;
+        turn_id: string;
+        /** @enum {string} */
+        kind: 'message' | 'consolidation';
+        started_seq: number;
+        /** @enum {string} */
+        outcome: 'answered' | 'failed' | 'stopped' | 'limit_reached';
+        answer_event_id: string | null;
+        ended_seq: number;
+        used_tools: boolean;
+      }[];
+      last_addressed: {
+        agent: string;
+        seq: number;
+      } | null;
+      ended_at_seq: number | null;
+      pending_actions: {
+        action_id: string;
+        tool_call_id: string | null;
+        /** @enum {string} */
+        status: 'proposed' | 'approved';
+        agent: string;
+        turn_id: string | null;
+        tool: string;
+        /** @description The tool's arguments, as the model sent them */
+        args?: unknown;
+        seq: number;
+      }[];
+      questions: {
+        question_id: string;
+        tool_call_id: string;
+        agent: string;
+        turn_id: string;
+        question: string;
+        options: string[];
+        why: string | null;
+        seq: number;
+        /** @enum {string} */
+        status: 'asked' | 'answered';
+        answer: string | null;
+        decide_yourself: boolean;
+      }[];
+      decisions: {
+        question: string;
+        answer: string;
+        decided_by: 'person' | string;
+        reason: string;
+        question_id?: string;
+        event_id: string;
+        seq: number;
+        recorded_by: string;
+        origin: number[];
+      }[];
+      skipped: {
+        seq: number;
+        type: string;
+        reason: string;
+      }[];
+      model: components['schemas']['ModelStatus'];
+      models: components['schemas']['AgentModel'][];
     };
+    Handoff: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      session_id: string;
+      from_agent: string;
+      to_agent: string;
+      artifact_id: string | null;
+      /** @enum {string} */
+      status: 'offered' | 'accepted' | 'completed' | 'rejected';
+    };
+    ModelStatus:
+      | {
+          /** @enum {boolean} */
+          configured: true;
+          provider: string;
+          model: string;
+        }
+      | {
+          /** @enum {boolean} */
+          configured: false;
+          message: string;
+        };
+    AgentModel:
+      | {
+          agent: string;
+          variable: string;
+          /** @enum {boolean} */
+          configured: true;
+          provider: string;
+          model: string;
+        }
+      | {
+          agent: string;
+          variable: string;
+          /** @enum {boolean} */
+          configured: false;
+          message: string;
+        };
     Usage: {
       total_tokens: number;
       reserved_tokens: number;
@@ -4639,17 +4827,6 @@ export interface components {
     NewAgentInstructions: {
       content: string;
     };
-    Handoff: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      session_id: string;
-      from_agent: string;
-      to_agent: string;
-      artifact_id: string | null;
-      /** @enum {string} */
-      status: 'offered' | 'accepted' | 'completed' | 'rejected';
-    };
     QuestionAnswer: {
       answer?: string;
       /** @enum {boolean} */
@@ -4672,19 +4849,339 @@ export interface components {
       reason?: string;
     };
     ProjectArchitecture: {
-      [key: string]: unknown;
+      module_map: {
+        version: number;
+        data: {
+          version: number;
+          modules: {
+            name: string;
+            stack: string;
+            responsibility: string;
+            /** @default [] */
+            dependsOn: string[];
+            directory?: string;
+            check?: string;
+          }[];
+        };
+        event_id: string;
+        session_id: string;
+        seq: number;
+        created_at: string;
+      } | null;
+      module_contracts: {
+        version: number;
+        data: {
+          version: number;
+          contratos: {
+            modulo: string;
+            expoe: {
+              /** @enum {string} */
+              tipo: 'funcao' | 'rota' | 'evento' | 'dado';
+              assinatura: string;
+              descricao?: string;
+            }[];
+          }[];
+        };
+        event_id: string;
+        session_id: string;
+        seq: number;
+        created_at: string;
+      } | null;
+      module_routing: {
+        version: number;
+        data: {
+          version: number;
+          routes: {
+            module: string;
+            infra: string;
+            notes?: string;
+          }[];
+        };
+        event_id: string;
+        session_id: string;
+        seq: number;
+        created_at: string;
+      } | null;
+      c4_diagram: {
+        version: number;
+        data: {
+          version: number;
+          system: {
+            name: string;
+            description: string;
+          };
+          /** @default [] */
+          actors: {
+            id: string;
+            /** @enum {string} */
+            kind: 'person' | 'external_system';
+            name: string;
+            description?: string;
+          }[];
+          /** @default [] */
+          relations: {
+            from: string;
+            to: string;
+            description: string;
+          }[];
+        };
+        event_id: string;
+        session_id: string;
+        seq: number;
+        created_at: string;
+      } | null;
+      project_image: {
+        version: number;
+        data: {
+          version: number;
+          summary: string;
+        };
+        event_id: string;
+        session_id: string;
+        seq: number;
+        created_at: string;
+      } | null;
+      /** @description Every readable declaration by type, in recording order */
+      history: {
+        module_map: {
+          version: number;
+          event_id: string;
+          session_id: string;
+          seq: number;
+          created_at: string;
+        }[];
+        module_contracts: {
+          version: number;
+          event_id: string;
+          session_id: string;
+          seq: number;
+          created_at: string;
+        }[];
+        module_routing: {
+          version: number;
+          event_id: string;
+          session_id: string;
+          seq: number;
+          created_at: string;
+        }[];
+        c4_diagram: {
+          version: number;
+          event_id: string;
+          session_id: string;
+          seq: number;
+          created_at: string;
+        }[];
+        project_image: {
+          version: number;
+          event_id: string;
+          session_id: string;
+          seq: number;
+          created_at: string;
+        }[];
+      };
+      /** @description The C4 container level derived from the module map; null without one */
+      c4_container_view: {
+        containers: {
+          name: string;
+          technology: string;
+          description: string;
+        }[];
+        relations: {
+          from: string;
+          to: string;
+        }[];
+      } | null;
+      /** @description Each artifact's file under docs/ in the project's repository */
+      docs: {
+        module_map: string;
+        module_contracts: string;
+        module_routing: string;
+        c4_diagram: string;
+        project_image: string;
+      };
     };
     ModuleContractsListing: {
-      [key: string]: unknown;
+      module: string | null;
+      /** @description The listing as the dev agent reads it */
+      text: string;
+      listing: {
+        module: string | null;
+        moduleInMap: boolean | null;
+        moduleMapVersion: number | null;
+        contractsVersion: number | null;
+        modules: (
+          | {
+              name: string;
+              /** @enum {string} */
+              relation: 'own' | 'consumed' | 'consumer' | 'other';
+              /** @enum {string} */
+              detail: 'full';
+              responsibility: string;
+              stack: string;
+              dependsOn: string[];
+              expoe:
+                | {
+                    /** @enum {string} */
+                    tipo: 'funcao' | 'rota' | 'evento' | 'dado';
+                    assinatura: string;
+                    descricao?: string;
+                  }[]
+                | null;
+              declaredItems: number | null;
+              omittedItems: number;
+            }
+          | {
+              name: string;
+              /** @enum {string} */
+              relation: 'own' | 'consumed' | 'consumer' | 'other';
+              /** @enum {string} */
+              detail: 'name_only';
+            }
+        )[];
+        contractsOutsideMap: {
+          modulo: string;
+          declaredItems: number;
+        }[];
+        maxItems: number;
+        shownItems: number;
+        omittedItems: number;
+        argumentsIgnored: string[];
+      };
     };
     Backlog: {
-      [key: string]: unknown;
+      epics: {
+        id: string;
+        title: string;
+        description: string;
+        /** @default [] */
+        acceptance_criteria: string[];
+        /** @default [] */
+        business_rule_refs: string[];
+      }[];
+      stories: {
+        id: string;
+        epic_id: string;
+        title: string;
+        description: string;
+        acceptance_criteria: string[];
+      }[];
+      tasks: {
+        id: string;
+        story_id: string;
+        title: string;
+        description: string;
+        acceptance_criteria: string[];
+        module?: string;
+        split_from?: string;
+        split_into?: string[];
+      }[];
+      /** @description Tasks the Arquiteto split: their parts are in `tasks` */
+      split: {
+        id: string;
+        story_id: string;
+        title: string;
+        description: string;
+        acceptance_criteria: string[];
+        module?: string;
+        split_from?: string;
+        split_into?: string[];
+      }[];
     };
     DevProgress: {
-      [key: string]: unknown;
+      devs: {
+        agent: string;
+        module: string;
+        handoff: {
+          id: string;
+          status: string;
+        } | null;
+        active: boolean;
+        blocks: {
+          seq: number;
+          created_at: string;
+          /** @enum {string} */
+          kind: 'interface' | 'check' | 'task' | 'other';
+          modulo: string;
+          falta: string;
+          /** @enum {string} */
+          status: 'open' | 'resolved' | 'unblocked';
+          resolution:
+            | {
+                /** @enum {string} */
+                kind: 'contracts';
+                version: number;
+                seq: number;
+              }
+            | {
+                /** @enum {string} */
+                kind: 'module_map';
+                version: number;
+                seq: number;
+              }
+            | {
+                /** @enum {string} */
+                kind: 'answer';
+                answer: string;
+                seq: number;
+              }
+            | null;
+          needs_person: boolean;
+        }[];
+        finished: {
+          seq: number;
+          created_at: string;
+          task_id: string;
+          summary: string;
+          branch: string;
+          commit: string;
+          files: string[];
+        }[];
+      }[];
     };
     SessionLine: {
-      [key: string]: unknown;
+      modules: {
+        module: string;
+        branch: string;
+        /** @enum {string} */
+        state:
+          | 'not_started'
+          | 'working'
+          | 'blocked'
+          | 'finished'
+          | 'merged'
+          | 'conflict'
+          | 'failed';
+        last_check: {
+          command: string;
+          source: string;
+          exit_code: number;
+          duration_ms: number;
+        } | null;
+        merged_commit: string | null;
+        failure: {
+          /** @enum {string} */
+          kind: 'conflict' | 'check';
+          paths?: string[];
+          output?: string;
+          seq: number;
+        } | null;
+        /** @description The backlog's tasks of the module */
+        tasks: string[];
+      }[];
+      completed: {
+        commit: string;
+        seq: number;
+        checks_skipped: string[];
+      } | null;
+      merged_into_main: {
+        commit: string;
+        dev_commit: string;
+        seq: number;
+      } | null;
+      /** @description The project's repository on the server, once merged into main */
+      workspace_path: string | null;
+      /** @description Where to `git clone` it from this server, once merged into main */
+      clone_path: string | null;
     };
     MergedIntoMain: {
       /** @description The merge commit on main */
@@ -4701,10 +5198,11 @@ export interface components {
       seq: number;
     };
     AcceptedDevHandoffs: {
-      [key: string]: unknown;
+      accepted: components['schemas']['Handoff'][];
     };
     KickoffsQueued: {
-      [key: string]: unknown;
+      /** @enum {boolean} */
+      queued: true;
     };
     IdleLane: {
       /** @example dev:catalog */
@@ -4799,7 +5297,78 @@ export interface components {
       not_helpful: string[];
     };
     AgentContext: {
-      [key: string]: unknown;
+      session_id: string;
+      /** @description The system prompt as assembled now */
+      system: string;
+      /** @description The prompt's layers; null for a prompt the harness does not assemble */
+      layers:
+        | {
+            name: string;
+            strategy: string;
+            budget: number;
+            tokens: number;
+            estimated: boolean;
+            status: string;
+          }[]
+        | null;
+      tools: string[];
+      agent: string;
+      model: {
+        provider: string;
+        model: string;
+      } | null;
+      window: {
+        tokens: number;
+        /** @enum {string} */
+        source: 'agent_setting' | 'setting' | 'server' | 'model_family' | 'default';
+        from: string;
+        truncates_at: number | null;
+        warning: string | null;
+      };
+      system_tokens: number;
+      tool_tokens: number;
+      max_output_tokens: number;
+      margin_tokens: number;
+      history_budget: number;
+      compact_at_tokens: number;
+      compaction: {
+        seq: number;
+        through_seq: number;
+        summary: string;
+        tokens_before: number;
+        tokens_after: number;
+        payloads_through_seq: number;
+      } | null;
+      history_messages: number;
+      history_tokens: number;
+      request_tokens: number;
+      compaction_due: boolean;
+      capped_messages: number;
+      left_out: number;
+      messages: (
+        | {
+            /** @enum {string} */
+            role: 'user';
+            content: string;
+          }
+        | {
+            /** @enum {string} */
+            role: 'assistant';
+            content: string;
+            toolCalls?: {
+              id: string;
+              name: string;
+              rawArguments: string;
+            }[];
+          }
+        | {
+            /** @enum {string} */
+            role: 'tool';
+            toolCallId: string;
+            content: string;
+            isError?: boolean;
+          }
+      )[];
     };
     TurnControlled: {
       agent: string;

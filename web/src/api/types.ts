@@ -40,18 +40,13 @@ export type IdleLane = Schemas['IdleLane'];
 /** `GET /api/projects/:id/commits/:sha/diff`: a commit and its diff against its first parent. */
 export type CommitDiff = Schemas['CommitDiff'];
 
-/**
- * Not in the document's schemas (so still written here): `GET /api/sessions/:id/state` is an open record
- * there; the page reads only its `model` (the server's `ModelStatus`, src/gateway/model-gateway.ts).
- */
-export type ModelStatus =
-  | { configured: true; provider: string; model: string }
-  | { configured: false; message: string };
+/** Which model serves the session's calls: `GET /api/sessions/:id/state`'s `model`. */
+export type ModelStatus = Schemas['ModelStatus'];
 
-/** One agent kind's model in the session state's `models` (the server's `AgentModelAssignment`). */
-export type AgentModel = { agent: string; variable: string } & ModelStatus;
+/** One agent kind's model in the session state's `models`. */
+export type AgentModel = Schemas['AgentModel'];
 
-export type SessionState = Schemas['SessionState'] & { model?: ModelStatus; models?: AgentModel[] };
+export type SessionState = Schemas['SessionState'];
 
 /** Live messages of a running turn on the event stream (not stored, never replayed; the document says only "an event stream"). */
 export type AgentDelta = { session_id: string; agent: string; turn_id: string; text: string };

@@ -21,17 +21,7 @@ export const SessionSchema = z
   })
   .openapi('Session');
 
-export const SessionEventSchema = z
-  .object({
-    id: z.uuid(),
-    session_id: z.uuid(),
-    seq: z.number().int(),
-    type: z.string(),
-    actor: z.string(),
-    payload: z.unknown(),
-    created_at: z.string(),
-  })
-  .openapi('SessionEvent');
+export { SessionEventSchema } from './session-event-schema.ts';
 
 /**
  * Text a request may carry, for every text field of every route: Postgres refuses a NUL character in `text`

@@ -4556,17 +4556,993 @@ export interface components {
       remote: string;
       branch?: string;
     };
-    SessionEvent: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      session_id: string;
-      seq: number;
-      type: string;
-      actor: string;
-      payload?: unknown;
-      created_at: string;
-    };
+    SessionEvent:
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'session.created';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            project_id: string;
+            title: string | null;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'chat.message';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            text: string;
+            to?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'agent.activated';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            handoff_id: string | null;
+            greeting?: {
+              /** @enum {string} */
+              language: 'en' | 'pt';
+              text: string;
+            };
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'agent.response';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            text: string;
+            turn_id?: string;
+            tool_calls?: {
+              id: string;
+              name: string;
+              arguments?: unknown;
+              parse_error?: string;
+              cut_at_tokens?: number;
+              refused?: string;
+            }[];
+            usage_id?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.started';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            /** @enum {string} */
+            kind: 'message' | 'consolidation';
+            regenerates?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.failed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            turn_id: string;
+            agent?: string;
+            reason: string;
+            message?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.completed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            answer_event_id: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.ended';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            /** @enum {string} */
+            outcome: 'answered' | 'failed' | 'stopped' | 'limit_reached';
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'readiness.confirmed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'tool.completed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id?: string;
+            tool_call_id: string;
+            tool: string;
+            args?: unknown;
+            ok: boolean;
+            result: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'action.proposed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            action_id: string;
+            tool_call_id?: string;
+            agent: string;
+            turn_id?: string;
+            tool: string;
+            args?: unknown;
+            risk?: {
+              risky: boolean;
+              reasons: {
+                rule: string;
+                why: string;
+              }[];
+            };
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'action.approved';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            action_id: string;
+            agent?: string;
+            turn_id?: string;
+            reason?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'action.denied';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            action_id: string;
+            agent?: string;
+            turn_id?: string;
+            reason?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'budget.exceeded';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            usage_id: string;
+            max_tokens: number;
+            spent_tokens: number;
+            reserved_tokens: number;
+            requested_tokens: number;
+            /** @enum {string} */
+            limit?: 'tokens' | 'usd' | 'price_unknown';
+            max_usd?: number;
+            spent_usd?: number;
+            reserved_usd?: number;
+            requested_usd?: number | null;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'toolloop.limit_reached';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            iterations: number;
+            ceiling: number;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'context.compacted';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            through_seq: number;
+            summary: string;
+            tokens_before: number;
+            tokens_after: number;
+            omitted?: number;
+            usage_id?: string;
+            payloads_through_seq?: number;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'context.compaction_failed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            reason: string;
+            message: string;
+            left_out: number;
+            window_from_seq: number;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.stopped';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            text: string;
+            by: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.stop_requested';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            by: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'turn.retried';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            by: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'answer.superseded';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            turn_id: string;
+            event_id: string;
+            by: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'person.asked';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            question_id: string;
+            tool_call_id: string;
+            agent: string;
+            turn_id: string;
+            question: string;
+            options?: string[];
+            why?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'person.answered';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            question_id: string;
+            agent: string;
+            answer: string;
+            decide_yourself: boolean;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'dev.blocked';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            module: string;
+            modulo: string;
+            falta: string;
+            /** @enum {string} */
+            kind?: 'interface' | 'check' | 'task' | 'other';
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'dev.task_finished';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            module: string;
+            task_id: string;
+            summary: string;
+            branch: string;
+            commit: string;
+            files: string[];
+            /** @enum {boolean} */
+            already_committed?: true;
+            check?: {
+              command: string;
+              /** @enum {string} */
+              source: 'declared' | 'default';
+              exit_code: number;
+              duration_ms: number;
+              skipped?: number;
+            } | null;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'arquiteto.block_answered';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            dev: string;
+            block_seq: number;
+            answer: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'dev.unblocked';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            agent: string;
+            module: string;
+            modulo: string;
+            falta: string;
+            block_seq: number;
+            resolution:
+              | {
+                  /** @enum {string} */
+                  kind: 'contracts';
+                  version: number;
+                  seq: number;
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'module_map';
+                  version: number;
+                  seq: number;
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'answer';
+                  answer: string;
+                  seq: number;
+                };
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'module.merged';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            module: string;
+            commit: string;
+            checks: {
+              module: string;
+              command: string;
+              exit_code: number;
+              duration_ms: number;
+              /** @enum {boolean} */
+              skipped?: true;
+            }[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'module.merge_failed';
+          payload:
+            | {
+                /** @enum {number} */
+                v: 1;
+                module: string;
+                /** @enum {string} */
+                kind: 'conflict';
+                paths: string[];
+              }
+            | {
+                /** @enum {number} */
+                v: 1;
+                module: string;
+                /** @enum {string} */
+                kind: 'check';
+                output: string;
+              };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'module.dependency_merged';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            module: string;
+            dependencies: string[];
+            commit?: string;
+            reason?: string;
+            conflicts?: string[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'module.caught_up';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            module: string;
+            commit?: string;
+            reason?: string;
+            conflicts?: string[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'line.completed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            commit: string;
+            modules: string[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'line.merged_into_main';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            commit: string;
+            dev_commit: string;
+            actor: string;
+            instruction_files?: {
+              path: string;
+              sha256: string;
+            }[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'line.instructions_accepted';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            merge_commit: string;
+            instruction_files: {
+              path: string;
+              sha256: string;
+            }[];
+            actor: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'session.ended';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            /** @enum {string} */
+            reason: 'completed' | 'abandoned' | 'blocked' | 'budget';
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'hypothesis.proposed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            hypothesis_id: string;
+            /** @enum {string} */
+            aspect?: 'ritmo' | 'decisoes' | 'bloqueios';
+            statement: string;
+            evidence: number[];
+            trigger: {
+              /** @enum {string} */
+              kind: 'session.ended';
+              /** @enum {string} */
+              reason: 'completed' | 'abandoned' | 'blocked' | 'budget';
+            };
+            rag: {
+              degraded: boolean;
+              reason?: string;
+            };
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'hypothesis.accepted';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            hypothesis_id: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'hypothesis.dismissed';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            hypothesis_id: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'hypothesis.refused';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            categories: ('health' | 'personality' | 'age' | 'gender')[];
+            paths: string[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'anamnese.profile_recorded';
+          payload:
+            | {
+                /** @enum {number} */
+                v: 1;
+                profile_id: string;
+                competency: string;
+                /** @enum {string} */
+                level: 'iniciante' | 'intermediario' | 'avancado' | 'especialista';
+                summary: string;
+                evidence: number[];
+              }
+            | {
+                /** @enum {number} */
+                v: 2;
+                profile_id: string;
+                competency: string;
+                /** @enum {string} */
+                level: 'iniciante' | 'intermediario' | 'avancado' | 'especialista';
+                evidence: number[];
+              };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'anamnese.profile_refused';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            competency: string;
+            categories: ('health' | 'personality' | 'age' | 'gender')[];
+            paths: string[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'rag.feedback';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            query: string;
+            helpful: string[];
+            not_helpful: string[];
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type: 'handoff.offered' | 'handoff.accepted' | 'handoff.completed' | 'handoff.rejected';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            handoff_id: string;
+            from_agent: string;
+            to_agent: string;
+            artifact_id: string | null;
+            /** @enum {string} */
+            status: 'offered' | 'accepted' | 'completed' | 'rejected';
+            reason?: string;
+          };
+        }
+      | {
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          session_id: string;
+          seq: number;
+          /** @description `user`, `system`, or an agent slug */
+          actor: string;
+          created_at: string;
+          /** @enum {string} */
+          type:
+            | 'artifact.business_rule'
+            | 'artifact.product_brief'
+            | 'artifact.epic'
+            | 'artifact.story'
+            | 'artifact.task'
+            | 'artifact.decision'
+            | 'artifact.module_map'
+            | 'artifact.project_image'
+            | 'artifact.module_routing'
+            | 'artifact.c4_diagram'
+            | 'artifact.module_contracts';
+          payload: {
+            /** @enum {number} */
+            v: 1;
+            data?: unknown;
+            origin?: number[];
+            supersedes?: string;
+          };
+        };
     NewMessage: {
       text: string;
       to?: string;

@@ -22,8 +22,18 @@ export type Member = Schemas['Member'];
 
 export type Session = Schemas['Session'];
 
-/** A stored session event as the API sends it; the fold reads its payload by its kind's schema (fold-event.ts). */
-export type StoredEvent = Schemas['SessionEvent'];
+/** A session event as the document gives it: a union on `type`, so `payload` narrows by kind (ADR 0423). */
+export type SessionEvent = Schemas['SessionEvent'];
+
+/**
+ * A session event as the web takes it in: any kind, its payload not yet read. The fold reads each payload by its
+ * kind's schema (fold-event.ts, ADR 0400) rather than trusting the type: an event of a newer server, or one an
+ * older server wrote, is skipped or counted, never read as something it is not.
+ */
+export type StoredEvent = Omit<SessionEvent, 'type' | 'payload'> & {
+  type: string;
+  payload: unknown;
+};
 
 /** `GET /api/health`: the model part is the server's last look at the model endpoint. */
 export type Health = Schemas['Health'];

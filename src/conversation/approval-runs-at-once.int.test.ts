@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptInput } from '../gateway/providers/index.ts';
+import { SessionEventSchema } from '../http/session-event-schema.ts';
+import { SessionStateSchema } from '../http/view-schemas.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
@@ -58,10 +60,14 @@ describe.each(testDatabaseEngines())('an approval with one turn slot on $name', 
       .toBe(true);
     const proposed = (await log()).find((event) => event.type === 'action.proposed')!;
     const actionId = (proposed.payload as { action_id: string }).action_id;
+    // The state's schema holds for an action waiting and a lane's turn in progress (ADR 0423).
+    const waiting = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/state`)).body;
+    expect(SessionStateSchema.parse(waiting).pending_actions).toHaveLength(1);
     expect((await requestJson(forja, 'POST', `/api/actions/${actionId}/approve`)).status).toBe(202);
     await forja.conversation.idle(sessionId);
 
     const events = await log();
+    for (const event of events) SessionEventSchema.parse(event);
     const ran = events.find(isOf('dev:catalogo', 'tool.completed'))!;
     const pedidosAnswers = events.filter(isOf('dev:pedidos', 'agent.response'));
     expect(pedidosAnswers).toHaveLength(3);

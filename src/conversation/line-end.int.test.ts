@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../composition.ts';
+import { SessionLineSchema } from '../http/view-schemas.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import {
@@ -236,14 +237,14 @@ describe.each(testDatabaseEngines())('the end of the line on $name', (engine) =>
     expect(await git.raw(['ls-tree', '--name-only', devAfterFailure, 'src/'])).toBe(
       'src/catalogo.ts\n',
     );
-    expect((await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body).toMatchObject(
-      {
-        completed: null,
-        modules: [{ state: 'merged' }, { module: 'pedidos', state: 'failed' }],
-        workspace_path: null,
-        clone_path: null,
-      },
-    );
+    const failedLine = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body;
+    SessionLineSchema.parse(failedLine);
+    expect(failedLine).toMatchObject({
+      completed: null,
+      modules: [{ state: 'merged' }, { module: 'pedidos', state: 'failed' }],
+      workspace_path: null,
+      clone_path: null,
+    });
     // Before line.completed, main is refused, naming the rule.
     const early = await requestJson(
       forja,

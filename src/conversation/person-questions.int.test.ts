@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Forja } from '../composition.ts';
 import { SESSION_EVENTS } from '../domain/conversation/index.ts';
 import type { ScriptInput } from '../gateway/providers/index.ts';
+import { SessionStateSchema } from '../http/view-schemas.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { newSessionThroughApi } from '../testing/scripted-forja.ts';
@@ -97,8 +98,12 @@ const LINE: ScriptInput['turns'] = [
 ];
 
 type Question = { question_id: string; agent: string; status: string; question: string };
-const questionsOf = async (forja: Forja, sessionId: string): Promise<Question[]> =>
-  (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/state`)).body.questions;
+/** The state's questions; the state parses with its route's schema (ADR 0423). */
+const questionsOf = async (forja: Forja, sessionId: string): Promise<Question[]> => [
+  ...SessionStateSchema.parse(
+    (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/state`)).body,
+  ).questions,
+];
 const typesOf = async (forja: Forja, sessionId: string, afterSeq = 0) =>
   (await forja.eventLog.read(sessionId, { limit: 10_000, afterSeq })).map((event) => [
     event.type,

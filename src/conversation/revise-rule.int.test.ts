@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SessionStateSchema } from '../http/view-schemas.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { LINE_MESSAGES, playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
@@ -171,7 +172,9 @@ describe.each(testDatabaseEngines())('a rule the person changes, on $name', (eng
         },
       ],
     ]);
-    const state = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/state`)).body;
+    const state = SessionStateSchema.parse(
+      (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/state`)).body,
+    );
     expect(state.business_rules).toEqual([
       expect.objectContaining({
         event_id: rules[1]!.id,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../gateway/providers/index.ts';
+import { BacklogSchema, SessionLineSchema } from '../http/view-schemas.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
 import { requestJson } from '../testing/forja-harness.ts';
 import { playUpToTheDevs } from './testing/play-up-to-the-devs.ts';
@@ -220,14 +221,10 @@ describe.each(testDatabaseEngines())(
         expect.objectContaining({ id: 'AT-004', module: 'pedidos', split_from: 'AT-002' }),
       ]);
 
-      const backlog = (await requestJson(forja, 'GET', `/api/projects/${projectId}/backlog`)).body;
-      expect(
-        backlog.tasks.map((task: { id: string; module: string; split_from?: string }) => [
-          task.id,
-          task.module,
-          task.split_from,
-        ]),
-      ).toEqual([
+      const backlog = BacklogSchema.parse(
+        (await requestJson(forja, 'GET', `/api/projects/${projectId}/backlog`)).body,
+      );
+      expect(backlog.tasks.map((task) => [task.id, task.module, task.split_from])).toEqual([
         ['AT-001', 'catalogo', undefined],
         ['AT-003', 'catalogo', 'AT-002'],
         ['AT-004', 'pedidos', 'AT-002'],
@@ -235,13 +232,10 @@ describe.each(testDatabaseEngines())(
       expect(backlog.split).toEqual([
         expect.objectContaining({ id: 'AT-002', split_into: ['AT-003', 'AT-004'] }),
       ]);
-      const lineView = (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body;
-      expect(
-        lineView.modules.map((module: { module: string; tasks: string[] }) => [
-          module.module,
-          module.tasks,
-        ]),
-      ).toEqual([
+      const lineView = SessionLineSchema.parse(
+        (await requestJson(forja, 'GET', `/api/sessions/${sessionId}/line`)).body,
+      );
+      expect(lineView.modules.map((module) => [module.module, module.tasks])).toEqual([
         ['catalogo', ['AT-001', 'AT-003']],
         ['pedidos', ['AT-004']],
       ]);

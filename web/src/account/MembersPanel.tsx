@@ -8,7 +8,7 @@ import { t } from '../i18n/t.ts';
 /** Who belongs to the project; an owner adds people (by their account name) as members or owners. */
 export function MembersPanel({ projectId, me }: { projectId: string; me: Person }) {
   const members = useApiData(
-    () => getJson<{ members: Member[] }>(`/api/projects/${projectId}/members`),
+    () => getJson('/api/projects/{id}/members', { path: { id: projectId } }),
     projectId,
   );
   const [username, setUsername] = useState('');
@@ -25,7 +25,10 @@ export function MembersPanel({ projectId, me }: { projectId: string; me: Person 
     event.preventDefault();
     setState({ busy: true, error: null });
     try {
-      await postJson(`/api/projects/${projectId}/members`, { username: username.trim(), role });
+      await postJson('/api/projects/{id}/members', {
+        path: { id: projectId },
+        body: { username: username.trim(), role },
+      });
       setUsername('');
       setState({ busy: false, error: null });
       members.reload();

@@ -18,7 +18,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (person: Person) => voi
     setState({ busy: true, error: null });
     try {
       onSignedIn(
-        await postJson<Person>('/api/auth/sign-in', { username: username.trim(), password }),
+        await postJson('/api/auth/sign-in', { body: { username: username.trim(), password } }),
       );
     } catch (error) {
       setState({ busy: false, error });

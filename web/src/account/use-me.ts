@@ -21,7 +21,7 @@ export function useMe(): {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` says when to ask again.
   useEffect(() => {
     let current = true;
-    getJson<Me>('/api/auth/me').then(
+    getJson('/api/auth/me').then(
       (me) => current && setState({ status: 'ready', me }),
       (error: unknown) =>
         current &&

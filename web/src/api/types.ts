@@ -58,6 +58,9 @@ export type AgentModel = Schemas['AgentModel'];
 
 export type SessionState = Schemas['SessionState'];
 
+/** `GET /api/sessions/:id/line`: each module's state on the line, the line's end and its merge into main. */
+export type SessionLine = Schemas['SessionLine'];
+
 /** Live messages of a running turn on the event stream (not stored, never replayed; the document says only "an event stream"). */
 export type AgentDelta = { session_id: string; agent: string; turn_id: string; text: string };
 export type AgentDone = { session_id: string; agent: string; turn_id: string; status: string };

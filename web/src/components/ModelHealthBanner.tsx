@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { getJson } from '../api/client.ts';
-import type { Health } from '../api/types.ts';
 import { useApiData } from './use-api-data.ts';
 import { t } from '../i18n/t.ts';
 
@@ -13,7 +12,7 @@ const POLL_MS = 30_000;
  */
 export function ModelHealthBanner() {
   // A failure is not shown here: when the server is not reachable at all, the pages say so themselves.
-  const health = useApiData(() => getJson<Health>('/api/health'), 'health', { everyMs: POLL_MS });
+  const health = useApiData(() => getJson('/api/health'), 'health', { everyMs: POLL_MS });
   const model = health.data?.model ?? null;
   const [checking, setChecking] = useState(false);
 
@@ -21,7 +20,7 @@ export function ModelHealthBanner() {
   const checkAgain = async () => {
     setChecking(true);
     try {
-      health.set(await getJson<Health>('/api/health?check=model'));
+      health.set(await getJson('/api/health', { query: { check: 'model' } }));
     } catch {
       // As above: the pages say when the server does not answer.
     }

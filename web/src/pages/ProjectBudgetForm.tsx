@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { getJson, putJson } from '../api/client.ts';
-import type { Usage } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { useApiData } from '../components/use-api-data.ts';
 import { formatNumber } from '../i18n/format-number.ts';
@@ -8,7 +7,10 @@ import { t } from '../i18n/t.ts';
 
 /** The project's token budget: what was used, the limit, and a form to change it. */
 export function ProjectBudgetForm({ projectId }: { projectId: string }) {
-  const usage = useApiData(() => getJson<Usage>(`/api/projects/${projectId}/usage`), projectId);
+  const usage = useApiData(
+    () => getJson('/api/projects/{id}/usage', { path: { id: projectId } }),
+    projectId,
+  );
   const [value, setValue] = useState<string | null>(null);
   const [status, setStatus] = useState<{ saving: boolean; saved: boolean; error: unknown }>({
     saving: false,
@@ -29,8 +31,9 @@ export function ProjectBudgetForm({ projectId }: { projectId: string }) {
       });
     setStatus({ saving: true, saved: false, error: null });
     try {
-      await putJson(`/api/projects/${projectId}/budget`, {
-        max_tokens: trimmed === '' ? null : Number(trimmed),
+      await putJson('/api/projects/{id}/budget', {
+        path: { id: projectId },
+        body: { max_tokens: trimmed === '' ? null : Number(trimmed) },
       });
       setStatus({ saving: false, saved: true, error: null });
       setValue(null);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { getJson, postJson } from '../api/client.ts';
 import { MembersPanel } from '../account/MembersPanel.tsx';
-import type { Person, Project, Session } from '../api/types.ts';
+import type { Person } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
@@ -12,9 +12,12 @@ import { ProjectBudgetForm } from './ProjectBudgetForm.tsx';
 
 /** One project: its sessions, a form to open one, its token budget, and its members when accounts are in use. */
 export function ProjectPage({ projectId, person }: { projectId: string; person: Person | null }) {
-  const project = useApiData(() => getJson<Project>(`/api/projects/${projectId}`), projectId);
+  const project = useApiData(
+    () => getJson('/api/projects/{id}', { path: { id: projectId } }),
+    projectId,
+  );
   const sessions = useApiData(
-    () => getJson<{ sessions: Session[] }>(`/api/projects/${projectId}/sessions`),
+    () => getJson('/api/projects/{id}/sessions', { path: { id: projectId } }),
     projectId,
   );
   const [title, setTitle] = useState('');
@@ -26,10 +29,10 @@ export function ProjectPage({ projectId, person }: { projectId: string; person: 
     setCreating(true);
     setCreateError(null);
     try {
-      const session = await postJson<Session>(
-        `/api/projects/${projectId}/sessions`,
-        title.trim() === '' ? {} : { title: title.trim() },
-      );
+      const session = await postJson('/api/projects/{id}/sessions', {
+        path: { id: projectId },
+        body: title.trim() === '' ? {} : { title: title.trim() },
+      });
       navigate(sessionPath(session.id));
     } catch (error) {
       setCreateError(error);

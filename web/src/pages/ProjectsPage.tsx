@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { getJson, postJson } from '../api/client.ts';
-import type { Project } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
@@ -10,7 +9,7 @@ import { navigate } from '../routing/navigate.ts';
 
 /** The list of projects and a form to create one. */
 export function ProjectsPage() {
-  const projects = useApiData(() => getJson<{ projects: Project[] }>('/api/projects'), 'projects');
+  const projects = useApiData(() => getJson('/api/projects'), 'projects');
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<unknown>(null);
@@ -20,7 +19,7 @@ export function ProjectsPage() {
     setCreating(true);
     setCreateError(null);
     try {
-      const project = await postJson<Project>('/api/projects', { name });
+      const project = await postJson('/api/projects', { body: { name } });
       navigate(projectPath(project.id));
     } catch (error) {
       setCreateError(error);

@@ -1,6 +1,5 @@
 import { useEffect, useMemo } from 'react';
 import { getJson } from '../api/client.ts';
-import type { Project, Session, SessionState } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
@@ -31,16 +30,19 @@ import { useSessionStream } from '../session/use-session-stream.ts';
 /** A session: the chat, what it produced (rules, brief, backlog, architecture, developers), usage, live. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const session = useApiData(
-    () => getJson<Session>(`/api/sessions/${encodeURIComponent(sessionId)}`),
+    () => getJson('/api/sessions/{id}', { path: { id: sessionId } }),
     sessionId,
   );
   const projectId = session.data?.project_id ?? null;
   const project = useApiData(
-    () => (projectId ? getJson<Project>(`/api/projects/${projectId}`) : Promise.resolve(null)),
+    () =>
+      projectId
+        ? getJson('/api/projects/{id}', { path: { id: projectId } })
+        : Promise.resolve(null),
     projectId ?? '',
   );
   const state = useApiData(
-    () => getJson<SessionState>(`/api/sessions/${encodeURIComponent(sessionId)}/state`),
+    () => getJson('/api/sessions/{id}/state', { path: { id: sessionId } }),
     sessionId,
   );
   const stream = useSessionStream(sessionId);

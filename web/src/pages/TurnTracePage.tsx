@@ -8,8 +8,6 @@ import { formatNumber } from '../i18n/format-number.ts';
 import { t } from '../i18n/t.ts';
 import { sessionPath } from '../routing/match-route.ts';
 
-type Layer = { name: string; tokens: number; budget: number; status: string };
-type AgentContext = { layers: Layer[] | null };
 type Row = { kind: 'model' | 'tool'; key: string; start: number; end: number };
 
 /**
@@ -19,7 +17,7 @@ type Row = { kind: 'model' | 'tool'; key: string; start: number; end: number };
  */
 export function TurnTracePage({ sessionId, turnId }: { sessionId: string; turnId: string }) {
   const trace = useApiData(
-    () => getJson<TurnTrace>(`/api/sessions/${sessionId}/turns/${turnId}/trace`),
+    () => getJson('/api/sessions/{id}/turns/{turnId}/trace', { path: { id: sessionId, turnId } }),
     turnId,
   );
   const data = trace.data;
@@ -144,9 +142,7 @@ function ToolCall({ tool }: { tool: TurnTrace['tools'][number] }) {
 function PromptLayers({ sessionId, agent }: { sessionId: string; agent: string }) {
   const context = useApiData(
     () =>
-      getJson<AgentContext>(
-        `/api/sessions/${sessionId}/agents/${encodeURIComponent(agent)}/context`,
-      ),
+      getJson('/api/sessions/{id}/agents/{slug}/context', { path: { id: sessionId, slug: agent } }),
     `${sessionId}:${agent}`,
   );
   return (

@@ -63,9 +63,7 @@ export function CommitDiffDialog({
   }, []);
   useEffect(() => {
     let current = true;
-    getJson<CommitDiff>(
-      `/api/projects/${encodeURIComponent(projectId)}/commits/${encodeURIComponent(sha)}/diff`,
-    ).then(
+    getJson('/api/projects/{id}/commits/{sha}/diff', { path: { id: projectId, sha } }).then(
       (diff) => current && setState({ diff, error: null }),
       (error: unknown) => current && setState({ diff: null, error }),
     );

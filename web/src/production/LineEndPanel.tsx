@@ -6,16 +6,6 @@ import { t } from '../i18n/t.ts';
 import type { ModuleDeclaration } from '../session/fold/session-view.ts';
 import { CommitLink } from './CommitDiff.tsx';
 
-type LineEnd = {
-  /** `checks_skipped`: modules whose integration check ran nothing (absent from an older server). */
-  completed: { commit: string; seq: number; checks_skipped?: string[] } | null;
-  merged_into_main: { commit: string; dev_commit: string; seq: number } | null;
-  /** The project's repository on the server, once merged (absent from an older server). */
-  workspace_path?: string | null;
-  /** Where to `git clone` it from this server (`/git/<project>.git`), once merged. */
-  clone_path?: string | null;
-};
-
 const REFRESH_DELAY_MS = 400;
 const short = (commit: string) => commit.slice(0, 12);
 
@@ -35,7 +25,7 @@ export function LineEndPanel({
 }) {
   // A failure keeps what was read; the next change of the log asks again.
   const lineEnd = useApiData(
-    () => getJson<LineEnd>(`/api/sessions/${encodeURIComponent(sessionId)}/line`),
+    () => getJson('/api/sessions/{id}/line', { path: { id: sessionId } }),
     `${sessionId}/${refreshKey}`,
     { delayMs: REFRESH_DELAY_MS },
   );
@@ -53,9 +43,9 @@ export function LineEndPanel({
     setRunning(true);
     setError(null);
     try {
-      const merged = await postJson<{ commit: string; dev_commit: string; seq: number }>(
-        `/api/sessions/${encodeURIComponent(sessionId)}/line/merge-into-main`,
-      );
+      const merged = await postJson('/api/sessions/{id}/line/merge-into-main', {
+        path: { id: sessionId },
+      });
       lineEnd.set({ ...line, merged_into_main: merged });
       setJustMerged(true);
     } catch (failure) {

@@ -1,5 +1,4 @@
 import { getJson } from '../api/client.ts';
-import type { Health } from '../api/types.ts';
 import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
 
@@ -8,7 +7,7 @@ import { t } from '../i18n/t.ts';
  * /api/health` says of the terminal (ADR 0327), so a person is not surprised by commands that run unasked.
  */
 export function TerminalModeNote() {
-  const health = useApiData(() => getJson<Health>('/api/health'), 'health-terminal');
+  const health = useApiData(() => getJson('/api/health'), 'health-terminal');
   const terminal = health.data?.terminal ?? null;
   if (terminal === null) return null;
   return (

@@ -11,13 +11,6 @@ export type ModuleStatus =
   | 'conflict'
   | 'failed';
 
-/** `GET /api/sessions/:id/line`: the server's state of each module (src/agents/dev/line-events.ts). */
-export type LineModule = { module: string; state: string };
-export type SessionLine = {
-  modules: LineModule[];
-  completed: { commit: string; seq: number } | null;
-};
-
 const LINE_STATES = new Set(['working', 'blocked', 'finished', 'merged', 'conflict', 'failed']);
 
 /**

@@ -1,6 +1,6 @@
 import { getJson } from '../api/client.ts';
 import { useApiData } from '../components/use-api-data.ts';
-import type { SessionLine } from './module-status.ts';
+import type { SessionLine } from '../api/types.ts';
 
 const REFRESH_DELAY_MS = 300;
 
@@ -8,7 +8,7 @@ const REFRESH_DELAY_MS = 300;
 export function useSessionLine(sessionId: string, refreshKey: number): SessionLine | null {
   // A failure keeps what was read: the map still shows what the log says; the next change of the log asks again.
   return useApiData(
-    () => getJson<SessionLine>(`/api/sessions/${encodeURIComponent(sessionId)}/line`),
+    () => getJson('/api/sessions/{id}/line', { path: { id: sessionId } }),
     `${sessionId}/${refreshKey}`,
     { delayMs: REFRESH_DELAY_MS },
   ).data;

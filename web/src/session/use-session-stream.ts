@@ -82,9 +82,10 @@ async function loadEvents(sessionId: string): Promise<StoredEvent[]> {
   const events: StoredEvent[] = [];
   for (;;) {
     const after = events.at(-1)?.seq ?? 0;
-    const page = await getJson<{ events: StoredEvent[] }>(
-      `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${after}&limit=${PAGE_SIZE}`,
-    );
+    const page = await getJson('/api/sessions/{id}/events', {
+      path: { id: sessionId },
+      query: { after: String(after), limit: String(PAGE_SIZE) },
+    });
     events.push(...page.events);
     if (page.events.length < PAGE_SIZE) return events;
   }

@@ -45,10 +45,10 @@ export function Composer({
     setError(null);
     try {
       const message = addressMessage(text, picked, activeAgents);
-      await postJson(
-        `/api/sessions/${encodeURIComponent(sessionId)}/messages`,
-        message.to === null ? { text: message.text } : message,
-      );
+      await postJson('/api/sessions/{id}/messages', {
+        path: { id: sessionId },
+        body: message.to === null ? { text: message.text } : { text: message.text, to: message.to },
+      });
       setText('');
     } catch (failure) {
       setError(failure);

@@ -12,8 +12,10 @@ import type { HandoffView } from '../fold/session-view.ts';
 export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
   const statusKey = `handoff.status.${handoff.status}`;
 
-  const act = (verb: 'accept' | 'reject', body?: unknown) =>
-    postJson(`/api/handoffs/${encodeURIComponent(handoff.id)}/${verb}`, body);
+  const path = { id: handoff.id };
+  const accept = () => postJson('/api/handoffs/{id}/accept', { path });
+  const reject = (reason: string) =>
+    postJson('/api/handoffs/{id}/reject', { path, body: { reason } });
 
   return (
     <li
@@ -69,8 +71,8 @@ export function HandoffDivider({ handoff }: { handoff: HandoffView }) {
               confirmTestId: 'confirm-reject',
             },
           }}
-          onYes={() => act('accept')}
-          onNo={(reason) => act('reject', { reason })}
+          onYes={accept}
+          onNo={reject}
           errorTestId="handoff-error"
           onAnswered={focusNextAction}
         />

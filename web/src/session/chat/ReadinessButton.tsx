@@ -26,7 +26,7 @@ export function ReadinessButton({
     setRunning(true);
     setError(null);
     try {
-      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/readiness`);
+      await postJson('/api/sessions/{id}/readiness', { path: { id: sessionId } });
     } catch (failure) {
       setError(failure);
     } finally {

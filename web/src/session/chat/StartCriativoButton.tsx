@@ -11,7 +11,9 @@ export function StartCriativoButton({ sessionId }: { sessionId: string }) {
     setStarting(true);
     setError(null);
     try {
-      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/agents/criativo/start`);
+      await postJson('/api/sessions/{id}/agents/{slug}/start', {
+        path: { id: sessionId, slug: 'criativo' },
+      });
     } catch (failure) {
       setError(failure);
       setStarting(false);

@@ -21,9 +21,9 @@ export function TurnControlButton({
     setBusy(true);
     setError(null);
     try {
-      await postJson(
-        `/api/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/${verb}`,
-      );
+      await postJson(`/api/sessions/{id}/turns/{turnId}/${verb}`, {
+        path: { id: sessionId, turnId },
+      });
     } catch (failure) {
       setError(failure);
     } finally {

@@ -92,9 +92,9 @@ function describe(
         text: t('needsYou.instructions', { paths: item.paths.join(', ') }),
         label: t('needsYou.go.instructions'),
         go: () =>
-          void postJson(`/api/sessions/${encodeURIComponent(sessionId)}/instructions/accept`).catch(
-            () => undefined,
-          ),
+          void postJson('/api/sessions/{id}/instructions/accept', {
+            path: { id: sessionId },
+          }).catch(() => undefined),
       };
     case 'handoff':
       return {
@@ -129,9 +129,9 @@ function describe(
         }),
         label: t('needsYou.go.idle'),
         go: () =>
-          void postJson(
-            `/api/sessions/${encodeURIComponent(sessionId)}/agents/${encodeURIComponent(item.agent)}/nudge`,
-          ).catch(() => undefined),
+          void postJson('/api/sessions/{id}/agents/{slug}/nudge', {
+            path: { id: sessionId, slug: item.agent },
+          }).catch(() => undefined),
       };
     case 'merge':
       return {
@@ -172,7 +172,7 @@ function AcceptAllDevHandoffs({ sessionId, count }: { sessionId: string; count: 
     setBusy(true);
     setError(null);
     try {
-      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/dev-handoffs/accept`);
+      await postJson('/api/sessions/{id}/dev-handoffs/accept', { path: { id: sessionId } });
     } catch (failure) {
       setError(failure);
     } finally {

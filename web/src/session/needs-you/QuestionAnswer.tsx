@@ -27,10 +27,10 @@ export function QuestionAnswer({
     setBusy(true);
     setError(null);
     try {
-      await postJson(
-        `/api/sessions/${encodeURIComponent(sessionId)}/questions/${encodeURIComponent(questionId)}/answer`,
+      await postJson('/api/sessions/{id}/questions/{questionId}/answer', {
+        path: { id: sessionId, questionId },
         body,
-      );
+      });
     } catch (failure) {
       setError(failure);
     } finally {

@@ -11,8 +11,7 @@ const NONE: readonly IdleLane[] = [];
  */
 export function useIdleLanes(sessionId: string, refreshKey: number): readonly IdleLane[] {
   const lanes = useApiData(
-    () =>
-      getJson<{ lanes: IdleLane[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/idle-lanes`),
+    () => getJson('/api/sessions/{id}/idle-lanes', { path: { id: sessionId } }),
     `${sessionId}/${refreshKey}`,
     { delayMs: REFRESH_DELAY_MS },
   ).data;

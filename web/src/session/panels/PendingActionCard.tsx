@@ -18,8 +18,10 @@ export function PendingActionCard({ action }: { action: ActionView }) {
     .join('; ');
   const riskId = `risk-${action.id}`;
 
-  const resolve = (verb: 'approve' | 'deny', body?: unknown) =>
-    postJson(`/api/actions/${encodeURIComponent(action.id)}/${verb}`, body);
+  const path = { id: action.id };
+  const approve = () => postJson('/api/actions/{id}/approve', { path });
+  const deny = (reason: string) =>
+    postJson('/api/actions/{id}/deny', { path, body: reason === '' ? {} : { reason } });
 
   return (
     <li
@@ -66,8 +68,8 @@ export function PendingActionCard({ action }: { action: ActionView }) {
             confirmTestId: 'confirm-deny',
           },
         }}
-        onYes={() => resolve('approve')}
-        onNo={(reason) => resolve('deny', reason === '' ? {} : { reason })}
+        onYes={approve}
+        onNo={deny}
         errorTestId="action-error"
         onAnswered={focusNextAction}
       />

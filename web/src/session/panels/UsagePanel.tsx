@@ -27,8 +27,10 @@ export function UsagePanel({
   const usage = useApiData(
     () =>
       Promise.all([
-        getJson<Usage>(`/api/sessions/${sessionId}/usage`),
-        projectId ? getJson<Usage>(`/api/projects/${projectId}/usage`) : Promise.resolve(null),
+        getJson('/api/sessions/{id}/usage', { path: { id: sessionId } }),
+        projectId
+          ? getJson('/api/projects/{id}/usage', { path: { id: projectId } })
+          : Promise.resolve(null),
       ]),
     `${sessionId}/${projectId}/${refreshKey}`,
     { delayMs: REFRESH_DELAY_MS },

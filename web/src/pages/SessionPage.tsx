@@ -29,10 +29,8 @@ import { useSessionStream } from '../session/use-session-stream.ts';
 
 /** A session: the chat, what it produced (rules, brief, backlog, architecture, developers), usage, live. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
-  const session = useApiData(
-    () => getJson('/api/sessions/{id}', { path: { id: sessionId } }),
-    sessionId,
-  );
+  const path = { id: sessionId };
+  const session = useApiData(() => getJson('/api/sessions/{id}', { path }), sessionId);
   const projectId = session.data?.project_id ?? null;
   const project = useApiData(
     () =>
@@ -41,10 +39,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         : Promise.resolve(null),
     projectId ?? '',
   );
-  const state = useApiData(
-    () => getJson('/api/sessions/{id}/state', { path: { id: sessionId } }),
-    sessionId,
-  );
+  const state = useApiData(() => getJson('/api/sessions/{id}/state', { path }), sessionId);
   const stream = useSessionStream(sessionId);
   const view = useSessionView(stream.events);
   const idleLanes = useIdleLanes(sessionId, view.lastSeq);

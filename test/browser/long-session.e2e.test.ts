@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
 import { newSession } from './support/scenario.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
-const MESSAGES = 500;
+/** The sizes measured: the issue's 100-message session and the 500 the page must stay usable with. */
+const SIZES = [100, 500];
 
-/** 500 messages: the person's and Criativo's in turn, the answers Markdown with a list and code. */
+/** `count` messages: the person's and Criativo's in turn, the answers Markdown with a list and code. */
 function conversation(count: number) {
   const events: Array<{ type: string; actor: string; payload: unknown }> = [
     {
@@ -74,80 +75,141 @@ const COUNT_RENDERS = `
   }).observe({ type: 'longtask', buffered: true });
 `;
 
-/** ADR 0409: a long session is usable at once and a new message costs what one message costs. */
-describe(`a ${MESSAGES}-message session in headless Chromium`, { timeout: 300_000 }, () => {
+const MESSAGE = '[data-testid="message-user"], [data-testid="message-agent"]';
+
+type Task = { start: number; duration: number };
+const longest = (tasks: Task[]) => Math.round(Math.max(0, ...tasks.map((task) => task.duration)));
+/** Total blocking time: what each long task took beyond 50 ms, summed. */
+const blocking = (tasks: Task[]) =>
+  Math.round(tasks.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0));
+
+/**
+ * ADR 0409 and 0424: a long session is usable at once, scrolls without freezing, keeps every message reachable,
+ * and a new message costs what one message costs. Times are measured in the page (Performance API) and reported,
+ * never asserted: the machine is shared.
+ */
+describe('long sessions in headless Chromium', { timeout: 300_000 }, () => {
   let served: ServedForja;
-  let chromium: HeadlessChromium;
+  // A new browser for each session, so each opens as a first visit does: nothing cached, nothing compiled.
+  let chromium: HeadlessChromium | undefined;
 
   beforeAll(async () => {
     await ensureWebBuilt();
-    [served, chromium] = await Promise.all([
-      startServedForja(createScriptedProvider({ script: { turns: [] } })),
-      launchHeadlessChromium(),
-    ]);
+    served = await startServedForja(createScriptedProvider({ script: { turns: [] } }));
   }, 180_000);
 
-  afterAll(async () => {
+  afterEach(async () => {
     await chromium?.close();
+    chromium = undefined;
+  }, 60_000);
+
+  afterAll(async () => {
     await served?.close();
   }, 60_000);
 
-  it('renders every message, and one more message re-renders none of the others', async () => {
-    const sessionId = await newSession(served, 'Long bakery');
-    const appended = await served.forja.eventLog.append(sessionId, conversation(MESSAGES));
-    expect(appended.success).toBe(true);
-    const { page, errors } = await chromium.newPage();
-    await page.addInitScript(COUNT_RENDERS);
-    await page.goto(`${served.url}/sessions/${sessionId}`);
-    await page.waitForFunction(
-      (count) =>
-        document.querySelectorAll('[data-testid="message-user"], [data-testid="message-agent"]')
-          .length >= count &&
-        !(document.querySelector('[data-testid="message-input"]') as HTMLTextAreaElement | null)
-          ?.disabled,
-      MESSAGES,
-    );
-    const usableAt = await page.evaluate(() => performance.now());
-    const load = await page.evaluate(() => ({
-      renders: (window as any).__renders as number,
-      longTasks: (window as any).__longTasks as Array<{ duration: number }>,
-    }));
+  for (const messages of SIZES) {
+    it(`${messages} messages: the newest shows and the box takes input at once, every earlier one is reached by scrolling, one more re-renders none`, async () => {
+      const sessionId = await newSession(served, `Long bakery ${messages}`);
+      const appended = await served.forja.eventLog.append(sessionId, conversation(messages));
+      expect(appended.success).toBe(true);
+      chromium = await launchHeadlessChromium();
+      const { page, errors } = await chromium.newPage();
+      await page.addInitScript(COUNT_RENDERS);
+      await page.goto(`${served.url}/sessions/${sessionId}`);
+      const newest = `Answer ${messages / 2 - 1}:`;
+      // Usable: the newest answer is on the page and the message box is enabled, checked on animation frames
+      // (a frame runs only when the main thread is free), timed from navigation.
+      const usableAt = (await (
+        await page.waitForFunction(
+          ({ selector, text }) => {
+            const input = document.querySelector<HTMLTextAreaElement>(
+              '[data-testid="message-input"]',
+            );
+            const shown = [...document.querySelectorAll(selector)].some((element) =>
+              element.textContent?.includes(text),
+            );
+            return input !== null && !input.disabled && shown ? performance.now() : false;
+          },
+          { selector: MESSAGE, text: newest },
+          { polling: 'raf' },
+        )
+      ).jsonValue()) as number;
+      await page.waitForTimeout(500);
+      const load = await page.evaluate(() => ({
+        renders: (window as any).__renders as number,
+        longTasks: (window as any).__longTasks as Task[],
+        shown: document.querySelectorAll(
+          '[data-testid="message-user"], [data-testid="message-agent"]',
+        ).length,
+        script: performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.endsWith('.js'))
+          .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).decodedBodySize, 0),
+      }));
+      await expect
+        .poll(() => page.locator(MESSAGE).filter({ hasText: newest }).last().isVisible())
+        .toBe(true);
 
-    // One more message: the components that render for it, not for the 500 already there.
-    await page.evaluate(() => {
-      (window as any).__renders = 0;
-    });
-    await served.forja.eventLog.append(sessionId, [
-      { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'One more question.' } },
-    ]);
-    await page.getByTestId('message-user').filter({ hasText: 'One more question.' }).waitFor();
-    await page.waitForTimeout(200);
-    const perMessage = await page.evaluate(() => (window as any).__renders as number);
+      // The box takes input.
+      await page.getByTestId('message-input').fill('typed while the session is long');
+      expect(await page.getByTestId('message-input').inputValue()).toBe(
+        'typed while the session is long',
+      );
+      await page.getByTestId('message-input').fill('');
 
-    // Scrolling the chat from the bottom to the top, by the wheel.
-    await page.evaluate(() => {
-      (window as any).__longTasks = [];
+      // One more message: the components that render for it, not for the messages already there.
+      await page.evaluate(() => {
+        (window as any).__renders = 0;
+      });
+      await served.forja.eventLog.append(sessionId, [
+        { type: 'chat.message', actor: 'user', payload: { v: 1, text: 'One more question.' } },
+      ]);
+      await page.getByTestId('message-user').filter({ hasText: 'One more question.' }).waitFor();
+      await page.waitForTimeout(200);
+      const perMessage = await page.evaluate(() => (window as any).__renders as number);
+
+      // Scrolling the chat from the bottom to the very first message, by the wheel alone.
+      await page.evaluate(() => {
+        (window as any).__longTasks = [];
+      });
+      const list = page.getByTestId('chat-list');
+      await list.hover();
+      const first = page.locator(MESSAGE).filter({ hasText: 'Question 0:' });
+      let wheels = 0;
+      const scrollStarted = await page.evaluate(() => performance.now());
+      for (; wheels < 400; wheels += 1) {
+        await page.mouse.wheel(0, -1500);
+        await page.waitForTimeout(16);
+        if (
+          (await first.count()) > 0 &&
+          (await list.evaluate((element) => element.scrollTop)) === 0
+        )
+          break;
+      }
+      await page.waitForTimeout(300);
+      const scrolling = await page.evaluate(
+        (started) => ({
+          tasks: (window as any).__longTasks as Task[],
+          took: performance.now() - started,
+        }),
+        scrollStarted,
+      );
+      console.info(
+        `${messages} messages: ${Math.round(load.script / 1024)} KB of script; message box usable ` +
+          `${Math.round(usableAt)} ms after navigation with ${load.shown} messages on the page; loading: ` +
+          `${load.renders} components rendered, ${load.longTasks.length} long tasks, longest ` +
+          `${longest(load.longTasks)} ms, blocking ${blocking(load.longTasks)} ms; one new message rendered ` +
+          `${perMessage} components; scrolling to the first message (${wheels + 1} wheel turns, ` +
+          `${Math.round(scrolling.took)} ms): ${scrolling.tasks.length} long tasks, longest ` +
+          `${longest(scrolling.tasks)} ms, blocking ${blocking(scrolling.tasks)} ms`,
+      );
+      // Every message is reachable: the first one is on screen at the top, and all are on the page.
+      await expect.poll(() => first.isVisible()).toBe(true);
+      expect(await page.locator(MESSAGE).count()).toBe(messages + 1);
+      // Work, not time: a new message re-renders no earlier message (each one is at least one component).
+      expect(perMessage).toBeLessThan(100);
+      expect(errors).toEqual([]);
+      await page.close();
     });
-    const list = page.getByTestId('chat-list');
-    await list.hover();
-    for (let step = 0; step < 40; step += 1) await page.mouse.wheel(0, -1500);
-    await page.waitForTimeout(300);
-    const scrollTasks = await page.evaluate(
-      () => (window as any).__longTasks as Array<{ duration: number }>,
-    );
-    const longest = (tasks: Array<{ duration: number }>) =>
-      Math.round(Math.max(0, ...tasks.map((task) => task.duration)));
-    console.info(
-      `${MESSAGES} messages: message box usable ${Math.round(usableAt)} ms after navigation; ` +
-        `${load.renders} components rendered to load, longest task ${longest(load.longTasks)} ms; ` +
-        `one new message rendered ${perMessage} components; ` +
-        `scrolling: ${scrollTasks.length} tasks over 50 ms, longest ${longest(scrollTasks)} ms`,
-    );
-    expect(
-      await page.locator('[data-testid="message-user"], [data-testid="message-agent"]').count(),
-    ).toBe(MESSAGES + 1);
-    // Work, not time: a new message re-renders no earlier message (each one is at least one component).
-    expect(perMessage).toBeLessThan(MESSAGES / 5);
-    expect(errors).toEqual([]);
-  });
+  }
 });

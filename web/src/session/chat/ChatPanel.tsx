@@ -53,6 +53,7 @@ export function ChatPanel({
   const shown = Math.min(hidden, items.length);
   // The list's height below the top of the view when earlier entries were asked for, to put it back after.
   const keepFromBottom = useRef<number | null>(null);
+  const earlierButton = useRef<HTMLButtonElement>(null);
   // Something arrived while the person read above: a hint leads down to it.
   const [unseen, setUnseen] = useState(false);
   const liveLength = live.reduce((sum, entry) => sum + entry.text.length, 0);
@@ -93,7 +94,9 @@ export function ChatPanel({
   const onScroll = () => {
     const list = listRef.current;
     if (list === null) return;
-    if (list.scrollTop < NEAR_TOP_PIXELS) showEarlier();
+    // Not when the button took focus (the browser scrolled to it): the keyboard presses it.
+    if (list.scrollTop < NEAR_TOP_PIXELS && document.activeElement !== earlierButton.current)
+      showEarlier();
     stickToBottom.current =
       list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
     // Says on the page whether the list follows new activity (a test waits on it; nothing styles it).
@@ -135,6 +138,7 @@ export function ChatPanel({
               type="button"
               className="small-button"
               data-testid="show-earlier"
+              ref={earlierButton}
               onClick={showEarlier}
             >
               {t('chat.showEarlier', { count: shown })}

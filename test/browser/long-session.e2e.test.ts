@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
 import { newSession } from './support/scenario.ts';
+import { CHAT_PAGE } from '../../web/src/session/chat/ChatPanel.tsx';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
 /** The sizes measured: the issue's 100-message session and the 500 the page must stay usable with. */
@@ -75,6 +78,9 @@ const COUNT_RENDERS = `
   }).observe({ type: 'longtask', buffered: true });
 `;
 
+/** The built UI's files. */
+const ASSETS = fileURLToPath(new URL('../../web/dist/assets', import.meta.url));
+
 const MESSAGE = '[data-testid="message-user"], [data-testid="message-agent"]';
 
 type Task = { start: number; duration: number };
@@ -96,6 +102,11 @@ describe('long sessions in headless Chromium', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     await ensureWebBuilt();
     served = await startServedForja(createScriptedProvider({ script: { turns: [] } }));
+    // The server compresses each file on its first request and keeps it: every built file asked for once here,
+    // so the first session measured does not wait for that.
+    const accept = { 'accept-encoding': 'gzip, deflate, br' };
+    for (const path of ['/', ...readdirSync(ASSETS).map((name) => `/assets/${name}`)])
+      await (await fetch(`${served.url}${path}`, { headers: accept })).arrayBuffer();
   }, 180_000);
 
   afterEach(async () => {
@@ -212,4 +223,54 @@ describe('long sessions in headless Chromium', { timeout: 300_000 }, () => {
       await page.close();
     });
   }
+
+  it('reaches earlier entries by the keyboard, in place, and goes to an early failed turn from Needs you', async () => {
+    const sessionId = await newSession(served, 'Long bakery, early failure');
+    const failed = [
+      {
+        type: 'turn.started',
+        actor: 'dev:web',
+        payload: { v: 1, agent: 'dev:web', turn_id: 't-web', kind: 'message' },
+      },
+      {
+        type: 'turn.failed',
+        actor: 'dev:web',
+        payload: {
+          v: 1,
+          agent: 'dev:web',
+          turn_id: 't-web',
+          reason: 'provider_error',
+          message: 'boom',
+        },
+      },
+    ];
+    const [activated, ...rest] = conversation(300);
+    expect(
+      (await served.forja.eventLog.append(sessionId, [activated!, ...failed, ...rest])).success,
+    ).toBe(true);
+    chromium = await launchHeadlessChromium();
+    const { page, errors } = await chromium.newPage();
+    await page.goto(`${served.url}/sessions/${sessionId}`);
+    await page.locator(MESSAGE).filter({ hasText: 'Answer 149:' }).waitFor();
+    // The newest entries only: the early failure is not rendered yet.
+    expect(await page.locator(MESSAGE).count()).toBe(CHAT_PAGE);
+    expect(await page.getByTestId('turn-failed').count()).toBe(0);
+
+    // "Show earlier" by the keyboard: the entry on top stays where it was, the page before it is above.
+    const top = page.locator(MESSAGE).first();
+    const topText = await top.textContent();
+    await page.getByTestId('show-earlier').focus();
+    const before = (await top.boundingBox())!.y;
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(MESSAGE).count()).toBe(2 * CHAT_PAGE);
+    const kept = page.locator(MESSAGE).filter({ hasText: topText! });
+    expect(Math.abs((await kept.boundingBox())!.y - before)).toBeLessThan(2);
+
+    // Needs you's "go" to the failed turn renders the whole chat and brings the note into view.
+    await page.getByTestId('needs-you-item').getByTestId('needs-you-go').click();
+    await expect.poll(() => page.getByTestId('turn-failed').isVisible()).toBe(true);
+    expect(await page.locator(MESSAGE).count()).toBe(300);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

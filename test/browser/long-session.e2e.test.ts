@@ -5,7 +5,7 @@ import { createScriptedProvider } from '../../src/gateway/providers/index.ts';
 import { ensureWebBuilt } from './support/ensure-web-built.ts';
 import { launchHeadlessChromium, type HeadlessChromium } from './support/headless-chromium.ts';
 import { newSession } from './support/scenario.ts';
-import { CHAT_PAGE } from '../../web/src/session/chat/ChatPanel.tsx';
+import { CHAT_PAGE } from '../../web/src/session/chat/use-chat-window.ts';
 import { startServedForja, type ServedForja } from './support/served-forja.ts';
 
 /** The sizes measured: the 100-message session and the 500 the page must stay usable with. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { getJson } from '../api/client.ts';
 import type { Project, Session, SessionState } from '../api/types.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -7,6 +7,10 @@ import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
 import { CommitProjectContext } from '../production/CommitLink.tsx';
 import { LineEndPanel } from '../production/LineEndPanel.tsx';
+import {
+  preloadProductionPanel,
+  ProductionPanelLater,
+} from '../production/ProductionPanelLater.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
 import { lineStage } from '../session/fold/line-stage.ts';
@@ -26,13 +30,6 @@ import { PendingActionsPanel } from '../session/panels/PendingActionsPanel.tsx';
 import { RulesPanel } from '../session/panels/RulesPanel.tsx';
 import { UsagePanel } from '../session/panels/UsagePanel.tsx';
 import { useSessionStream } from '../session/use-session-stream.ts';
-
-/** The production panel (backlog, module map and its layouts, contracts, developers): below the chat, so loaded
- * apart from it (ADR 0424); the page starts loading it when it opens, while the session's events load. */
-const loadProductionPanel = () => import('../production/ProductionPanel.tsx');
-const ProductionPanel = lazy(() =>
-  loadProductionPanel().then((module) => ({ default: module.ProductionPanel })),
-);
 
 /** A session: the chat, what it produced (rules, brief, backlog, architecture, developers), usage, live. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
@@ -55,9 +52,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const waitingItems = useMemo(() => needsYou({ ...view, idleLanes }), [view, idleLanes]);
   const versions = useMemo(() => answerVersions(stream.events), [stream.events]);
   const waiting = waitingItems.length;
-  useEffect(() => {
-    void loadProductionPanel();
-  }, []);
+  useEffect(preloadProductionPanel, []);
   useEffect(() => {
     document.title = pageTitle(waiting);
     return () => {
@@ -149,9 +144,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               refreshKey={view.lastSeq}
               modules={currentDeclaration(view.moduleMaps)?.data.modules ?? []}
             />
-            <Suspense fallback={null}>
-              <ProductionPanel sessionId={sessionId} view={view} />
-            </Suspense>
+            <ProductionPanelLater sessionId={sessionId} view={view} />
           </>
         )}
       </main>

@@ -1,6 +1,5 @@
 import { currentRules } from '../fold/apply-artifact.ts';
-import { startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/t.ts';
 import type { AnswerVersion } from '../answer-versions.ts';
 import type { SessionView } from '../fold/session-view.ts';
@@ -14,15 +13,11 @@ import { ReadinessButton } from './ReadinessButton.tsx';
 import { StartCriativoButton } from './StartCriativoButton.tsx';
 import { StreamingMessage } from './StreamingMessage.tsx';
 import { TurnIndicator } from './TurnIndicator.tsx';
+import { useChatWindow } from './use-chat-window.ts';
 import { UserMessage } from './UserMessage.tsx';
 import { readinessOpen } from '../fold/readiness-open.ts';
-import { SHOW_WHOLE_CHAT_EVENT } from '../needs-you/go-to.ts';
 
 const NEAR_BOTTOM_PIXELS = 160;
-/** Entries the chat renders at first (the newest), and adds with each step back (ADR 0424). */
-export const CHAT_PAGE = 50;
-/** Scrolled this close to the top of what is rendered, the chat renders the page before it. */
-const NEAR_TOP_PIXELS = 800;
 
 /**
  * The chat: the agent chat once an agent is active in the session (everything that happened, one streaming
@@ -47,13 +42,7 @@ export function ChatPanel({
   const language = currentLanguage();
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
-  // A long session renders its newest entries only; scrolling near the top (or the button there) renders the
-  // page before, where the person was kept in place. The entries before `hidden` are not rendered.
-  const [hidden, setHidden] = useState(() => Math.max(0, items.length - CHAT_PAGE));
-  const shown = Math.min(hidden, items.length);
-  // The list's height below the top of the view when earlier entries were asked for, to put it back after.
-  const keepFromBottom = useRef<number | null>(null);
-  const earlierButton = useRef<HTMLButtonElement>(null);
+  const chatWindow = useChatWindow(listRef, items.length);
   // Something arrived while the person read above: a hint leads down to it.
   const [unseen, setUnseen] = useState(false);
   const liveLength = live.reduce((sum, entry) => sum + entry.text.length, 0);
@@ -67,36 +56,10 @@ export function ChatPanel({
     else setUnseen(true);
   }, [items.length, activity, waiting.length]);
 
-  const showEarlier = () => {
-    const list = listRef.current;
-    if (list === null || shown === 0 || keepFromBottom.current !== null) return;
-    keepFromBottom.current = list.scrollHeight - list.scrollTop;
-    // A transition: React renders the page in slices between frames, so scrolling never waits for all of it.
-    startTransition(() => setHidden(Math.max(0, shown - CHAT_PAGE)));
-  };
-
-  // The earlier entries are in: the ones that were in view stay where they were.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when earlier entries were rendered
-  useLayoutEffect(() => {
-    const list = listRef.current;
-    if (list === null || keepFromBottom.current === null) return;
-    list.scrollTop = list.scrollHeight - keepFromBottom.current;
-    keepFromBottom.current = null;
-  }, [hidden]);
-
-  // Going to something the chat does not render (the Needs-you panel): render every entry, at once.
-  useEffect(() => {
-    const showWhole = () => flushSync(() => setHidden(0));
-    window.addEventListener(SHOW_WHOLE_CHAT_EVENT, showWhole);
-    return () => window.removeEventListener(SHOW_WHOLE_CHAT_EVENT, showWhole);
-  }, []);
-
   const onScroll = () => {
     const list = listRef.current;
     if (list === null) return;
-    // Not when the button took focus (the browser scrolled to it): the keyboard presses it.
-    if (list.scrollTop < NEAR_TOP_PIXELS && document.activeElement !== earlierButton.current)
-      showEarlier();
+    chatWindow.onScroll();
     stickToBottom.current =
       list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
     // Says on the page whether the list follows new activity (a test waits on it; nothing styles it).
@@ -132,20 +95,16 @@ export function ChatPanel({
         {items.length === 0 && live.length === 0 && (
           <li className="muted empty">{t('chat.empty')}</li>
         )}
-        {shown > 0 && (
-          <li className="show-earlier">
-            <button
-              type="button"
-              className="small-button"
-              data-testid="show-earlier"
-              ref={earlierButton}
-              onClick={showEarlier}
-            >
-              {t('chat.showEarlier', { count: shown })}
-            </button>
-          </li>
+        {chatWindow.hidden > 0 && (
+          <ShowEarlier
+            count={chatWindow.hidden}
+            onClick={chatWindow.showEarlier}
+            buttonRef={chatWindow.earlierButton}
+          />
         )}
-        {items.slice(shown).map((item) => chatEntry(item, { sessionId, view, versions, language }))}
+        {items
+          .slice(chatWindow.hidden)
+          .map((item) => chatEntry(item, { sessionId, view, versions, language }))}
         {mode === 'agent' &&
           live.map((entry) => (
             <StreamingMessage key={entry.turnId} live={entry} sessionId={sessionId} />
@@ -172,6 +131,31 @@ export function ChatPanel({
       )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>
+  );
+}
+
+/** Above the rendered entries of a long chat: renders the page before them (ADR 0424). */
+function ShowEarlier({
+  count,
+  onClick,
+  buttonRef,
+}: {
+  count: number;
+  onClick: () => void;
+  buttonRef: RefObject<HTMLButtonElement | null>;
+}) {
+  return (
+    <li className="show-earlier">
+      <button
+        type="button"
+        className="small-button"
+        data-testid="show-earlier"
+        ref={buttonRef}
+        onClick={onClick}
+      >
+        {t('chat.showEarlier', { count })}
+      </button>
+    </li>
   );
 }
 

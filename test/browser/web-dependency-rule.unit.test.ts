@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 const WEB_SOURCES = fileURLToPath(new URL('../../web/src', import.meta.url));
 /** The browser UI is built from React (and Markdown for it, decision 0120); everything about Forja it learns from /api. */
-const ALLOWED_PACKAGES = new Set(['react', 'react-dom/client', 'react-markdown', 'remark-gfm']);
+const ALLOWED_PACKAGES = new Set([
+  'react',
+  'react-dom',
+  'react-dom/client',
+  'react-markdown',
+  'remark-gfm',
+]);
 /** The one server module the web imports: the shared contract (ADR 0400), pure, bundled into the page. */
 const CONTRACT = fileURLToPath(new URL('../../src/domain/contract/index.ts', import.meta.url));
 /** What the contract may reach: zod, and nothing with I/O (no `node:` module, no other package). */

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { SignInPage } from './account/SignInPage.tsx';
 import { useMe } from './account/use-me.ts';
 import type { Person } from './api/types.ts';
@@ -9,13 +10,22 @@ import { LanguageSwitch } from './i18n/LanguageSwitch.tsx';
 import { t } from './i18n/t.ts';
 import { useLanguage } from './i18n/use-language.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { ProjectPage } from './pages/ProjectPage.tsx';
-import { ProjectsPage } from './pages/ProjectsPage.tsx';
 import { SessionPage } from './pages/SessionPage.tsx';
 import type { Route } from './routing/match-route.ts';
-import { TurnTracePage } from './pages/TurnTracePage.tsx';
 import { ThemeToggle } from './theme/ThemeToggle.tsx';
 import { useRoute } from './routing/use-route.ts';
+
+// The session page is in the first chunk (a long session must be usable at once); every other page is a chunk of
+// its own, loaded when first shown (ADR 0424).
+const ProjectsPage = lazy(() =>
+  import('./pages/ProjectsPage.tsx').then((module) => ({ default: module.ProjectsPage })),
+);
+const ProjectPage = lazy(() =>
+  import('./pages/ProjectPage.tsx').then((module) => ({ default: module.ProjectPage })),
+);
+const TurnTracePage = lazy(() =>
+  import('./pages/TurnTracePage.tsx').then((module) => ({ default: module.TurnTracePage })),
+);
 
 /**
  * The app shell: a header (with who is signed in, when accounts are in use) and the page the path names,
@@ -58,7 +68,9 @@ export function App() {
       {account.state.status === 'signed-out' && <SignInPage onSignedIn={account.signedIn} />}
       {account.state.status === 'ready' && (
         <ErrorBoundary resetKey={routeKey(route)}>
-          <Page route={route} person={person} />
+          <Suspense fallback={<p className="page muted">{t('common.loading')}</p>}>
+            <Page route={route} person={person} />
+          </Suspense>
         </ErrorBoundary>
       )}
     </>

@@ -133,6 +133,7 @@ export const en = {
   'lineEnd.done.run': 'Run it',
   'lineEnd.done.runHint':
     "Its README.md and each module's docs say how to start it; the modules and their stacks:",
+  'chat.showEarlier': 'Show earlier ({count})',
   'chat.newActivity': 'New activity below ↓',
   'step.other': 'Another step',
   'step.emit_artifact': 'Recorded what you said',

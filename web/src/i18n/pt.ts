@@ -139,6 +139,7 @@ export const pt: Messages = {
   'lineEnd.done.run': 'Rode-o',
   'lineEnd.done.runHint':
     'O README.md e a documentação de cada módulo dizem como iniciá-lo; os módulos e suas stacks:',
+  'chat.showEarlier': 'Mostrar anteriores ({count})',
   'chat.newActivity': 'Novidades abaixo ↓',
   'step.other': 'Outro passo',
   'step.emit_artifact': 'Anotou o que você disse',

@@ -4,9 +4,12 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
-import { CommitProjectContext } from '../production/CommitDiff.tsx';
+import { CommitProjectContext } from '../production/CommitLink.tsx';
 import { LineEndPanel } from '../production/LineEndPanel.tsx';
-import { ProductionPanel } from '../production/ProductionPanel.tsx';
+import {
+  preloadProductionPanel,
+  ProductionPanelLater,
+} from '../production/ProductionPanelLater.tsx';
 import { projectPath } from '../routing/match-route.ts';
 import { ChatPanel } from '../session/chat/ChatPanel.tsx';
 import { lineStage } from '../session/fold/line-stage.ts';
@@ -46,6 +49,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const waitingItems = useMemo(() => needsYou({ ...view, idleLanes }), [view, idleLanes]);
   const versions = useMemo(() => answerVersions(stream.events), [stream.events]);
   const waiting = waitingItems.length;
+  useEffect(preloadProductionPanel, []);
   useEffect(() => {
     document.title = pageTitle(waiting);
     return () => {
@@ -137,7 +141,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               refreshKey={view.lastSeq}
               modules={currentDeclaration(view.moduleMaps)?.data.modules ?? []}
             />
-            <ProductionPanel sessionId={sessionId} view={view} />
+            <ProductionPanelLater sessionId={sessionId} view={view} />
           </>
         )}
       </main>

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getJson } from '../api/client.ts';
 import type { CommitDiff } from '../api/types.ts';
 import { describeError } from '../components/ErrorMessage.tsx';
@@ -7,37 +7,11 @@ import { grammarFor, highlightLines } from '../components/highlight.ts';
 import { formatNumber } from '../i18n/format-number.ts';
 import { currentLanguage, LANGUAGE_TAGS } from '../i18n/language.ts';
 import { t } from '../i18n/t.ts';
+import { SHORT } from './CommitLink.tsx';
 import { type PatchFile, parsePatch } from './parse-patch.ts';
 
-const SHORT = 12;
 /** Lines drawn per file; the rest of a long file is counted, not drawn (a page of 20,000 rows is no help). */
 const SHOWN_LINES_PER_FILE = 1500;
-
-/** The project whose repository holds the commits a page shows (the session page provides it). */
-export const CommitProjectContext = createContext<string | null>(null);
-
-/** A commit id as a button: pressing it opens the commit's diff in a dialog; plain text outside a project. */
-export function CommitLink({ sha }: { sha: string }) {
-  const projectId = useContext(CommitProjectContext);
-  const [open, setOpen] = useState(false);
-  if (projectId === null) return <code title={sha}>{sha.slice(0, SHORT)}</code>;
-  return (
-    <>
-      <button
-        type="button"
-        className="commit-link"
-        data-testid="commit-link"
-        data-sha={sha}
-        aria-haspopup="dialog"
-        aria-label={t('diff.open', { commit: sha.slice(0, SHORT) })}
-        onClick={() => setOpen(true)}
-      >
-        <code>{sha.slice(0, SHORT)}</code>
-      </button>
-      {open && <CommitDiffDialog projectId={projectId} sha={sha} onClose={() => setOpen(false)} />}
-    </>
-  );
-}
 
 /** The commit's diff in a modal dialog: who and when, its files with +/- counts, each file's lines coloured. */
 export function CommitDiffDialog({

@@ -1,7 +1,7 @@
 import { agentName } from '../i18n/agent-name.ts';
 import { t } from '../i18n/t.ts';
 import type { DevProgress } from '../session/fold/session-view.ts';
-import { CommitLink } from './CommitDiff.tsx';
+import { CommitLink } from './CommitLink.tsx';
 import type { DevStatus } from './dev-status.ts';
 
 const LAST_SAID_CHARACTERS = 280;

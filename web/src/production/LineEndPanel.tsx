@@ -4,7 +4,7 @@ import { describeError } from '../components/ErrorMessage.tsx';
 import { useApiData } from '../components/use-api-data.ts';
 import { t } from '../i18n/t.ts';
 import type { ModuleDeclaration } from '../session/fold/session-view.ts';
-import { CommitLink } from './CommitDiff.tsx';
+import { CommitLink } from './CommitLink.tsx';
 
 const REFRESH_DELAY_MS = 400;
 const short = (commit: string) => commit.slice(0, 12);

@@ -1,5 +1,5 @@
 import { currentRules } from '../fold/apply-artifact.ts';
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/t.ts';
 import type { AnswerVersion } from '../answer-versions.ts';
 import type { SessionView } from '../fold/session-view.ts';
@@ -13,6 +13,7 @@ import { ReadinessButton } from './ReadinessButton.tsx';
 import { StartCriativoButton } from './StartCriativoButton.tsx';
 import { StreamingMessage } from './StreamingMessage.tsx';
 import { TurnIndicator } from './TurnIndicator.tsx';
+import { useChatWindow } from './use-chat-window.ts';
 import { UserMessage } from './UserMessage.tsx';
 import { readinessOpen } from '../fold/readiness-open.ts';
 
@@ -41,6 +42,7 @@ export function ChatPanel({
   const language = currentLanguage();
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
+  const chatWindow = useChatWindow(listRef, items.length);
   // Something arrived while the person read above: a hint leads down to it.
   const [unseen, setUnseen] = useState(false);
   const liveLength = live.reduce((sum, entry) => sum + entry.text.length, 0);
@@ -57,6 +59,7 @@ export function ChatPanel({
   const onScroll = () => {
     const list = listRef.current;
     if (list === null) return;
+    chatWindow.onScroll();
     stickToBottom.current =
       list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM_PIXELS;
     // Says on the page whether the list follows new activity (a test waits on it; nothing styles it).
@@ -92,7 +95,16 @@ export function ChatPanel({
         {items.length === 0 && live.length === 0 && (
           <li className="muted empty">{t('chat.empty')}</li>
         )}
-        {items.map((item) => chatEntry(item, { sessionId, view, versions, language }))}
+        {chatWindow.hidden > 0 && (
+          <ShowEarlier
+            count={chatWindow.hidden}
+            onClick={chatWindow.showEarlier}
+            buttonRef={chatWindow.earlierButton}
+          />
+        )}
+        {items
+          .slice(chatWindow.hidden)
+          .map((item) => chatEntry(item, { sessionId, view, versions, language }))}
         {mode === 'agent' &&
           live.map((entry) => (
             <StreamingMessage key={entry.turnId} live={entry} sessionId={sessionId} />
@@ -119,6 +131,31 @@ export function ChatPanel({
       )}
       <Composer sessionId={sessionId} activeAgents={view.activeAgents} addressee={view.addressee} />
     </section>
+  );
+}
+
+/** Above the rendered entries of a long chat: renders the page before them (ADR 0424). */
+function ShowEarlier({
+  count,
+  onClick,
+  buttonRef,
+}: {
+  count: number;
+  onClick: () => void;
+  buttonRef: RefObject<HTMLButtonElement | null>;
+}) {
+  return (
+    <li className="show-earlier">
+      <button
+        type="button"
+        className="small-button"
+        data-testid="show-earlier"
+        ref={buttonRef}
+        onClick={onClick}
+      >
+        {t('chat.showEarlier', { count })}
+      </button>
+    </li>
   );
 }
 

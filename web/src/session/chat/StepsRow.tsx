@@ -1,9 +1,13 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { agentName } from '../../i18n/agent-name.ts';
 import { hasMessage, t } from '../../i18n/t.ts';
-import { CommitLink } from '../../production/CommitDiff.tsx';
+import { CommitLink } from '../../production/CommitLink.tsx';
 import type { ActionDecision, Step } from '../fold/session-view.ts';
-import { StepDetailView } from './StepDetail.tsx';
+
+/** What a step did (diffs, highlighted output): loaded when a step is first opened (ADR 0424). */
+const StepDetailView = lazy(() =>
+  import('./StepDetail.tsx').then((module) => ({ default: module.StepDetailView })),
+);
 
 /** A step in plain words: known tools have a label; any other is "a step" (tool names are for the model). */
 export function stepLabel(tool: string): string {
@@ -50,14 +54,16 @@ function StepItem({ step }: { step: Step }) {
           {step.decision !== null && ` · ${decisionText(step.decision)}`}
         </summary>
         {open && (
-          <div className="step-body" data-testid="step-body">
-            {step.decision !== null && (
-              <p className="step-decision" data-testid="step-decision">
-                {decisionText(step.decision)}
-              </p>
-            )}
-            <StepDetailView step={step} />
-          </div>
+          <Suspense fallback={<p className="muted small">{t('common.loading')}</p>}>
+            <div className="step-body" data-testid="step-body">
+              {step.decision !== null && (
+                <p className="step-decision" data-testid="step-decision">
+                  {decisionText(step.decision)}
+                </p>
+              )}
+              <StepDetailView step={step} />
+            </div>
+          </Suspense>
         )}
       </details>
       {step.commit !== undefined && (

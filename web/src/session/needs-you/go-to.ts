@@ -3,9 +3,22 @@ export const COMPOSE_EVENT = 'forja:compose';
 
 export type ComposeDetail = { to: string };
 
-/** Brings `selector`'s element into view and focuses its control `focusTestId` (else the element itself). */
+/**
+ * Dispatched on `window` to make the chat render every entry now, the earlier ones it leaves out of a long
+ * session included (ADR 0424); the chat renders them before the dispatch returns.
+ */
+export const SHOW_WHOLE_CHAT_EVENT = 'forja:show-whole-chat';
+
+/**
+ * Brings `selector`'s element into view and focuses its control `focusTestId` (else the element itself); an
+ * element of the chat's earlier entries is rendered first.
+ */
 export function goTo(selector: string, focusTestId?: string): boolean {
-  const target = document.querySelector<HTMLElement>(selector);
+  let target = document.querySelector<HTMLElement>(selector);
+  if (target === null) {
+    window.dispatchEvent(new Event(SHOW_WHOLE_CHAT_EVENT));
+    target = document.querySelector<HTMLElement>(selector);
+  }
   if (target === null) return false;
   target.scrollIntoView({ block: 'center', behavior: 'smooth' });
   const control =

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readFeatureFlags, type FeatureFlags } from './feature-flags.ts';
+import { readFeatureFlags, readOnOffWord, type FeatureFlags } from './feature-flags.ts';
 
 /** Everything Forja reads from its environment, with defaults that work offline on a fresh machine. */
 export interface ForjaConfig {
@@ -131,11 +131,7 @@ export function loadConfig(
 
 /** An on/off variable: unset or empty is `fallback`; null for a word that is neither. */
 function readSwitch(value: string | undefined, fallback: boolean): boolean | null {
-  const word = (value ?? '').trim().toLowerCase();
-  if (word === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(word)) return true;
-  if (['off', 'false', '0', 'no'].includes(word)) return false;
-  return null;
+  return (value ?? '').trim() === '' ? fallback : readOnOffWord(value);
 }
 
 /** FORJA_PUBLIC_URL: one or more comma-separated http(s) origins, such as `https://forja.example.com`. */

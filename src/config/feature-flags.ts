@@ -19,6 +19,14 @@ export const DEFAULT_FEATURE_FLAGS: FeatureFlags = Object.fromEntries(
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
 
+/** An on/off word (`true`, `on`, `1`, `yes` / `false`, `off`, `0`, `no`, empty), in any case; null for any other. */
+export function readOnOffWord(value: string | undefined): boolean | null {
+  const word = (value ?? '').trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return null;
+}
+
 /** Reads the flags; a value that is neither true nor false is an error naming the variable. */
 export function readFeatureFlags(
   env: NodeJS.ProcessEnv,
@@ -26,9 +34,8 @@ export function readFeatureFlags(
   const flags: Record<string, boolean> = {};
   for (const name of FEATURE_FLAG_NAMES) {
     const variable = name.toUpperCase();
-    const raw = (env[variable] ?? '').trim().toLowerCase();
-    if (TRUE_WORDS.has(raw)) flags[name] = true;
-    else if (FALSE_WORDS.has(raw)) flags[name] = false;
+    const value = readOnOffWord(env[variable]);
+    if (value !== null) flags[name] = value;
     else
       return {
         ok: false,

@@ -14,6 +14,7 @@ import {
   createContextManager,
   INLINE_SUMMARY_INSTRUCTION,
   createLiveTurns,
+  createPromptPins,
   type LiveTurns,
   shareLiveTurns,
   readOutputLimits,
@@ -158,6 +159,11 @@ export interface ForjaOptions {
   streamBufferBytes?: number;
   /** `lean: false` compacts by summary alone, as before ADR 0326 (the benchmark's baseline). */
   contextManager?: { lean?: boolean };
+  /**
+   * `fresh` sends each call's system prompt as assembled, as before ADR 0430 (the benchmark's baseline);
+   * by default a lane's prompt is pinned and what changes is sent after the history.
+   */
+  promptLayout?: 'pinned' | 'fresh';
 }
 
 /** The settings read from the environment before anything opens: each refused with the variable named. */
@@ -472,6 +478,7 @@ async function wireConversation(
       outputTokens: outputTokens.caps,
       newId: randomUUID,
       tracer: turnTracer.tracer,
+      ...(options.promptLayout === 'fresh' ? {} : { promptPins: createPromptPins() }),
       line: { workspaces: line.workspaces, terminal },
     },
     prompts,

@@ -32,6 +32,7 @@ export { formatContextReport } from './runtime/context-manager/format-context-re
 export { INLINE_SUMMARY_INSTRUCTION } from './runtime/context-manager/summarize-history.ts';
 export { historyToMessages } from './runtime/history-to-messages.ts';
 export { createLiveTurns, type LiveTurns } from './runtime/live-turns.ts';
+export { createPromptPins, type PromptPins } from './runtime/prompt-pins.ts';
 export {
   refreshSessionView,
   sessionProjectId,

@@ -4,6 +4,7 @@ import type {
   LiveTurns,
   OutputLimits,
   OutputTokenCaps,
+  PromptPins,
   SessionView,
   AgentCatalog,
 } from '../agents/index.ts';
@@ -47,6 +48,8 @@ export interface ConversationDependencies {
   reservations?: { settleLane(sessionId: string, lane: string): Promise<number> };
   /** Each run of a turn as an OpenTelemetry trace (ADR 0370); absent, none. */
   tracer?: TurnTracer;
+  /** Each lane's pinned system prompt (ADR 0430); absent, every call sends its prompt as assembled. */
+  promptPins?: PromptPins;
   /** The repositories and sandbox the line merges with; absent, finished modules are not merged (tests of other parts). */
   line?: LineWorkspace;
 }

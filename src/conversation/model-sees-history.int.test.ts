@@ -6,9 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createForja, type Forja } from '../composition.ts';
 import { loadConfig } from '../config/config.ts';
 import { reserveCall } from '../gateway/metering/reserve-call.ts';
-import type { ScriptInput } from '../gateway/providers/index.ts';
+import {
+  createScriptedProvider,
+  type ModelRequest,
+  type ScriptInput,
+} from '../gateway/providers/index.ts';
+import { recordingRequests } from '../gateway/providers/testing/recording-provider.ts';
+import { UPDATE_HEADER } from '../harness/index.ts';
 import { testDatabaseEngines } from '../store/testing/test-databases.ts';
-import { requestJson } from '../testing/forja-harness.ts';
+import { requestJson, startTestForja } from '../testing/forja-harness.ts';
 import { newSessionThroughApi, startScriptedForja } from '../testing/scripted-forja.ts';
 
 /**
@@ -71,37 +77,45 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
     started.provider.assertAllTurnsConsumed();
   });
 
-  it("puts a business rule recorded in one call into Criativo's system prompt of the next", async () => {
-    const started = await startScriptedForja(engine, {
-      turns: [
-        { agent: 'criativo', text: 'Quem compra?' },
-        {
-          agent: 'criativo',
-          text: 'Vou registrar essa regra.',
-          tool_calls: [{ name: 'emit_artifact', arguments: RULE }],
-          expect: { tools: ['emit_artifact'] },
-        },
-        {
-          // The turn that recorded ended there (ADR 0380): the next message's call carries the rule and the
-          // recorded call with its result, in a valid order, before the message.
-          agent: 'criativo',
-          text: 'Regra registrada.',
-          expect: {
-            system: ['Entrega antes das 6h: Toda entrega acontece antes das 6h.'],
-            messages: [
-              '[#3] Quero vender pão',
-              'assistant: Quem compra?',
-              '[#7] Tudo chega antes das 6h',
-              'assistant: Vou registrar essa regra.',
-              'emit_artifact(',
-              'tool: Recorded business_rule.',
-              '[#14] E o preço?',
-            ],
+  it("puts a business rule recorded in one call into Criativo's system prompt of the next, after the history", async () => {
+    const requests: ModelRequest[] = [];
+    const provider = createScriptedProvider({
+      script: {
+        turns: [
+          { agent: 'criativo', text: 'Quem compra?' },
+          {
+            agent: 'criativo',
+            text: 'Vou registrar essa regra.',
+            tool_calls: [{ name: 'emit_artifact', arguments: RULE }],
+            expect: { tools: ['emit_artifact'] },
           },
-        },
-      ],
+          {
+            // The turn that recorded ended there (ADR 0380): the next message's call carries the recorded call
+            // with its result, in a valid order, before the message; the rule comes after the history, as what
+            // changed in the lane's pinned system prompt (ADR 0430).
+            agent: 'criativo',
+            text: 'Regra registrada.',
+            expect: {
+              system: ['Entrega antes das 6h: Toda entrega acontece antes das 6h.'],
+              messages: [
+                '[#3] Quero vender pão',
+                'assistant: Quem compra?',
+                '[#7] Tudo chega antes das 6h',
+                'assistant: Vou registrar essa regra.',
+                'emit_artifact(',
+                'tool: Recorded business_rule.',
+                '[#14] E o preço?',
+                `user: ${UPDATE_HEADER}`,
+                '## regras_negocio\n### regra #',
+                'Entrega antes das 6h: Toda entrega acontece antes das 6h.',
+              ],
+            },
+          },
+        ],
+      },
     });
-    forja = started.forja;
+    forja = await startTestForja(engine, { provider: recordingRequests(provider, requests) });
+    const started = { forja, provider };
     const { sessionId } = await newSessionThroughApi(forja);
     await requestJson(forja, 'POST', `/api/sessions/${sessionId}/agents/criativo/start`);
     for (const text of ['Quero vender pão de madrugada', 'Tudo chega antes das 6h', 'E o preço?']) {
@@ -113,6 +127,11 @@ describe.each(testDatabaseEngines())('what the model sees, on $name', (engine) =
       payload: { text: 'Regra registrada.' },
     });
     started.provider.assertAllTurnsConsumed();
+    // Every byte before the update repeats the call before: the pinned prompt and the history.
+    const [, second, third] = requests;
+    expect(third?.system).toBe(second?.system);
+    expect(third?.system).not.toContain('Toda entrega acontece');
+    expect(third?.messages.slice(0, second?.messages.length)).toEqual(second?.messages);
   });
 
   it('after a restart in the middle of a turn, resumes it with the next scripted turn and the whole history', async () => {

@@ -87,6 +87,13 @@ export {
   type LayerStatus,
   type StrategyName,
 } from './layers.ts';
+export {
+  PIN_MOVES_PAST,
+  UPDATE_HEADER,
+  pinSystemPrompt,
+  systemPromptUpdate,
+  type PinnedSystemPrompt,
+} from './pinned-system-prompt.ts';
 export { TRUNCATION_MARKER } from './prompt-layout.ts';
 export { countJoined, type TokenCount, type Tokenizer } from './tokenizer.ts';
 export {

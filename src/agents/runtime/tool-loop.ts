@@ -23,6 +23,7 @@ import { storableText } from '../../lib/storable-text.ts';
 import { boundedResponse } from './bounded-response.ts';
 import { nextStep } from './next-step.ts';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output-limits.ts';
+import type { PromptPins } from './prompt-pins.ts';
 import { type OutputTokenCaps, outputTokensFor } from './output-tokens.ts';
 import { runToolCall } from './run-tool-call.ts';
 import { refreshSessionView, viewAfterAppend, type SessionView } from './session-view.ts';
@@ -43,6 +44,8 @@ export interface ToolLoopDependencies {
   newId?: () => string;
   /** Each run as an OpenTelemetry trace (ADR 0370); unset, none. */
   tracer?: TurnTracer;
+  /** Each lane's pinned system prompt (ADR 0430); unset, every call sends the prompt as assembled. */
+  promptPins?: PromptPins;
 }
 
 /** An agent as the loop runs it. */
@@ -429,7 +432,11 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
     agent.slug,
     agent.maxOutputTokens,
   );
-  const system = await agent.buildSystemPrompt(frame.view(), scope);
+  const fresh = await agent.buildSystemPrompt(frame.view(), scope);
+  const { system, update } = dependencies.promptPins?.pin(
+    { sessionId: scope.sessionId, agent: agent.slug },
+    fresh,
+  ) ?? { system: fresh, update: null };
   const tools = toToolDefinitions(agent.tools);
   const context = dependencies.contextManager
     ? await dependencies.contextManager.prepare(
@@ -438,7 +445,8 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
           projectId: scope.projectId,
           sessionId: scope.sessionId,
           agent: agent.slug,
-          system,
+          // What the model reads as its instructions: the pin and the update after the history (ADR 0430).
+          system: update === null ? system : `${system}\n\n${update}`,
           tools,
           maxOutputTokens,
           ...(scope.signal ? { signal: scope.signal } : {}),
@@ -455,7 +463,10 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
       sessionId: scope.sessionId,
       agent: agent.slug,
       system,
-      messages: context.messages,
+      messages:
+        update === null
+          ? context.messages
+          : [...context.messages, { role: 'user', content: update, contextUpdate: true }],
       tools,
       maxOutputTokens,
       ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),

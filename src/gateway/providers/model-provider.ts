@@ -23,7 +23,15 @@ export type ModelToolCall = {
   rawArguments: string;
 };
 
-export type UserMessage = { role: 'user'; content: string };
+export type UserMessage = {
+  role: 'user';
+  content: string;
+  /**
+   * What changed in the system prompt since the lane pinned it (ADR 0430), sent after the history: never part
+   * of a cached prefix, so Anthropic's rolling cache breakpoint stands on the block before it.
+   */
+  contextUpdate?: true;
+};
 
 export type AssistantMessage = {
   role: 'assistant';

@@ -24,9 +24,13 @@ export function toAnthropicRequestBody(fields: {
 }): Record<string, unknown> {
   const { request } = fields;
   const cache = fields.promptCache === true;
-  const messages = mergeConsecutiveUserMessages(request.messages.map(toAnthropicMessage));
+  // The blocks of a context update (ADR 0430): after the history, never part of a cached prefix.
+  const updates = new Set<AnthropicBlock>();
+  const messages = mergeConsecutiveUserMessages(
+    request.messages.map((message) => toAnthropicMessage(message, updates)),
+  );
   const tools = request.tools.map((tool) => toAnthropicTool(tool, fields.strict ?? null));
-  if (cache) markCacheBreakpoints(tools, messages);
+  if (cache) markCacheBreakpoints(tools, messages, updates);
   return {
     model: fields.model,
     max_tokens: request.maxOutputTokens,
@@ -58,10 +62,14 @@ export function toAnthropicTool(
   };
 }
 
-function toAnthropicMessage(message: ModelMessage): AnthropicMessage {
+function toAnthropicMessage(message: ModelMessage, updates: Set<AnthropicBlock>): AnthropicMessage {
   switch (message.role) {
-    case 'user':
-      return { role: 'user', content: message.content };
+    case 'user': {
+      if (message.contextUpdate !== true) return { role: 'user', content: message.content };
+      const block = { type: 'text', text: message.content };
+      updates.add(block);
+      return { role: 'user', content: [block] };
+    }
     case 'tool':
       return {
         role: 'user',
@@ -104,28 +112,38 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /**
  * The cache breakpoints besides the system block's (the cache prefix runs tools, system, messages): the last
- * tool; the last message's last block, a rolling one the next request reads back; and the last block of the
- * user turn before the last assistant turn, where the previous request's rolling breakpoint stood, so a turn
- * that added more than the provider's 20-block lookback still hits it. Four at most, as the API allows.
+ * tool; the history's last block (before a context update, which changes on every call), a rolling one the
+ * next request reads back; and the last block of the user turn before the last assistant turn, where the
+ * previous request's rolling breakpoint stood, so a turn that added more than the provider's 20-block lookback
+ * still hits it. Four at most, as the API allows.
  */
-function markCacheBreakpoints(tools: AnthropicBlock[], messages: AnthropicMessage[]): void {
+function markCacheBreakpoints(
+  tools: AnthropicBlock[],
+  messages: AnthropicMessage[],
+  updates: ReadonlySet<AnthropicBlock>,
+): void {
   const lastTool = tools.at(-1);
   if (lastTool !== undefined) lastTool.cache_control = EPHEMERAL;
   const last = messages.length - 1;
-  markLastBlock(messages, last);
+  markLastBlock(messages, last, updates);
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
   const previousUser = messages.findLastIndex(
     (message, index) => index < lastAssistant && message.role === 'user',
   );
-  if (previousUser >= 0 && previousUser !== last) markLastBlock(messages, previousUser);
+  if (previousUser >= 0 && previousUser !== last) markLastBlock(messages, previousUser, updates);
 }
 
-// Not on an empty text block: the API refuses a breakpoint there (and an empty text block at all).
-function markLastBlock(messages: AnthropicMessage[], index: number): void {
+// Not on an empty text block: the API refuses a breakpoint there (and an empty text block at all). Not on a
+// context update either: the block before it, the history's last (a message that is all update gets none).
+function markLastBlock(
+  messages: AnthropicMessage[],
+  index: number,
+  updates: ReadonlySet<AnthropicBlock>,
+): void {
   const message = messages[index];
   if (message === undefined) return;
   const blocks = toBlocks(message.content);
-  const block = blocks.at(-1);
+  const block = blocks.findLast((candidate) => !updates.has(candidate));
   if (block === undefined || (block.type === 'text' && block.text === '')) return;
   block.cache_control = EPHEMERAL;
   message.content = blocks;

@@ -110,6 +110,29 @@ describe('toAnthropicRequestBody', () => {
     expect(anthropicCacheBreakpoints(toAnthropicRequestBody({ model: 'm', request }))).toEqual([]);
   });
 
+  it('keeps the rolling breakpoint on the history, before a context update that changes every call', () => {
+    const update = {
+      role: 'user' as const,
+      content: 'Atualização: mapa v2.',
+      contextUpdate: true as const,
+    };
+    const body = toAnthropicRequestBody({
+      model: 'm',
+      request: { ...request, messages: [...request.messages, update] },
+      promptCache: true,
+    });
+    expect(anthropicCacheBreakpoints(body)).toEqual([
+      'tools[0]',
+      'system[0]',
+      'messages[0].content[0]',
+      'messages[2].content[2]',
+    ]);
+    // The update rides in the same user turn as the results and the message, last.
+    const messages = body['messages'] as Array<{ role: string; content: unknown[] }>;
+    expect(messages).toHaveLength(3);
+    expect(messages[2]?.content.at(-1)).toEqual({ type: 'text', text: 'Atualização: mapa v2.' });
+  });
+
   it('never marks more than 4 breakpoints nor an empty text block, whatever the history', () => {
     const message = fc.oneof(
       fc.record({ role: fc.constant('user' as const), content: fc.string({ maxLength: 3 }) }),

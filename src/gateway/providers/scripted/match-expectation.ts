@@ -15,14 +15,15 @@ export function matchExpectation(
   request: ModelRequest,
 ): ExpectationMismatch | undefined {
   if (expectation === undefined) return undefined;
+  const instructions = instructionsOf(request);
   const missingInSystem = (expectation.system ?? []).find(
-    (substring) => !request.system.includes(substring),
+    (substring) => !instructions.includes(substring),
   );
   if (missingInSystem !== undefined) {
     return {
       check: 'system',
       expected: `the system prompt to contain ${quote(missingInSystem)}`,
-      received: `a system prompt of ${request.system.length} characters: ${quote(abridge(request.system, 240))}`,
+      received: `a system prompt of ${instructions.length} characters: ${quote(abridge(instructions, 240))}`,
     };
   }
   const messages = expectation.messages ?? [];
@@ -62,6 +63,17 @@ export function matchExpectation(
       received: `an output cap of ${request.maxOutputTokens} tokens`,
     };
   return undefined;
+}
+
+/**
+ * The system prompt as the model reads it: the lane's pinned prompt, then the context update after the history,
+ * which holds what changed in it since (ADR 0430).
+ */
+function instructionsOf(request: ModelRequest): string {
+  const updates = request.messages.flatMap((message) =>
+    message.role === 'user' && message.contextUpdate === true ? [message.content] : [],
+  );
+  return [request.system, ...updates].join('\n\n');
 }
 
 /** One message as `expect.messages` searches it: its role, its text, and its tool calls' names and arguments. */

@@ -18,7 +18,10 @@ const scriptedToolCallSchema = z.strictObject({
 
 /** What the call must carry for the turn to be played; a call that does not match fails. */
 const scriptedExpectationSchema = z.strictObject({
-  /** Substrings the system prompt must contain, in any order. */
+  /**
+   * Substrings the system prompt must contain, in any order: the instructions the model reads, which are the
+   * lane's pinned prompt and the update after the history of what changed in it since (ADR 0430).
+   */
   system: nonEmptyStrings('must be a non-empty substring of the system prompt').optional(),
   /** Substrings that must appear in the conversation messages, in this order. */
   messages: nonEmptyStrings('must be a non-empty substring of the messages').optional(),

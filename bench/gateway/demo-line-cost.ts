@@ -213,6 +213,11 @@ interface Measured {
   anyRepeated: number;
   /** Share of input bytes in each lane's first request, which no layout can repeat within the lane. */
   firstRequests: number;
+  /**
+   * The most any layout could repeat in lane: all but each lane's first request and the messages each call adds
+   * to its lane's history since the call before.
+   */
+  ceiling: number;
 }
 
 /** The requests in the order they were sent, measured in cache order against every earlier one. */
@@ -222,6 +227,8 @@ function measure(calls: readonly Call[]): Measured {
   let lane = 0;
   let any = 0;
   let first = 0;
+  let added = 0;
+  const historyBytes = new Map<string, number>();
   const rows = calls.map(({ request, output }) => {
     const text = cacheOrder(request);
     let inLane = 0;
@@ -232,6 +239,14 @@ function measure(calls: readonly Call[]): Measured {
       if (before.agent === request.agent) inLane = Math.max(inLane, common);
     }
     if (!earlier.some((before) => before.agent === request.agent)) first += text.length;
+    const history = JSON.stringify(
+      request.messages.filter(
+        (message) => message.role !== 'user' || message.contextUpdate !== true,
+      ),
+    ).length;
+    const before = historyBytes.get(request.agent);
+    if (before !== undefined) added += Math.max(0, history - before);
+    historyBytes.set(request.agent, history);
     earlier.push({ agent: request.agent, text });
     total += text.length;
     lane += inLane;
@@ -239,7 +254,13 @@ function measure(calls: readonly Call[]): Measured {
     return { input: tokens(text), prefix: tokens(text.slice(0, inLane)), output };
   });
   const pct = (part: number) => Math.round((1000 * part) / total) / 10;
-  return { rows, laneRepeated: pct(lane), anyRepeated: pct(any), firstRequests: pct(first) };
+  return {
+    rows,
+    laneRepeated: pct(lane),
+    anyRepeated: pct(any),
+    firstRequests: pct(first),
+    ceiling: Math.round(1000 - (1000 * (first + added)) / total) / 10,
+  };
 }
 
 const PRICED = [
@@ -268,6 +289,7 @@ function reportRow(play: string, layout: Layout, measured: Measured) {
     repeated_in_lane_pct: measured.laneRepeated,
     repeated_any_pct: measured.anyRepeated,
     first_requests_pct: measured.firstRequests,
+    ceiling_in_lane_pct: measured.ceiling,
     calls_cacheable: rows.filter((row) => row.prefix >= 1024).length,
     ...costs,
   };
@@ -288,7 +310,7 @@ export async function run(): Promise<BenchReport> {
     notes: [
       'The production-line demo up to the devs, and a 20-message Criativo conversation recording a business rule every third message, on PGlite; every request as the gateway sends it, in cache order (tools, system, messages). Byte counts are deterministic: one play per layout.',
       "layout fresh: each call's system prompt as assembled (before ADR 0430); pinned: the lane's pinned prompt, what changed in it sent after the history (ADR 0430).",
-      "repeated_in_lane_pct: share of input bytes repeating a prefix of an earlier request of the same lane (OpenAI's prompt_cache_key is per lane); repeated_any_pct: of any earlier request (Anthropic's cache is shared by every request with the same prefix); first_requests_pct: each lane's first request, which repeats nothing in its lane under any layout.",
+      "repeated_in_lane_pct: share of input bytes repeating a prefix of an earlier request of the same lane (OpenAI's prompt_cache_key is per lane); repeated_any_pct: of any earlier request (Anthropic's cache is shared by every request with the same prefix); first_requests_pct: each lane's first request, which repeats nothing in its lane under any layout; ceiling_in_lane_pct: the most any layout could repeat in lane (all but the first requests and the messages each call adds to its lane's history).",
       "calls_cacheable: calls whose repeated prefix reaches the providers' 1024-token minimum. Costs at the built-in list prices, cached in lane; Anthropic writes what is not read (1.25×) and reads the prefix (0.1×), OpenAI reads it in 128-token steps.",
     ],
   };

@@ -19,6 +19,9 @@ import {
   shareLiveTurns,
   readOutputLimits,
   readOutputTokenCaps,
+  foldVersion,
+  loadViewSnapshot,
+  saveViewSnapshot,
 } from './agents/index.ts';
 import {
   createConversationService,
@@ -309,6 +312,31 @@ function startTerminal(logger: Logger, env: NodeJS.ProcessEnv) {
   return terminal;
 }
 
+/**
+ * One view per session. A view this process heard nothing newer of is decided on with no read, checked by its
+ * append (ADR 0262); a restart reads each session's snapshot and folds only the events after it (ADR 0426).
+ */
+function sessionViews(
+  { database, eventLog, notifications }: Pick<Storage, 'database' | 'eventLog' | 'notifications'>,
+  options: ForjaOptions,
+  logger: Logger,
+) {
+  const version = foldVersion();
+  return createSessionViews(eventLog, {
+    heads: notifications,
+    ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
+    snapshots: {
+      load: (sessionId) => loadViewSnapshot(database, sessionId, version),
+      save: (view) => saveViewSnapshot(database, view, version),
+      onError: (error) =>
+        logger.warn(
+          { err: error },
+          'a snapshot of a session view failed; the log is folded instead',
+        ),
+    },
+  });
+}
+
 /** Memory, the agents' prompts and tools, the production line and the agent catalog. */
 async function wireAgents(
   config: ForjaConfig,
@@ -370,11 +398,7 @@ async function wireAgents(
     newId: randomUUID,
     survey: (projectId: string) => surveys(workspaces.workspaceDirectory(projectId)),
   };
-  // A view this process heard nothing newer of is decided on with no read, checked by its append (ADR 0262).
-  const views = createSessionViews(eventLog, {
-    heads: notifications,
-    ...(options.idleReleaseMs === undefined ? {} : { idleMs: options.idleReleaseMs }),
-  });
+  const views = sessionViews({ database, eventLog, notifications }, options, logger);
   const releaseIdleViews = setInterval(() => views.releaseIdle(), 60_000);
   releaseIdleViews.unref();
   const summaryInstruction = () =>
@@ -591,7 +615,7 @@ export async function createForja(
   );
   const { database, eventLog, notifications, liveTurns, leases, processIdentity } = storage;
   const { gateway, modelHealth } = models;
-  const { instructionFiles, memory, mcpServers, releaseIdleViews } = agents;
+  const { instructionFiles, memory, mcpServers, releaseIdleViews, views } = agents;
   return {
     database,
     eventLog,
@@ -612,6 +636,8 @@ export async function createForja(
       await modelHealth.stop();
       await memory.stop();
       await conversation.drain();
+      // The views' snapshots, so the next start folds only what comes after them (ADR 0426).
+      await views.saveSnapshots();
       await mcpServers.close();
       await turnTracer.shutdown();
       await leases.close();

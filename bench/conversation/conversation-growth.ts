@@ -23,6 +23,9 @@ import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
 // BENCH_GROWTH_SIZES=100,1000 runs fewer sizes (a quick look); the results file is written from the full run.
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '100,1000,10000,100000').split(',').map(Number);
 const MESSAGES = 6;
+/** Restarts per size and variant, interleaved: snapshot, no snapshot, snapshot, … (sizes of 10,000 and more). */
+const COLD_ROUNDS = Number(process.env.BENCH_GROWTH_COLD_ROUNDS ?? 5);
+const COLD_FROM = 10_000;
 const WINDOW = 16_000;
 const BATCH = 2_000;
 const QUESTION =
@@ -79,6 +82,8 @@ export async function run(): Promise<BenchReport> {
         row(size, 'compacting, after', measured.compacting.slice(1), generatedMs, compactions),
       );
       rows.push(row(size, 'no compaction', measured.whole, generatedMs, 0));
+      if (size >= COLD_FROM)
+        rows.push(...(await coldRows(database, sessions.compacting, size, generatedMs)));
     }
   } finally {
     await compacting.forja.close();
@@ -88,9 +93,51 @@ export async function run(): Promise<BenchReport> {
   return { name: 'conversation-growth', rows, notes: NOTES };
 }
 
+/**
+ * The first message after a restart (ADR 0426): each round starts a new Forja over the same database (no view
+ * kept), sends one message to the compacting session and closes it — once with the session's snapshot, once
+ * with the snapshots deleted (the whole log folded, as before snapshots), interleaved. The Forja closed after
+ * the full fold writes the snapshot the next round starts from.
+ */
+async function coldRows(
+  database: Database,
+  sessionId: string,
+  size: number,
+  generatedMs: number,
+): Promise<Array<Record<string, string | number>>> {
+  const samples = { snapshot: [] as Sample[], whole: [] as Sample[] };
+  const restartAndSend = async (variant: keyof typeof samples) => {
+    if (variant === 'whole') await database.query('delete from session_view_snapshots');
+    const restarted = await forjaWith(database, WINDOW);
+    try {
+      samples[variant].push(await message(restarted, sessionId));
+    } finally {
+      await restarted.forja.close();
+    }
+  };
+  // The first restart writes the session's snapshot (at close), unmeasured.
+  await restartAndSend('whole');
+  samples.whole.length = 0;
+  for (let round = 0; round < COLD_ROUNDS; round += 1) {
+    await restartAndSend('snapshot');
+    await restartAndSend('whole');
+  }
+  const compactions = (
+    await database.query<{ n: number }>(
+      `select count(*)::int as n from session_events where session_id = $1 and type = 'context.compacted'`,
+      [sessionId],
+    )
+  ).rows[0]!.n;
+  return [
+    row(size, 'cold first message, snapshot', samples.snapshot, generatedMs, compactions),
+    row(size, 'cold first message, whole log', samples.whole, generatedMs, compactions),
+  ];
+}
+
 const NOTES = [
   `Each size is a Criativo session of person/answer pairs (~${QUESTION.length} and ~${ANSWER.length} characters) written by batched appends of ${BATCH} events; then ${MESSAGES} messages to each of two copies, interleaved.`,
   `compacting: FORJA_MODEL_CONTEXT_TOKENS=${WINDOW}; its first message runs the summarising call (a second scripted model call, metered). no compaction: a 10,000,000-token window, so the whole history is sent, as before the ContextManager.`,
+  `cold first message (sizes from ${COLD_FROM}): the compacting session after its messages, ${COLD_ROUNDS} restarts each, interleaved — a new Forja over the same database sends one message and closes. snapshot: the session's view read from its snapshot and only the events after it folded (ADR 0426); whole log: the snapshots deleted first, so the whole log is read and folded, as before. Compare with "compacting, after", a warm message.`,
   "request_kb = JSON of system + messages + tools as the provider receives them; input_tokens = the gateway's estimate (bytes / 4); cpu_ms = process CPU (user + system) for POST /messages until the turn is idle, median; wall_ms likewise.",
 ];
 

@@ -39,6 +39,8 @@ export {
   viewAfterAppend,
   type SessionView,
 } from './runtime/session-view.ts';
+export { foldVersion } from './runtime/fold-version.ts';
+export { loadViewSnapshot, saveViewSnapshot } from './runtime/stored-view-snapshots.ts';
 export { shareLiveTurns } from './runtime/shared-live-turns.ts';
 export { toToolDefinitions } from './runtime/tool-definitions.ts';
 export { runToolLoop, type LoopAgent, type LoopResult } from './runtime/tool-loop.ts';

@@ -73,7 +73,10 @@ export interface SessionViews {
   afterAppend(sessionId: string, appended: readonly SessionEvent[]): Promise<SessionView>;
   /** Views kept now; for tests of the release of idle runtimes. */
   size(): number;
+  /** Releases the views unused for the idle time, snapshotting those worth it in the background (ADR 0426). */
   releaseIdle(): number;
+  /** Snapshots every kept view worth it, and waits for every snapshot under way (before the database closes). */
+  saveSnapshots(): Promise<void>;
 }
 
 /** A use case's expected refusal; the HTTP edge turns `status` into the response code. */

@@ -1,6 +1,7 @@
 import { refreshSessionView, viewAfterAppend, type SessionView } from '../agents/index.ts';
 import type { EventLog, HeadsHeard } from '../store/index.ts';
 import type { SessionViews } from './conversation-dependencies.ts';
+import { createViewSnapshotKeeper, type ViewSnapshots } from './view-snapshot-keeper.ts';
 
 export const DEFAULT_IDLE_RELEASE_MS = 10 * 60_000;
 
@@ -15,8 +16,11 @@ interface Entry {
 }
 
 /**
- * One rehydrated view per session, brought up to date from the log on every `load` (a restart simply starts
- * with none: the first use folds the whole log). Views unused for `idleMs` are released.
+ * One rehydrated view per session, brought up to date from the log on every `load`. Views unused for `idleMs`
+ * are released. A restart starts with none: with `snapshots`, the first use reads the session's snapshot and
+ * folds only the events after it (ADR 0426); without, it folds the whole log. Snapshots are written off the
+ * message's path: when `releaseIdle` finds a view unused for a while (or releases it), and on
+ * `saveSnapshots`, if the view has gone far enough beyond its last snapshot.
  *
  * With `heads` (the process's notifications), `peek` gives a view with no read while this process has heard of
  * no append it lacks and has been listening all along (ADR 0262). Such a view is very likely current, never
@@ -25,9 +29,15 @@ interface Entry {
  */
 export function createSessionViews(
   eventLog: EventLog,
-  options: { idleMs?: number; now?: () => number; heads?: HeadsHeard } = {},
+  options: {
+    idleMs?: number;
+    now?: () => number;
+    heads?: HeadsHeard;
+    snapshots?: ViewSnapshots;
+  } = {},
 ): SessionViews {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
+  const snapshots = createViewSnapshotKeeper(options.snapshots);
   const now = options.now ?? Date.now;
   const heads = options.heads;
   const views = new Map<string, Entry>();
@@ -83,11 +93,16 @@ export function createSessionViews(
     }
   };
 
+  /** The kept view, else the snapshot's, brought up to date from the log. */
+  const read = async (sessionId: string) =>
+    refreshSessionView(
+      eventLog,
+      sessionId,
+      views.get(sessionId)?.view ?? (await snapshots.restore(sessionId)),
+    );
+
   return {
-    load: (sessionId) =>
-      keep(sessionId, 'read', () =>
-        refreshSessionView(eventLog, sessionId, views.get(sessionId)?.view),
-      ),
+    load: (sessionId) => keep(sessionId, 'read', () => read(sessionId)),
     peek(sessionId) {
       const entry = views.get(sessionId);
       // Compared now: the view is folded in place by whoever holds it, past what was heard perhaps. A view kept
@@ -99,19 +114,28 @@ export function createSessionViews(
     afterAppend(sessionId, appended) {
       const cached = views.get(sessionId)?.view;
       return cached === undefined
-        ? keep(sessionId, 'read', () => refreshSessionView(eventLog, sessionId))
+        ? keep(sessionId, 'read', () => read(sessionId))
         : keep(sessionId, 'fold', () => viewAfterAppend(eventLog, sessionId, cached, appended));
     },
     size: () => views.size,
     releaseIdle() {
       let released = 0;
       for (const [sessionId, entry] of views) {
-        if (now() - entry.usedAt >= idleMs) {
+        const unused = now() - entry.usedAt;
+        if (unused >= Math.min(idleMs, snapshots.quietMs) && snapshots.worth(sessionId, entry.view))
+          snapshots.save(sessionId, entry.view);
+        if (unused >= idleMs) {
           views.delete(sessionId);
+          snapshots.forget(sessionId);
           released += 1;
         }
       }
       return released;
+    },
+    async saveSnapshots() {
+      for (const [sessionId, entry] of views)
+        if (snapshots.worth(sessionId, entry.view)) snapshots.save(sessionId, entry.view);
+      await snapshots.settled();
     },
   };
 }

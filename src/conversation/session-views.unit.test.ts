@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventLog, HeadsObserver, SessionEvent } from '../store/index.ts';
-import { refreshSessionView, sessionProjectId } from '../agents/runtime/session-view.ts';
+import {
+  refreshSessionView,
+  sessionProjectId,
+  type SessionView,
+} from '../agents/runtime/session-view.ts';
+import { snapshotText, viewFromSnapshot } from '../agents/runtime/session-view-snapshot.ts';
 import { createSessionViews } from './session-views.ts';
 
 /** An in-memory log with just what views read; enough to test caching and release without a database. */
@@ -284,5 +289,85 @@ describe('session views', () => {
         { numRuns: 500 },
       );
     });
+  });
+});
+
+describe('session views with snapshots (ADR 0426)', () => {
+  const chat = (count: number) => [
+    event(1, 'session.created', { v: 1 }),
+    ...Array.from({ length: count - 1 }, (_, index) =>
+      event(index + 2, 'chat.message', { v: 1, text: `m${index}` }),
+    ),
+  ];
+  /** Snapshots kept in memory, as their text, counting reads and writes. */
+  function memorySnapshots(options: { maxChars?: number; failLoads?: boolean } = {}) {
+    const stored = new Map<string, { seq: number; text: string }>();
+    const counts = { loads: 0, saves: 0, errors: 0 };
+    const snapshots = {
+      afterEvents: 10,
+      onError: () => {
+        counts.errors += 1;
+      },
+      load: async (sessionId: string) => {
+        counts.loads += 1;
+        if (options.failLoads) throw new Error('the database is gone');
+        const row = stored.get(sessionId);
+        return row === undefined ? null : viewFromSnapshot(row.text, sessionId, row.seq);
+      },
+      save: async (view: SessionView) => {
+        counts.saves += 1;
+        const text = snapshotText(view, options.maxChars);
+        if (text === null) return null;
+        stored.set(view.state.session_id!, { seq: view.state.last_seq, text });
+        return view.state.last_seq;
+      },
+    };
+    return { snapshots, stored, counts };
+  }
+
+  it('two first loads at once read the snapshot once, and the log only after it', async () => {
+    const events = chat(30);
+    const { snapshots, counts } = memorySnapshots();
+    const first = createSessionViews(memoryLog(events), { snapshots });
+    await first.load('s1');
+    await first.saveSnapshots();
+    events.push(event(31, 'chat.message', { v: 1, text: 'after' }));
+    const log = memoryLog(events);
+    const read: number[] = [];
+    const restarted = createSessionViews(
+      { ...log, read: (id, options) => (read.push(options?.afterSeq ?? 0), log.read(id, options)) },
+      { snapshots },
+    );
+    const [left, right] = await Promise.all([restarted.load('s1'), restarted.load('s1')]);
+    expect(counts.loads).toBe(2);
+    expect(left).toBe(right);
+    expect(read.every((afterSeq) => afterSeq >= 30)).toBe(true);
+    expect(left.events.map((stored) => stored.seq)).toEqual(events.map((stored) => stored.seq));
+  });
+
+  it('folds the whole log when the snapshot cannot be read, and says so', async () => {
+    const { snapshots, counts } = memorySnapshots({ failLoads: true });
+    const views = createSessionViews(memoryLog(chat(30)), { snapshots });
+    expect((await views.load('s1')).state.last_seq).toBe(30);
+    expect(counts.errors).toBe(1);
+  });
+
+  it('does not try again a view too large to keep before it has grown by as much again', async () => {
+    const events = chat(30);
+    const { snapshots, counts, stored } = memorySnapshots({ maxChars: 100 });
+    const views = createSessionViews(memoryLog(events), { snapshots });
+    await views.load('s1');
+    await views.saveSnapshots();
+    await views.saveSnapshots();
+    expect(counts.saves).toBe(1);
+    expect(stored.size).toBe(0);
+    events.push(
+      ...chat(41)
+        .slice(30)
+        .map((later) => ({ ...later, id: `x${later.seq}` })),
+    );
+    await views.load('s1');
+    await views.saveSnapshots();
+    expect(counts.saves).toBe(2);
   });
 });

@@ -129,3 +129,9 @@ export { readProjectArchitecture } from './artifacts/read-project-architecture.t
 export { readProjectBacklog } from './artifacts/read-project-backlog.ts';
 export { readDoneTaskIds } from './artifacts/read-done-tasks.ts';
 export { readEarlierSessions } from './artifacts/read-earlier-sessions.ts';
+export {
+  dropViewSnapshot,
+  readViewSnapshot,
+  writeViewSnapshot,
+  type ViewSnapshotRow,
+} from './snapshots/view-snapshots.ts';

@@ -80,6 +80,16 @@ type OwnedView = { state: ConversationDraft; events: SessionEvent[] };
 
 const ownedViews = new WeakSet<SessionView>();
 
+/**
+ * A view of `state` and `events` exactly as given, owned from now on with no copy: for a view read back from
+ * a snapshot (session-view-snapshot.ts), whose parsed arrays nobody else holds.
+ */
+export function adoptView(state: ConversationDraft, events: SessionEvent[]): SessionView {
+  const owned: OwnedView = { state, events };
+  ownedViews.add(owned);
+  return owned;
+}
+
 /** The view itself when it was made here; a view built elsewhere (a test's fold) is copied once and owned. */
 function own(view: SessionView): OwnedView {
   if (ownedViews.has(view)) return view as OwnedView;

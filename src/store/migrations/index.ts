@@ -18,6 +18,7 @@ import { signInFailures } from './0021-sign-in-failures.ts';
 import { callCost } from './0023-call-cost.ts';
 import { projectMcpServers } from './0026-project-mcp-servers.ts';
 import { projectRemotes } from './0027-project-remotes.ts';
+import { sessionViewSnapshots } from './0028-session-view-snapshots.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. A new one is appended here; an applied one is never edited. */
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   callCost,
   projectMcpServers,
   projectRemotes,
+  sessionViewSnapshots,
 ];

@@ -109,6 +109,10 @@ describe('forja context --session on the embedded database', () => {
     expect(text.stdout).toContain(
       'agent criativo: window 4000 tokens (setting: FORJA_MODEL_CONTEXT_TOKENS)',
     );
+    // Where the layers travel (ADR 0430): said once, before the prompt itself.
+    expect(text.stdout).toContain(
+      'placement: the layers go in the system prompt; a running lane keeps',
+    );
     expect(report.layers.map((layer: { name: string }) => layer.name)).toEqual([
       'identidade',
       'instruction_files',

@@ -48,6 +48,9 @@ export function formatContextReport(
         `  ${layer.name.padEnd(18)} ${layer.strategy.padEnd(16)} budget ${String(layer.budget).padStart(6)}  ${String(layer.tokens).padStart(6)} tokens  ${layer.status}`,
       );
   }
+  lines.push(
+    'placement: the layers go in the system prompt; a running lane keeps the prompt of its first call and sends the paragraphs changed since after the history (ADR 0430)',
+  );
   lines.push(`tools: ${report.tools.length === 0 ? 'none' : report.tools.join(', ')}`);
   lines.push('', '=== system prompt ===', report.system, '', '=== messages as sent ===');
   for (const [index, message] of report.messages.entries())

@@ -92,7 +92,8 @@ export {
   UPDATE_HEADER,
   pinSystemPrompt,
   systemPromptUpdate,
-  type PinnedSystemPrompt,
+  type PinState,
+  type PinStep,
 } from './pinned-system-prompt.ts';
 export { TRUNCATION_MARKER } from './prompt-layout.ts';
 export { countJoined, type TokenCount, type Tokenizer } from './tokenizer.ts';

@@ -7,39 +7,59 @@ import { layerHeader } from './prompt-layout.ts';
  * Each call assembles the system prompt afresh (ADR 0006: five layers, each within its budget). Sending it as
  * it is breaks the cached prefix at the first byte that changed, and everything after it, the whole history,
  * is paid again: a new business rule, the Arquiteto's "declared so far" line, a dev's task state. Instead the
- * lane keeps the prompt it sent first (the pin) and each call sends, after the history, only the paragraphs
- * that differ from it: one short message, the one part of the request that is never a repeated prefix. When
- * that update would outgrow the fresh prompt, or the identity or the instruction files changed, the pin moves to
- * the fresh prompt (the history is paid once).
+ * lane keeps the prompt it sent first (the pin); a call whose fresh prompt differs from what the model was
+ * given sends, after the history, the paragraphs that changed since: one short message, which then stays where
+ * it was sent, part of the history later calls repeat. When the updates would add up to more than the fresh
+ * prompt, or the identity or the instruction files changed, the pin moves to the fresh prompt (the history is
+ * paid once).
  *
- * Pure: the caller keeps the pin per lane.
+ * Pure: the caller keeps the pin per lane and places the updates.
  */
 
-/** What one call sends: the system prompt (the pin) and, when the fresh prompt differs, the update. */
-export interface PinnedSystemPrompt {
-  /** The prompt to send as the system prompt, and to keep as the lane's pin. */
+/** A lane's pin: the prompt it sends, the prompt its updates bring the model to, what they add up to. */
+export interface PinState {
+  /** The system prompt the lane sends. */
   system: string;
-  /** The paragraphs of the fresh prompt the pin lacks, for a message after the history; null when none. */
-  update: string | null;
+  /** The prompt the pin and the updates sent so far amount to: the next update is measured from it. */
+  known: string;
+  /** The characters of the updates sent since the pin was made. */
+  updatesLength: number;
 }
 
-/** The share of the fresh prompt an update may reach before the pin moves to the fresh prompt. */
-export const PIN_MOVES_PAST = 1;
+/** One call's step: the lane's pin after it, the update to send (null: none), and whether the pin moved. */
+export interface PinStep {
+  state: PinState;
+  update: string | null;
+  moved: boolean;
+}
 
-/** The opening of the update message: the model reads it as what replaces the pinned paragraphs. */
+/** The share of the fresh prompt the updates may add up to before the pin moves to the fresh prompt. */
+export const PIN_MOVES_PAST = 3;
+
+/** The opening of an update message: the model reads it as what replaces the pinned paragraphs. */
 export const UPDATE_HEADER =
   'Atualização do seu prompt de sistema: desde que ele foi montado, estes trechos mudaram. Eles valem no lugar dos trechos correspondentes de lá.';
 
 const PARAGRAPH = /\n{2,}/;
 
-/** Keeps the pin while the update stays small; otherwise (or with no pin yet) the fresh prompt is the pin. */
-export function pinSystemPrompt(pinned: string | undefined, fresh: string): PinnedSystemPrompt {
-  if (pinned === undefined || pinned === fresh) return { system: fresh, update: null };
-  if (governingHead(pinned) !== governingHead(fresh)) return { system: fresh, update: null };
-  const update = systemPromptUpdate(pinned, fresh);
-  if (update === null) return { system: pinned, update: null };
-  if (update.length > fresh.length * PIN_MOVES_PAST) return { system: fresh, update: null };
-  return { system: pinned, update };
+/**
+ * Keeps the pin while the updates stay small; otherwise (or with no pin yet, or when what governs the agent
+ * changed) the fresh prompt is the pin. The update holds what changed since the last update, not since the pin:
+ * the earlier ones stay where they were sent.
+ */
+export function pinSystemPrompt(pin: PinState | undefined, fresh: string): PinStep {
+  const moved = {
+    state: { system: fresh, known: fresh, updatesLength: 0 },
+    update: null,
+    moved: true,
+  };
+  if (pin === undefined || governingHead(pin.system) !== governingHead(fresh)) return moved;
+  if (pin.known === fresh) return { state: pin, update: null, moved: false };
+  const update = systemPromptUpdate(pin.known, fresh);
+  if (update === null) return { state: { ...pin, known: fresh }, update: null, moved: false };
+  const updatesLength = pin.updatesLength + update.length;
+  if (updatesLength > fresh.length * PIN_MOVES_PAST) return moved;
+  return { state: { system: pin.system, known: fresh, updatesLength }, update, moved: false };
 }
 
 /**

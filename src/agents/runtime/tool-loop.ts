@@ -433,10 +433,10 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
     agent.maxOutputTokens,
   );
   const fresh = await agent.buildSystemPrompt(frame.view(), scope);
-  const { system, update } = dependencies.promptPins?.pin(
+  const pinned = dependencies.promptPins?.pin(
     { sessionId: scope.sessionId, agent: agent.slug },
     fresh,
-  ) ?? { system: fresh, update: null };
+  ) ?? { instructions: fresh, place: (history) => ({ system: fresh, messages: [...history] }) };
   const tools = toToolDefinitions(agent.tools);
   const context = dependencies.contextManager
     ? await dependencies.contextManager.prepare(
@@ -445,8 +445,8 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
           projectId: scope.projectId,
           sessionId: scope.sessionId,
           agent: agent.slug,
-          // What the model reads as its instructions: the pin and the update after the history (ADR 0430).
-          system: update === null ? system : `${system}\n\n${update}`,
+          // What the model reads as its instructions: the pin and its updates in the history (ADR 0430).
+          system: pinned.instructions,
           tools,
           maxOutputTokens,
           ...(scope.signal ? { signal: scope.signal } : {}),
@@ -455,6 +455,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
       )
     : { ok: true as const, messages: historyToMessages(frame.view().state.history, agent.slug) };
   if (!context.ok) return (await frame.stop('')) ?? fail(context.reason, context.message);
+  const { system, messages } = pinned.place(context.messages);
   // Deltas stop at the answer's limit: a running turn's partial text is kept for tabs that connect.
   let streamed = 0;
   const outcome = await gateway.runTurn(
@@ -463,10 +464,7 @@ async function callModel(frame: StepFrame): Promise<LoopResult | null> {
       sessionId: scope.sessionId,
       agent: agent.slug,
       system,
-      messages:
-        update === null
-          ? context.messages
-          : [...context.messages, { role: 'user', content: update, contextUpdate: true }],
+      messages,
       tools,
       maxOutputTokens,
       ...('inputTokens' in context ? { inputTokens: context.inputTokens } : {}),

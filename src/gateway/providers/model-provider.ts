@@ -27,8 +27,8 @@ export type UserMessage = {
   role: 'user';
   content: string;
   /**
-   * What changed in the system prompt since the lane pinned it (ADR 0430), sent after the history: never part
-   * of a cached prefix, so Anthropic's rolling cache breakpoint stands on the block before it.
+   * What changed in the lane's pinned system prompt (ADR 0430), sent after the history and kept there for later
+   * calls. Anthropic's cache breakpoints stand on the block before an update: where the next call's history goes on.
    */
   contextUpdate?: true;
 };

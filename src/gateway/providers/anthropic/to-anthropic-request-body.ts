@@ -24,7 +24,7 @@ export function toAnthropicRequestBody(fields: {
 }): Record<string, unknown> {
   const { request } = fields;
   const cache = fields.promptCache === true;
-  // The blocks of a context update (ADR 0430): after the history, never part of a cached prefix.
+  // The blocks of a context update (ADR 0430): a breakpoint stands before one, where the next call goes on.
   const updates = new Set<AnthropicBlock>();
   const messages = mergeConsecutiveUserMessages(
     request.messages.map((message) => toAnthropicMessage(message, updates)),

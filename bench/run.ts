@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'message-to-first-delta': () => import('./conversation/message-to-first-delta.ts'),
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),
   'line-parallelism': () => import('./conversation/line-parallelism.ts'),
+  'line-overhead': () => import('./conversation/line-overhead.ts'),
   'dev-request-size': () => import('./conversation/dev-request-size.ts'),
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
   'session-fold': () => import('./web/session-fold.ts'),

@@ -1,4 +1,4 @@
-import { lineModules } from '../agents/index.ts';
+import { lineModules, type SessionView } from '../agents/index.ts';
 import { DEV_EVENT_TYPES, LINE_EVENT_TYPES } from '../domain/line/index.ts';
 import {
   checkOutputExcerpt,
@@ -60,17 +60,31 @@ export function mergeLine(
     const merged = new Set(required.filter((module) => states.get(module)!.state === 'merged'));
     const mergedNow: string[] = [];
     const reopened: string[] = [];
-    for (const module of required) {
-      const state = states.get(module)!;
-      if (merged.has(module) || state.state !== 'finished') continue;
-      if (!tasksOf(module).every((task) => finished.has(task.id))) continue;
+    const ready = (module: string, mergedSoFar: ReadonlySet<string>) => {
+      if (mergedSoFar.has(module) || states.get(module)!.state !== 'finished') return false;
+      if (!tasksOf(module).every((task) => finished.has(task.id))) return false;
       const declared = map.modules.find((entry) => entry.name === module)!;
-      if (
-        !declared.dependsOn.every(
-          (dependency) => merged.has(dependency) || tasksOf(dependency).length === 0,
-        )
-      )
-        continue;
+      return declared.dependsOn.every(
+        (dependency) => mergedSoFar.has(dependency) || tasksOf(dependency).length === 0,
+      );
+    };
+    // Several ready at once: merged together, the integration check run once on the last merge (ADR 0428).
+    // Anything short of all merged and passing leaves dev as it was, and they are merged one by one below.
+    const together = await mergeTogether(
+      dependencies,
+      line,
+      { sessionId, projectId },
+      {
+        map,
+        merged,
+        candidates: required.filter((module) => !merged.has(module)),
+        ready,
+        view,
+      },
+    );
+    mergedNow.push(...together);
+    for (const module of required) {
+      if (!ready(module, merged)) continue;
       const report: IntegrationReport = { checks: [], failure: null };
       // Under the project's git lock: the merge, the integration check in the scratch worktree and dev's move.
       const outcome = await line.workspaces.mergeModule(projectId, module, (scratch) =>
@@ -79,11 +93,7 @@ export function mergeLine(
           report,
         }),
       );
-      if (!outcome.docs.ok)
-        dependencies.logger.warn(
-          { session_id: sessionId, conflicts: outcome.docs.conflicts },
-          "main's docs/ could not be merged into dev",
-        );
+      if (!outcome.docs.ok) docsConflict(dependencies, sessionId, outcome.docs.conflicts);
       if (outcome.outcome === 'conflict') {
         reopened.push(module);
         await reopen(dependencies, sessionId, module, {
@@ -100,26 +110,9 @@ export function mergeLine(
         });
         continue;
       }
-      const checks = report.checks;
-      await recordLineEvents(dependencies, sessionId, [
-        LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit: outcome.commit, checks }),
-      ]);
+      await recordMerged(dependencies, sessionId, view, module, outcome.commit, report.checks);
       merged.add(module);
       mergedNow.push(module);
-      // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
-      const handoff = view.state.handoffs.find(
-        (candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted',
-      );
-      if (handoff !== undefined)
-        void transitionHandoff(dependencies, handoff.id, {
-          type: 'complete',
-          actor: 'system',
-        }).catch((error: unknown) =>
-          dependencies.logger.error(
-            { err: error, session_id: sessionId, module },
-            'completing the dev handoff failed',
-          ),
-        );
     }
     // The modules that depend on what merged now get it in their worktrees (ADR 0343); then the re-opened devs
     // and those told of a dependency get their turn, one turn for both.
@@ -140,6 +133,95 @@ export function mergeLine(
   merging.catch((error: unknown) =>
     dependencies.logger.error({ err: error, session_id: sessionId }, 'merging the line crashed'),
   );
+}
+
+function docsConflict(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  conflicts: readonly string[],
+): void {
+  dependencies.logger.warn(
+    { session_id: sessionId, conflicts },
+    "main's docs/ could not be merged into dev",
+  );
+}
+
+/**
+ * The modules ready to merge now, in order (a module whose dependencies are ready before it counts them
+ * merged), merged together when there are two or more: `module.merged` for each, with its own merge commit and
+ * the one integration check of them all, and its dev's handoff completed. Returns the modules merged (added to
+ * `merged` too); none when fewer than two were ready or any merge or check failed — then `dev` did not move.
+ */
+async function mergeTogether(
+  dependencies: ConversationDependencies,
+  line: LineWorkspace,
+  at: { sessionId: string; projectId: string },
+  state: {
+    map: { modules: readonly ModuleDeclaration[] };
+    merged: Set<string>;
+    candidates: readonly string[];
+    ready: (module: string, mergedSoFar: ReadonlySet<string>) => boolean;
+    view: SessionView;
+  },
+): Promise<string[]> {
+  const batch: string[] = [];
+  const assumed = new Set(state.merged);
+  // Readiness with the batch so far counted as merged: a dependency earlier in the batch is merged first.
+  for (const module of state.candidates)
+    if (state.ready(module, assumed)) {
+      batch.push(module);
+      assumed.add(module);
+    }
+  if (batch.length < 2) return [];
+  const report: IntegrationReport = { checks: [], failure: null };
+  const outcome = await line.workspaces.mergeModules(at.projectId, batch, (scratch) =>
+    runIntegrationChecks(line, scratch, {
+      modules: state.map.modules.filter((entry) => assumed.has(entry.name)),
+      report,
+    }),
+  );
+  if (!outcome.docs.ok) docsConflict(dependencies, at.sessionId, outcome.docs.conflicts);
+  if (outcome.outcome !== 'merged') return [];
+  for (const [index, module] of batch.entries()) {
+    await recordMerged(
+      dependencies,
+      at.sessionId,
+      state.view,
+      module,
+      outcome.commits[index]!,
+      report.checks,
+    );
+    state.merged.add(module);
+  }
+  return batch;
+}
+
+/** `module.merged` for a module merged into dev, and its dev's handoff completed (queued after this look). */
+async function recordMerged(
+  dependencies: ConversationDependencies,
+  sessionId: string,
+  view: SessionView,
+  module: string,
+  commit: string,
+  checks: IntegrationCheck[],
+): Promise<void> {
+  await recordLineEvents(dependencies, sessionId, [
+    LINE_EVENTS.moduleMerged.create('system', { v: 1, module, commit, checks }),
+  ]);
+  // The dev's handoff completes with its merge; queued after this look (the transition takes the session lane).
+  const handoff = view.state.handoffs.find(
+    (candidate) => candidate.to_agent === `dev:${module}` && candidate.status === 'accepted',
+  );
+  if (handoff !== undefined)
+    void transitionHandoff(dependencies, handoff.id, {
+      type: 'complete',
+      actor: 'system',
+    }).catch((error: unknown) =>
+      dependencies.logger.error(
+        { err: error, session_id: sessionId, module },
+        'completing the dev handoff failed',
+      ),
+    );
 }
 
 async function reopen(

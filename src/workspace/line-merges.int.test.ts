@@ -159,6 +159,51 @@ describe('the line on one repository: docs on dev, merges one at a time, dev int
     expect(await tip('dev')).not.toBe(before);
   });
 
+  it('merges modules ready together in one scratch, one merge commit each, checked once on the last; a failing check or a conflict moves nothing', async () => {
+    await finish('catalogo');
+    await finish('pedidos');
+    const before = await tip('dev');
+    const failing = await workspaces.mergeModules(PROJECT, ['catalogo', 'pedidos'], async () => ({
+      passed: false,
+      report: 'exit 1',
+    }));
+    expect(failing.outcome).toBe('not_merged');
+    expect(await tip('dev')).toBe(before);
+
+    const checked: string[][] = [];
+    const merged = await workspaces.mergeModules(
+      PROJECT,
+      ['catalogo', 'pedidos'],
+      async (scratch) => {
+        checked.push(
+          ['catalogo', 'pedidos'].filter((name) => existsSync(join(scratch, `src/${name}.ts`))),
+        );
+        return { passed: true, report: 'ok' };
+      },
+    );
+    expect(checked).toEqual([['catalogo', 'pedidos']]);
+    if (merged.outcome !== 'merged') throw new Error('not merged');
+    const [first, second] = merged.commits;
+    expect(await tip('dev')).toBe(second);
+    // Each a real merge commit of its module's branch, the second onto the first.
+    expect((await git().raw(['log', '-1', '--format=%P %s', first!])).trim()).toBe(
+      `${before} ${await tip('dev-catalogo')} Merge dev-catalogo into dev`,
+    );
+    expect((await git().raw(['log', '-1', '--format=%P %s', second!])).trim()).toBe(
+      `${first} ${await tip('dev-pedidos')} Merge dev-pedidos into dev`,
+    );
+
+    // Two modules that wrote the same file: nothing moves, and one by one says which.
+    await finish('estoque', 'src/shared.ts');
+    await finish('entrega', 'src/shared.ts');
+    const conflict = await workspaces.mergeModules(PROJECT, ['estoque', 'entrega'], async () => ({
+      passed: true,
+      report: null,
+    }));
+    expect(conflict.outcome).toBe('not_merged');
+    expect(await tip('dev')).toBe(second);
+  });
+
   it('merges dev into main with a real merge commit, finds that merge again, and refuses a conflict leaving main as it was', async () => {
     await workspaces.commitToMain(
       PROJECT,

@@ -8,8 +8,10 @@ import { ensureRepository, hasBranch } from './git/ensure-repository.ts';
 import { ensureWorktree } from './git/ensure-worktree.ts';
 import {
   integrateModule,
+  integrateModules,
   type IntegrationCheck,
   type ModuleIntegration,
+  type ModulesIntegration,
 } from './git/integrate-module.ts';
 import { createKeyedQueue } from '../lib/keyed-queue.ts';
 import { mergeIntoMain, type MainMerge } from './git/merge-into-main.ts';
@@ -62,6 +64,15 @@ export interface ProjectWorkspaces {
     check: (scratch: string) => Promise<IntegrationCheck<R>>,
   ): Promise<ModuleIntegration<R>>;
   /**
+   * `mergeModule` of several modules at once, in the order given (`integrateModules`, ADR 0428): `check` runs
+   * once on the last merge, and `dev` moves only when all went in and it passed; otherwise nothing moved.
+   */
+  mergeModules<R>(
+    projectId: string,
+    modules: readonly string[],
+    check: (scratch: string) => Promise<IntegrationCheck<R>>,
+  ): Promise<ModulesIntegration<R>>;
+  /**
    * Merges `dev` into the module's branch in its worktree (`mergeIntegrationIntoWorktree`), under the lock;
    * null when the module has no worktree yet (it will start from `dev`). With `takeMain`, `dev` first takes
    * `main` (`syncIntegrationWithMain`) as it does before a new worktree: a worktree an earlier session's line
@@ -102,9 +113,16 @@ export function createProjectWorkspaces(options: {
 }): ProjectWorkspaces {
   const lock = createKeyedQueue();
   const repository = (projectId: string) => workspaceDirectory(options.dataDirectory, projectId);
+  // A repository this process made or found whole keeps main and dev: nothing but Forja's own git reaches its
+  // git directory (no sandbox mounts it), and Forja never deletes them. So it is asked of git once per process;
+  // a git directory gone since (removed by hand) is made again.
+  const ensured = new Set<string>();
   const ensure = async (projectId: string) => {
-    await ensureRepository(repository(projectId));
-    return repository(projectId);
+    const directory = repository(projectId);
+    if (ensured.has(directory) && existsSync(join(directory, '.git'))) return directory;
+    await ensureRepository(directory);
+    ensured.add(directory);
+    return directory;
   };
   const worktreeOf = (projectId: string, module: string): ModuleWorktree => ({
     directory: worktreeDirectory(options.dataDirectory, projectId, module),
@@ -114,10 +132,12 @@ export function createProjectWorkspaces(options: {
   // Called holding the lock. A new branch starts from dev as it is now, once dev holds main's docs/ (a
   // conflict there leaves dev as it was: the worktree is made all the same, and the merge into main shows it).
   const makeWorktree = async (projectId: string, worktree: ModuleWorktree) => {
+    // A worktree that exists is used as it is (`ensureWorktree` would do nothing): no git needed to know it.
+    if (existsSync(join(worktree.directory, '.git'))) return;
     const directory = await ensure(projectId);
-    if (!(await hasBranch(directory, worktree.branch)))
-      await syncIntegrationWithMain(directory, scratchOf(projectId));
-    await ensureWorktree(directory, worktree.directory, worktree.branch);
+    const branchExists = await hasBranch(directory, worktree.branch);
+    if (!branchExists) await syncIntegrationWithMain(directory, scratchOf(projectId));
+    await ensureWorktree(directory, worktree.directory, worktree.branch, branchExists);
   };
   return {
     workspaceDirectory: repository,
@@ -154,6 +174,18 @@ export function createProjectWorkspaces(options: {
           scratchOf(projectId),
           moduleBranch(module),
           `Merge ${moduleBranch(module)} into ${INTEGRATION_BRANCH}`,
+          check,
+        ),
+      ),
+    mergeModules: (projectId, modules, check) =>
+      lock.run(projectId, async () =>
+        integrateModules(
+          await ensure(projectId),
+          scratchOf(projectId),
+          modules.map((module) => ({
+            branch: moduleBranch(module),
+            message: `Merge ${moduleBranch(module)} into ${INTEGRATION_BRANCH}`,
+          })),
           check,
         ),
       ),

@@ -34,9 +34,8 @@ export async function commitWorktree(
     if (!link.ok) return { refused: link.reason };
     return runHostGit({ gitDir: link.gitDir, workTree: worktree }, args);
   };
-  const config = await git(['config', '--list', '--show-scope', '-z']);
-  if (typeof config !== 'string') return { ok: false, reason: config.refused };
-  const running = programsInConfig(config);
+  const running = await configPrograms(repository, worktree, git);
+  if (!Array.isArray(running)) return { ok: false, reason: running.refused };
   if (running.length > 0)
     return {
       ok: false,
@@ -49,17 +48,24 @@ export async function commitWorktree(
       ok: false,
       reason: `the worktree is on ${head.trim() || 'a detached HEAD'}, not on refs/heads/${branch}; nothing was committed`,
     };
-  // Another repository inside the worktree: git would record it as a submodule link (or fail on it).
-  const untracked = await git(['ls-files', '--others', '--exclude-standard', '-z']);
-  if (typeof untracked !== 'string') return { ok: false, reason: untracked.refused };
-  const inner = untracked
-    .split('\0')
-    .filter((path) => path.endsWith('/'))
-    .map((path) => path.slice(0, -1));
+  // New and changed files in one listing (`-t` tags each: `? ` untracked, `C ` modified or deleted). Another
+  // repository inside the worktree is an untracked `dir/`: git would record it as a submodule link (or fail on it).
+  const listing = await git([
+    'ls-files',
+    '-t',
+    '--others',
+    '--modified',
+    '--exclude-standard',
+    '-z',
+  ]);
+  if (typeof listing !== 'string') return { ok: false, reason: listing.refused };
+  const changed = listing.split('\0').filter((entry) => entry.length > 2);
+  const inner = changed
+    .filter((entry) => entry.startsWith('? ') && entry.endsWith('/'))
+    .map((entry) => entry.slice(2, -1));
   if (inner.length > 0) return nestedRefusal(inner);
-  const modified = await git(['ls-files', '--modified', '-z']);
-  if (typeof modified !== 'string') return { ok: false, reason: modified.refused };
-  const tooLarge = await sizeRefusal(worktree, `${untracked}\0${modified}`, maxBytes);
+  const paths = changed.map((entry) => entry.slice(2)).join('\0');
+  const tooLarge = await sizeRefusal(worktree, paths, maxBytes);
   if (tooLarge !== null) return { ok: false, reason: tooLarge };
   const added = await git(['add', '--all']);
   if (typeof added !== 'string') return { ok: false, reason: added.refused };
@@ -74,16 +80,11 @@ export async function commitWorktree(
     return nestedRefusal(nested);
   }
   const refused = await stagedRefusal(git);
-  if (refused !== null) {
+  if (!('staged' in refused)) {
     await git(['reset', '--quiet']);
-    return { ok: false, reason: refused };
+    return { ok: false, reason: refused.refused };
   }
-  const diff = await git(['diff', '--cached', '--name-only', '-z']);
-  if (typeof diff !== 'string') return { ok: false, reason: diff.refused };
-  const staged = diff
-    .split('\0')
-    .filter((path) => path !== '')
-    .sort();
+  const staged = [...refused.staged].sort();
   if (staged.length === 0) {
     const head = await git(['rev-parse', '--verify', 'HEAD^{commit}']);
     return {
@@ -107,23 +108,55 @@ export async function commitWorktree(
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  const current = await git(['rev-parse', '--verify', 'HEAD^{commit}']);
+  // The new commit and the branch's tip in one git: the worktree's git directory is the repository's own
+  // (checked before every command), so its refs/heads are the repository's.
+  const current = await git(['rev-parse', 'HEAD^{commit}', `refs/heads/${branch}^{commit}`]).catch(
+    (error: unknown) => ({
+      refused: `the new commit could not be read as the tip of ${branch} in the project's repository (${error instanceof Error ? error.message : String(error)}); it is not recorded`,
+    }),
+  );
   if (typeof current !== 'string') return { ok: false, reason: current.refused };
-  const commit = current.trim();
-  const tip = (
-    await runHostGit({ gitDir: join(repository, '.git'), workTree: null }, [
-      'rev-parse',
-      '--verify',
-      '--quiet',
-      `refs/heads/${branch}^{commit}`,
-    ]).catch(() => '')
-  ).trim();
+  const [commit = '', tip = ''] = current.trim().split('\n');
   if (tip !== commit)
     return {
       ok: false,
       reason: `the commit ${commit} is not the tip of ${branch} in the project's repository (${tip || 'no such branch'}); it is not recorded`,
     };
   return { ok: true, commit, branch, files: staged };
+}
+
+/** What `programsInConfig` found for a worktree's git directory, with the stamp of the files it read. */
+const configSeen = new Map<string, { stamp: string; running: string[] }>();
+
+/**
+ * `programsInConfig` of the configuration git reads for the worktree — the repository's `config` and the
+ * worktree's `config.worktree`, both in the repository's git directory, which no sandbox reaches — asked of git
+ * once and again only when either file changed (its inode, size, modification or change time). A file that is
+ * not a plain file (a link) is never trusted to stay the same: git is asked every time.
+ */
+export async function configPrograms(
+  repository: string,
+  worktree: string,
+  git: (args: readonly string[]) => Promise<string | { refused: string }>,
+): Promise<string[] | { refused: string }> {
+  const link = await checkWorktreeLink(repository, worktree);
+  if (!link.ok) return { refused: link.reason };
+  const stamps = await Promise.all(
+    [join(link.commonGitDir, 'config'), join(link.gitDir, 'config.worktree')].map(async (path) => {
+      const info = await lstat(path, { bigint: true }).catch(() => null);
+      if (info === null) return '-';
+      if (!info.isFile()) return null;
+      return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    }),
+  );
+  const stamp = stamps.includes(null) ? null : stamps.join('|');
+  const seen = configSeen.get(link.gitDir);
+  if (stamp !== null && seen?.stamp === stamp) return seen.running;
+  const config = await git(['config', '--list', '--show-scope', '-z']);
+  if (typeof config !== 'string') return config;
+  const running = programsInConfig(config);
+  if (stamp !== null) configSeen.set(link.gitDir, { stamp, running });
+  return running;
 }
 
 /** Keys of a git configuration that make git run a program or read files Forja did not name. */

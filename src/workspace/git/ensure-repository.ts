@@ -19,18 +19,37 @@ export async function ensureRepository(directory: string): Promise<void> {
       `--initial-branch=${MAIN_BRANCH}`,
     ]);
   const git = gitAt(directory);
-  if (!(await hasBranch(directory, MAIN_BRANCH))) {
+  const existing = await existingBranches(directory, [MAIN_BRANCH, INTEGRATION_BRANCH]);
+  if (!existing.has(MAIN_BRANCH)) {
     await git.raw(['commit', '--quiet', '--allow-empty', '-m', 'Forja: the project workspace']);
   }
-  if (!(await hasBranch(directory, INTEGRATION_BRANCH)))
-    await git.raw(['branch', INTEGRATION_BRANCH, MAIN_BRANCH]);
+  if (!existing.has(INTEGRATION_BRANCH)) await git.raw(['branch', INTEGRATION_BRANCH, MAIN_BRANCH]);
+}
+
+/**
+ * Which of `branches` the repository at `directory` has as local branches at a commit: one `for-each-ref`
+ * for all of them (a pattern matches a ref's whole path components, so `dev` never matches `dev-x`).
+ */
+export async function existingBranches(
+  directory: string,
+  branches: readonly string[],
+): Promise<Set<string>> {
+  const listing = await gitAt(directory).raw([
+    'for-each-ref',
+    '--format=%(objecttype) %(refname)',
+    ...branches.map((branch) => `refs/heads/${branch}`),
+  ]);
+  const wanted = new Set(branches.map((branch) => `refs/heads/${branch}`));
+  return new Set(
+    listing
+      .split('\n')
+      .filter((line) => line.startsWith('commit ') && wanted.has(line.slice('commit '.length)))
+      .map((line) => line.slice('commit refs/heads/'.length)),
+  );
 }
 
 /** Whether the repository at `directory` has a local branch `branch` with a commit. */
 export async function hasBranch(directory: string, branch: string): Promise<boolean> {
-  // `--verify --quiet` prints the commit when there is one and nothing otherwise (its exit code is not kept).
-  const found = await gitAt(directory)
-    .raw(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])
-    .catch(() => '');
-  return found.trim() !== '';
+  // A repository git cannot read has no branch (the caller's next git says why).
+  return (await existingBranches(directory, [branch]).catch(() => new Set<string>())).has(branch);
 }

@@ -1,5 +1,5 @@
 import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { INTEGRATION_BRANCH } from '../workspace-layout.ts';
 import { gitAt } from './git-at.ts';
 import { hasBranch } from './ensure-repository.ts';
@@ -15,6 +15,8 @@ export async function ensureWorktree(
   repository: string,
   worktree: string,
   branch: string,
+  /** Whether `branch` exists, when the caller just asked git (one git less); asked here otherwise. */
+  branchExists?: boolean,
 ): Promise<void> {
   if ((await lstat(join(worktree, '.git')).catch(() => null)) !== null) return;
   const left = await readdir(worktree).catch(() => null);
@@ -25,9 +27,14 @@ export async function ensureWorktree(
   }
   await mkdir(dirname(worktree), { recursive: true });
   const git = gitAt(repository);
-  await git.raw(['worktree', 'prune']);
+  // git still lists a worktree of this name only when its directory was removed by hand: then it is pruned.
+  const name = basename(worktree);
+  const registered = (await readdir(join(repository, '.git', 'worktrees')).catch(() => [])).some(
+    (entry) => entry.startsWith(name),
+  );
+  if (registered) await git.raw(['worktree', 'prune']);
   if (left !== null) await rmdir(worktree);
-  if (await hasBranch(repository, branch))
+  if (branchExists ?? (await hasBranch(repository, branch)))
     await git.raw(['worktree', 'add', '--quiet', worktree, branch]);
   else await git.raw(['worktree', 'add', '--quiet', '-b', branch, worktree, INTEGRATION_BRANCH]);
 }

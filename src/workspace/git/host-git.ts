@@ -1,4 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { countSpawn } from '../spawn/spawn-counts.ts';
+import { adoptChild, type SpawnedProcess, spawnProcess } from '../spawn/spawn-process.ts';
 
 /** Where one git command works: the repository's git directory and the files it reads, both named by Forja. */
 export interface GitLocation {
@@ -108,32 +110,40 @@ export function readGitTimeout(
 const MAX_STDERR_BYTES = 16 * 1024;
 
 /**
- * Starts one pinned git in a process group of its own, with nothing on stdin, and kills the whole group
- * (git and anything it started) at the time limit. `finish` gets the exit code and stderr, or the
- * HostGitError that says the limit was reached.
+ * Starts one pinned git in a process group of its own (through the spawn helper, ADR 0428), with nothing on
+ * stdin, and kills the whole group (git and anything it started) at the time limit. `finish` gets the exit
+ * code and stderr, or the HostGitError that says the limit was reached.
  */
 function startGit(
   location: GitLocation,
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number; keepStdin?: boolean; env?: Record<string, string> },
+  options: { cwd: string; timeoutMs?: number; env?: Record<string, string> },
   finish: (ended: { code: number | null; stderr: string } | HostGitError) => void,
-): ChildProcessWithoutNullStreams {
-  const timeoutMs = options.timeoutMs ?? gitTimeoutMs;
-  const child = spawn('git', hostGitArguments(location, args), {
+): SpawnedProcess {
+  const child = spawnProcess({
+    file: 'git',
+    args: hostGitArguments(location, args),
     cwd: options.cwd,
     env: { ...hostGitEnvironment(), ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-    shell: false,
   });
-  if (options.keepStdin !== true) child.stdin.end();
+  superviseGit(child, args, options.timeoutMs ?? gitTimeoutMs, finish);
+  return child;
+}
+
+/** The time limit, stderr and ending of one started git (`startGit`, `streamHostGit`). */
+function superviseGit(
+  child: SpawnedProcess,
+  args: readonly string[],
+  timeoutMs: number,
+  finish: (ended: { code: number | null; stderr: string } | HostGitError) => void,
+): void {
   let stderr = '';
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(child.pid);
+    child.kill();
   }, timeoutMs);
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.on('stderr', (chunk: Buffer) => {
     if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.toString('utf8');
   });
   child.on('error', (error) => {
@@ -152,7 +162,6 @@ function startGit(
         : { code, stderr },
     );
   });
-  return child;
 }
 
 /** A streaming host git: its stdin and stdout are the caller's; `ended` settles when it exits. */
@@ -177,29 +186,20 @@ export function streamHostGit(
   const ended = new Promise<{ code: number | null; stderr: string } | HostGitError>(
     (resolve) => (settle = resolve),
   );
-  const child = startGit(
-    location,
-    args,
-    {
-      cwd: location.workTree ?? '/',
-      keepStdin: true,
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    },
-    (outcome) => settle(outcome),
-  );
+  // Started here, not by the helper: the caller reads stdout as a stream, with back-pressure.
+  countSpawn('git');
+  const child = spawn('git', hostGitArguments(location, args), {
+    cwd: location.workTree ?? '/',
+    env: hostGitEnvironment(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+    shell: false,
+  });
+  const adopted = adoptChild(child, { stdout: false });
+  superviseGit(adopted, args, options.timeoutMs ?? gitTimeoutMs, (outcome) => settle(outcome));
   // A client that stops reading or writing must not crash Forja with an EPIPE.
   child.stdin.on('error', () => undefined);
-  return { stdin: child.stdin, stdout: child.stdout, ended, kill: () => killGroup(child.pid) };
-}
-
-/** Kills a process group; a group already gone is nothing to do. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
+  return { stdin: child.stdin, stdout: child.stdout, ended, kill: () => adopted.kill() };
 }
 
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
@@ -234,9 +234,9 @@ export function runHostGit(
         reject(new HostGitError(args, ended.code, ended.stderr));
       },
     );
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.on('stdout', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_OUTPUT_BYTES) return void killGroup(child.pid);
+      if (size > MAX_OUTPUT_BYTES) return void child.kill();
       chunks.push(chunk);
     });
   });
@@ -287,13 +287,13 @@ export function runBoundedHostGit(
         reject(new HostGitError(args, ended.code, ended.stderr));
       },
     );
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.on('stdout', (chunk: Buffer) => {
       if (truncated) return;
       if (size + chunk.length > maxBytes) {
         chunks.push(chunk.subarray(0, maxBytes - size));
         size = maxBytes;
         truncated = true;
-        killGroup(child.pid);
+        child.kill();
         return;
       }
       chunks.push(chunk);

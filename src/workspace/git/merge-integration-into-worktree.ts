@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { programsInConfig } from './commit-worktree.ts';
+import { configPrograms } from './commit-worktree.ts';
 import { HostGitError, runHostGit } from './host-git.ts';
 import { checkWorktreeLink } from './worktree-link.ts';
 
@@ -27,7 +26,8 @@ export async function mergeIntegrationIntoWorktree(
   if (!link.ok) return refused(link.reason);
   const git = (args: readonly string[]) =>
     runHostGit({ gitDir: link.gitDir, workTree: worktree }, args, { cwd: worktree });
-  const running = programsInConfig(await git(['config', '--list', '--show-scope', '-z']));
+  const running = await configPrograms(repository, worktree, git);
+  if (!Array.isArray(running)) return refused(running.refused);
   if (running.length > 0)
     return refused(
       `refused by the rule "host git never trusts the worktree": the repository's configuration sets ${running.join(', ')}; nothing was merged`,
@@ -63,16 +63,13 @@ export async function mergeIntegrationIntoWorktree(
           : `git could not merge ${from} into ${branch}: ${error.stderr.trim().slice(0, 500)}`,
     };
   }
-  const commit = (await git(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
-  const tip = (
-    await runHostGit({ gitDir: join(repository, '.git'), workTree: null }, [
-      'rev-parse',
-      '--verify',
-      '--quiet',
-      `refs/heads/${branch}^{commit}`,
-    ]).catch(() => '')
-  ).trim();
-  if (tip !== commit)
+  // The merge and the branch's tip in one git: the checked worktree's git directory is the repository's own.
+  const [commit = '', tip = ''] = (
+    await git(['rev-parse', 'HEAD^{commit}', `refs/heads/${branch}^{commit}`]).catch(() => '')
+  )
+    .trim()
+    .split('\n');
+  if (commit === '' || tip !== commit)
     return refused(`the merge ${commit} is not the tip of ${branch} (${tip || 'no such branch'})`);
   return { ok: true, commit, merged: commit !== before };
 }

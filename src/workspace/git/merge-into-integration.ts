@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { INTEGRATION_BRANCH } from '../workspace-layout.ts';
 import { gitAt } from './git-at.ts';
 import { HostGitError, runHostGit } from './host-git.ts';
@@ -20,27 +21,52 @@ export async function mergeIntoIntegration(
   scratch: string,
   branch: string,
   message: string,
+  /** The commit `dev` is at, when the caller (holding the lock) just read it; read here otherwise. */
+  dev?: string,
 ): Promise<IntegrationMerge> {
+  const merged = await mergeAllIntoIntegration(repository, scratch, [{ branch, message }], dev);
+  return merged.ok
+    ? { ok: true, commit: merged.commits[0]!, onto: merged.onto }
+    : { ok: false, conflicts: merged.conflicts };
+}
+
+/**
+ * `mergeIntoIntegration` of several branches, one after another in the same scratch worktree: one real merge
+ * commit each, in the order given, each onto the one before (ADR 0428). The first conflict aborts that merge
+ * and returns its branch and paths; the scratch then holds the merges before it.
+ */
+export async function mergeAllIntoIntegration(
+  repository: string,
+  scratch: string,
+  merges: ReadonlyArray<{ branch: string; message: string }>,
+  dev?: string,
+): Promise<
+  { ok: true; commits: string[]; onto: string } | { ok: false; conflicts: string[]; branch: string }
+> {
   const git = gitAt(repository);
   await removeScratch(repository, scratch);
-  const onto = (await git.raw(['rev-parse', `refs/heads/${INTEGRATION_BRANCH}`])).trim();
+  const onto = dev ?? (await git.raw(['rev-parse', `refs/heads/${INTEGRATION_BRANCH}`])).trim();
   await git.raw(['worktree', 'add', '--quiet', '--detach', scratch, onto]);
   const link = await checkWorktreeLink(repository, scratch);
   if (!link.ok) throw new Error(link.reason);
   const inScratch = (args: readonly string[]) =>
     runHostGit({ gitDir: link.gitDir, workTree: scratch }, args, { cwd: scratch });
-  try {
-    await inScratch(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
-  } catch (error) {
-    if (!(error instanceof HostGitError)) throw error;
-    const conflicts = (await inScratch(['diff', '--name-only', '--diff-filter=U']))
-      .split('\n')
-      .filter((path) => path !== '');
-    await inScratch(['merge', '--abort']).catch(() => undefined);
-    if (conflicts.length === 0) throw error;
-    return { ok: false, conflicts };
+  const commits: string[] = [];
+  for (const { branch, message } of merges) {
+    try {
+      await inScratch(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
+    } catch (error) {
+      if (!(error instanceof HostGitError)) throw error;
+      const conflicts = (await inScratch(['diff', '--name-only', '--diff-filter=U']))
+        .split('\n')
+        .filter((path) => path !== '');
+      await inScratch(['merge', '--abort']).catch(() => undefined);
+      if (conflicts.length === 0) throw error;
+      return { ok: false, conflicts, branch };
+    }
+    commits.push((await inScratch(['rev-parse', 'HEAD'])).trim());
   }
-  return { ok: true, commit: (await inScratch(['rev-parse', 'HEAD'])).trim(), onto };
+  return { ok: true, commits, onto };
 }
 
 /** Moves `dev` to the checked merge, only if it is still where the merge started (never a force). */
@@ -59,8 +85,16 @@ export async function advanceIntegration(
   ]);
 }
 
-/** Removes the scratch worktree of `dev`, if any, and forgets it. */
+/**
+ * Removes the scratch worktree of `dev`, if any, and forgets it: `git worktree prune` runs when there was a
+ * scratch directory or git still lists a worktree of its name (one removed without a prune), not otherwise.
+ */
 export async function removeScratch(repository: string, scratch: string): Promise<void> {
+  const existed = (await lstat(scratch).catch(() => null)) !== null;
   await rm(scratch, { recursive: true, force: true });
-  await gitAt(repository).raw(['worktree', 'prune']);
+  const name = basename(scratch);
+  const registered = (await readdir(join(repository, '.git', 'worktrees')).catch(() => [])).some(
+    (entry) => entry.startsWith(name),
+  );
+  if (existed || registered) await gitAt(repository).raw(['worktree', 'prune']);
 }

@@ -14,21 +14,26 @@ const LINK_MODE = '120000';
  * change under `docs/` (Forja writes it from the Arquiteto's artifacts), or a symbolic link added or
  * changed whose target may lead out of the repository (`linkTargetEscape`), or that is an instruction file
  * (what it points to would escape the review of ADR 0302). Read from git's index (`diff
- * --cached --raw`, the link's target from its blob), never from the files themselves.
+ * --cached --raw`, the link's target from its blob), never from the files themselves. When none, the paths
+ * staged (the same listing: one git for both).
  */
-export async function stagedRefusal(git: WorktreeGit): Promise<string | null> {
+export async function stagedRefusal(
+  git: WorktreeGit,
+): Promise<{ refused: string } | { staged: string[] }> {
   const raw = await git(['diff', '--cached', '--raw', '-z', '--no-renames', '--no-abbrev']);
-  if (typeof raw !== 'string') return raw.refused;
+  if (typeof raw !== 'string') return raw;
+  const staged: string[] = [];
   const fields = raw.split('\0');
   const owned: string[] = [];
   const links: string[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const [, newMode, , newBlob, status] = fields[index]!.split(' ');
     const path = fields[index + 1]!;
+    staged.push(path);
     if (isForjaOwnedPath(path)) owned.push(path);
     if (newMode !== LINK_MODE || status === 'D') continue;
     const target = await git(['cat-file', 'blob', newBlob!]);
-    if (typeof target !== 'string') return target.refused;
+    if (typeof target !== 'string') return target;
     const why = isInstructionFilePath(path)
       ? 'an instruction file is never a link: write the file itself'
       : linkTargetEscape(path, target);
@@ -42,6 +47,8 @@ export async function stagedRefusal(git: WorktreeGit): Promise<string | null> {
           `${owned.join(', ')} ${owned.length === 1 ? 'is' : 'are'} under docs/, which Forja writes from the Arquiteto's artifacts: restore ${owned.length === 1 ? 'it' : 'them'} (git checkout -- docs) and keep your notes elsewhere`,
         ]),
   ];
-  if (reasons.length === 0) return null;
-  return `refused by the rule "what a dev commits stays in its repository and out of docs/": ${reasons.join('; ')}. Nothing was committed`;
+  if (reasons.length === 0) return { staged };
+  return {
+    refused: `refused by the rule "what a dev commits stays in its repository and out of docs/": ${reasons.join('; ')}. Nothing was committed`,
+  };
 }

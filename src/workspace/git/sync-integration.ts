@@ -21,21 +21,30 @@ export async function syncIntegrationWithMain(
   scratch: string,
 ): Promise<IntegrationSync> {
   const git = gitAt(repository);
-  const tip = async (branch: string) =>
-    (await git.raw(['rev-parse', '--verify', `refs/heads/${branch}^{commit}`])).trim();
-  const isAncestor = (ancestor: string, of: string) =>
-    git.raw(['merge-base', '--is-ancestor', ancestor, of]).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof HostGitError && error.exitCode === 1) return false;
-        throw error;
-      },
-    );
-  const [main, dev] = await Promise.all([tip(MAIN_BRANCH), tip(INTEGRATION_BRANCH)]);
-  if (await isAncestor(main, dev)) return { ok: true, moved: 'no', dev };
+  // Both tips in one git, and how they relate in one more: the best common ancestor of main and dev is main
+  // exactly when dev already holds main, and dev exactly when dev can move to main.
+  const tips = (
+    await git.raw([
+      'rev-parse',
+      `refs/heads/${MAIN_BRANCH}^{commit}`,
+      `refs/heads/${INTEGRATION_BRANCH}^{commit}`,
+    ])
+  )
+    .trim()
+    .split('\n');
+  const [main, dev] = [tips[0] ?? '', tips[1] ?? ''];
+  const base = await git.raw(['merge-base', main, dev]).then(
+    (output) => output.trim(),
+    (error: unknown) => {
+      // No common ancestor at all: neither holds the other.
+      if (error instanceof HostGitError && error.exitCode === 1) return null;
+      throw error;
+    },
+  );
+  if (base === main) return { ok: true, moved: 'no', dev };
   const advance = (commit: string, reason: string) =>
     git.raw(['update-ref', '-m', reason, `refs/heads/${INTEGRATION_BRANCH}`, commit, dev]);
-  if (await isAncestor(dev, main)) {
+  if (base === dev) {
     await advance(main, 'forja: dev takes main (docs)');
     return { ok: true, moved: 'fast-forward', dev: main };
   }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnProcess } from '../spawn/spawn-process.ts';
 
 export interface ProcessRequest {
   file: string;
@@ -7,6 +7,8 @@ export interface ProcessRequest {
   env: Record<string, string>;
   timeoutMs: number;
   outputLimitBytes: number;
+  /** The name it is counted by when `file` only starts it (`SpawnRequest.countAs`). */
+  countAs?: string;
   /** Aborted (the turn was stopped): the whole process group is killed at once. */
   signal?: AbortSignal;
 }
@@ -25,7 +27,7 @@ export interface ProcessResult {
 }
 
 /**
- * Runs a program in its own process group with a time limit and a stop signal (the whole group is killed
+ * Runs a program (through the spawn helper, ADR 0428) in its own process group with a time limit and a stop signal (the whole group is killed
  * when either comes) and an output cap (the rest is read and dropped, so the program is never blocked on a
  * full pipe).
  */
@@ -40,11 +42,14 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     let timedOut = false;
     let stopped = false;
     let startError: string | null = null;
-    const child = spawn(request.file, [...request.args], {
+    const child = spawnProcess({
+      file: request.file,
+      args: request.args,
       cwd: request.cwd,
       env: request.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(request.countAs === undefined ? {} : { countAs: request.countAs }),
+      // One byte past the cap of each stream tells that the output was cut.
+      keepBytes: request.outputLimitBytes + 1,
     });
     const keep = (chunk: Buffer) => {
       const room = request.outputLimitBytes - kept;
@@ -54,15 +59,15 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       chunks.push(chunk.subarray(0, room));
       kept += Math.min(room, chunk.length);
     };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
+    child.on('stdout', keep);
+    child.on('stderr', keep);
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      child.kill();
     }, request.timeoutMs);
     const stop = () => {
       stopped = true;
-      killGroup(child.pid);
+      child.kill();
     };
     request.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => (startError = error.message));
@@ -91,12 +96,3 @@ const STOPPED_BEFORE_START: ProcessResult = {
   truncated: false,
   startError: null,
 };
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}

@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { countSpawn } from '../spawn/spawn-counts.ts';
 import { constants } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -173,10 +174,11 @@ function joiningCgroups(
   cgroups: SandboxCgroups | null,
   bubblewrap: string,
   args: readonly string[],
-): Pick<ProcessRequest, 'file' | 'args'> {
+): Pick<ProcessRequest, 'file' | 'args' | 'countAs'> {
   if (cgroups === null || cgroups.procsFiles.length === 0) return { file: bubblewrap, args };
   return {
     file: '/bin/sh',
+    countAs: bubblewrap,
     args: [
       '-c',
       'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"',
@@ -211,11 +213,13 @@ async function madeCgroups(
 
 /** Starts `program` in its own process group with piped stdio; `cleanUp` runs once it has exited. */
 function startPiped(
-  program: Pick<ProcessRequest, 'file' | 'args'>,
+  program: Pick<ProcessRequest, 'file' | 'args' | 'countAs'>,
   cwd: string,
   env: Record<string, string>,
   cleanUp: () => Promise<void> | undefined,
 ): StartedProcess {
+  // Started here, not by the spawn helper: its stdin and stdout are long-lived streams (an MCP server's).
+  countSpawn(program.countAs ?? program.file);
   const child = spawn(program.file, [...program.args], {
     cwd,
     env,

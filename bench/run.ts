@@ -22,6 +22,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'line-overhead': () => import('./conversation/line-overhead.ts'),
   'dev-request-size': () => import('./conversation/dev-request-size.ts'),
   'drain-event-loop': () => import('./memory/drain-event-loop.ts'),
+  'projection-lag': () => import('./memory/projection-lag.ts'),
   'session-fold': () => import('./web/session-fold.ts'),
   'output-memory': () => import('./conversation/output-memory.ts'),
   'demo-line-cost': () => import('./gateway/demo-line-cost.ts'),

@@ -241,8 +241,12 @@ async function openStorage(
       ),
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
-  // This process's own appends reach its streams in memory, with no read of the log (ADR 0210).
-  const eventLog = deliveringAppends(fencedLog, notifications);
+  // This process's own appends reach its streams in memory, with no read of the log (ADR 0210), and wake the
+  // memory workers as they commit, without waiting for their NOTIFY (ADR 0427).
+  const appendsCommitted = new Set<() => void>();
+  const eventLog = deliveringAppends(fencedLog, notifications, () => {
+    for (const listener of appendsCommitted) listener();
+  });
   // On a server, what a turn streams reaches browsers connected to any process (ADR 0170).
   const liveTurns: LiveTurns & { close?: () => Promise<void> } =
     database.kind === 'postgres'
@@ -251,7 +255,10 @@ async function openStorage(
             logger.warn({ err: error }, 'sharing live turn text with other processes failed'),
         })
       : createLiveTurns();
-  return { database, routing, processIdentity, leases, notifications, eventLog, liveTurns };
+  return {
+    ...{ database, routing, processIdentity, leases, notifications, eventLog, liveTurns },
+    appendsCommitted,
+  };
 }
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
@@ -558,12 +565,15 @@ async function startBackgroundWork(
   logger: Logger,
   options: ForjaOptions,
   env: NodeJS.ProcessEnv,
-  { database, leases }: Storage,
+  { database, leases, appendsCommitted }: Storage,
   { modelHealth }: Models,
   { memory }: Agents,
   conversation: ConversationService,
 ) {
-  if (options.memory?.workers !== false) memory.start();
+  if (options.memory?.workers !== false) {
+    memory.start();
+    appendsCommitted.add(memory.wake);
+  }
   modelHealth.start();
   // The windows are asked of the servers at start: the first turns are sized to what they say.
   await modelHealth.ready();

@@ -2,9 +2,17 @@
  * Benchmark: the whole HTTP path of a message. A browser-like client holds an SSE stream open, POSTs a message,
  * and times the first `agent.delta` on its stream; beside it, interleaved, a bare client reads the same paced
  * OpenAI-format answer from the same local mock server and times its first non-empty delta. The provider runs
- * with the retry wrapper production uses (built from FORJA_MODEL like `forja serve`). PGlite on disk (on its worker
- * thread, as `forja serve` opens it, and on the main thread as before ADR 0215) and the PostgreSQL server.
+ * with the retry wrapper production uses (built from FORJA_MODEL like `forja serve`), the memory workers drain
+ * as `forja serve` runs them. PGlite on disk on its worker thread, as `forja serve` opens it, and the PostgreSQL
+ * server; each beside the same engine from the code before ADR 0427 (`git archive` of BASELINE_REVISION: the
+ * memory workers on the message path's pool, PGlite's worker answering in arrival order).
+ *
+ * Every statement sent through the database port is counted, and told by who sent it: the message path (the
+ * POST's own async context: its handler, the turn it starts), the memory workers (their database,
+ * `Database.background`), or anything else (streams' reads, heartbeats, the commit notifier).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createForja } from '../../src/composition.ts';
@@ -14,20 +22,22 @@ import { openAiStream } from '../../src/gateway/providers/testing/openai-wire.ts
 import type { StreamStep } from '../../src/gateway/providers/testing/sse-test-server-types.ts';
 import { startOpenAiTestServer } from '../../src/gateway/providers/testing/start-provider-test-servers.ts';
 import { readServerSentEvents } from '../../src/testing/read-server-sent-events.ts';
+import { baselineTree } from '../lib/baseline-tree.ts';
 import { openBenchPglite, openBenchServer, type BenchDatabase } from '../lib/bench-databases.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { percentile, round, summarise } from '../lib/latency.ts';
 import type { Database, Queryable } from '../../src/store/index.ts';
 
-const MESSAGES = 60;
-const WARMUP = 8;
+const MESSAGES = Number(process.env.FORJA_BENCH_MESSAGES ?? 60);
+const WARMUP = Math.min(8, MESSAGES);
 const TOKENS = 40;
 const PACE_MS = 2;
-/**
- * The memory workers' statements (outbox drains, graph projection, RAG indexing), told apart by the tables
- * they name: derived work an append wakes, not the message's path.
- */
-const MEMORY_WORK = /outbox|\bgraph\.|\brag\.|session_events e join sessions/;
+/** The commit before ADR 0427. */
+const BASELINE_REVISION = process.env.FORJA_BENCH_BASELINE ?? 'eea1b76';
+
+type Issuer = 'message' | 'memory' | 'other';
+/** Set around the POST of the measured message: what runs in its async context is the message path. */
+const messagePath = new AsyncLocalStorage<true>();
 
 export async function run(): Promise<BenchReport> {
   const mock = await startOpenAiTestServer();
@@ -45,24 +55,42 @@ export async function run(): Promise<BenchReport> {
   mock.respondWith(() => ({ kind: 'stream', steps: paced }));
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
+  const before = `before ADR 0427 (${BASELINE_REVISION})`;
+  const baseline = baselineTree(BASELINE_REVISION);
+  const earlierWorker = (await import(join(baseline, 'src/store/pglite-worker-database.ts'))) as {
+    openPgliteWorkerDatabase: typeof import('../../src/store/pglite-worker-database.ts').openPgliteWorkerDatabase;
+  };
+  const earlierServer = (await import(join(baseline, 'src/store/postgres-database.ts'))) as {
+    openPostgresDatabase: typeof import('../../src/store/postgres-database.ts').openPostgresDatabase;
+  };
   try {
-    const embedded = await openBenchPglite();
-    rows.push(...(await measureEngine(embedded, mock.baseUrl)));
-    // The same, with the drains' transactions not marked background: as before ADR 0245.
-    const undeferred = await openBenchPglite();
-    rows.push(
-      ...(await measureEngine(undeferred, mock.baseUrl, {
-        engine: `${undeferred.engine}, drains not deferred (before ADR 0245)`,
-        background: false,
-      })),
-    );
-    // PGlite on the main thread, as it ran before ADR 0215: what the worker thread costs (or saves).
-    const inProcess = await openBenchPglite({ thread: 'main' });
-    rows.push(...(await measureEngine(inProcess, mock.baseUrl)));
-    const server = await openBenchServer();
-    if ('unavailable' in server)
-      notes.push(`PostgreSQL server not measured: ${server.unavailable}`);
-    else rows.push(...(await measureEngine(server, mock.baseUrl)));
+    // Today and before, one after the other per engine, twice (the order swapped): the machine's load drifts.
+    for (const round of [0, 1]) {
+      const pglite = [
+        async () => measureEngine(await openBenchPglite(), mock.baseUrl),
+        async () =>
+          measureEngine(
+            await openBenchPglite({ openWorker: earlierWorker.openPgliteWorkerDatabase }),
+            mock.baseUrl,
+            before,
+          ),
+      ];
+      for (const measure of round === 0 ? pglite : pglite.reverse())
+        rows.push(...(await measure()));
+      const server = [
+        () => openBenchServer(),
+        () => openBenchServer({ open: earlierServer.openPostgresDatabase }),
+      ];
+      for (const [index, open] of (round === 0 ? server : server.reverse()).entries()) {
+        const opened = await open();
+        if ('unavailable' in opened) {
+          notes.push(`PostgreSQL server not measured: ${opened.unavailable}`);
+          break;
+        }
+        const earlier = (round === 0) === (index === 1);
+        rows.push(...(await measureEngine(opened, mock.baseUrl, earlier ? before : undefined)));
+      }
+    }
   } finally {
     await mock.close();
   }
@@ -70,9 +98,9 @@ export async function run(): Promise<BenchReport> {
     `${MESSAGES} messages per engine after ${WARMUP} warm-up, each in a new session, interleaved with the bare client; ${TOKENS} deltas paced ${PACE_MS} ms apart (the first ${PACE_MS * 2} ms after the request).`,
   );
   notes.push(
-    "queries: statements sent from the POST until agent.done, a transaction's begin and commit counted as two; p50 per message. all_queries: every statement, with the memory workers' drains the appends wake; queries: without them (HTTP, conversation, gateway, streams); queries_to_first_delta: those sent before the first delta. Goal: ≤ 6 per message.",
-    'FORJA_BENCH_TRACE=1 prints every statement of the last message of each engine, with its time since the POST.',
-    "PGlite on the main thread: the bare client shares the benchmark's event loop with that engine's statements and drains, so its baseline is slowed too and the row's ratio flatters it; compare its p50_ms with the worker thread's instead.",
+    "statements: every statement sent through the database port from the POST until agent.done, a transaction's begin and commit counted as two; p50 per message, split by who sent it: message (the POST's async context: its handler and the turn it starts), memory (the memory workers' database), other (streams' reads, the commit notifier, heartbeats). *_to_first_delta: those sent before the first delta. Goal: ≤ 6 on the message path.",
+    'FORJA_BENCH_TRACE=1 prints every statement of the last message of each engine, with its time since the POST and its issuer.',
+    `Each engine twice, today's and the code before ADR 0427 (${BASELINE_REVISION}) one after the other, in the opposite order the second time; each row is one run of ${MESSAGES} messages.`,
   );
   notes.push(
     'Forja: POST /api/sessions/:id/messages → first agent.delta on an SSE stream opened before, over real HTTP on 127.0.0.1. Goal: p50 ≤ 2× the bare client.',
@@ -83,9 +111,9 @@ export async function run(): Promise<BenchReport> {
 async function measureEngine(
   bench: BenchDatabase,
   baseUrl: string,
-  variant: { engine?: string; background?: false } = {},
+  layout = 'today (ADR 0427)',
 ): Promise<BenchReport['rows']> {
-  const engine = variant.engine ?? bench.engine;
+  const engine = bench.engine;
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.error.message);
   const env = {
@@ -93,13 +121,18 @@ async function measureEngine(
     OPENAI_BASE_URL: baseUrl,
     OPENAI_API_KEY: 'bench',
   };
-  const counted = countingQueries(bench.database, variant.background !== false);
+  const counted = countingQueries(bench.database);
   const forja = await createForja(loaded.config, pino({ level: 'silent' }), {
     env,
     database: counted.database,
     memory: { workers: true },
   });
-  const server = await listen(forja.app.fetch, { host: '127.0.0.1', port: 0 });
+  // The POST of a message and all it starts run in the message path's context.
+  const fetchApp: typeof forja.app.fetch = (request, ...rest) =>
+    request.method === 'POST' && request.url.endsWith('/messages')
+      ? messagePath.run(true, () => forja.app.fetch(request, ...rest))
+      : forja.app.fetch(request, ...rest);
+  const server = await listen(fetchApp, { host: '127.0.0.1', port: 0 });
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -127,12 +160,15 @@ async function measureEngine(
     await forja.close();
     await bench.dispose();
   }
-  if (lastTrace !== undefined) printTrace(engine, lastTrace);
+  if (lastTrace !== undefined) printTrace(`${engine}, ${layout}`, lastTrace);
   const bareSummary = summarise(bare);
   const forjaSummary = summarise(throughForja);
+  const measured = queries.slice(WARMUP);
+  const p50 = (pick: (message: MessageQueries) => number) => percentile(measured.map(pick), 50);
   return [
     {
       engine,
+      layout,
       path: 'bare client, same mock stream (baseline)',
       p50_ms: bareSummary.p50_ms,
       p99_ms: bareSummary.p99_ms,
@@ -140,22 +176,18 @@ async function measureEngine(
     },
     {
       engine,
+      layout,
       path: 'POST message → first agent.delta on SSE',
       p50_ms: forjaSummary.p50_ms,
       p99_ms: forjaSummary.p99_ms,
       p50_vs_baseline: round(forjaSummary.p50_ms / bareSummary.p50_ms, 2),
-      all_queries: percentile(
-        queries.slice(WARMUP).map((message) => message.all),
-        50,
-      ),
-      queries: percentile(
-        queries.slice(WARMUP).map((message) => message.path),
-        50,
-      ),
-      queries_to_first_delta: percentile(
-        queries.slice(WARMUP).map((message) => message.toFirstDelta),
-        50,
-      ),
+      statements: p50((message) => message.all.message + message.all.memory + message.all.other),
+      message: p50((message) => message.all.message),
+      memory: p50((message) => message.all.memory),
+      other: p50((message) => message.all.other),
+      message_to_first_delta: p50((message) => message.toFirstDelta.message),
+      memory_to_first_delta: p50((message) => message.toFirstDelta.memory),
+      other_to_first_delta: p50((message) => message.toFirstDelta.other),
     },
   ];
 }
@@ -185,11 +217,14 @@ async function messageToFirstDelta(
     if (message.event === 'agent.done') break;
   }
   const statements = counted.statements.slice(firstStatement);
-  const path = statements.filter((statement) => !statement.memory);
+  const byIssuer = (list: Statement[]) => ({
+    message: list.filter((statement) => statement.issuer === 'message').length,
+    memory: list.filter((statement) => statement.issuer === 'memory').length,
+    other: list.filter((statement) => statement.issuer === 'other').length,
+  });
   queries.push({
-    all: statements.length,
-    path: path.length,
-    toFirstDelta: path.filter((statement) => statement.at - started < firstDeltaMs).length,
+    all: byIssuer(statements),
+    toFirstDelta: byIssuer(statements.filter((statement) => statement.at - started < firstDeltaMs)),
   });
   if (process.env.FORJA_BENCH_TRACE === '1') lastTrace = { statements, started, firstDeltaMs };
   await stream.close();
@@ -220,15 +255,14 @@ async function bareFirstDelta(url: string): Promise<number> {
 }
 
 interface MessageQueries {
-  all: number;
-  path: number;
-  toFirstDelta: number;
+  all: Record<Issuer, number>;
+  toFirstDelta: Record<Issuer, number>;
 }
 
 interface Statement {
   at: number;
   sql: string;
-  memory: boolean;
+  issuer: Issuer;
 }
 
 interface CountedDatabase {
@@ -241,51 +275,34 @@ let lastTrace: { statements: Statement[]; started: number; firstDeltaMs: number 
 
 /**
  * The same database, recording every statement sent through it (inside transactions too, with the
- * transaction's begin and commit: each is a round trip).
+ * transaction's begin and commit: each is a round trip), and the memory workers' database the same way.
+ * An engine without `background` (the code before ADR 0427) runs their statements on the database itself:
+ * counted apart all the same.
  */
-function countingQueries(database: Database, background = true): CountedDatabase {
+function countingQueries(database: Database): CountedDatabase {
   const statements: Statement[] = [];
-  const record = (sql: string): Statement => {
-    const text = sql.replace(/\s+/g, ' ').trim();
-    const statement = { at: performance.now(), sql: text, memory: MEMORY_WORK.test(text) };
-    statements.push(statement);
-    return statement;
-  };
-  const counting = (target: Queryable, seen?: (statement: Statement) => void): Queryable => {
-    const note = (sql: string) => {
-      const statement = record(sql);
-      seen?.(statement);
-    };
-    return {
-      query: (sql, params) => (note(sql), target.query(sql, params)),
-      execute: (script) => (note(script), target.execute(script)),
-    };
-  };
-  return {
-    database: {
-      ...database,
-      ...counting(database),
-      // Before ADR 0245 a drain neither waited for a quiet connection nor gave way to waiting requests.
-      ...(background ? {} : { requestsWaiting: undefined }),
-      transaction: (work, options) => {
-        // A transaction belongs to the work of its first statement.
-        const begin: Statement = { at: performance.now(), sql: 'begin', memory: false };
-        statements.push(begin);
-        let first = true;
-        const classify = (statement: Statement) => {
-          if (first) begin.memory = statement.memory;
-          first = false;
-        };
-        return database
-          .transaction(
-            (transaction) => work(counting(transaction, classify)),
-            background ? options : undefined,
-          )
-          .finally(() =>
-            statements.push({ at: performance.now(), sql: 'commit', memory: begin.memory }),
-          );
-      },
+  const record = (sql: string, issuer: Issuer) =>
+    statements.push({ at: performance.now(), sql: sql.replace(/\s+/g, ' ').trim(), issuer });
+  const issuerNow = (fixed: Issuer | undefined): Issuer =>
+    fixed ?? (messagePath.getStore() === true ? 'message' : 'other');
+  const counting = (target: Queryable, issuer: () => Issuer): Queryable => ({
+    query: (sql, params) => (record(sql, issuer()), target.query(sql, params)),
+    execute: (script) => (record(script, issuer()), target.execute(script)),
+  });
+  const wrap = (target: Database, fixed?: Issuer): Database => ({
+    ...target,
+    ...counting(target, () => issuerNow(fixed)),
+    transaction: (work, options) => {
+      // A transaction belongs to whoever began it.
+      const issuer = issuerNow(fixed);
+      record('begin', issuer);
+      return target
+        .transaction((transaction) => work(counting(transaction, () => issuer)), options)
+        .finally(() => record('commit', issuer));
     },
+  });
+  return {
+    database: { ...wrap(database), background: wrap(database.background ?? database, 'memory') },
     statements,
   };
 }
@@ -295,8 +312,8 @@ function printTrace(
   trace: { statements: Statement[]; started: number; firstDeltaMs: number },
 ): void {
   const lines = trace.statements.map(
-    ({ at, sql, memory }) =>
-      `${(at - trace.started).toFixed(1).padStart(7)} ms ${memory ? 'memory' : '      '}  ${sql.slice(0, 140)}`,
+    ({ at, sql, issuer }) =>
+      `${(at - trace.started).toFixed(1).padStart(7)} ms ${issuer.padEnd(7)}  ${sql.slice(0, 140)}`,
   );
   const before = trace.statements.filter(
     ({ at }) => at - trace.started < trace.firstDeltaMs,

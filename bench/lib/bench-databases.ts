@@ -20,11 +20,16 @@ export interface BenchDatabase {
  * runs it (ADR 0215), or on the benchmark's own thread (`thread: 'main'`, how it ran before).
  */
 export async function openBenchPglite(
-  options: { thread?: 'worker' | 'main' } = {},
+  options: {
+    thread?: 'worker' | 'main';
+    /** Opens the worker-thread engine instead of today's (an earlier version of it: `baselineTree`). */
+    openWorker?: typeof openPgliteWorkerDatabase;
+  } = {},
 ): Promise<BenchDatabase> {
   const directory = mkdtempSync(join(tmpdir(), 'forja-bench-'));
   const thread = options.thread ?? 'worker';
-  const open = thread === 'worker' ? openPgliteWorkerDatabase : openPgliteDatabase;
+  const open =
+    thread === 'worker' ? (options.openWorker ?? openPgliteWorkerDatabase) : openPgliteDatabase;
   const database = await open({ dataDirectory: join(directory, 'pgdata') });
   await migrate(database);
   return {
@@ -39,7 +44,11 @@ export async function openBenchPglite(
 
 /** A scratch database on the PostgreSQL server (DATABASE_URL, or the local one), or why there is none. */
 export async function openBenchServer(
-  options: { maxConnections?: number } = {},
+  options: {
+    maxConnections?: number;
+    /** Opens the server engine instead of today's (an earlier version of it: `baselineTree`). */
+    open?: typeof openPostgresDatabase;
+  } = {},
 ): Promise<BenchDatabase | { unavailable: string }> {
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const name = `forja_bench_${process.pid}_${Date.now()}`;
@@ -59,7 +68,11 @@ export async function openBenchServer(
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgresDatabase({ connectionString: url.toString(), ...options });
+  const open = options.open ?? openPostgresDatabase;
+  const database = await open({
+    connectionString: url.toString(),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+  });
   await migrate(database);
   return {
     engine: 'postgres server',

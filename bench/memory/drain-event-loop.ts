@@ -4,9 +4,12 @@
  * (`createMemory`'s graph projector and RAG indexer, woken by NOTIFY) project and index a realistic backlog, with
  * PGlite on its worker thread as `forja serve` opens it (ADR 0215). Beside it, interleaved in every round: the
  * loop idle for as long (the floor of this machine), the same workers with PGlite on the main thread (ADR 0181:
- * 10 rows a transaction, an 8 ms budget), and as they were before ADR 0181 (10 rows, no budget). A probe query
- * (`select 1`, every 25 ms) measures how long a request waits for the database meanwhile.
+ * 10 rows a transaction, an 8 ms budget), and as they were before ADR 0181 (10 rows, no budget); and the worker
+ * thread as it was before ADR 0427 (`git archive` of BASELINE_REVISION: requests answered in arrival order, the
+ * memory workers' among the foreground's). A probe query (`select 1`, every 25 ms) measures how long a request
+ * waits for the database meanwhile.
  */
+import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import pino from 'pino';
 import {
@@ -29,7 +32,9 @@ import {
   type EventLog,
   type NewSessionEvent,
 } from '../../src/store/index.ts';
+import { baselineTree } from '../lib/baseline-tree.ts';
 import { openBenchPglite, type BenchDatabase } from '../lib/bench-databases.ts';
+import type { openPgliteWorkerDatabase } from '../../src/store/pglite-worker-database.ts';
 import type { BenchReport } from '../lib/bench-report.ts';
 import { round } from '../lib/latency.ts';
 import { SESSION_EVENTS } from '../../src/domain/conversation/index.ts';
@@ -42,12 +47,15 @@ const SESSIONS = 10;
 const GOAL_P99_MS = 20;
 const PROBE_EVERY_MS = 25;
 const silent = pino({ level: 'silent' });
+/** The commit before ADR 0427. */
+const BASELINE_REVISION = process.env.FORJA_BENCH_BASELINE ?? 'eea1b76';
 
-type CaseName = 'idle' | 'worker thread' | 'main thread' | 'no budget';
+type CaseName = 'idle' | 'worker thread' | 'arrival order' | 'main thread' | 'no budget';
 const CASES: Record<CaseName, string> = {
   idle: 'event loop idle, as long as the production drain (baseline)',
   'worker thread':
-    'memory workers drain the backlog, PGlite on its worker thread (production: ADR 0215)',
+    "memory workers drain the backlog, PGlite on its worker thread, the drains' statements behind the foreground's (production: ADR 0427)",
+  'arrival order': `the same, the worker answering in arrival order (before ADR 0427: ${BASELINE_REVISION})`,
   'main thread': 'the same workers, PGlite on the main thread (ADR 0181: 10 rows, 8 ms budget)',
   'no budget':
     'the same workers, PGlite on the main thread, 10 rows a transaction, no budget (baseline: before ADR 0181)',
@@ -60,8 +68,11 @@ interface Engine {
   memory: Memory;
 }
 
-async function openEngine(thread: 'worker' | 'main'): Promise<Engine> {
-  const bench = await openBenchPglite({ thread });
+async function openEngine(
+  thread: 'worker' | 'main',
+  openWorker?: typeof openPgliteWorkerDatabase,
+): Promise<Engine> {
+  const bench = await openBenchPglite({ thread, ...(openWorker ? { openWorker } : {}) });
   const { database } = bench;
   const eventLog = createEventLog(database, [graphProjectionRule, ragIndexRule]);
   const project = await createProject(database, { name: 'bench' });
@@ -95,11 +106,19 @@ interface Samples {
 
 export async function run(): Promise<BenchReport> {
   const threaded = await openEngine('worker');
+  const earlier = (await import(
+    join(baselineTree(BASELINE_REVISION), 'src/store/pglite-worker-database.ts')
+  )) as typeof import('../../src/store/pglite-worker-database.ts');
+  const arrivalOrder = await openEngine('worker', earlier.openPgliteWorkerDatabase);
   const inProcess = await openEngine('main');
   // The idle case probes the production database (PGlite on its worker thread), so its probe is the floor of the
   // production row's.
   const engineOf = (name: CaseName) =>
-    name === 'worker thread' || name === 'idle' ? threaded : inProcess;
+    name === 'worker thread' || name === 'idle'
+      ? threaded
+      : name === 'arrival order'
+        ? arrivalOrder
+        : inProcess;
   const samples = Object.fromEntries(
     (Object.keys(CASES) as CaseName[]).map((name) => [
       name,
@@ -139,7 +158,7 @@ export async function run(): Promise<BenchReport> {
       }
     }
   } finally {
-    for (const engine of [threaded, inProcess]) {
+    for (const engine of [threaded, arrivalOrder, inProcess]) {
       await engine.memory.stop();
       await engine.bench.dispose();
     }

@@ -90,13 +90,14 @@ export function loadConfig(
     env.DATABASE_POOL_SIZE === undefined || env.DATABASE_POOL_SIZE === ''
       ? DEFAULT_DATABASE_POOL_SIZE
       : Number(env.DATABASE_POOL_SIZE);
-  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 2 || databasePoolSize > 1000) {
-    // Two at least: one connection is held by LISTEN, the rest serve queries.
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 4 || databasePoolSize > 1000) {
+    // Four at least: three connections are held by LISTEN (appends, live turn text, accounts), the rest serve
+    // queries; with fewer no query would ever get a connection. The memory workers' pool is apart (ADR 0427).
     return {
       ok: false,
       error: {
         variable: 'DATABASE_POOL_SIZE',
-        message: `DATABASE_POOL_SIZE must be a whole number from 2 to 1000, not "${env.DATABASE_POOL_SIZE}".`,
+        message: `DATABASE_POOL_SIZE must be a whole number from 4 to 1000, not "${env.DATABASE_POOL_SIZE}".`,
       },
     };
   }

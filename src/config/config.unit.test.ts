@@ -108,6 +108,7 @@ describe('loadConfig', () => {
     [{ FORJA_MAX_PARALLEL_TURNS: 'two' }, 'FORJA_MAX_PARALLEL_TURNS'],
     [{ FORJA_MAX_PARALLEL_TURNS: '1.5' }, 'FORJA_MAX_PARALLEL_TURNS'],
     [{ DATABASE_POOL_SIZE: '1' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: '3' }, 'DATABASE_POOL_SIZE'],
     [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE'],
   ])('names the variable that is wrong: %o', (env, variable) => {
     const loaded = loadConfig(env);

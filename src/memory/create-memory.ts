@@ -50,6 +50,8 @@ export interface Memory {
   indexer: RagIndexer;
   /** Starts the projector and the indexer (what `forja serve` runs). */
   start(): void;
+  /** This process committed an append: the started workers drain now, before its NOTIFY comes back. */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -81,9 +83,18 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(database.kind === 'pglite' ? { timeBudgetMs: PGLITE_WORKER_TIME_BUDGET_MS } : {}),
   };
-  const projector = createGraphProjector({ database, graphFor, logger, batchSize, ...intervals });
+  // The workers' statements run where they never queue ahead of a message's: a pool of their own on the
+  // server, the foreground's leftovers on PGlite's one connection (ADR 0427).
+  const drains = database.background ?? database;
+  const projector = createGraphProjector({
+    database: drains,
+    graphFor,
+    logger,
+    batchSize,
+    ...intervals,
+  });
   const indexer = createRagIndexer({
-    database,
+    database: drains,
     embedder,
     index: vectorIndex,
     logger,
@@ -116,7 +127,11 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       projector.start();
       indexer.start();
       // Every append notifies on commit; the workers drain at once instead of at their next poll.
-      listening ??= wakeOnAppends(database, [projector, indexer], logger);
+      listening ??= wakeOnAppends(drains, [projector, indexer], logger);
+    },
+    wake: () => {
+      projector.wake();
+      indexer.wake();
     },
     stop: async () => {
       const unlisten = await listening;

@@ -53,6 +53,14 @@ export interface Database extends Queryable {
    */
   requestsWaiting?(): boolean;
   /**
+   * Where derived work that can wait (the memory workers: their drains, their reads, their LISTEN) runs, so
+   * that its statements never queue ahead of a message's (ADR 0427). On the server, a pool of its own
+   * (`MEMORY_POOL_CONNECTIONS`, apart from `DATABASE_POOL_SIZE`); on PGlite's worker thread, the one connection
+   * with every statement behind the foreground's in the worker's queue. Absent (in-process PGlite): the
+   * database itself. It is closed with its database; its own `close` does nothing.
+   */
+  readonly background?: Database;
+  /**
    * Subscribes to a NOTIFY channel. Returns the function that unsubscribes. On the server the listening
    * connection can be lost (a restart, `pg_terminate_backend`): it is opened again with backoff, and `events`
    * hears of it; notifications sent meanwhile are missed, so a listener reads the log again on `restored`.

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Queryable } from './database.ts';
+import type { Database, Queryable } from './database.ts';
 import { foregroundStatements } from './foreground-statements.ts';
 import {
   describePglite,
@@ -29,33 +29,47 @@ export async function openPgliteWorkerDatabase(
 ): Promise<PgliteDatabase> {
   const channel = workerChannel(await startPgliteWorker(options));
   let nextTransaction = 1;
-  let nextSubscription = 1;
 
-  /** Requests in flight that are not a background transaction's (ADR 0245). */
+  /** Requests in flight that are not the memory workers' (ADR 0245). */
   const foreground = foregroundStatements();
   const backgroundTransactions = new Set<number>();
   const isForeground = (request: Request) =>
+    !('background' in request && request.background === true) &&
     !('tx' in request && request.tx !== undefined && backgroundTransactions.has(request.tx));
   const send = <T>(request: Request): Promise<T> => {
     const sent = channel.send<T>(request);
     return isForeground(request) ? foreground.track(sent) : sent;
   };
 
-  const queryable = (tx?: number): Queryable => ({
-    query: async <Row>(sql: string, params?: unknown[]) => ({
-      rows: await send<Row[]>({
-        op: 'query',
-        sql,
-        ...(params === undefined ? {} : { params }),
-        ...(tx === undefined ? {} : { tx }),
+  /** Statements outside a transaction (`tx` absent) or in one; `background` ones wait behind the foreground. */
+  const queryable = (tx?: number, background = false): Queryable => {
+    const priority = background && tx === undefined ? { background: true as const } : {};
+    return {
+      query: async <Row>(sql: string, params?: unknown[]) => ({
+        rows: await send<Row[]>({
+          op: 'query',
+          sql,
+          ...(params === undefined ? {} : { params }),
+          ...(tx === undefined ? {} : { tx }),
+          ...priority,
+        }),
       }),
-    }),
-    execute: async (script) =>
-      void (await send({ op: 'exec', script, ...(tx === undefined ? {} : { tx }) })),
-  });
+      execute: async (script) =>
+        void (await send({
+          op: 'exec',
+          script,
+          ...(tx === undefined ? {} : { tx }),
+          ...priority,
+        })),
+    };
+  };
 
-  const runTransaction = async <T>(tx: number, work: (transaction: Queryable) => Promise<T>) => {
-    await send({ op: 'begin', tx });
+  const runTransaction = async <T>(
+    tx: number,
+    work: (transaction: Queryable) => Promise<T>,
+    background: boolean,
+  ) => {
+    await send({ op: 'begin', tx, ...(background ? { background: true as const } : {}) });
     let result: T;
     try {
       result = await work(queryable(tx));
@@ -67,38 +81,47 @@ export async function openPgliteWorkerDatabase(
     return result;
   };
 
+  /** A memory drain: begins in a quiet moment, behind the foreground in the worker's queue (ADR 0245, 0427). */
+  const transaction = async <T>(
+    work: (transaction: Queryable) => Promise<T>,
+    background: boolean,
+  ): Promise<T> => {
+    const tx = nextTransaction++;
+    if (background) {
+      await foreground.quiet();
+      backgroundTransactions.add(tx);
+    }
+    try {
+      return await runTransaction(tx, work, background);
+    } finally {
+      backgroundTransactions.delete(tx);
+    }
+  };
+
+  const listen = listenOn(channel, send);
+  const requestsWaiting = () => foreground.inFlight() > 0;
+
+  /** The memory workers' view of the one connection: every statement of theirs at the lower priority. */
+  const background: Database = {
+    kind: 'pglite',
+    description: describePglite(options),
+    ...queryable(undefined, true),
+    requestsWaiting,
+    transaction: (work) => transaction(work, true),
+    listen,
+    close: async () => undefined,
+  };
+
   return {
     kind: 'pglite',
     description: describePglite(options),
     ...queryable(),
     dumpDataDirectory: async () => new Blob([await send<ArrayBuffer>({ op: 'dump' })]),
-    requestsWaiting: () => foreground.inFlight() > 0,
-    transaction: async (work, transactionOptions) => {
-      const tx = nextTransaction++;
-      if (transactionOptions?.background === true) {
-        await foreground.quiet();
-        backgroundTransactions.add(tx);
-      }
-      try {
-        return await runTransaction(tx, work);
-      } finally {
-        backgroundTransactions.delete(tx);
-      }
-    },
-    listen: async (channelName, onNotification) => {
-      const subscription = nextSubscription++;
-      channel.listeners.set(subscription, onNotification);
-      try {
-        await send({ op: 'listen', subscription, channel: channelName });
-      } catch (error) {
-        channel.listeners.delete(subscription);
-        throw error;
-      }
-      return async () => {
-        channel.listeners.delete(subscription);
-        if (channel.gone() === null) await send({ op: 'unlisten', subscription });
-      };
-    },
+    requestsWaiting,
+    background,
+    transaction: (work, transactionOptions) =>
+      transaction(work, transactionOptions?.background === true),
+    listen,
     close: async () => {
       if (channel.gone() !== null) return;
       try {
@@ -107,6 +130,28 @@ export async function openPgliteWorkerDatabase(
         await channel.end(new Error('the database is closed'));
       }
     },
+  };
+}
+
+/** LISTEN on the worker's connection, each subscription with its listener; the function returned unlistens. */
+function listenOn(
+  channel: ReturnType<typeof workerChannel>,
+  send: <T>(request: Request) => Promise<T>,
+): Database['listen'] {
+  let nextSubscription = 1;
+  return async (channelName, onNotification) => {
+    const subscription = nextSubscription++;
+    channel.listeners.set(subscription, onNotification);
+    try {
+      await send({ op: 'listen', subscription, channel: channelName });
+    } catch (error) {
+      channel.listeners.delete(subscription);
+      throw error;
+    }
+    return async () => {
+      channel.listeners.delete(subscription);
+      if (channel.gone() === null) await send({ op: 'unlisten', subscription });
+    };
   };
 }
 

@@ -6,10 +6,18 @@ export interface PgliteWorkerData {
   loadDataDir?: ArrayBuffer;
 }
 
+/**
+ * A request the worker may hold back while foreground ones wait (ADR 0427): a memory worker's statement
+ * outside a transaction, or the begin of its transaction. Inside an open transaction nothing is held back.
+ */
+export interface Priority {
+  background?: true;
+}
+
 export type PgliteRequest = { id: number } & (
-  | { op: 'query'; sql: string; params?: unknown[]; tx?: number }
-  | { op: 'exec'; script: string; tx?: number }
-  | { op: 'begin'; tx: number }
+  | ({ op: 'query'; sql: string; params?: unknown[]; tx?: number } & Priority)
+  | ({ op: 'exec'; script: string; tx?: number } & Priority)
+  | ({ op: 'begin'; tx: number } & Priority)
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'listen'; subscription: number; channel: string }
   | { op: 'unlisten'; subscription: number }

@@ -1,10 +1,12 @@
 /**
  * The worker thread that runs PGlite for `openPgliteWorkerDatabase` (ADR 0215). It owns the one PGlite instance
- * and answers the main thread's requests (`PgliteRequest`) in the order PGlite's own locks give them: queries
- * outside a transaction wait for an open one, as they do in-process.
+ * and answers the main thread's requests (`PgliteRequest`). Those that need the connection (a statement outside
+ * a transaction, a transaction's begin) take it one at a time from a queue where the memory workers' wait
+ * behind the foreground's (ADR 0427); a transaction's own statements and its end go straight to it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { connectionQueue } from './connection-queue.ts';
 import { createPglite } from './pglite-database.ts';
 import type {
   PgliteReply,
@@ -33,7 +35,10 @@ function serializeError(error: unknown): SerializedError {
   return { name: error.name, message: error.message, fields };
 }
 
-async function handle(pglite: PGlite, request: PgliteRequest): Promise<unknown> {
+/** A request other than a begin (`serve` opens transactions: they hold the connection until they end). */
+type Handled = Exclude<PgliteRequest, { op: 'begin' }>;
+
+async function handle(pglite: PGlite, request: Handled): Promise<unknown> {
   switch (request.op) {
     case 'query': {
       const target = request.tx === undefined ? pglite : transactionOf(request.tx);
@@ -44,8 +49,6 @@ async function handle(pglite: PGlite, request: PgliteRequest): Promise<unknown> 
       await target.exec(request.script);
       return null;
     }
-    case 'begin':
-      return begin(pglite, request.tx);
     case 'end': {
       const ending = endings.get(request.tx);
       if (ending === undefined) throw new Error(`no open transaction ${request.tx}`);
@@ -88,16 +91,20 @@ function transactionOf(id: number): Transaction {
   return transaction;
 }
 
-/** Opens a PGlite transaction that stays open until the main thread's `end` request; resolves once it is open. */
-function begin(pglite: PGlite, id: number): Promise<null> {
-  return new Promise<null>((opened, failedToOpen) => {
-    const outcome = pglite
+/**
+ * Opens a PGlite transaction that stays open until the main thread's `end` request: `opened` once it is open,
+ * `ended` once it no longer holds the connection (committed, rolled back, or never opened).
+ */
+function begin(pglite: PGlite, id: number): { opened: Promise<null>; ended: Promise<unknown> } {
+  let outcome: Promise<null> = Promise.resolve(null);
+  const opened = new Promise<null>((resolve, failedToOpen) => {
+    outcome = pglite
       .transaction(
         (transaction) =>
           new Promise<void>((commit, rollback) => {
             transactions.set(id, transaction);
             endings.set(id, { commit, rollback });
-            opened(null);
+            resolve(null);
           }),
       )
       .then(
@@ -115,6 +122,32 @@ function begin(pglite: PGlite, id: number): Promise<null> {
     // A transaction that could not begin answers the `begin` request (once open, `opened` has settled it).
     outcome.catch(failedToOpen);
   });
+  return { opened, ended: outcome.catch(() => undefined) };
+}
+
+/** The requests that take the connection for themselves, in the connection queue's order. */
+const queue = connectionQueue();
+
+/** Answers `request`; one that needs the connection waits for it in the queue, behind foreground ones. */
+function serve(pglite: PGlite, request: PgliteRequest): void {
+  const answer = (work: Promise<unknown>) =>
+    work.then(
+      (value) =>
+        reply({ id: request.id, ok: true, value }, value instanceof ArrayBuffer ? [value] : []),
+      (error: unknown) => reply({ id: request.id, ok: false, error: serializeError(error) }),
+    );
+  const inTransaction = 'tx' in request && request.tx !== undefined && request.op !== 'begin';
+  if (inTransaction || request.op === 'end' || request.op === 'close') {
+    answer(handle(pglite, request));
+    return;
+  }
+  const background = 'background' in request && request.background === true;
+  queue.submit(background, () => {
+    if (request.op !== 'begin') return answer(handle(pglite, request));
+    const transaction = begin(pglite, request.tx);
+    answer(transaction.opened);
+    return transaction.ended;
+  });
 }
 
 const opening = createPglite({
@@ -124,13 +157,7 @@ const opening = createPglite({
 
 opening.then(
   (pglite) => {
-    port.on('message', (request: PgliteRequest) => {
-      handle(pglite, request).then(
-        (value) =>
-          reply({ id: request.id, ok: true, value }, value instanceof ArrayBuffer ? [value] : []),
-        (error: unknown) => reply({ id: request.id, ok: false, error: serializeError(error) }),
-      );
-    });
+    port.on('message', (request: PgliteRequest) => serve(pglite, request));
     reply({ ready: true });
   },
   (error: unknown) => reply({ ready: false, error: serializeError(error) }),

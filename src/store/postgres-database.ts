@@ -18,24 +18,51 @@ export interface PostgresDatabaseOptions {
   maxConnections?: number;
 }
 
-/** Opens a pool of connections to a PostgreSQL server (≥ 15). */
+/**
+ * The memory workers' own pool (ADR 0427): one connection listens for appends, one each for the graph
+ * projector's and the RAG indexer's drain. Opened lazily, apart from `maxConnections`: a process holds at most
+ * `maxConnections + MEMORY_POOL_CONNECTIONS` connections to the server.
+ */
+export const MEMORY_POOL_CONNECTIONS = 3;
+
+/** How each pool names itself to the server (`pg_stat_activity.application_name`). */
+export const APPLICATION_NAME = 'forja';
+export const MEMORY_APPLICATION_NAME = 'forja memory';
+
+/**
+ * Opens a pool of connections to a PostgreSQL server (≥ 15), and beside it the memory workers' pool
+ * (`background`): their statements never wait for, nor hold, a connection a message's statement could use.
+ */
 export async function openPostgresDatabase(options: PostgresDatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
-    types: typeParsers,
-  });
-  // Idle clients can fail when the server restarts; the pool replaces them, and this keeps the process alive.
-  pool.on('error', () => undefined);
+  const pool = openPool(options.connectionString, options.maxConnections ?? 10, APPLICATION_NAME);
+  const memoryPool = openPool(
+    options.connectionString,
+    MEMORY_POOL_CONNECTIONS,
+    MEMORY_APPLICATION_NAME,
+  );
   await pool.query('select 1');
   const foreground = foregroundStatements();
+  const description = `PostgreSQL server at ${describeWithoutSecrets(options.connectionString)}`;
+  const background: Database = {
+    kind: 'postgres',
+    description,
+    query: (sql, params) => runQuery(memoryPool, sql, params),
+    execute: async (script) => void (await memoryPool.query(script)),
+    // A drain begins at once: no connection of the message path's waits for it (ADR 0427; before, it waited
+    // for a quiet moment of the message path, ADR 0245's addendum).
+    transaction: (work) => runTransaction(memoryPool, work),
+    listen: (channel, onNotification, events) =>
+      listen(memoryPool, channel, onNotification, events),
+    close: async () => undefined,
+  };
   return {
     kind: 'postgres',
-    description: `PostgreSQL server at ${describeWithoutSecrets(options.connectionString)}`,
+    description,
+    background,
     query: (sql, params) => foreground.track(runQuery(pool, sql, params)),
     execute: async (script) => void (await foreground.track(pool.query(script))),
-    // Derived work begins in a quiet moment: its own connection, but this process's event loop (ADR 0245).
     transaction: async (work, transactionOptions) => {
+      // Derived work on this pool (a caller without `background`) still begins in a quiet moment.
       if (transactionOptions?.background === true) {
         await foreground.quiet();
         return runTransaction(pool, work);
@@ -43,8 +70,22 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
       return runTransaction(pool, work, foreground.track);
     },
     listen: (channel, onNotification, events) => listen(pool, channel, onNotification, events),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), memoryPool.end()]);
+    },
   };
+}
+
+function openPool(connectionString: string, max: number, applicationName: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types: typeParsers,
+    application_name: applicationName,
+  });
+  // Idle clients can fail when the server restarts; the pool replaces them, and this keeps the process alive.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 async function runQuery<Row>(

@@ -30,17 +30,29 @@ export interface Poller {
  */
 export function createPoller(options: PollerOptions): Poller {
   let running = false;
-  let timer: NodeJS.Timeout | null = null;
+  /** The next cycle, scheduled: how to cancel it. */
+  let timer: { cancel(): void } | null = null;
+  const cancel = () => {
+    timer?.cancel();
+    timer = null;
+  };
   let inFlight: Promise<void> | null = null;
   let wokenDuringCycle = false;
 
   const schedule = (delayMs: number) => {
     if (!running) return;
-    timer = setTimeout(() => {
+    const run = () => {
       timer = null;
       inFlight = cycle();
-    }, delayMs);
-    timer.unref();
+    };
+    // At once is the next turn of the loop, not a timer's 1 ms at least: a wake is on the projection's lag (ADR 0427).
+    if (delayMs === 0) {
+      const immediate = setImmediate(run).unref();
+      timer = { cancel: () => clearImmediate(immediate) };
+    } else {
+      const timeout = setTimeout(run, delayMs).unref();
+      timer = { cancel: () => clearTimeout(timeout) };
+    }
   };
 
   async function cycle(): Promise<void> {
@@ -52,7 +64,7 @@ export function createPoller(options: PollerOptions): Poller {
       options.onError(error);
     }
     inFlight = null;
-    // A macrotask between cycles (setTimeout 0), so a stream of batches never starves the event loop.
+    // A macrotask between cycles (setImmediate), so a stream of batches never starves the event loop.
     schedule(more || wokenDuringCycle ? 0 : options.intervalMs);
   }
 
@@ -68,14 +80,12 @@ export function createPoller(options: PollerOptions): Poller {
         wokenDuringCycle = true;
         return;
       }
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
+      cancel();
       schedule(0);
     },
     async stop() {
       running = false;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
+      cancel();
       await inFlight;
     },
     get running() {

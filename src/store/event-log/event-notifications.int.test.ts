@@ -108,6 +108,26 @@ describe.each(testDatabaseEngines())('event notifications on $name', (engine) =>
     }
   });
 
+  it('tells of each of its own appends as it commits (the memory workers wake on it), not of a refused one', async () => {
+    const notifications = await createEventNotifications(database);
+    let committed = 0;
+    const ownLog = deliveringAppends(eventLog, notifications, () => {
+      committed += 1;
+    });
+    const sessionId = await newSession();
+    try {
+      await ownLog.append(sessionId, [message('first')]);
+      expect(committed).toBe(1);
+      const refused = await ownLog.append(sessionId, [message('stale')], { expectedSeq: 1 });
+      expect(refused.success).toBe(false);
+      expect(committed).toBe(1);
+      await ownLog.append(sessionId, [message('second')]);
+      expect(committed).toBe(2);
+    } finally {
+      await notifications.close();
+    }
+  });
+
   it('catches a late subscriber up from its own resume point, then feeds it with the others, each event once', async () => {
     const counted = countingReads(database);
     const notifications = await createEventNotifications(counted.database);

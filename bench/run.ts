@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'graph-projection': () => import('./memory/graph-projection.ts'),
   'rag-search': () => import('./memory/rag-search.ts'),
   'rag-questions': () => import('./memory/rag-questions.ts'),
+  'pglite-memory': () => import('./store/pglite-memory.ts'),
   'sse-streaming': () => import('./conversation/sse-streaming.ts'),
   'message-to-first-delta': () => import('./conversation/message-to-first-delta.ts'),
   'conversation-growth': () => import('./conversation/conversation-growth.ts'),

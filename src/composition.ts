@@ -228,11 +228,6 @@ async function openStorage(
   });
   // One process at a time per lane; on a server, a lane's appends are fenced by its lease (ADR 0170).
   const leases = createLaneLeases(database, processIdentity.id, env, logger);
-  // Appends that matter to the graph and to the RAG index get their outbox rows in the same transaction (record ADR 0101).
-  const fencedLog = fenceAppends(
-    recordingTurnEnds(createEventLog(database, [graphProjectionRule, ragIndexRule])),
-    leases,
-  );
   const notifications = await createEventNotifications(database, {
     lost: (error, retryInMs) =>
       logger.warn(
@@ -241,11 +236,12 @@ async function openStorage(
       ),
     restored: () => logger.info('listening for appends again; open streams catch up from the log'),
   });
-  // This process's own appends reach its streams in memory, with no read of the log (ADR 0210), and wake the
-  // memory workers as they commit, without waiting for their NOTIFY (ADR 0427).
+  // This process's own appends wake the memory workers as they commit, without waiting for their NOTIFY (ADR 0427).
   const appendsCommitted = new Set<() => void>();
-  const eventLog = deliveringAppends(fencedLog, notifications, () => {
-    for (const listener of appendsCommitted) listener();
+  const eventLog = createSessionEventLog(database, leases, notifications, {
+    committed: () => {
+      for (const listener of appendsCommitted) listener();
+    },
   });
   // On a server, what a turn streams reaches browsers connected to any process (ADR 0170).
   const liveTurns: LiveTurns & { close?: () => Promise<void> } =
@@ -262,6 +258,28 @@ async function openStorage(
 }
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
+
+/**
+ * The event log every append of a session goes through, as `forja serve` builds it (the `event-append` benchmark
+ * measures this one, ADR 0429): the outbox rows of the graph and the RAG index in the append's transaction
+ * (record ADR 0101), the turn's end recorded with it (ADR 0422), fenced by the lane's lease on a server (ADR
+ * 0170), and this process's own appends handed to its streams in memory, with no read of the log (ADR 0210);
+ * `committed` hears each of them commit (ADR 0427).
+ */
+export function createSessionEventLog(
+  database: Database,
+  leases: LaneLeases,
+  notifications: EventNotifications,
+  options: { notifyWhenAlone?: boolean; committed?: () => void } = {},
+): EventLog {
+  const { committed, ...logOptions } = options;
+  const outboxed = createEventLog(database, [graphProjectionRule, ragIndexRule], logOptions);
+  return deliveringAppends(
+    fenceAppends(recordingTurnEnds(outboxed), leases),
+    notifications,
+    committed,
+  );
+}
 
 /** The model gateway and each model endpoint's health, which size each other's windows. */
 function wireModels(

@@ -1,14 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { createSessionEventLog } from '../../src/composition.ts';
 import { migrate } from '../../src/store/migrations/migrate.ts';
 import {
   createEventLog,
+  createEventNotifications,
+  createInProcessLaneLeases,
   createPostgresLaneLeases,
   createProject,
   createSession,
-  fenceAppends,
   type Database,
+  type EventLog,
+  type EventNotifications,
   type LaneLeases,
 } from '../../src/store/index.ts';
 import { openBenchPglite, openBenchServer } from '../lib/bench-databases.ts';
@@ -28,9 +32,10 @@ const PAYLOAD: { v: 1; text: string } = {
 };
 
 /**
- * Event append against a raw single-row INSERT into a table of the same shape, on the same database in the
- * same run: PGlite on disk (the default; on its worker thread, and on the main thread as before ADR 0215) and the
- * PostgreSQL server (DATABASE_URL, or the local one).
+ * Event append against a raw single-row INSERT into the same table, on the same database in the same run: PGlite
+ * on disk (the default; on its worker thread, and on the main thread as before ADR 0215) and the PostgreSQL server
+ * (DATABASE_URL, or the local one). The append is the event log `forja serve` builds (`createSessionEventLog`,
+ * ADR 0429): a chat message gets its graph outbox row in the same statement, as in production.
  */
 export async function run(): Promise<BenchReport> {
   const rows: BenchReport['rows'] = [];
@@ -50,36 +55,53 @@ export async function run(): Promise<BenchReport> {
     await server.dispose();
   }
   notes.push(
-    'Single rows: one client, sequential operations; p50/p99 per operation; items/s = events (or rows) per second.',
+    'The append is the event log forja serve builds (createSessionEventLog in src/composition.ts): each chat.message gets its graph_projection outbox row in the same statement, the turn-end rule, the in-memory delivery to this process\'s streams; on PGlite its lane leases are in memory (no fence), as in production. The row "no outbox rules" is the event log this benchmark measured before ADR 0429.',
   );
   notes.push(
-    `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; the baseline is the pgbench-style raw single-row INSERT with the same writers (seqs from the client); cases interleaved in ${CONCURRENT_CHUNKS} chunks. PGlite has one connection, so its writers queue. On one session the appends waiting in the session's queue commit together, one statement and one commit per batch (ADR 0248).`,
+    'Single rows: one client, sequential operations, interleaved; p50/p99 per operation; items/s = events (or rows) per second.',
   );
   notes.push(
-    "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the event log behind fenceAppends with the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its (batch's) statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
+    `Concurrent rows: W writers, each appending one event at a time (${CONCURRENT_EVENTS} events per case), on W sessions or on one; items/s = events over wall time; cases interleaved in ${CONCURRENT_CHUNKS} chunks. throughput_vs_baseline: against the pgbench-style raw single-row INSERT by the same writers (seqs from the client), which cannot batch. On one session the appends waiting in the session's queue commit together, one statement and one commit per batch (ADR 0248); throughput_vs_batched_insert compares them with the fair baseline, the same queue writing what waited as one plain multi-row INSERT. With 1 writer nothing waits, so that baseline is the raw INSERT. PGlite has one connection, so its writers queue.`,
+  );
+  notes.push(
+    "Fenced lane append: the production path of a turn's appends on a server (ADR 0170, 0205) — the same log behind the PostgreSQL lane leases, each writer holding its lane's lease (W sessions: one lane each; one session: W lanes of it); each append checks the lease in its (batch's) statement. throughput_vs_unfenced compares it with the plain append of the same run. Embedded PGlite runs with in-process leases, whose appends are not fenced at all; its fenced rows use the PostgreSQL adapter, to show what the check costs there.",
   );
   notes.push(
     'NOTIFY always after the commit (server only): the plain append with ADR 0263 off, every batch notifying in a statement after its commit (ADR 0180) even when it is the only one under way: the A/B of that decision in the same run.',
   );
   notes.push(
-    'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself with seqs computed by the client.',
+    'Goal: append p50 ≤ 2× raw INSERT p50 on the same database. Baselines insert into session_events itself (same indexes, trigger, foreign key), no outbox row, with seqs computed by the client.',
   );
   return { name: 'event-append', rows, notes };
 }
 
+/** The production event log over `database` with this process's lane leases in memory (appends unfenced). */
+async function productionLog(database: Database): Promise<{
+  eventLog: EventLog;
+  notifications: EventNotifications;
+}> {
+  const notifications = await createEventNotifications(database);
+  const leases = createInProcessLaneLeases(randomUUID());
+  return { eventLog: createSessionEventLog(database, leases, notifications), notifications };
+}
+
 async function measureEngine(engine: string, database: Database): Promise<BenchReport['rows']> {
   await migrate(database);
-  const eventLog = createEventLog(database);
+  const { eventLog, notifications } = await productionLog(database);
+  // What this benchmark appended with before ADR 0429: the event log without production's outbox rules.
+  const bareLog = createEventLog(database);
   const project = await createProject(database, { name: 'bench' });
-  const [rawSession, appendSession, rawBatchSession, appendBatchSession] = await Promise.all(
-    [1, 2, 3, 4].map(() => createSession(database, { projectId: project.id })),
-  );
+  const [rawSession, appendSession, bareSession, rawBatchSession, appendBatchSession] =
+    await Promise.all(
+      [1, 2, 3, 4, 5].map(() => createSession(database, { projectId: project.id })),
+    );
   const payload = JSON.stringify(PAYLOAD);
   const batch = Array.from({ length: BATCH_SIZE }, () =>
     SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
   );
   let rawSeq = 1;
   let expectedSeq = 1;
+  let bareExpectedSeq = 1;
   let rawBatchSeq = 1;
 
   // The baselines write the same table (same indexes, trigger and foreign key) with seqs computed here, so the
@@ -96,6 +118,15 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
       if (!outcome.success) throw new Error(outcome.error.message);
       expectedSeq = outcome.lastSeq;
     },
+    bareAppend: async () => {
+      const outcome = await bareLog.append(
+        bareSession!.id,
+        [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)],
+        { expectedSeq: bareExpectedSeq },
+      );
+      if (!outcome.success) throw new Error(outcome.error.message);
+      bareExpectedSeq = outcome.lastSeq;
+    },
     rawBatchInsert: () => {
       const first = rawBatchSeq + 1;
       rawBatchSeq += BATCH_SIZE;
@@ -107,6 +138,7 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
   const durations = await timeInterleaved(operations, {
     rawInsert: SINGLE_APPENDS,
     append: SINGLE_APPENDS,
+    bareAppend: SINGLE_APPENDS,
     rawBatchInsert: BATCH_APPENDS,
     appendBatch: BATCH_APPENDS,
   });
@@ -122,9 +154,16 @@ async function measureEngine(engine: string, database: Database): Promise<BenchR
   };
   const rawP50 = summarise(durations.rawInsert).p50_ms;
   const rawBatchP50 = summarise(durations.rawBatchInsert).p50_ms;
+  await notifications.close();
   return [
     row('raw single-row INSERT (baseline)', durations.rawInsert, 1, rawP50),
     row('append 1 event (expectedSeq)', durations.append, 1, rawP50),
+    row(
+      'append 1 event, no outbox rules (this row before ADR 0429)',
+      durations.bareAppend,
+      1,
+      rawP50,
+    ),
     row(
       `raw ${BATCH_SIZE}-row INSERT (batch baseline)`,
       durations.rawBatchInsert,
@@ -142,14 +181,13 @@ const RAW_BATCH_SQL = `insert into session_events (id, session_id, seq, type, ac
 
 /**
  * W concurrent writers, each one event per operation, on W sessions and on one session, beside raw INSERTs by
- * the same number of writers; the four cases run interleaved in chunks so that machine noise falls on all.
+ * the same number of writers — one row per INSERT, and on one session also the fair baseline of group commit: one
+ * multi-row INSERT of the rows that waited; the cases run interleaved in chunks so that machine noise falls on all.
  */
 async function measureConcurrent(engine: string, database: Database): Promise<BenchReport['rows']> {
-  const eventLog = createEventLog(database);
-  // The server's appends as they were before ADR 0263: the NOTIFY always after the commit.
-  const afterCommitLog = createEventLog(database, [], { notifyWhenAlone: false });
-  // A lane's appends as production makes them on a server (ADR 0170, 0205): the event log behind
-  // `fenceAppends`, each writer's work holding its lane's lease, every append checking it.
+  const { eventLog, notifications } = await productionLog(database);
+  // A lane's appends as production makes them on a server (ADR 0170, 0205): the same log behind the PostgreSQL
+  // lane leases, each writer's work holding its lane's lease, every append checking it.
   const owner = randomUUID();
   await database.query('insert into forja_processes (id, pid, host) values ($1, $2, $3)', [
     owner,
@@ -157,7 +195,14 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
     'bench',
   ]);
   const leases = createPostgresLaneLeases(database, { owner, leaseMs: 30_000 });
-  const fencedLog = fenceAppends(eventLog, leases);
+  const fencedLog = createSessionEventLog(database, leases, notifications);
+  // The server's appends as they were before ADR 0263: the NOTIFY always after the commit.
+  const afterCommitLog = createSessionEventLog(
+    database,
+    createInProcessLaneLeases(owner),
+    notifications,
+    { notifyWhenAlone: false },
+  );
   const project = await createProject(database, { name: 'bench-concurrent' });
   const payload = JSON.stringify(PAYLOAD);
   const rows: BenchReport['rows'] = [];
@@ -170,17 +215,18 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
     const appendSessions = await newSessions(writers);
     const afterCommitSessions = await newSessions(writers);
     const fencedSessions = await newSessions(writers);
-    const [rawOne, appendOne, fencedOne] = await newSessions(3);
+    const [rawOne, batchedOne, appendOne, fencedOne] = await newSessions(4);
     // W sessions: one lane each; one session: W lanes of it (agents running side by side).
     const fencedLanes = await holdLanes(leases, [
       ...fencedSessions.map((session) => ({ sessionId: session.id, lane: 'dev:bench' })),
       ...fencedSessions.map((_, writer) => ({ sessionId: fencedOne!.id, lane: `dev:m${writer}` })),
     ]);
-    const event = [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)];
+    const chatMessage = () => [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)];
     const rawSeqs = rawSessions.map(() => 1);
     let rawOneSeq = 1;
+    const insertWhatWaited = batchingInsert(database, batchedOne!.id, payload);
     const cases: Record<string, (writer: number) => Promise<unknown>> = {
-      'raw INSERT, W sessions (baseline)': (writer) =>
+      [RAW_W]: (writer) =>
         database.query(RAW_INSERT_SQL, [
           rawSessions[writer]!.id,
           ++rawSeqs[writer]!,
@@ -188,28 +234,22 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
           'user',
           payload,
         ]),
-      'append, W sessions': (writer) =>
-        eventLog.append(appendSessions[writer]!.id, [
-          SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
-        ]),
+      [APPEND_W]: (writer) => eventLog.append(appendSessions[writer]!.id, chatMessage()),
       ...(database.kind === 'postgres'
         ? {
             'append, W sessions, NOTIFY always after the commit (before ADR 0263)': (
               writer: number,
-            ) =>
-              afterCommitLog.append(afterCommitSessions[writer]!.id, [
-                SESSION_EVENTS.chatMessage.create('user', PAYLOAD),
-              ]),
+            ) => afterCommitLog.append(afterCommitSessions[writer]!.id, chatMessage()),
           }
         : {}),
       'fenced lane append, W sessions': (writer) =>
-        fencedLanes[writer]!.run(() => fencedLog.append(fencedSessions[writer]!.id, event)),
-      'raw INSERT, one session (baseline)': () =>
+        fencedLanes[writer]!.run(() => fencedLog.append(fencedSessions[writer]!.id, chatMessage())),
+      [RAW_ONE]: () =>
         database.query(RAW_INSERT_SQL, [rawOne!.id, ++rawOneSeq, 'chat.message', 'user', payload]),
-      'append, one session': () =>
-        eventLog.append(appendOne!.id, [SESSION_EVENTS.chatMessage.create('user', PAYLOAD)]),
+      [BATCHED_ONE]: () => insertWhatWaited(),
+      [APPEND_ONE]: () => eventLog.append(appendOne!.id, chatMessage()),
       'fenced lane append, one session (W lanes)': (writer) =>
-        fencedLanes[writers + writer]!.run(() => fencedLog.append(fencedOne!.id, event)),
+        fencedLanes[writers + writer]!.run(() => fencedLog.append(fencedOne!.id, chatMessage())),
     };
     const durations: Record<string, number[]> = Object.fromEntries(
       Object.keys(cases).map((name) => [name, []]),
@@ -234,37 +274,93 @@ async function measureConcurrent(engine: string, database: Database): Promise<Be
       }
     }
     await Promise.all(fencedLanes.map((lane) => lane.release()));
-    const throughput = (name: string) => (durations[name]!.length * 1000) / wallMs[name]!;
-    for (const name of Object.keys(cases)) {
-      const baseline = name.includes('one session')
-        ? 'raw INSERT, one session (baseline)'
-        : 'raw INSERT, W sessions (baseline)';
-      const latency = summarise(durations[name]!);
-      rows.push({
-        engine,
-        case: `${writers} writers: ${name.replace('W sessions', `${writers} sessions`)}`,
-        operations: latency.operations,
-        p50_ms: latency.p50_ms,
-        p99_ms: latency.p99_ms,
-        items_per_s: Math.round(throughput(name)),
-        throughput_vs_baseline: round(throughput(name) / throughput(baseline), 2),
-        ...(name.startsWith('fenced')
-          ? {
-              throughput_vs_unfenced: round(
-                throughput(name) /
-                  throughput(
-                    name.includes('one session') ? 'append, one session' : 'append, W sessions',
-                  ),
-                2,
-              ),
-            }
-          : {}),
-      });
-    }
+    rows.push(...concurrentRows(engine, writers, durations, wallMs));
   }
   await leases.close();
+  await notifications.close();
   return rows;
 }
+
+/** The rows of one writer count: each case's latency and throughput beside its baselines. */
+function concurrentRows(
+  engine: string,
+  writers: number,
+  durations: Record<string, number[]>,
+  wallMs: Record<string, number>,
+): BenchReport['rows'] {
+  const throughput = (name: string) => (durations[name]!.length * 1000) / wallMs[name]!;
+  return Object.keys(durations).map((name) => {
+    const oneSession = name.includes('one session');
+    const latency = summarise(durations[name]!);
+    return {
+      engine,
+      case: `${writers} writers: ${name.replace('W sessions', `${writers} sessions`)}`,
+      operations: latency.operations,
+      p50_ms: latency.p50_ms,
+      p99_ms: latency.p99_ms,
+      items_per_s: Math.round(throughput(name)),
+      throughput_vs_baseline: round(throughput(name) / throughput(oneSession ? RAW_ONE : RAW_W), 2),
+      ...(oneSession && name !== RAW_ONE
+        ? { throughput_vs_batched_insert: round(throughput(name) / throughput(BATCHED_ONE), 2) }
+        : {}),
+      ...(name.startsWith('fenced')
+        ? {
+            throughput_vs_unfenced: round(
+              throughput(name) / throughput(oneSession ? APPEND_ONE : APPEND_W),
+              2,
+            ),
+          }
+        : {}),
+    };
+  });
+}
+
+const RAW_W = 'raw INSERT, W sessions (baseline)';
+const APPEND_W = 'append, W sessions';
+const RAW_ONE = 'raw INSERT, one session (baseline)';
+const BATCHED_ONE = 'multi-row INSERT of what waited, one session (fair baseline)';
+const APPEND_ONE = 'append, one session (group commit)';
+
+/**
+ * Group commit's fair baseline: plain INSERTs into one session with the same queue as the event log (ADR 0248) —
+ * a row asked for while none is being written goes at once; those asked meanwhile wait and go together, one
+ * multi-row INSERT (`values (…), (…)`, each row its own parameters, seqs from the client) when it is done.
+ */
+function batchingInsert(database: Database, sessionId: string, payload: string) {
+  const waiting: Array<{ done: () => void; failed: (error: unknown) => void }> = [];
+  let seq = 1;
+  let writing = false;
+  const writeWhatWaited = async () => {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, MAX_BATCH_ROWS);
+      const parameters: unknown[] = [sessionId];
+      const values = batch.map(() => {
+        parameters.push((seq += 1), payload);
+        const at = parameters.length;
+        return `(gen_random_uuid(), $1, $${at - 1}, 'chat.message', 'user', $${at}::jsonb)`;
+      });
+      try {
+        await database.query(
+          `insert into session_events (id, session_id, seq, type, actor, payload) values ${values.join(', ')}`,
+          parameters,
+        );
+        for (const row of batch) row.done();
+      } catch (error) {
+        for (const row of batch) row.failed(error);
+      }
+    }
+    writing = false;
+  };
+  return () =>
+    new Promise<void>((done, failed) => {
+      waiting.push({ done, failed });
+      if (!writing) void writeWhatWaited();
+    });
+}
+
+/** As many as the event log puts in one batch (`MAX_BATCH_APPENDS`). */
+const MAX_BATCH_ROWS = 100;
 
 /**
  * Takes each lane's lease and keeps it until `release`; `run` runs a function inside that hold, so the lease is

@@ -159,6 +159,7 @@ function listenOn(
 async function startPgliteWorker(options: PgliteDatabaseOptions): Promise<Worker> {
   const workerData: PgliteWorkerData = {
     ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
+    ...(options.sharedBuffers === undefined ? {} : { sharedBuffers: options.sharedBuffers }),
     ...(options.loadDataDir === undefined
       ? {}
       : { loadDataDir: await options.loadDataDir.arrayBuffer() }),

@@ -4,6 +4,7 @@ export interface PgliteWorkerData {
   dataDirectory?: string;
   /** A dumped data directory to start from (tests' migrated template). */
   loadDataDir?: ArrayBuffer;
+  sharedBuffers?: string;
 }
 
 /**

@@ -152,6 +152,7 @@ function serve(pglite: PGlite, request: PgliteRequest): void {
 
 const opening = createPglite({
   ...(data.dataDirectory === undefined ? {} : { dataDirectory: data.dataDirectory }),
+  ...(data.sharedBuffers === undefined ? {} : { sharedBuffers: data.sharedBuffers }),
   ...(data.loadDataDir === undefined ? {} : { loadDataDir: new Blob([data.loadDataDir]) }),
 });
 

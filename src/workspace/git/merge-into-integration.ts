@@ -31,6 +31,29 @@ export async function mergeIntoIntegration(
 }
 
 /**
+ * A real merge commit (`--no-ff`) of `branch` in the scratch worktree `inScratch` runs git in; on a conflict the
+ * merge is aborted and the conflicting paths returned (a failure with none is thrown).
+ */
+export async function mergeInScratch(
+  inScratch: (args: readonly string[]) => Promise<string>,
+  message: string,
+  branch: string,
+): Promise<{ ok: true } | { ok: false; conflicts: string[] }> {
+  try {
+    await inScratch(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof HostGitError)) throw error;
+    const conflicts = (await inScratch(['diff', '--name-only', '--diff-filter=U']))
+      .split('\n')
+      .filter((path) => path !== '');
+    await inScratch(['merge', '--abort']).catch(() => undefined);
+    if (conflicts.length === 0) throw error;
+    return { ok: false, conflicts };
+  }
+}
+
+/**
  * `mergeIntoIntegration` of several branches, one after another in the same scratch worktree: one real merge
  * commit each, in the order given, each onto the one before (ADR 0428). The first conflict aborts that merge
  * and returns its branch and paths; the scratch then holds the merges before it.
@@ -53,17 +76,8 @@ export async function mergeAllIntoIntegration(
     runHostGit({ gitDir: link.gitDir, workTree: scratch }, args, { cwd: scratch });
   const commits: string[] = [];
   for (const { branch, message } of merges) {
-    try {
-      await inScratch(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
-    } catch (error) {
-      if (!(error instanceof HostGitError)) throw error;
-      const conflicts = (await inScratch(['diff', '--name-only', '--diff-filter=U']))
-        .split('\n')
-        .filter((path) => path !== '');
-      await inScratch(['merge', '--abort']).catch(() => undefined);
-      if (conflicts.length === 0) throw error;
-      return { ok: false, conflicts, branch };
-    }
+    const merged = await mergeInScratch(inScratch, message, branch);
+    if (!merged.ok) return { ...merged, branch };
     commits.push((await inScratch(['rev-parse', 'HEAD'])).trim());
   }
   return { ok: true, commits, onto };

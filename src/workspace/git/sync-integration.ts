@@ -1,7 +1,7 @@
 import { INTEGRATION_BRANCH, MAIN_BRANCH } from '../workspace-layout.ts';
 import { gitAt } from './git-at.ts';
 import { HostGitError, runHostGit } from './host-git.ts';
-import { removeScratch } from './merge-into-integration.ts';
+import { mergeInScratch, removeScratch } from './merge-into-integration.ts';
 import { checkWorktreeLink } from './worktree-link.ts';
 
 /** Whether `dev` now holds everything `main` has (its docs/), and how it got there. */
@@ -55,17 +55,8 @@ export async function syncIntegrationWithMain(
     if (!link.ok) throw new Error(link.reason);
     const inScratch = (args: readonly string[]) =>
       runHostGit({ gitDir: link.gitDir, workTree: scratch }, args, { cwd: scratch });
-    try {
-      await inScratch(['merge', '--no-ff', '--no-edit', '-m', 'Merge main (docs) into dev', main]);
-    } catch (error) {
-      if (!(error instanceof HostGitError)) throw error;
-      const conflicts = (await inScratch(['diff', '--name-only', '--diff-filter=U']))
-        .split('\n')
-        .filter((path) => path !== '');
-      await inScratch(['merge', '--abort']).catch(() => undefined);
-      if (conflicts.length === 0) throw error;
-      return { ok: false, conflicts };
-    }
+    const merged = await mergeInScratch(inScratch, 'Merge main (docs) into dev', main);
+    if (!merged.ok) return merged;
     const merge = (await inScratch(['rev-parse', 'HEAD'])).trim();
     await advance(merge, 'forja: main (docs) merged into dev');
     return { ok: true, moved: 'merge', dev: merge };

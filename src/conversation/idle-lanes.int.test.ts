@@ -30,7 +30,10 @@ const script: ScriptInput = {
     { agent: 'dev:catalogo', text: 'Vou olhar o catálogo depois.' },
     { agent: 'dev:pedidos', text: 'Vou olhar os pedidos depois.' },
     {
+      // Answered slowly, so the nudge's turn is still running when the test nudges again (a fast answer would
+      // leave the lane idle again, and a second nudge rightly accepted).
       agent: 'dev:catalogo',
+      delay_ms: 3000,
       expect: {
         messages: [
           'continue o módulo catalogo',

@@ -25,9 +25,11 @@ async function openScratchPostgres(serverUrl: string): Promise<Database> {
   await runOnServer(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  // Enough for a test's concurrent turns to race in the database, and few enough that three files at once,
+  // each process with the memory workers' own 3 (ADR 0427), stay under the server's 100 connections.
   const database = await openPostgresDatabase({
     connectionString: url.toString(),
-    maxConnections: 60,
+    maxConnections: 24,
   });
   await migrate(database);
   return {
